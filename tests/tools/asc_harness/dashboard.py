@@ -131,9 +131,9 @@ def age_label(seconds: float | None) -> str:
     """Compact human label for an age in seconds: ``"5m"``, ``"3h"``, ``"12d"``."""
     if seconds is None:
         return "never"
-    if seconds < 0:
+    if seconds < -300:
         return "in the future"
-    if seconds < 60:
+    if seconds < 60:  # includes a few minutes of clock skew
         return "just now"
     if seconds < 3600:
         return f"{int(seconds // 60)}m"
