@@ -1006,15 +1006,15 @@ def _port(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dashboard",
                 description="Render the capability dashboard (a static site) from capabilities.yaml and evidence/.")
-    p.add_argument("--capabilities", type=Path, default=Path("capabilities.yaml"),
+    p.add_argument("--capabilities", type=Path, default=Path("capabilities.yaml"), metavar="PATH",
                    help="capability registry (default: capabilities.yaml)")
-    p.add_argument("--evidence-dir", type=Path, default=None,
+    p.add_argument("--evidence-dir", type=Path, default=None, metavar="PATH",
                    help="evidence folder (default: evidence/ next to the registry)")
-    p.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site/)")
-    p.add_argument("--stale-days", type=_positive_float, default=DEFAULT_STALE_DAYS,
+    p.add_argument("--out", type=Path, default=Path("site"), metavar="DIR", help="output folder (default: site/)")
+    p.add_argument("--stale-days", type=_positive_float, default=DEFAULT_STALE_DAYS, metavar="N",
                    help=f"a cell whose newest record is older than this is stale (default: {DEFAULT_STALE_DAYS})")
     p.add_argument("--serve", action="store_true", help="after rendering, serve the site on 127.0.0.1")
-    p.add_argument("--port", type=_port, default=8000, help="port for --serve (default: 8000)")
+    p.add_argument("--port", type=_port, default=8000, metavar="P", help="port for --serve (default: 8000)")
     return p
 
 
