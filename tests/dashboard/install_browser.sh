@@ -22,8 +22,9 @@ if [ "$need_apt" = 1 ]; then
     fi
     export DEBIAN_FRONTEND=noninteractive
     echo "install_browser.sh: installing chromium and chromium-driver with apt-get" >&2
-    $SUDO apt-get update -qq >&2
-    $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >&2
+    $SUDO apt-get update -qq >&2 || { echo "install_browser.sh: apt-get update failed" >&2; exit 1; }
+    $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >&2 \
+        || { echo "install_browser.sh: apt-get install chromium chromium-driver failed" >&2; exit 1; }
 fi
 
 for bin in /usr/bin/chromium /usr/bin/chromedriver; do
@@ -35,7 +36,8 @@ done
 
 if ! "$PY" -c "import selenium" >/dev/null 2>&1; then
     echo "install_browser.sh: installing selenium with pip" >&2
-    "$PY" -m pip install --quiet "selenium>=4.10" >&2
+    "$PY" -m pip install --quiet "selenium>=4.10" >&2 \
+        || { echo "install_browser.sh: pip install selenium failed (python: $PY)" >&2; exit 1; }
 fi
 "$PY" -c "import selenium" || { echo "install_browser.sh: selenium not importable after pip install" >&2; exit 1; }
 echo "install_browser.sh: ok" >&2
