@@ -1,6 +1,9 @@
 # Two entry points: `make run` (the nightly on the embedded engine) and `make test` (the PR gate).
-# Both create .venv and install the project on first use.
+# Both create .venv and install the project on first use. The gates themselves are defined once,
+# in .ci/gate; these targets only call it. Note that make exits 2 on any failed recipe: run
+# .ci/gate directly for its exact exit code (0 pass, 1 fail, 2 environment missing).
 PYTHON ?= python3
+export PYTHON
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
@@ -21,13 +24,14 @@ run: nightly
 
 test: pr-gate
 
-pr-gate: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q tests
+pr-gate:
+	.ci/gate pr
 
-merge-gate: pr-gate
+merge-gate:
+	.ci/gate merge
 
-nightly: $(STAMP)
-	$(BIN)/nightly
+nightly:
+	.ci/gate nightly
 
 dashboard: $(STAMP)
 	$(BIN)/dashboard
