@@ -1,1 +1,32 @@
-__version__ = '0.1.0'
+"""``asc``: data types, kernel parameter kinds and the JIT of the asc language (pyasc compatible).
+
+Kernels run on the embedded simulator selected with
+``asc.runtime.config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)``.
+"""
+__version__ = "0.1.0"
+
+from .language.core import (DataType, void, int8, int16, int32, int64, uint8, uint16, uint32, uint64,  # noqa: E402
+                            float16, bfloat16, float32, float64, half, float_, double, int_, ConstExpr,
+                            GlobalAddress, ceildiv, range, static_range, number)
+from .runtime.options import CodegenOptions, CompileOptions, LaunchOptions  # noqa: E402
+from .runtime.jit import jit, JITFunction  # noqa: E402
+from .language.tile import tile as _tile_api  # noqa: E402,F401  (attaches Tile methods)
+from .runtime import config  # noqa: E402,F401
+
+
+def get_block_idx():
+    from .language.tile.prog_model_ops import block_idx
+    return block_idx()
+
+
+def get_block_num():
+    from .language.tile.prog_model_ops import block_num
+    return block_num()
+
+
+get_block_idx.__module__ = get_block_num.__module__ = "asc.language.core"
+
+__all__ = ["DataType", "void", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float16", "bfloat16", "float32", "float64", "half", "float_", "double", "int_", "ConstExpr",
+           "GlobalAddress", "ceildiv", "range", "static_range", "number", "jit", "CodegenOptions",
+           "CompileOptions", "LaunchOptions", "get_block_idx", "get_block_num"]

@@ -1,0 +1,1 @@
+"""Python kernel -> tile IR."""

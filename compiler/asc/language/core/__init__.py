@@ -1,0 +1,7 @@
+from .dtype import (DataType, void, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+                    bfloat16, float32, float64, half, float_, double, int_)
+from .constexpr import ConstExpr
+from .ir_value import GlobalAddress, PlainValue
+from .utils import ceildiv
+from .range import range, static_range, BaseRange
+from .ops import number

@@ -1,0 +1,255 @@
+"""Kernel-side scalar values (``PlainValue``) and pointers (``GlobalAddress``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.builder import current_builder
+from ...ir.registry import define, scalar_cost
+from ...ir.types import PtrType, ScalarType
+from . import dtype as dt
+from .errors import error
+
+
+class IRHandle:
+    """Base of every traced value (scalar, pointer, tile, tensor)."""
+    __slots__ = ("handle",)
+
+
+def _emit(name, operands, result_type, **attrs):
+    return current_builder().create(name, operands, [result_type] if result_type else [], attrs)
+
+
+def py_dtype(value):
+    if isinstance(value, bool):
+        return dt.int1
+    if isinstance(value, int):
+        return dt.int32
+    if isinstance(value, float):
+        return dt.float32
+    return None
+
+
+def const(value, dtype) -> "PlainValue":
+    """Materialise a Python number as a typed scalar."""
+    if isinstance(value, (np.generic,)):
+        value = value.item()
+    if dtype.is_int():
+        value = int(value)
+    elif dtype.is_float():
+        value = float(value)
+    return PlainValue(_emit("scalar.const", [], ScalarType(dtype), value=value, dtype=str(dtype)).result)
+
+
+def to_scalar(value, dtype) -> "PlainValue":
+    if isinstance(value, PlainValue):
+        return value.cast(dtype)
+    if isinstance(value, (bool, int, float, np.number)):
+        return const(value, dtype)
+    raise error(TypeError, f"{type(value)} cannot be converted to a scalar of type {dtype}")
+
+
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%",
+          "lshift": "<<", "rshift": ">>", "and": "&", "or": "|", "xor": "^",
+          "logical_and": "and", "logical_or": "or", "max": "max", "min": "min"}
+_CMP = ("eq", "ne", "gt", "ge", "lt", "le")
+
+
+class PlainValue(IRHandle):
+    """A runtime scalar (int32 loop index, block id, reduction result...)."""
+    __slots__ = ()
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    @property
+    def dtype(self):
+        return self.handle.type.dtype
+
+    def __repr__(self):
+        return f"PlainValue({self.dtype})"
+
+    def __bool__(self):
+        raise error(TypeError, "a runtime scalar has no Python truth value",
+                    "use it in an `if` statement of the kernel (a runtime branch), not in host logic")
+
+    def __index__(self):
+        raise error(TypeError, "a runtime scalar cannot be used where a Python int is required",
+                    "declare the parameter as asc.ConstExpr[int] so its value is known at compile time")
+
+    # -- arithmetic --------------------------------------------------------------------------
+    def _binary(self, other, kind, reverse=False):
+        if not isinstance(other, (PlainValue, bool, int, float, np.number)):
+            return NotImplemented
+        if kind in ("mod", "lshift", "rshift", "and", "or", "xor") and not self.dtype.is_int():
+            raise error(TypeError, f"operator '{_ARITH[kind]}' requires integer scalars, got {self.dtype}")
+        other = to_scalar(other, self.dtype)
+        a, b = (other, self) if reverse else (self, other)
+        return PlainValue(_emit("scalar.binary", [a.handle, b.handle], ScalarType(self.dtype), kind=kind).result)
+
+    def _cmp(self, other, mode, reverse=False):
+        if not isinstance(other, (PlainValue, bool, int, float, np.number)):
+            return NotImplemented
+        other = to_scalar(other, self.dtype)
+        a, b = (other, self) if reverse else (self, other)
+        return PlainValue(_emit("scalar.cmp", [a.handle, b.handle], ScalarType(dt.int1), mode=mode).result)
+
+    def __add__(self, o): return self._binary(o, "add")
+    def __radd__(self, o): return self._binary(o, "add", True)
+    def __sub__(self, o): return self._binary(o, "sub")
+    def __rsub__(self, o): return self._binary(o, "sub", True)
+    def __mul__(self, o): return self._binary(o, "mul")
+    def __rmul__(self, o): return self._binary(o, "mul", True)
+    def __truediv__(self, o): return self._binary(o, "div")
+    def __rtruediv__(self, o): return self._binary(o, "div", True)
+    def __floordiv__(self, o): return self._binary(o, "floordiv")
+    def __rfloordiv__(self, o): return self._binary(o, "floordiv", True)
+    def __mod__(self, o): return self._binary(o, "mod")
+    def __rmod__(self, o): return self._binary(o, "mod", True)
+    def __lshift__(self, o): return self._binary(o, "lshift")
+    def __rlshift__(self, o): return self._binary(o, "lshift", True)
+    def __rshift__(self, o): return self._binary(o, "rshift")
+    def __rrshift__(self, o): return self._binary(o, "rshift", True)
+    def __and__(self, o): return self._binary(o, "and")
+    def __rand__(self, o): return self._binary(o, "and", True)
+    def __or__(self, o): return self._binary(o, "or")
+    def __ror__(self, o): return self._binary(o, "or", True)
+    def __xor__(self, o): return self._binary(o, "xor")
+    def __rxor__(self, o): return self._binary(o, "xor", True)
+
+    def __eq__(self, o): return self._cmp(o, "eq")
+    def __ne__(self, o): return self._cmp(o, "ne")
+    def __gt__(self, o): return self._cmp(o, "gt")
+    def __ge__(self, o): return self._cmp(o, "ge")
+    def __lt__(self, o): return self._cmp(o, "lt")
+    def __le__(self, o): return self._cmp(o, "le")
+    def __req__(self, o): return self._cmp(o, "eq", True)
+    def __rne__(self, o): return self._cmp(o, "ne", True)
+    def __rgt__(self, o): return self._cmp(o, "gt", True)
+    def __rge__(self, o): return self._cmp(o, "ge", True)
+    def __rlt__(self, o): return self._cmp(o, "lt", True)
+    def __rle__(self, o): return self._cmp(o, "le", True)
+    __hash__ = None
+
+    def __neg__(self):
+        return PlainValue(_emit("scalar.unary", [self.handle], ScalarType(self.dtype), kind="neg").result)
+
+    def __pos__(self):
+        return self
+
+    def __pow__(self, o):
+        raise error(NotImplementedError, "Power operator is not supported for scalars")
+
+    def __invert__(self):
+        raise error(NotImplementedError, "Invert operator is not supported for scalars")
+
+    def logical_and(self, other):
+        return PlainValue(_emit("scalar.binary", [self.cast(dt.int1).handle, to_scalar(other, dt.int1).handle],
+                                ScalarType(dt.int1), kind="logical_and").result)
+
+    def logical_or(self, other):
+        return PlainValue(_emit("scalar.binary", [self.cast(dt.int1).handle, to_scalar(other, dt.int1).handle],
+                                ScalarType(dt.int1), kind="logical_or").result)
+
+    def cast(self, dtype) -> "PlainValue":
+        if dtype == self.dtype:
+            return self
+        return PlainValue(_emit("scalar.cast", [self.handle], ScalarType(dtype)).result)
+
+    def ceildiv(self, other):
+        return (self + other - 1) // other
+
+
+class GlobalAddress(IRHandle):
+    """A kernel pointer argument (a host buffer in global memory)."""
+    __slots__ = ()
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    @property
+    def dtype(self):
+        return self.handle.type.dtype
+
+    def __add__(self, offset):
+        off = to_scalar(offset, dt.int32)
+        return GlobalAddress(_emit("ptr.offset", [self.handle, off.handle], PtrType(self.dtype)).result)
+
+    def __repr__(self):
+        return f"GlobalAddress({self.dtype})"
+
+
+def scalar_unary(kind, value):
+    """exp / erf / sqrt on a scalar: computed in float32 (pyasc materialises the scalar as float32)."""
+    v = to_scalar(value, dt.float32)
+    return PlainValue(_emit("scalar.unary", [v.handle], ScalarType(dt.float32), kind=kind).result)
+
+
+# -- simulator semantics -----------------------------------------------------------------------
+_NP_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "lshift": np.left_shift,
+           "rshift": np.right_shift, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+           "logical_and": np.logical_and, "logical_or": np.logical_or, "max": np.maximum, "min": np.minimum}
+_NP_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
+           "lt": np.less, "le": np.less_equal}
+
+
+def int_div(a, b, kind):
+    """Signed truncating division (C semantics) for both ``/`` and ``//``; ``%`` takes the sign of a."""
+    from ...sim.errors import SimError
+    if np.any(b == 0):
+        raise SimError("integer division by zero")
+    q = np.trunc(np.true_divide(a, b)).astype(np.result_type(a, b))
+    return q if kind != "mod" else a - q * b
+
+
+@define("scalar.const", cost=scalar_cost)
+def _exec_const(ex, op):
+    return np.asarray(op.attrs["value"], dtype=op.results[0].type.dtype.to_numpy())
+
+
+@define("scalar.binary", cost=scalar_cost)
+def _exec_scalar_binary(ex, op, a, b):
+    kind = op.attrs["kind"]
+    rdt = op.results[0].type.dtype
+    with np.errstate(all="ignore"):
+        if kind in ("div", "floordiv", "mod"):
+            if rdt.is_int():
+                return int_div(a, b, kind)
+            if kind == "mod":
+                return np.fmod(a, b).astype(rdt.to_numpy())
+            return np.true_divide(a, b).astype(rdt.to_numpy())
+        return _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
+
+
+@define("scalar.cmp", cost=scalar_cost)
+def _exec_scalar_cmp(ex, op, a, b):
+    return _NP_CMP[op.attrs["mode"]](a, b)
+
+
+@define("scalar.cast", cost=scalar_cost)
+def _exec_scalar_cast(ex, op, a):
+    rdt = op.results[0].type.dtype
+    with np.errstate(all="ignore"):
+        if rdt.is_int() and a.dtype.kind == "f":
+            a = np.trunc(a)
+        return np.asarray(a).astype(rdt.to_numpy())
+
+
+@define("scalar.unary", cost=scalar_cost)
+def _exec_scalar_unary(ex, op, a):
+    from ..tile.unary_ops import UNARY_FUNCS
+    kind = op.attrs["kind"]
+    if kind == "neg":
+        with np.errstate(all="ignore"):
+            return np.negative(a)
+    with np.errstate(all="ignore"):
+        return UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
+
+
+@define("ptr.offset", cost=scalar_cost)
+def _exec_ptr_offset(ex, op, p, off):
+    return p.offset_by(off)
+
+
+@define("scalar.select", cost=scalar_cost)
+def _exec_scalar_select(ex, op, c, a, b):
+    return np.where(np.asarray(c).astype(bool), a, b)

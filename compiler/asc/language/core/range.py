@@ -1,0 +1,48 @@
+"""Loop iterators recognised by the frontend.
+
+``range`` / ``asc2.range`` produce a runtime loop; ``static_range`` is unrolled while tracing.
+"""
+from __future__ import annotations
+
+from .errors import error
+
+
+class BaseRange:
+    """A runtime loop over int32 bounds (pyasc's ``BaseRange``)."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise error(ValueError, f"range expects from 1 to 3 arguments, got {len(args)}")
+        if len(args) == 1:
+            self.start, self.stop, self.step = 0, args[0], 1
+        elif len(args) == 2:
+            self.start, self.stop, self.step = args[0], args[1], 1
+        else:
+            self.start, self.stop, self.step = args
+        self.unroll_factor = 1
+        self.parallel = False
+
+    def __iter__(self):
+        raise error(TypeError, "a kernel loop range can only be iterated by a `for` statement inside "
+                    "an @asc2.jit function")
+
+
+class range(BaseRange):  # noqa: A001 - shadows the builtin inside the asc namespace, as in pyasc
+    """``asc.range``: the v1 runtime loop (no unroll / parallel knobs)."""
+
+
+class static_range:
+    """A loop fully unrolled at trace time; the loop variable is a Python int."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise error(ValueError, f"static_range expects from 1 to 3 arguments, got {len(args)}")
+        for a in args:
+            if not isinstance(a, int):
+                raise error(TypeError, f"static_range bounds must be compile-time ints, got {type(a)}",
+                            "pass the bound as an asc.ConstExpr[int] parameter, or use asc2.range for a runtime loop")
+        self.values = __builtins__["range"](*args) if isinstance(__builtins__, dict) else \
+            __import__("builtins").range(*args)
+
+    def __iter__(self):
+        return iter(self.values)

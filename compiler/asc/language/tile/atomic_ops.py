@@ -1,0 +1,45 @@
+"""Atomic read-modify-write stores: many blocks may update one region and get the exact result."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.builder import current_builder
+from ...ir.registry import define
+from ...ir.types import Location
+from ..core import dtype as dt
+from ..core.errors import error
+from ..core.ir_value import to_scalar
+from ...sim.memory import Access
+from .memory_ops import _check_tensor, _store_cost, _store_into
+from .tile import Tile, require_location
+
+_UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
+
+
+def _atomic(kind, tile, tensor, offsets):
+    if not isinstance(tile, Tile):
+        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}")
+    _check_tensor(tensor, f"atomic_{kind}")
+    require_location(tile, (Location.UB,), f"asc2.atomic_{kind}")
+    offs = [to_scalar(o, dt.int32).handle for o in offsets]
+    if len(offs) != tensor.rank or len(tile.shape) != tensor.rank:
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
+    if tile.dtype != tensor.dtype:
+        raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
+                    f"cast the tile first: .to(asc.{tensor.dtype})")
+    current_builder().create("tile.atomic", [tile.handle, tensor.handle] + offs, [], {"kind": kind})
+
+
+def atomic_add(tile, tensor, offsets): return _atomic("add", tile, tensor, offsets)
+def atomic_max(tile, tensor, offsets): return _atomic("max", tile, tensor, offsets)
+def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offsets)
+
+
+@define("tile.atomic", cost=_store_cost)
+def _exec_atomic(ex, op, value, t, *offsets):
+    vtype = op.operands[0].type
+    L = ex.lanes
+    acc = Access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
+    vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
+    acc.full = False  # resolve element by element so overlapping lanes accumulate
+    _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]])

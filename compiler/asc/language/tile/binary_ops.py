@@ -1,0 +1,240 @@
+"""Binary arithmetic and comparisons on tiles (``+ - * / // << >>``, ``== != > >= < <=``)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...ir.registry import define
+from ...ir.types import Location
+from ..core import dtype as dt
+from ..core.errors import BinaryOperandTypeError, error, not_supported
+from ..core.ir_value import PlainValue, int_div, to_scalar
+from ...sim.lanes import scalar_for_tile
+from .costs import vector_cost
+from .tile import Tile, bind_tile_method, emit_tile, require_location
+from .utils import infer_common_dtype, infer_common_shape
+
+_UB = (Location.UB,)
+
+
+def _check_operand(x):
+    if not isinstance(x, (Tile, PlainValue, numbers.Real, np.number)):
+        raise BinaryOperandTypeError(f"Operand of type {type(x)} is not supported")
+
+
+def _binary(kind, input, other, symbol=None):
+    if not isinstance(input, Tile) and not isinstance(other, Tile):
+        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+    _check_operand(input)
+    _check_operand(other)
+    dtype = infer_common_dtype(input, other)
+    shape = infer_common_shape(input, other)
+    name = symbol or kind
+    for x in (input, other):
+        if isinstance(x, Tile):
+            require_location(x, _UB, f"'{name}'")
+    if kind == "div" and dtype.is_int() and isinstance(input, Tile) and isinstance(other, Tile):
+        raise not_supported("integer tile / tile division",
+                            "convert to float first: (a.to(asc.float32) / b.to(asc.float32))")
+    if isinstance(input, Tile) and isinstance(other, Tile):
+        return emit_tile("tile.binary", [input.to(dtype).handle, other.to(dtype).handle], shape, dtype, kind=kind)
+    tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
+    s = to_scalar(scalar, dtype)
+    return emit_tile("tile.binary_scalar", [tile.to(dtype).handle, s.handle], shape, dtype, kind=kind, reverse=reverse)
+
+
+def _shift(kind, input, other):
+    if not isinstance(input, Tile):
+        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+    label = "Left" if kind == "lshift" else "Right"
+    ok = (isinstance(other, int) and not isinstance(other, bool) and other >= 0) or \
+         (isinstance(other, PlainValue) and other.dtype.is_int())
+    if not ok:
+        raise BinaryOperandTypeError(f"{label} shift requires positive integer operand, got {other!r}")
+    if not input.dtype.is_int():
+        raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}")
+    s = to_scalar(other, input.dtype)
+    return emit_tile("tile.binary_scalar", [input.handle, s.handle], input.shape, input.dtype, kind=kind, reverse=False)
+
+
+def _compare(mode, input, other):
+    if not isinstance(input, Tile) and not isinstance(other, Tile):
+        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+    _check_operand(input)
+    _check_operand(other)
+    dtype = infer_common_dtype(input, other)
+    shape = infer_common_shape(input, other)
+    for x in (input, other):
+        if isinstance(x, Tile):
+            require_location(x, _UB, "comparison")
+    if isinstance(input, Tile) and isinstance(other, Tile):
+        return emit_tile("tile.cmp", [input.to(dtype).handle, other.to(dtype).handle], shape, dt.int1, mode=mode)
+    tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
+    return emit_tile("tile.cmp_scalar", [tile.to(dtype).handle, to_scalar(scalar, dtype).handle], shape, dt.int1,
+                     mode=mode, reverse=reverse)
+
+
+def add(input, other): return _binary("add", input, other, "+")
+def sub(input, other): return _binary("sub", input, other, "-")
+def mul(input, other): return _binary("mul", input, other, "*")
+def div(input, other): return _binary("div", input, other, "/")
+def maximum(input, other): return _binary("max", input, other, "maximum")
+def minimum(input, other): return _binary("min", input, other, "minimum")
+def left_shift(input, other): return _shift("lshift", input, other)
+def right_shift(input, other): return _shift("rshift", input, other)
+def equal(input, other): return _compare("eq", input, other)
+def not_equal(input, other): return _compare("ne", input, other)
+def greater(input, other): return _compare("gt", input, other)
+def greater_equal(input, other): return _compare("ge", input, other)
+def less(input, other): return _compare("lt", input, other)
+def less_equal(input, other): return _compare("le", input, other)
+
+
+for _name, _fn in (("__add__", add), ("__sub__", sub), ("__mul__", mul), ("__truediv__", div),
+                   ("__floordiv__", div), ("__lshift__", left_shift), ("__rshift__", right_shift),
+                   ("__eq__", equal), ("__ne__", not_equal), ("__gt__", greater), ("__ge__", greater_equal),
+                   ("__lt__", less), ("__le__", less_equal)):
+    bind_tile_method(_name, _fn, operator=True)
+
+
+# -- simulator semantics -------------------------------------------------------------------------
+_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
+          "lshift": np.left_shift, "rshift": np.right_shift}
+_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
+        "le": np.less_equal}
+_SWAP = {"eq": "eq", "ne": "ne", "gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
+
+
+def compute_dtype(np_dtype):
+    """Narrow floats are computed in float32 and rounded once to the result type."""
+    return np.float32 if np_dtype.itemsize < 4 and np_dtype.kind not in "iub" else np_dtype
+
+
+def binary_values(kind, a, b, out_dtype):
+    cd = compute_dtype(out_dtype)
+    with np.errstate(all="ignore"):
+        if kind == "div":
+            if out_dtype.kind in "iu":
+                return int_div(a, b, "div").astype(out_dtype)
+            r = np.true_divide(a.astype(cd, copy=False), b.astype(cd, copy=False))
+        else:
+            r = _UFUNC[kind](a.astype(cd, copy=False), b.astype(cd, copy=False))
+    return r.astype(out_dtype, copy=False)
+
+
+@define("tile.binary", cost=vector_cost(1))
+def _exec_binary(ex, op, a, b):
+    kind = op.attrs["kind"]
+    return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
+
+
+def _div_cost(op, hw):
+    pipe, t = vector_cost(1)(op, hw)
+    return (pipe, t * (2 if op.attrs["kind"] == "div" else 1))
+
+
+@define("tile.binary_scalar", cost=_div_cost)
+def _exec_binary_scalar(ex, op, a, s):
+    kind = op.attrs["kind"]
+    rdt = op.results[0].type.dtype.to_numpy()
+    s = scalar_for_tile(np.asarray(s), a.ndim - 1)
+    if kind in ("lshift", "rshift"):
+        return _UFUNC[kind](a, s.astype(a.dtype)).astype(rdt)
+    if op.attrs["reverse"]:
+        a, s = s, a
+    return binary_values(kind, np.asarray(a), np.asarray(s), rdt)
+
+
+@define("tile.cmp", cost=vector_cost(1))
+def _exec_cmp(ex, op, a, b):
+    return _CMP[op.attrs["mode"]](a, b)
+
+
+@define("tile.cmp_scalar", cost=vector_cost(1))
+def _exec_cmp_scalar(ex, op, a, s):
+    mode = op.attrs["mode"]
+    if op.attrs["reverse"]:
+        mode = _SWAP[mode]
+    return _CMP[mode](a, scalar_for_tile(np.asarray(s), a.ndim - 1).astype(a.dtype))
+
+
+# -- cube: matrix multiply ------------------------------------------------------------------------
+# Operands of the cube unit: left in L0A, right in L0B; the result is float32 in L0C.
+CARRIED_INIT = {}   # block-argument value id -> the value it was initialised from (set by the frontend)
+
+
+def _verify_matmul(input, other):
+    if not isinstance(input, Tile) or not isinstance(other, Tile):
+        raise BinaryOperandTypeError(f"Input operands must be tiles, got {type(input)} and {type(other)}")
+    if input.dtype != other.dtype:
+        raise error(RuntimeError, f"Input tiles must have the same types, got {input.dtype} and {other.dtype}",
+                    "cast one operand with .to() before loading it into L0A / L0B")
+    if str(input.dtype) not in ("float32", "float16", "bfloat16"):
+        raise error(RuntimeError, f"Input tiles have unsupported types: {input.dtype}",
+                    "the cube unit takes float16, bfloat16 or float32 operands")
+    if len(input.shape) != 2 or len(other.shape) != 2:
+        raise error(RuntimeError, f"Input tiles must have two dims, got {len(input.shape)} and {len(other.shape)}",
+                    "load the operands as 2-D tiles, e.g. [m_tile, k] and [k, n_tile]")
+    if input.shape[1] != other.shape[0]:
+        raise error(RuntimeError, f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}",
+                    "the left tile's last dimension (K) must equal the right tile's first dimension")
+    require_location(input, (Location.L0A,), "asc2.matmul (left operand)")
+    require_location(other, (Location.L0B,), "asc2.matmul (right operand)")
+
+
+def matmul(input, other):
+    _verify_matmul(input, other)
+    return emit_tile("tile.matmul", [input.handle, other.handle], (input.shape[0], other.shape[1]), dt.float32,
+                     Location.L0C)
+
+
+def _from_accumulator(value, seen=None):
+    owner = value.owner
+    if hasattr(owner, "name"):
+        return owner.name in ("tile.zeros_acc", "tile.matmul_acc")
+    init = CARRIED_INIT.get(value.id)
+    return init is not None and _from_accumulator(init)
+
+
+def matmul_acc(input, other, acc):
+    _verify_matmul(input, other)
+    if not isinstance(acc, Tile):
+        raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}")
+    if len(acc.shape) != 2:
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}")
+    if acc.dtype != dt.float32:
+        raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}")
+    if not _from_accumulator(acc.handle):
+        raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
+                    "create the accumulator with asc2.zeros_acc([M, N], asc.float32) and only update it with matmul_acc")
+    if tuple(acc.shape) != (input.shape[0], other.shape[1]):
+        raise error(RuntimeError, f"Accumulation tile shape {list(acc.shape)} does not match the product shape "
+                    f"{[input.shape[0], other.shape[1]]}")
+    # The accumulator is updated in place: the Python object now names the new value.
+    new = emit_tile("tile.matmul_acc", [input.handle, other.handle, acc.handle], acc.shape, dt.float32, Location.L0C)
+    acc.handle = new.handle
+    return None
+
+
+bind_tile_method("__matmul__", matmul, operator=True)
+
+
+def _mmad_cost(op, hw):
+    a, b = op.operands[0].type, op.operands[1].type
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    return ("M", hw.mmad_issue + m * k * n / hw.mmad_macs_per_tick * (2 if str(a.dtype) == "float32" else 1))
+
+
+def _mm(a, b):
+    return np.matmul(a.astype(np.float32, copy=False), b.astype(np.float32, copy=False))
+
+
+@define("tile.matmul", cost=_mmad_cost)
+def _exec_matmul(ex, op, a, b):
+    return _mm(a, b)
+
+
+@define("tile.matmul_acc", cost=_mmad_cost)
+def _exec_matmul_acc(ex, op, a, b, acc):
+    return acc + _mm(a, b)

@@ -1,0 +1,92 @@
+"""Tile creation: ``full``, ``zeros``, ``*_like``, ``zeros_acc`` (cube accumulator) and ``concat``."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...ir.registry import define
+from ...ir.types import Location
+from ..core import dtype as dt
+from ..core.errors import error
+from ..core.ir_value import PlainValue
+from .costs import vector_cost
+from .tile import Tile, emit_tile, location_of, require_location, splat
+from .utils import verify_shape, SPLAT_DTYPES
+
+
+def full(shape, value, dtype=None, location=Location.UB):
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        raise error(RuntimeError, "shape must be integers") from None
+    if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape):
+        raise error(RuntimeError, "shape must be integers",
+                    "declare the parameter used in the shape as asc.ConstExpr[int]")
+    shape = verify_shape(shape)
+    if isinstance(value, PlainValue):
+        dtype = dtype or value.dtype
+    elif isinstance(value, (numbers.Real, np.number)):
+        if dtype is None:
+            dtype = dt.float32 if isinstance(value, (float, np.floating)) else dt.int32
+        if str(dtype) not in SPLAT_DTYPES:
+            raise error(ValueError, f"Unsupported dtype: {dtype}")
+    else:
+        raise error(TypeError, f"fill value must be a number or a runtime scalar, got {type(value)}")
+    if location not in (Location.UB, Location.L1):
+        raise error(RuntimeError, f"asc2.full cannot create a tile in {location.name}",
+                    "create tiles in UB; use asc2.zeros_acc for a cube accumulator in L0C")
+    return splat(value, dtype, shape, location)
+
+
+def full_like(input, value, location=Location.UB):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    return full(input.shape, value, input.dtype, location)
+
+
+def zeros(shape, dtype=dt.int32, location=Location.UB):
+    return full(shape, 0, dtype, location)
+
+
+def zeros_like(input, location=Location.UB):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    return full(input.shape, 0, input.dtype, location)
+
+
+def zeros_acc(shape, dtype=dt.float32):
+    shape = verify_shape(shape)
+    if len(shape) != 2:
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(shape)}")
+    return emit_tile("tile.zeros_acc", [], shape, dtype, Location.L0C)
+
+
+def concat(*inputs):
+    if not inputs or not all(isinstance(t, Tile) for t in inputs):
+        raise error(RuntimeError, "All input arguments must be tiles")
+    first = inputs[0]
+    if any(t.shape[1:] != first.shape[1:] or len(t.shape) != len(first.shape) for t in inputs):
+        raise error(RuntimeError, "All tiles must have the same shape except their first dimension")
+    if any(t.dtype != first.dtype for t in inputs):
+        raise error(RuntimeError, "All tiles must have the same dtype")
+    try:
+        first.dtype.sizeof()
+    except ValueError:
+        raise error(RuntimeError, "Tile dtype size must fit an integer number of bytes") from None
+    for t in inputs:
+        require_location(t, (Location.UB,), "asc2.concat")
+    shape = (sum(t.shape[0] for t in inputs),) + tuple(first.shape[1:])
+    return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
+
+
+@define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
+def _exec_zeros_acc(ex, op):
+    t = op.results[0].type
+    return np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy())
+
+
+@define("tile.concat", cost=vector_cost(1))
+def _exec_concat(ex, op, *tiles):
+    lanes = max(t.shape[0] for t in tiles)
+    return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)

@@ -1,0 +1,85 @@
+"""``where`` (select by a boolean tile) and ``mask`` (a masked region of vector ops)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...ir.registry import define
+from ...ir.types import Location
+from ..core import dtype as dt
+from ..core.errors import error
+from ..core.ir_value import PlainValue, to_scalar
+from .costs import vector_cost
+from .tile import Tile, emit_tile, require_location
+from .utils import create_tile, infer_common_dtype
+
+
+def where(mask, src0, src1):
+    if not isinstance(mask, Tile):
+        raise error(TypeError, f"'mask' argument must be Tile, got {type(mask)}")
+    if str(mask.dtype) != "int1":
+        raise error(RuntimeError, f"'mask' must be a boolean tile (a comparison result), got {mask.dtype}",
+                    "build the mask with a comparison, e.g. asc2.where(x >= 0, x, y)")
+    require_location(mask, (Location.UB,), "asc2.where")
+    dtype = infer_common_dtype(src0, src1)
+    a = create_tile(src0, dtype, mask.shape)
+    b = create_tile(src1, dtype, mask.shape)
+    return emit_tile("tile.select", [mask.handle, a.handle, b.handle], mask.shape, dtype)
+
+
+class mask:
+    """``with asc2.mask(count=n):`` / ``with asc2.mask(bits=(hi, lo), other=v):`` -- vector ops in the
+    region only compute the enabled lanes; disabled lanes take ``other`` (or keep zero)."""
+
+    def __init__(self, *, count=None, bits=None, other=None):
+        if count is None and bits is None:
+            raise error(ValueError, "One of 'count', 'bits' must be provided")
+        if bits is not None:
+            bits = list(bits)
+            if len(bits) != 2:
+                raise error(RuntimeError, f"Expected two integers in 'bits', got {len(bits)}")
+        self.count, self.bits, self.other = count, bits, other
+
+    def operands(self):
+        ops, attrs = [], {"mode": "count" if self.count is not None else "bits", "has_other": self.other is not None}
+        if self.count is not None:
+            ops.append(to_scalar(self.count, dt.int64).handle)
+        else:
+            ops += [to_scalar(b, dt.int64).handle for b in self.bits]
+        if self.other is not None:
+            if not isinstance(self.other, (numbers.Real, PlainValue)):
+                raise error(TypeError, f"'other' must be a number or a runtime scalar, got {type(self.other)}")
+            ops.append(to_scalar(self.other, dt.float32).handle)
+        return ops, attrs
+
+    def __enter__(self):
+        raise error(RuntimeError, "asc2.mask can only be used in a `with` statement inside an @asc2.jit kernel")
+
+    def __exit__(self, *exc):
+        return False
+
+
+def mask_lanes(mode, args, shape, dtype):
+    """Boolean array over a tile's elements: which lanes the mask enables."""
+    n = int(np.prod(shape))
+    flat = np.arange(n)
+    if mode == "count":
+        count = np.asarray(args[0])
+        return (flat.reshape((1,) * (count.ndim) + (n,)) < count.reshape(count.shape + (1,))).reshape(
+            count.shape + tuple(shape)) if count.ndim else (flat < int(count)).reshape(shape)
+    hi, lo = (int(np.asarray(a).reshape(-1)[0]) for a in args[:2])
+    per_repeat = 256 // dtype.itemsize
+    lane = flat % per_repeat
+    bits = np.where(lane < 64, (lo >> np.minimum(lane, 63)) & 1, (hi >> np.clip(lane - 64, 0, 63)) & 1)
+    return (bits == 1).reshape(shape)
+
+
+@define("tile.select", cost=vector_cost(1))
+def _exec_select(ex, op, m, a, b):
+    return np.where(m, a, b)
+
+
+@define("mask.region", cost=lambda op, hw: ("S", hw.scalar_op))
+def _exec_mask(ex, op, *args):
+    return ex.run_masked_region(op, args)

@@ -1,0 +1,343 @@
+"""``load`` / ``store`` / ``copy``: moving tiles between global memory and on-chip buffers."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ...ir.builder import current_builder
+from ...ir.registry import define
+from ...ir.types import Location, ScalarType
+from ..core import dtype as dt
+from ..core.errors import error
+from ..core.ir_value import PlainValue, to_scalar
+from ...sim.errors import OutOfBoundsError, RaceError
+from ...sim.lanes import scalar_for_tile
+from ...sim.memory import ATOMIC, Access, check_read_race, check_write_race
+from .tensor import Tensor
+from .tile import Tile, emit_tile, location_of, require_location
+from .utils import check_data_alignment, verify_shape
+
+_LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B)
+
+
+def _check_tensor(t, what):
+    if not isinstance(t, Tensor):
+        raise error(TypeError, f"'{what}' expects an asc2.tensor as the global-memory argument, got {type(t)}",
+                    "wrap the pointer first: x_gm = asc2.tensor(x_ptr, [size])")
+    if t.rank > 2:
+        raise error(RuntimeError, f"{what} of a rank-{t.rank} tensor is not supported: pyasc lowers "
+                    "load/store for tensors of rank <= 2 only",
+                    "view the data as 2-D on the host (e.g. x.reshape(-1, last_dim)) and use a 2-D tensor")
+
+
+def _offsets(tensor, shape, tile_id, offsets):
+    if (tile_id is None) == (offsets is None):
+        raise error(ValueError, "Exactly one of 'tile_id' or 'offsets' must be provided")
+    vals = list(tile_id if tile_id is not None else offsets)
+    if len(vals) != tensor.rank:
+        raise error(RuntimeError, f"{'tile_id' if tile_id is not None else 'offsets'} needs one value per "
+                    f"tensor dimension: got {len(vals)} for a rank-{tensor.rank} tensor")
+    if tile_id is not None:
+        vals = [v * s for v, s in zip(vals, shape)]
+    return [to_scalar(v, dt.int32).handle for v in vals]
+
+
+def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0):
+    _check_tensor(tensor, "load")
+    if shape is None:
+        if tile_id is not None:
+            raise error(ValueError, "'tile_id' cannot be used for a scalar load (no shape given)",
+                        "pass offsets=[...] to read one element, or a shape to load a tile")
+        if offsets is None:
+            raise error(ValueError, "'offsets' argument must be provided")
+        offs = [to_scalar(v, dt.int32).handle for v in offsets]
+        if len(offs) != tensor.rank:
+            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'")
+        op = current_builder().create("tensor.get_value", [tensor.handle] + offs, [ScalarType(tensor.dtype)])
+        return PlainValue(op.result)
+    shape = verify_shape(shape)
+    check_data_alignment(shape, tensor.dtype)
+    if len(shape) != tensor.rank:
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
+                    f"the tensor has {tensor.rank} dimension(s); give the tile shape as many")
+    if not isinstance(location, Location):
+        raise error(TypeError, f"'location' must be an asc2.TileLocation, got {location!r}")
+    if location not in _LOAD_LOCATIONS:
+        raise error(RuntimeError, "invalid destination location of the tile",
+                    "load into UB (vector ops), L1 (cube staging) or L0A / L0B (matmul operands)")
+    offs = _offsets(tensor, shape, tile_id, offsets)
+    operands = [tensor.handle] + offs
+    has_pad = pad_value is not None
+    if has_pad:
+        operands.append(to_scalar(pad_value, tensor.dtype).handle)
+    return emit_tile("tile.load", operands, shape, tensor.dtype, location, has_pad=has_pad)
+
+
+def store(value, tensor, *, tile_id=None, offsets=None):
+    _check_tensor(tensor, "store")
+    if not isinstance(value, Tile) or value.size == 1:
+        if tile_id is not None:
+            raise error(ValueError, "'tile_id' argument cannot be used when storing a scalar value or a tile with 1 element")
+        if offsets is None:
+            raise error(ValueError, "'offsets' argument must be provided")
+        if isinstance(value, Tile):
+            value = value.reshape(*([1] * len(value.shape)))
+            v = value.to(tensor.dtype)
+            operands = [v.handle]
+        else:
+            operands = [to_scalar(value, tensor.dtype).handle]
+        offs = [to_scalar(o, dt.int32).handle for o in offsets]
+        if len(offs) != tensor.rank:
+            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'")
+        current_builder().create("tensor.set_value", [tensor.handle] + offs + operands, [])
+        return None
+    require_location(value, (Location.UB, Location.L0C), "store")
+    shape = value.shape
+    check_data_alignment(shape, value.dtype)
+    offs = _offsets(tensor, shape, tile_id, offsets)
+    if len(shape) != tensor.rank:
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
+                    f"the tensor has {tensor.rank} dimension(s) but the tile has {len(shape)}")
+    if value.dtype != tensor.dtype:
+        raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
+                    f"cast the tile first: asc2.store(t.to(asc.{tensor.dtype}), ...)")
+    current_builder().create("tile.store", [value.handle, tensor.handle] + offs, [])
+
+
+_COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L0C, Location.L1),
+                (Location.L0C, Location.UB)}
+
+
+def copy(tile, shape=None, *, offsets=None, location=Location.UB):
+    if not isinstance(tile, Tile):
+        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}")
+    shape = verify_shape(tile.shape if shape is None else shape)
+    check_data_alignment(shape, tile.dtype)
+    if len(shape) != len(tile.shape):
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
+    src = location_of(tile)
+    if (src, location) not in _COPY_ROUTES:
+        raise error(RuntimeError, "dst tile location is not supported",
+                    f"asc2.copy moves L1 -> L0A/L0B and L0C -> L1/UB; {src.name} -> {location.name} has no lowering")
+    if src == Location.L0C and tile.dtype == dt.float32:
+        raise error(RuntimeError, "copy from L0C needs a float16 / bfloat16 tile (fixpipe quantises on the way)",
+                    "cast first: asc2.copy(c.to(asc.float16), location=...)")
+    offs = [to_scalar(o, dt.int32).handle for o in (offsets or [0] * len(shape))]
+    for o, (a, b) in zip(offsets or [], zip(shape, tile.shape)):
+        if isinstance(o, int) and o + a > b:
+            raise error(RuntimeError, f"copy window at offset {o} with size {a} exceeds the source tile dimension {b}")
+    return emit_tile("tile.copy", [tile.handle] + offs, shape, tile.dtype, location)
+
+
+# -- costs ---------------------------------------------------------------------------------------
+def _load_cost(op, hw):
+    t = op.results[0].type
+    ticks = hw.mte2_latency + t.nbytes / hw.mte2_bytes_per_tick
+    if t.location in (Location.L0A, Location.L0B):
+        ticks += hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick
+    return ("MTE2", ticks)
+
+
+def _store_cost(op, hw):
+    t = op.operands[0].type
+    if t.location == Location.L0C:
+        return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
+    return ("MTE3", hw.mte3_latency + t.nbytes / hw.mte3_bytes_per_tick)
+
+
+def _copy_cost(op, hw):
+    t = op.results[0].type
+    if op.operands[0].type.location == Location.L0C:
+        return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
+    return ("MTE1", hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick)
+
+
+def _gm_cost(op, hw):
+    return ("S", hw.scalar_gm)
+
+
+# -- simulator semantics -------------------------------------------------------------------------
+def _tags_view(tags, view_like, data):
+    """The writer-tag window matching a strided data view."""
+    es, ts = data.itemsize, tags.itemsize
+    start = (view_like.__array_interface__["data"][0] - data.__array_interface__["data"][0]) // es
+    return as_strided(tags[start:], shape=view_like.shape, strides=tuple(s // es * ts for s in view_like.strides))
+
+
+@define("tile.load", cost=_load_cost)
+def _exec_load(ex, op, t, *rest):
+    rtype = op.results[0].type
+    rank = len(t.dims)
+    offsets, pad = rest[:rank], (rest[rank] if op.attrs["has_pad"] else None)
+    L = ex.lanes
+    acc = Access(t, offsets, rtype.shape, L, "load")
+    buf = t.buffer
+    data = buf.data
+    sv = acc.strided_view(data, L)
+    if sv is not None:
+        view, order = sv
+        if buf.tags is not None:
+            tv = _tags_view(buf.tags, view, data)
+            check_read_race(buf, tv if order is None else tv, ex.blocks if order is None else ex.blocks[order], "load")
+        if order is None:
+            out = np.array(view)
+        else:
+            out = np.empty_like(view)
+            out[order] = view
+    else:
+        idx, valid = acc.indices(L)
+        safe = np.where(valid, idx, 0)
+        out = data[safe]
+        if buf.tags is not None:
+            check_read_race(buf, np.where(valid, buf.tags[safe], -1), ex.blocks, "load")
+        if pad is None:
+            fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
+            ex.note_poison(op, int(np.count_nonzero(~valid)))
+        else:
+            fill = scalar_for_tile(np.asarray(pad), 2)
+        out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
+    ex.count_bytes("in", out.size * out.itemsize)
+    return out.reshape((out.shape[0],) + rtype.shape)
+
+
+def _store_into(ex, buf, acc, vals, what, atomic=None):
+    """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None."""
+    L = vals.shape[0]
+    data = buf.data
+    blocks = ex.blocks
+    sv = acc.strided_view(data, L)
+    if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
+        sv = None  # every lane writes the same window: resolve lane by lane below
+    if sv is not None:
+        view, order = sv
+        step = view.strides[0] // data.itemsize if view.shape[0] > 1 else None
+        extent = (acc.rows - 1) * int(acc.row_stride) + acc.cols
+        if step is not None and step < extent and _windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
+            sv = None
+    if sv is not None:
+        view, order = sv
+        lane_vals = vals if order is None else vals[order]
+        lane_blocks = blocks if order is None else blocks[order]
+        tags = buf.writer_tags()
+        tv = _tags_view(tags, view, data)
+        check_write_race(buf, tv, lane_blocks, what, atomic is not None)
+        w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
+        if atomic is None:
+            w[...] = lane_vals
+        else:
+            w[...] = atomic(w, lane_vals)
+        tw = as_strided(tv, tv.shape, tv.strides, writeable=True)
+        tw[...] = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
+    else:
+        idx, valid = acc.indices(L)
+        lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
+        flat = idx[valid]
+        v = np.broadcast_to(vals, idx.shape)[valid]
+        tags = buf.writer_tags()
+        prev = tags[flat]
+        if atomic is None:
+            bad = (prev == ATOMIC) | ((prev >= 0) & (prev != lane_blocks))
+        else:
+            bad = prev >= 0
+        if np.any(bad):
+            other = int(prev[bad][0])
+            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by "
+                            f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
+                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+        if atomic is None:
+            uniq, first = np.unique(flat, return_index=True)
+            if uniq.size != flat.size:
+                order = np.argsort(flat, kind="stable")
+                fs, bs = flat[order], lane_blocks[order]
+                same = fs[1:] == fs[:-1]
+                if np.any(same & (bs[1:] != bs[:-1])):
+                    raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                                    "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+            data[flat] = v  # duplicates within one block: program order, the last lane wins
+            tags[flat] = lane_blocks
+        else:
+            atomic.at(data, flat, v)
+            tags[flat] = ATOMIC
+    buf.written = True
+    ex.count_bytes("out", int(np.sum(np.broadcast_to(acc.valid_cols, (L,)))) * acc.rows * data.itemsize)
+
+
+def _windows_overlap(step, lanes, rows, cols, row_stride):
+    m = 1
+    reach = (rows - 1) * row_stride + cols - 1
+    while m < lanes and m * step <= reach:
+        d = m * step
+        k = min(rows - 1, d // row_stride) if row_stride else 0
+        for kk in (k, k + 1):
+            if kk <= rows - 1 and abs(d - kk * row_stride) <= cols - 1:
+                return True
+        m += 1
+    return False
+
+
+@define("tile.store", cost=_store_cost)
+def _exec_store(ex, op, value, t, *offsets):
+    vtype = op.operands[0].type
+    L = ex.lanes
+    acc = Access(t, offsets, vtype.shape, L, "store")
+    vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
+    if not acc.full:
+        _store_clipped(ex, t.buffer, acc, vals, "store")
+        return
+    _store_into(ex, t.buffer, acc, vals, "store")
+
+
+def _store_clipped(ex, buf, acc, vals, what, atomic=None):
+    # Tail windows: only the columns inside the tensor are written (general path handles the mask).
+    acc.full = False
+    _store_into(ex, buf, acc, vals, what, atomic)
+
+
+@define("tensor.get_value", cost=_gm_cost)
+def _exec_get_value(ex, op, t, *offsets):
+    L = ex.lanes
+    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar load")
+    if not acc.full:
+        raise OutOfBoundsError(f"scalar load of tensor '{t.name}' outside the tensor")
+    starts = np.broadcast_to(acc.starts, (L,))
+    buf = t.buffer
+    if buf.tags is not None:
+        check_read_race(buf, buf.tags[starts], ex.blocks, "scalar load")
+    out = buf.data[starts]
+    return out if not np.all(starts == starts[0]) else out[:1]
+
+
+@define("tensor.set_value", cost=_gm_cost)
+def _exec_set_value(ex, op, t, *rest):
+    offsets, value = rest[:-1], rest[-1]
+    L = ex.lanes
+    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar store")
+    if not acc.full:
+        raise OutOfBoundsError(f"scalar store to tensor '{t.name}' outside the tensor")
+    vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
+    acc.full = False  # resolve lane by lane (general path)
+    _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store")
+
+
+@define("tile.copy", cost=_copy_cost)
+def _exec_copy(ex, op, tile, *offsets):
+    shape = op.results[0].type.shape
+    if all(np.ndim(o) == 0 for o in offsets):
+        sl = tuple(slice(int(o), int(o) + s) for o, s in zip(offsets, shape))
+        out = tile[(slice(None),) + sl]
+        if out.shape[1:] != shape:
+            raise OutOfBoundsError(f"copy window {list(shape)} at offsets {[int(o) for o in offsets]} exceeds the "
+                                   f"source tile {list(tile.shape[1:])}")
+        return cast_for_location(np.array(out), op)
+    lanes = max(np.shape(o)[0] if np.ndim(o) else 1 for o in offsets)
+    src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
+    res = np.empty((lanes,) + shape, dtype=tile.dtype)
+    for l in range(lanes):
+        sl = tuple(slice(int(np.broadcast_to(o, (lanes,))[l]), int(np.broadcast_to(o, (lanes,))[l]) + s)
+                   for o, s in zip(offsets, shape))
+        res[l] = src[(l,) + sl]
+    return res
+
+
+def cast_for_location(a, op):
+    return a.astype(op.results[0].type.dtype.to_numpy(), copy=False)

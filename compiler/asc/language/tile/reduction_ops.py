@@ -1,0 +1,87 @@
+"""Reductions: ``reduce_sum / max / min / prod`` over dims, or over the whole tile to a scalar.
+
+Numerics: float16 / bfloat16 tiles are accumulated in float32 and the result rounded once to the
+input dtype; float32 tiles are summed in float32 with numpy's pairwise summation; integer sums wrap.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.builder import current_builder
+from ...ir.registry import define
+from ...ir.types import Location, ScalarType
+from ..core.errors import error
+from ..core.ir_value import PlainValue
+from .costs import vector_cost
+from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
+
+_NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
+
+
+def _reduce(kind, input, dims, keep_dims):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    require_location(input, (Location.UB,), f"asc2.reduce_{kind}")
+    if str(input.dtype) == "int1":
+        raise error(RuntimeError, "Operation not support this dtype: int1")
+    if not dims:
+        if kind == "prod":
+            raise error(RuntimeError, "Reduction to scalar not supported",
+                        "reduce over explicit dims, e.g. asc2.reduce_prod(x, 0)")
+        op = current_builder().create("tile.reduce_all", [input.handle], [ScalarType(input.dtype)], {"kind": kind})
+        return PlainValue(op.result)
+    if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+        raise error(RuntimeError, "All reduction dimensions must be integers")
+    rank = len(input.shape)
+    norm = []
+    for d in dims:
+        if not -rank <= d < rank:
+            raise error(IndexError, f"reduction dimension {d} is out of range for a rank-{rank} tile")
+        norm.append(d % rank)
+    shape = [1 if i in norm else s for i, s in enumerate(input.shape)] if keep_dims else \
+        [s for i, s in enumerate(input.shape) if i not in norm]
+    if not shape:
+        shape = [1]
+    return emit_tile("tile.reduce", [input.handle], shape, input.dtype, location_of(input),
+                     kind=kind, dims=tuple(sorted(set(norm))), keep_dims=bool(keep_dims))
+
+
+def reduce_sum(input, *dims, keep_dims=False): return _reduce("sum", input, dims, keep_dims)
+def reduce_max(input, *dims, keep_dims=False): return _reduce("max", input, dims, keep_dims)
+def reduce_min(input, *dims, keep_dims=False): return _reduce("min", input, dims, keep_dims)
+def reduce_prod(input, *dims, keep_dims=False): return _reduce("prod", input, dims, keep_dims)
+
+
+bind_tile_method("sum", reduce_sum)
+bind_tile_method("max", reduce_max)
+bind_tile_method("min", reduce_min)
+bind_tile_method("prod", reduce_prod)
+
+
+def _reduce_values(kind, a, axes, rdt, keepdims=False):
+    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
+    x = a.astype(acc) if acc is not None else a
+    with np.errstate(all="ignore"):
+        if kind in ("sum", "prod"):
+            r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+        else:
+            r = _NP[kind](x, axis=axes, keepdims=keepdims)
+    return np.asarray(r).astype(rdt, copy=False)
+
+
+def _reduce_scalar_cost(op, hw):
+    pipe, t = vector_cost(1)(op, hw)
+    return ("V", t + hw.vector_to_scalar)
+
+
+@define("tile.reduce_all", cost=_reduce_scalar_cost)
+def _exec_reduce_all(ex, op, a):
+    return _reduce_values(op.attrs["kind"], a, tuple(range(1, a.ndim)), op.results[0].type.dtype.to_numpy())
+
+
+@define("tile.reduce", cost=vector_cost(1))
+def _exec_reduce(ex, op, a):
+    rtype = op.results[0].type
+    axes = tuple(d + 1 for d in op.attrs["dims"])
+    r = _reduce_values(op.attrs["kind"], a, axes, rtype.dtype.to_numpy(), keepdims=op.attrs["keep_dims"])
+    return r.reshape((r.shape[0],) + rtype.shape)

@@ -1,0 +1,85 @@
+"""Shape ops: ``broadcast_to``, ``reshape``, ``ravel``, ``expand_dims``, ``squeeze`` (all Tile methods)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.registry import define
+from ..core.errors import error
+from .costs import vector_cost
+from .tile import Tile, bind_tile_method, emit_tile, location_of
+from .utils import verify_shape
+
+
+def _tile(input):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+
+
+def broadcast_to(input, *shape):
+    _tile(input)
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        raise error(RuntimeError, "All values in 'shape' must be integers",
+                    "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
+    shape = verify_shape(shape)
+    src = input.shape
+    ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
+    if not ok:
+        raise error(RuntimeError, f"Cannot broadcast tile with shape {list(src)} to {list(shape)}")
+    if tuple(src) == tuple(shape):
+        return input
+    return emit_tile("tile.broadcast", [input.handle], shape, input.dtype, location_of(input))
+
+
+def reshape(input, *shape):
+    _tile(input)
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        shape = tuple(shape[0])
+    shape = verify_shape(shape)
+    if int(np.prod(shape)) != input.size:
+        raise error(RuntimeError, "Result tile must have the same number of elements as input tile")
+    if tuple(shape) == tuple(input.shape):
+        return input
+    return emit_tile("tile.reshape", [input.handle], shape, input.dtype, location_of(input))
+
+
+def ravel(input):
+    _tile(input)
+    return reshape(input, input.size)
+
+
+def expand_dims(input, *axis):
+    _tile(input)
+    shape = list(input.shape)
+    for a in sorted(set(axis)):
+        shape.insert(a, 1)
+    return reshape(input, *shape)
+
+
+def squeeze(input, *axis):
+    _tile(input)
+    shape = list(input.shape)
+    if not axis:
+        new = [s for s in shape if s != 1] or [1]
+    else:
+        for a in axis:
+            if shape[a] != 1:
+                raise error(RuntimeError, f"Unable to squeeze the axis {a} since its length must be 1, got {shape[a]}")
+        drop = {a % len(shape) for a in axis}
+        new = [s for i, s in enumerate(shape) if i not in drop] or [1]
+    return reshape(input, *new)
+
+
+for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze"):
+    bind_tile_method(_n, globals()[_n])
+
+
+@define("tile.broadcast", cost=vector_cost(1))
+def _exec_broadcast(ex, op, a):
+    shape = op.results[0].type.shape
+    src = a.reshape((a.shape[0],) + (1,) * (len(shape) - (a.ndim - 1)) + a.shape[1:])
+    return np.broadcast_to(src, (a.shape[0],) + shape)
+
+
+@define("tile.reshape", cost=lambda op, hw: ("S", 0.0))
+def _exec_reshape(ex, op, a):
+    return a.reshape((a.shape[0],) + op.results[0].type.shape)

@@ -1,0 +1,171 @@
+"""The ``Tile`` class: an on-chip value with a static shape, a dtype and (in its IR type) a location."""
+from __future__ import annotations
+
+from math import prod
+
+import numpy as np
+
+from ...ir.builder import current_builder
+from ...ir.registry import define
+from ...ir.types import Location, ScalarType, TileType
+from ..core import dtype as dt
+from ..core.errors import BinaryOperandTypeError, error, not_supported
+from ..core.ir_value import IRHandle, PlainValue, to_scalar
+from ...sim.lanes import scalar_for_tile
+from .costs import vector_cost
+
+TileLocation = Location
+
+
+class Tile(IRHandle):
+    __slots__ = ()
+
+    def __init__(self, handle):
+        if not isinstance(handle.type, TileType):
+            raise TypeError(f"Tile must be built from a tile-typed value, got {handle.type}")
+        if len(handle.type.shape) == 0:
+            raise error(RuntimeError, "Tile shape must have at least one dimension")
+        self.handle = handle
+
+    @property
+    def dtype(self):
+        return self.handle.type.dtype
+
+    @property
+    def shape(self):
+        return self.handle.type.shape
+
+    @property
+    def size(self):
+        return prod(self.shape)
+
+    def __repr__(self):
+        return f"Tile({self.handle.type})"
+
+    __hash__ = None
+
+    def to(self, dtype):
+        return cast(self, dtype)
+
+    def __pos__(self):
+        return self
+
+    def __bool__(self):
+        raise error(TypeError, "a tile has no truth value",
+                    "compare with a reduction, e.g. `if asc2.reduce_max(t) > 0:`, or use asc2.where")
+
+
+def location_of(tile) -> Location:
+    return tile.handle.type.location
+
+
+def emit_tile(name, operands, shape, dtype, location=Location.UB, **attrs) -> Tile:
+    op = current_builder().create(name, operands, [TileType(tuple(shape), dtype, location)], attrs)
+    return Tile(op.result)
+
+
+def require_location(tile, allowed, what):
+    loc = location_of(tile)
+    if loc not in allowed:
+        names = " or ".join(a.name for a in allowed)
+        hint = {
+            Location.L0A: "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)",
+            Location.L0B: "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)",
+            Location.L0C: "an L0C tile (matmul result) can only be stored, copied, cast with .to() or passed to relu",
+            Location.L1: "an L1 tile can only be copied to L0A / L0B with asc2.copy",
+            Location.FIX: "no asc2 operation works on FIX tiles",
+        }.get(loc)
+        raise error(RuntimeError, f"{what} expects a tile in {names}, got a tile in {loc.name}", hint)
+
+
+def bind_tile_method(name, fn, operator=False):
+    if operator:
+        def method(self, *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except BinaryOperandTypeError:
+                return NotImplemented
+        method.__name__ = name
+        setattr(Tile, name, method)
+    else:
+        setattr(Tile, name, fn)
+
+
+# -- creation of constant tiles -----------------------------------------------------------------
+def splat(value, dtype, shape, location=None) -> Tile:
+    location = location or Location.UB
+    if isinstance(value, PlainValue):
+        s = value.cast(dtype) if value.dtype != dtype else value
+        return emit_tile("tile.splat", [s.handle], shape, dtype, location)
+    if isinstance(value, np.generic):
+        value = value.item()
+    value = int(value) if dtype.is_int() else float(value)
+    return emit_tile("tile.const", [], shape, dtype, location, value=value)
+
+
+@define("tile.const", cost=vector_cost(1))
+def _exec_const(ex, op):
+    t = op.results[0].type
+    return np.full((1,) + t.shape, op.attrs["value"], dtype=t.dtype.to_numpy())
+
+
+@define("tile.splat", cost=vector_cost(1))
+def _exec_splat(ex, op, s):
+    t = op.results[0].type
+    s = np.asarray(s).astype(t.dtype.to_numpy())
+    lanes = 1 if s.ndim == 0 else s.shape[0]
+    return np.broadcast_to(scalar_for_tile(s, len(t.shape)), (lanes,) + t.shape)
+
+
+# -- conversion ---------------------------------------------------------------------------------
+def _cast_rule(src, dst):
+    if src.is_unsigned() or dst.is_unsigned():
+        raise error(RuntimeError, f"Cast from {src} to {dst} is not supported",
+                    "unsigned tiles are not supported; use a signed type of the same width")
+    src_int, dst_int = src.is_int() or str(src) == "int1", dst.is_int() or str(dst) == "int1"
+    if src_int != dst_int and src.bitwidth != dst.bitwidth:
+        mid = dt.DataType(("float" if dst.is_float() else "int") + str(src.bitwidth)) if src.bitwidth in (16, 32) else None
+        via = f" e.g. .to(asc.{mid}).to(asc.{dst})" if mid is not None and str(mid) in dt.TILE_DTYPES else ""
+        raise not_supported(f"Tile.to from {src} to {dst} (an int<->float cast between different bit widths)",
+                            f"cast in two steps through a type of the source width{via}")
+
+
+_QUANT_PAIRS = {("float32", "float16"), ("float32", "bfloat16"), ("int32", "float16"), ("float32", "int8"),
+                ("float32", "uint8"), ("int32", "int8"), ("int32", "uint8")}
+
+
+def cast(tile, dtype) -> Tile:
+    if not isinstance(dtype, dt.DataType):
+        raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {dtype!r}")
+    if dtype == tile.dtype:
+        return tile
+    if location_of(tile) == Location.L0C:
+        if (str(tile.dtype), str(dtype)) not in _QUANT_PAIRS:
+            raise error(RuntimeError, f"Unsupported quant mode from {tile.dtype} to {dtype}",
+                        "fixpipe converts float32 -> float16 / bfloat16 / int8 and int32 -> float16 / int8")
+        return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, Location.L0C)
+    _cast_rule(tile.dtype, dtype)
+    return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
+
+
+def cast_array(a, target: np.dtype):
+    """Convert values as the hardware's Cast does: float->int rounds to nearest even and saturates."""
+    if a.dtype == target:
+        return a
+    if a.dtype.kind == "f" or str(a.dtype) == "bfloat16":
+        if target.kind in "iu":
+            info = np.iinfo(target)
+            with np.errstate(invalid="ignore"):
+                r = np.rint(a.astype(np.float32))
+                r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
+                return np.clip(r, info.min, info.max).astype(target)
+        if target == np.bool_:
+            return a != 0
+    if a.dtype.kind in "iub" and (target.kind == "f" or str(target) == "bfloat16") and a.dtype.kind != "b":
+        return a.astype(np.float32).astype(target) if str(target) == "bfloat16" else a.astype(target)
+    return a.astype(target)
+
+
+@define("tile.cast", cost=vector_cost(1))
+def _exec_cast(ex, op, a):
+    return cast_array(a, op.results[0].type.dtype.to_numpy())

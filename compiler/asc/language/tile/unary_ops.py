@@ -1,0 +1,155 @@
+"""Unary math on tiles, plus the fused row ops ``softmax`` and ``rms_norm``."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...ir.registry import define
+from ...ir.types import Location
+from ..core import dtype as dt
+from ..core.errors import error, not_supported
+from ..core.ir_value import PlainValue, scalar_unary, to_scalar
+from ...sim.lanes import scalar_for_tile
+from .binary_ops import compute_dtype
+from .costs import vector_cost
+from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
+
+
+def _erf(x):
+    import torch
+    return torch.special.erf(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))).numpy()
+
+
+UNARY_FUNCS = {
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "floor": np.floor, "ceil": np.ceil,
+    "abs": np.abs, "erf": _erf, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "relu": lambda x: np.maximum(x, 0), "neg": np.negative,
+}
+
+# Relative cost of each function, in simple vector calls (transcendentals expand to several).
+_WEIGHT = {"exp": 2, "exp2": 2, "log": 2, "log2": 2, "sqrt": 2, "rsqrt": 2, "tanh": 6, "erf": 8,
+           "sin": 6, "cos": 6, "tan": 8, "sinh": 6, "cosh": 6}
+
+
+def _unary(kind, input, scalar_ok=False):
+    if scalar_ok and isinstance(input, (PlainValue, numbers.Real, np.number)) and not isinstance(input, bool):
+        return scalar_unary(kind, input)
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    if not input.dtype.is_float():
+        raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
+                    "convert the tile to a float type first, e.g. x.to(asc.float32)")
+    require_location(input, (Location.UB,), f"asc2.{kind}")
+    return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, kind=kind)
+
+
+def sin(input): return _unary("sin", input)
+def cos(input): return _unary("cos", input)
+def tan(input): return _unary("tan", input)
+def sinh(input): return _unary("sinh", input)
+def cosh(input): return _unary("cosh", input)
+def tanh(input): return _unary("tanh", input)
+def exp(input): return _unary("exp", input, scalar_ok=True)
+def exp2(input): return _unary("exp2", input)
+def log(input): return _unary("log", input)
+def log2(input): return _unary("log2", input)
+def floor(input): return _unary("floor", input)
+def ceil(input): return _unary("ceil", input)
+def abs(input): return _unary("abs", input)  # noqa: A001
+def erf(input): return _unary("erf", input, scalar_ok=True)
+def sqrt(input): return _unary("sqrt", input, scalar_ok=True)
+def rsqrt(input): return _unary("rsqrt", input)
+
+
+def relu(input):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    require_location(input, (Location.UB, Location.L0C), "asc2.relu")
+    return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, location_of(input), kind="relu")
+
+
+def negative(input):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    if not input.dtype.is_float():
+        raise not_supported(f"unary minus on an integer tile ({input.dtype})",
+                            "multiply by -1 instead: x * -1")
+    require_location(input, (Location.UB,), "negation")
+    return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, kind="neg")
+
+
+def softmax(input):
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+    if str(input.dtype) not in ("float32", "float16"):
+        raise error(RuntimeError, "Only float and half types are supported.",
+                    "convert the tile with .to(asc.float32) first")
+    if len(input.shape) > 2:
+        raise error(RuntimeError, "Tensor dimensionality greater than two is not supported")
+    require_location(input, (Location.UB,), "asc2.softmax")
+    return emit_tile("tile.softmax", [input.handle], input.shape, input.dtype)
+
+
+def rms_norm(input, gamma, epsilon):
+    if not isinstance(input, Tile) or not isinstance(gamma, Tile):
+        raise error(TypeError, f"'input' and 'gamma' arguments must be Tiles, got {type(input)} and {type(gamma)}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (float, PlainValue)):
+        raise error(TypeError, f"'epsilon' argument must be float or a runtime scalar, got {type(epsilon)}",
+                    "write the epsilon as a float literal, e.g. 1e-5 (not 0)")
+    if str(input.dtype) not in ("float32", "float16"):
+        raise error(RuntimeError, "Only float and half types are supported.")
+    if len(input.shape) > 2:
+        raise error(RuntimeError, "Tensor dimensionality greater than two is not supported.")
+    if gamma.dtype != input.dtype:
+        raise error(RuntimeError, f"gamma must have the input's dtype {input.dtype}, got {gamma.dtype}",
+                    f"cast it: gamma.to(asc.{input.dtype})")
+    if gamma.shape[-1] != input.shape[-1]:
+        raise error(RuntimeError, f"gamma's last dimension {gamma.shape[-1]} differs from the input's {input.shape[-1]}")
+    require_location(input, (Location.UB,), "asc2.rms_norm")
+    eps = to_scalar(epsilon, input.dtype)
+    return emit_tile("tile.rms_norm", [input.handle, gamma.handle, eps.handle], input.shape, input.dtype)
+
+
+for _k in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2", "floor", "ceil", "abs",
+           "erf", "sqrt", "rsqrt", "relu", "softmax"):
+    bind_tile_method(_k, globals()[_k])
+bind_tile_method("__neg__", negative)
+
+
+# -- simulator semantics -------------------------------------------------------------------------
+def _unary_cost(op, hw):
+    pipe, t = vector_cost(_WEIGHT.get(op.attrs["kind"], 1))(op, hw)
+    if op.results[0].type.location == Location.L0C:
+        return ("FIX", 0.0)  # relu on L0C is fused into the fixpipe store
+    return (pipe, t)
+
+
+@define("tile.unary", cost=_unary_cost)
+def _exec_unary(ex, op, a):
+    rdt = op.results[0].type.dtype.to_numpy()
+    with np.errstate(all="ignore"):
+        r = UNARY_FUNCS[op.attrs["kind"]](a.astype(compute_dtype(rdt), copy=False))
+    return np.asarray(r).astype(rdt, copy=False)
+
+
+@define("tile.softmax", cost=vector_cost(7))
+def _exec_softmax(ex, op, a):
+    rdt = op.results[0].type.dtype.to_numpy()
+    x = a.astype(np.float32)
+    with np.errstate(all="ignore"):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        r = e / e.sum(axis=-1, keepdims=True)
+    return r.astype(rdt)
+
+
+@define("tile.rms_norm", cost=vector_cost(6))
+def _exec_rms_norm(ex, op, x, gamma, eps):
+    rdt = op.results[0].type.dtype.to_numpy()
+    x32 = x.astype(np.float32)
+    eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
+    with np.errstate(all="ignore"):
+        ms = np.mean(x32 * x32, axis=-1, keepdims=True)
+        r = x32 / np.sqrt(ms + eps) * gamma.astype(np.float32)
+    return r.astype(rdt)

@@ -1,0 +1,114 @@
+"""Shared shape / dtype rules of the tile ops (pyasc's ``language/tile/utils.py``)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..core import dtype as dt
+from ..core.errors import BinaryOperandTypeError, error
+from ..core.ir_value import PlainValue
+
+UB_BLOCK_SIZE = 32
+
+
+def verify_shape(shape, name="shape"):
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        raise error(RuntimeError, f"All values in '{name}' must be integers",
+                    "tile shapes are lists of compile-time ints, e.g. [TILE] or [1, COLS]") from None
+    if len(shape) == 0:
+        raise error(RuntimeError, f"'{name}' must have at least one value")
+    if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape):
+        raise error(RuntimeError, f"All values in '{name}' must be integers",
+                    "declare the parameter used in the shape as asc.ConstExpr[int] (a plain `int` "
+                    "parameter is a runtime value)")
+    shape = tuple(int(s) for s in shape)
+    if not all(s > 0 for s in shape):
+        raise error(RuntimeError, f"All values in '{name}' must be positive")
+    return shape
+
+
+def check_data_alignment(shape, dtype):
+    if len(shape) <= 1:
+        return
+    try:
+        size = dtype.sizeof()
+    except ValueError:
+        return
+    if shape[-1] * size % UB_BLOCK_SIZE:
+        multiple = UB_BLOCK_SIZE // np.gcd(UB_BLOCK_SIZE, size)
+        raise error(RuntimeError,
+                    f"Last dimension of tile must be aligned by 32 bytes, got {shape[-1]} x {size} bytes",
+                    f"make the last tile dimension a multiple of {multiple} elements for {dtype} "
+                    f"(pad the row and load with pad_value, or reshape the data)")
+
+
+def operand_dtype(value):
+    from .tile import Tile
+    if isinstance(value, (Tile, PlainValue)):
+        return value.dtype
+    if isinstance(value, bool):
+        return dt.int1
+    if isinstance(value, numbers.Integral):
+        return dt.int32
+    if isinstance(value, numbers.Real):
+        return dt.float32
+    raise BinaryOperandTypeError(f"Operand of type {type(value)} is not supported")
+
+
+def infer_common_dtype(lhs, rhs):
+    from .tile import Tile
+    a, b = operand_dtype(lhs), operand_dtype(rhs)
+    if a == b:
+        return a
+    if not (a.is_numeric() and b.is_numeric()) and not (str(a) == "int1" or str(b) == "int1"):
+        raise error(RuntimeError, f"Operand dtypes must be numeric, got {a} and {b}")
+    if a.is_unsigned() or b.is_unsigned():
+        raise error(NotImplementedError, f"Unsigned dtype operands not supported, got {a} and {b}")
+    lt, rt = isinstance(lhs, Tile), isinstance(rhs, Tile)
+    if lt != rt:
+        return lhs.dtype if lt else rhs.dtype
+    if a.is_int() and b.is_int():
+        return a if a.bitwidth > b.bitwidth else b
+    if a.is_float() and b.is_float():
+        if a.bitwidth != b.bitwidth:
+            return a if a.bitwidth > b.bitwidth else b
+        return a
+    if a.bitwidth == b.bitwidth:
+        return a if a.is_float() else b
+    raise error(RuntimeError, f"Unable to infer common dtype between {a} and {b}",
+                "convert one operand with .to(dtype) so both have the same element type")
+
+
+def infer_common_shape(lhs, rhs):
+    from .tile import Tile
+    if isinstance(lhs, Tile) and isinstance(rhs, Tile):
+        if lhs.shape != rhs.shape:
+            raise error(RuntimeError, f"Shape mismatch: {list(lhs.shape)} vs. {list(rhs.shape)}",
+                        "asc2 has no implicit broadcasting: use x.broadcast_to(*shape) or reshape first")
+        return lhs.shape
+    if isinstance(lhs, Tile):
+        return lhs.shape
+    if isinstance(rhs, Tile):
+        return rhs.shape
+    return None
+
+
+SPLAT_DTYPES = ("int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+
+
+def create_tile(value, dtype, shape, location=None):
+    """Materialise an operand as a tile of ``shape`` and ``dtype`` (scalars are splatted)."""
+    from .tile import Tile, splat
+    if isinstance(value, Tile):
+        if value.shape != tuple(shape):
+            raise error(RuntimeError, "Tile shape doesn't match the required shape",
+                        "asc2 has no implicit broadcasting: use x.broadcast_to(*shape)")
+        return value.to(dtype)
+    if isinstance(value, (numbers.Real, PlainValue, np.number)):
+        if not isinstance(value, PlainValue) and str(dtype) not in SPLAT_DTYPES:
+            raise error(ValueError, f"Unsupported dtype: {dtype}")
+        return splat(value, dtype, shape, location)
+    raise BinaryOperandTypeError(f"Tile cannot be created from {type(value)}")

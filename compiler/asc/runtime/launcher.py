@@ -1,0 +1,72 @@
+"""Launching a compiled kernel on the embedded simulator and reporting what it cost."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..ir.registry import PIPES
+from ..language.core.errors import error
+from ..sim.executor import Executor, KernelRuntimeError
+from ..sim.memory import Buffer, PtrVal
+from .platforms import hardware
+
+LAST_REPORT = [None]
+
+
+def _host_view(name, value):
+    """A 1-d numpy view of a host array or CPU tensor (writes go straight into the caller's memory)."""
+    if isinstance(value, np.ndarray):
+        if not value.flags.c_contiguous:
+            raise error(ValueError, f"argument '{name}' is not C-contiguous",
+                        "pass np.ascontiguousarray(x) (a strided view cannot be written back in place)")
+        if not value.flags.writeable:
+            raise error(ValueError, f"argument '{name}' is a read-only array", "pass a writeable copy: x.copy()")
+        return value.reshape(-1)
+    import torch
+    t = value.detach()
+    if not t.is_contiguous():
+        raise error(ValueError, f"argument '{name}' is not contiguous", "pass x.contiguous()")
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+        return t.view(torch.int16).numpy().reshape(-1).view(ml_dtypes.bfloat16)
+    return t.numpy().reshape(-1)
+
+
+def launch(jit_fn, compiled, core_num, runtime):
+    hw = hardware(compiled.platform)
+    used = compiled.memory["UB"]
+    if used > hw.ub_bytes:
+        raise error(RuntimeError, f"UB overflow: {hw.ub_bytes} is available, {used} is used.",
+                    "use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes UB space")
+    values = []
+    for name, kind, d, value in runtime:
+        if kind == "ptr":
+            values.append(PtrVal(Buffer(name, _host_view(name, value)), np.asarray(0, dtype=np.int64)))
+        else:
+            v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
+            values.append(np.asarray(v, dtype=d.to_numpy()))
+    ex = Executor(compiled.fn, hw, core_num, compiled.costs)
+    try:
+        ex.run(values)
+    except KernelRuntimeError as e:
+        raise e.with_traceback(None) from None
+    report = _report(jit_fn, compiled, ex, hw, core_num)
+    LAST_REPORT[0] = report
+    jit_fn.last_launch = report
+    path = os.environ.get("ASC_LAUNCH_REPORT")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(report) + "\n")
+    return None
+
+
+def _report(jit_fn, compiled, ex, hw, core_num):
+    dma = ex.bytes["in"] + ex.bytes["out"] > 0
+    per_block = hw.launch_ticks + ex.busy.max(axis=0) + ex.serial + \
+        ((hw.mte2_latency + hw.mte3_latency) if dma else 0.0)
+    pipes = {p: int(round(ex.busy[i].max())) for i, p in enumerate(PIPES) if ex.busy[i].max() > 0}
+    return {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
+            "ticks": int(round(per_block.max())), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
+            "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "warnings": list(ex.warnings)}

@@ -1,0 +1,305 @@
+"""Executes a traced kernel for every block of a launch.
+
+All blocks, and all iterations of ``parallel=True`` loops, run as one batch of *lanes*: each op is one
+numpy call over the whole batch (see ``lanes.py``). Sequential loops step through their trips with
+the lanes that still iterate; runtime ``if`` splits the lanes and merges the results.
+"""
+from __future__ import annotations
+
+import linecache
+
+import numpy as np
+
+from ..ir.registry import OPS, PIPES
+from ..ir.types import TileType
+from .errors import SimError
+from .lanes import gather, lane_count
+
+
+class KernelRuntimeError(RuntimeError):
+    """A fault found while simulating the kernel, located at the user's source line."""
+
+
+class Env:
+    """Values of a region: its own bindings, falling back to the enclosing region's (gathered)."""
+    __slots__ = ("vals", "parent", "idx")
+
+    def __init__(self, parent=None, idx=None):
+        self.vals = {}
+        self.parent = parent
+        self.idx = idx
+
+    def __getitem__(self, key):
+        v = self.vals.get(key)
+        if v is None:
+            v = self.parent[key]
+            if self.idx is not None:
+                v = gather(v, self.idx)
+            self.vals[key] = v
+        return v
+
+    def __setitem__(self, key, value):
+        self.vals[key] = value
+
+
+def _scatter(full, idx, part, lanes):
+    """Merge a subset's values back into a lane-wide value."""
+    if full is None:
+        full = part
+    full = np.asarray(full)
+    part = np.asarray(part)
+    tail = full.shape[1:] if full.ndim else ()
+    out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
+    out[idx] = part if part.ndim else part.reshape(1)
+    return out
+
+
+class Executor:
+    def __init__(self, fn, hw, core_num, costs):
+        self.fn = fn
+        self.hw = hw
+        self.core_num = core_num
+        self.blocks = np.arange(core_num, dtype=np.int64)
+        self.lanes = core_num
+        self.costs = costs                       # op id -> (pipe index, ticks)
+        self.busy = np.zeros((len(PIPES), core_num))
+        self.serial = np.zeros(core_num)
+        self._counts = None
+        self.bytes = {"in": 0, "out": 0}
+        self.warnings = []
+        self.mask_stack = []
+
+    # -- lane bookkeeping -------------------------------------------------------------------------
+    def _set_lanes(self, blocks):
+        self.blocks = blocks
+        self.lanes = blocks.shape[0]
+        self._counts = None
+
+    @property
+    def block_counts(self):
+        if self._counts is None:
+            self._counts = np.bincount(self.blocks, minlength=self.core_num).astype(np.float64)
+        return self._counts
+
+    def count_bytes(self, kind, n):
+        self.bytes[kind] += int(n)
+
+    def note_poison(self, op, n):
+        if n:
+            msg = (f"{op.loc}: load with pad_value=None leaves {n} tail element(s) undefined; "
+                   "reading them is an uninitialised read")
+            if msg not in self.warnings:
+                self.warnings.append(msg)
+
+    # -- running ----------------------------------------------------------------------------------
+    def run(self, arg_values):
+        env = Env()
+        for a, v in zip(self.fn.args, arg_values):
+            env[a.id] = v
+        self.run_block(self.fn.body, env)
+
+    def run_block(self, block, env):
+        for op in block.ops:
+            name = op.name
+            if name == "scf.yield":
+                return [env[o.id] for o in op.operands]
+            if name == "scf.condition":
+                return [env[o.id] for o in op.operands]
+            if name == "scf.for":
+                outs = self._for(op, env)
+            elif name == "scf.if":
+                outs = self._if(op, env)
+            elif name == "scf.while":
+                outs = self._while(op, env)
+            elif name == "mask.region":
+                self._mask(op, env)
+                outs = []
+            else:
+                outs = self._exec(op, env)
+            for r, v in zip(op.results, outs):
+                env[r.id] = v
+        return []
+
+    def _exec(self, op, env):
+        args = [env[o.id] for o in op.operands]
+        try:
+            out = OPS[op.name].execute(self, op, *args)
+        except SimError as e:
+            raise self._located(op, e) from None
+        pipe, ticks = self.costs[op.id]
+        if ticks:
+            self.busy[pipe] += ticks * self.block_counts
+        if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
+            out = self._apply_mask(op, out)
+        if out is None:
+            return []
+        return out if isinstance(out, tuple) else (out,)
+
+    def _located(self, op, e):
+        lines = [str(e)]
+        if op.loc is not None:
+            src = linecache.getline(op.loc.file, op.loc.line).rstrip()
+            lines.insert(0, f"at {op.loc}:")
+            if src:
+                lines.insert(1, "    " + src.strip())
+        if e.blocks is not None and len(np.atleast_1d(e.blocks)):
+            blk = sorted(set(np.atleast_1d(self.blocks[np.atleast_1d(e.blocks)]).tolist()))
+            lines.append(f"in block(s) {blk[:8]}{' ...' if len(blk) > 8 else ''} of {self.core_num}")
+        if getattr(e, "hint", None):
+            lines.append(f"hint: {e.hint}")
+        err = KernelRuntimeError("\n".join(lines))
+        err.category = type(e).__name__
+        return err
+
+    # -- control flow -----------------------------------------------------------------------------
+    def _trips(self, lb, ub, step, op):
+        if np.any(step == 0):
+            raise self._located(op, SimError("loop step must not be zero"))
+        lb, ub, step = (np.asarray(x, dtype=np.int64) for x in (lb, ub, step))
+        trips = np.where(step > 0, (ub - lb + step - 1) // np.where(step > 0, step, 1),
+                         (lb - ub - step - 1) // np.where(step < 0, -step, 1))
+        return np.maximum(trips, 0), lb, step
+
+    def _for(self, op, env):
+        lb, ub, step = (env[o.id] for o in op.operands[:3])
+        inits = [env[o.id] for o in op.operands[3:]]
+        body = op.regions[0]
+        trips, lb, step = self._trips(lb, ub, step, op)
+        L = self.lanes
+        trips = np.broadcast_to(trips, (L,))
+        parallel = op.attrs.get("parallel", False)
+        if parallel and not inits:
+            self._parallel_for(body, env, trips, lb, step)
+            return []
+        return self._sequential_for(op, body, env, trips, lb, step, inits)
+
+    def _parallel_for(self, body, env, trips, lb, step):
+        L = self.lanes
+        total = int(trips.sum())
+        if total == 0:
+            return
+        parent = np.repeat(np.arange(L), trips)
+        first = np.repeat(np.cumsum(trips) - trips, trips)
+        local = np.arange(total) - first
+        iv = (np.broadcast_to(lb, (L,))[parent] + local * np.broadcast_to(step, (L,))[parent]).astype(np.int32)
+        saved = self.blocks
+        child = Env(env, parent)
+        child[body.args[0].id] = iv
+        self._set_lanes(saved[parent])
+        try:
+            self.run_block(body, child)
+        finally:
+            self._set_lanes(saved)
+
+    def _sequential_for(self, op, body, env, trips, lb, step, carried):
+        L = self.lanes
+        tmax = int(trips.max()) if L else 0
+        uniform = bool(np.all(trips == tmax))
+        saved = self.blocks
+        hw = self.hw
+        trip_cost = (hw.loop_barrier if not op.attrs.get("parallel") else 0.0) + \
+            ((hw.mte2_latency + hw.mte3_latency) if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma") else 0.0)
+        try:
+            for t in range(tmax):
+                if uniform:
+                    idx = None
+                    child = Env(env, None)
+                    self._set_lanes(saved)
+                    vals = carried
+                else:
+                    idx = np.nonzero(trips > t)[0]
+                    child = Env(env, idx)
+                    self._set_lanes(saved[idx])
+                    vals = [gather(np.asarray(c), idx) for c in carried]
+                iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])
+                child[body.args[0].id] = np.asarray(iv, dtype=np.int32)
+                for a, v in zip(body.args[1:], vals):
+                    child[a.id] = v
+                if trip_cost:
+                    self.serial += trip_cost * self.block_counts
+                out = self.run_block(body, child)
+                if idx is None:
+                    carried = out
+                else:
+                    carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
+        finally:
+            self._set_lanes(saved)
+        return carried
+
+    def _if(self, op, env):
+        cond = np.asarray(env[op.operands[0].id]).astype(bool)
+        then_r, else_r = op.regions
+        if cond.ndim == 0 or cond.shape[0] == 1 or np.all(cond == cond[0]):
+            taken = then_r if bool(cond.reshape(-1)[0]) else else_r
+            return self.run_block(taken, Env(env, None))
+        L = self.lanes
+        saved = self.blocks
+        results = [None] * len(op.results)
+        try:
+            for region, sel in ((then_r, np.nonzero(cond)[0]), (else_r, np.nonzero(~cond)[0])):
+                if sel.size == 0:
+                    continue
+                self._set_lanes(saved[sel])
+                out = self.run_block(region, Env(env, sel))
+                results = [_scatter(r, sel, o, L) for r, o in zip(results, out)]
+        finally:
+            self._set_lanes(saved)
+        return results
+
+    def _while(self, op, env):
+        before, after = op.regions
+        L = self.lanes
+        saved = self.blocks
+        carried = [env[o.id] for o in op.operands]
+        active = np.arange(L)
+        final = list(carried)
+        try:
+            while active.size:
+                self._set_lanes(saved[active])
+                child = Env(env, active if active.size != L else None)
+                vals = [gather(np.asarray(c), active) for c in carried] if active.size != L else carried
+                for a, v in zip(before.args, vals):
+                    child[a.id] = v
+                cond, *passed = self.run_block(before, child)
+                cond = np.broadcast_to(np.asarray(cond).astype(bool), (active.size,))
+                done = ~cond
+                if np.any(done):
+                    final = [_scatter(f, active[done], gather(np.broadcast_to(p, (active.size,) + np.shape(p)[1:])
+                                                               if np.ndim(p) else p, np.nonzero(done)[0]), L)
+                             for f, p in zip(final, passed)]
+                keep = np.nonzero(cond)[0]
+                if keep.size == 0:
+                    break
+                self._set_lanes(saved[active[keep]])
+                body = Env(env, active[keep])
+                for a, p in zip(after.args, passed):
+                    body[a.id] = gather(np.asarray(p), keep) if np.ndim(p) and np.shape(p)[0] > 1 else p
+                out = self.run_block(after, body)
+                carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
+                active = active[keep]
+        finally:
+            self._set_lanes(saved)
+        return final
+
+    # -- masks ------------------------------------------------------------------------------------
+    def _mask(self, op, env):
+        args = [env[o.id] for o in op.operands]
+        self.mask_stack.append((op.attrs, args))
+        try:
+            self.run_block(op.regions[0], Env(env, None))
+        finally:
+            self.mask_stack.pop()
+
+    def _apply_mask(self, op, out):
+        from ..language.tile.indexing_ops import mask_lanes
+        attrs, args = self.mask_stack[-1]
+        shape = op.results[0].type.shape
+        m = mask_lanes(attrs["mode"], args, shape, out.dtype)
+        other = args[-1] if attrs["has_other"] else 0
+        other = np.asarray(other).astype(out.dtype)
+        if m.ndim > len(shape):
+            return np.where(m, out, other.reshape((-1,) + (1,) * len(shape)) if other.ndim else other)
+        return np.where(m[None], out, other.reshape((-1,) + (1,) * len(shape)) if other.ndim else other)
+
+    def run_masked_region(self, op, args):  # registry hook (mask.region is dispatched by run_block)
+        raise AssertionError("mask.region is executed by the executor directly")
