@@ -37,6 +37,7 @@ class CompiledKernel:
 
     def __init__(self, fn: Function, costs, memory, platform):
         self.fn = fn
+        self.written_args = _written_args(fn)
         self.costs = costs
         self.memory = memory
         self.platform = platform
@@ -44,6 +45,26 @@ class CompiledKernel:
     @property
     def ir(self) -> str:
         return print_function(self.fn)
+
+
+_WRITES = ("tile.store", "tile.atomic", "tensor.set_value")
+
+
+def _written_args(fn):
+    """Names of the pointer arguments some store may write (the others are read-only in this kernel)."""
+    arg_names = {a.id: n for a, n in zip(fn.args, fn.arg_names)}
+    out = set()
+    for op in fn.walk():
+        if op.name in _WRITES:
+            t = op.operands[1] if op.name != "tensor.set_value" else op.operands[0]
+            v = t.owner.operands[0] if hasattr(t.owner, "operands") else t
+            while hasattr(v.owner, "name") and v.owner.name == "ptr.offset":
+                v = v.owner.operands[0]
+            if v.id in arg_names:
+                out.add(arg_names[v.id])
+            else:
+                return set(fn.arg_names)  # unknown provenance: treat every buffer as written
+    return out
 
 
 def _arg_kind(name, value):
@@ -99,6 +120,21 @@ def _cache_dir():
     return Path(os.environ.get("PYASC_HOME", os.path.expanduser("~"))) / ".pyasc" / "cache-embedded"
 
 
+def _resolved_signature(fn):
+    """The signature with string annotations (``from __future__ import annotations``) evaluated."""
+    sig = inspect.signature(fn)
+    params = []
+    for p in sig.parameters.values():
+        ann = p.annotation
+        if isinstance(ann, str):
+            try:
+                ann = eval(ann, fn.__globals__)  # noqa: S307 - the kernel module's own annotation text
+            except Exception:  # noqa: BLE001 - an unresolvable annotation is ignored, as for runtime params
+                ann = inspect.Parameter.empty
+        params.append(p.replace(annotation=ann))
+    return sig.replace(parameters=params)
+
+
 class JITFunction:
     def __init__(self, fn, **options):
         unknown = sorted(set(options) - _OPTION_NAMES)
@@ -108,7 +144,7 @@ class JITFunction:
         self.fn = fn
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
-        self.signature = inspect.signature(fn)
+        self.signature = _resolved_signature(fn)
         conflicts = sorted(set(self.signature.parameters) & _OPTION_NAMES)
         if conflicts:
             raise error(RuntimeError, "The following argument names conflict with JIT configuration options: "
@@ -182,9 +218,9 @@ class JITFunction:
         return cg, co, constexprs, runtime
 
     def _key(self, cg, co, constexprs, runtime, platform):
-        parts = [f"{k}={v!r}" for k, v in sorted(asdict(cg).items()) if k != "custom_builtins"]
+        parts = [f"{f.name}={getattr(cg, f.name)!r}" for f in fields(cg) if f.name != "custom_builtins"]
         parts += [f"custom_builtins={sorted((k, getattr(v, '__qualname__', repr(v))) for k, v in cg.custom_builtins.items())}"]
-        parts += [f"{k}={v!r}" for k, v in sorted(asdict(co).items())]
+        parts += [f"{f.name}={getattr(co, f.name)!r}" for f in fields(co)]
         parts += [f"{k}={ConstExpr(v)!r}" for k, v in constexprs.items()]
         parts += [f"{n}={kind}:{d}" for n, kind, d, _ in runtime]
         parts += [f"fn={self.fn.__module__}.{self.fn.__qualname__}", self.source_hash, platform.value, __version__]

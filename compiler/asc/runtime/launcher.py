@@ -43,7 +43,8 @@ def launch(jit_fn, compiled, core_num, runtime):
     values = []
     for name, kind, d, value in runtime:
         if kind == "ptr":
-            values.append(PtrVal(Buffer(name, _host_view(name, value)), np.asarray(0, dtype=np.int64)))
+            buf = Buffer(name, _host_view(name, value), read_only=name not in compiled.written_args)
+            values.append(PtrVal(buf, np.asarray(0, dtype=np.int64)))
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
             values.append(np.asarray(v, dtype=d.to_numpy()))

@@ -18,16 +18,25 @@ ATOMIC = -2
 
 
 class Buffer:
-    def __init__(self, name, data: np.ndarray):
+    def __init__(self, name, data: np.ndarray, read_only=False):
         self.name = name
         self.data = data          # 1-d view of the caller's memory
-        self.tags = None          # per-element writer block, allocated on first store
+        self.read_only = read_only  # the kernel never writes it: loads may alias it without copying
+        self.tags = None          # per-element writer block, materialised when a second access needs it
+        self.pending = []         # tag writes of the first store, replayed on demand
         self.written = False
 
     def writer_tags(self):
+        """The per-element writer tags, with every deferred write applied."""
         if self.tags is None:
             self.tags = np.full(self.data.shape[0], NO_WRITER, dtype=np.int32)
+        for fill in self.pending:
+            fill(self.tags)
+        self.pending = []
         return self.tags
+
+    def has_writes(self):
+        return self.tags is not None or bool(self.pending)
 
 
 class PtrVal:
@@ -130,13 +139,31 @@ class Access:
         v = as_strided(data[int(starts[0]):], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
         return v, order
 
+    def gather_view(self, data, lanes):
+        """(view, inv) with the window of lane l at view[inv[l]] (inv None: view[l]); lanes may share
+        windows (e.g. every block loading the same operand). None when windows are irregular."""
+        if not self.full or np.ndim(self.row_stride) != 0:
+            return None
+        starts = np.broadcast_to(self.starts, (lanes,))
+        if lanes > 1 and np.any(np.diff(starts) <= 0) and not np.all(starts == starts[0]):
+            u, inv = np.unique(starts, return_inverse=True)
+            d = np.diff(u)
+            if u.size > 1 and np.any(d != d[0]):
+                return None
+            es, rs = data.itemsize, int(self.row_stride)
+            step = int(d[0]) if u.size > 1 else 0
+            v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(step * es, rs * es, es))
+            return v, inv.reshape(-1)
+        sv = self.strided_view(data, lanes)
+        return None if sv is None else (sv[0], None)
+
     def indices(self, lanes):
         """Linear indices (lanes, rows, cols) and the in-tensor mask, for the general path."""
         starts = np.broadcast_to(self.starts, (lanes,)).reshape(lanes, 1, 1)
         rs = np.broadcast_to(self.row_stride, (lanes,)).reshape(lanes, 1, 1) if np.ndim(self.row_stride) else self.row_stride
         idx = starts + np.arange(self.rows).reshape(1, -1, 1) * rs + np.arange(self.cols).reshape(1, 1, -1)
         valid = np.arange(self.cols).reshape(1, 1, -1) < np.broadcast_to(self.valid_cols, (lanes,)).reshape(lanes, 1, 1)
-        return idx, valid
+        return idx, np.broadcast_to(valid, idx.shape)
 
 
 def check_read_race(buf: Buffer, tags_window, blocks, what):

@@ -173,23 +173,24 @@ def _exec_load(ex, op, t, *rest):
     acc = Access(t, offsets, rtype.shape, L, "load")
     buf = t.buffer
     data = buf.data
-    sv = acc.strided_view(data, L)
+    sv = acc.gather_view(data, L)
     if sv is not None:
-        view, order = sv
-        if buf.tags is not None:
-            tv = _tags_view(buf.tags, view, data)
-            check_read_race(buf, tv if order is None else tv, ex.blocks if order is None else ex.blocks[order], "load")
-        if order is None:
-            out = np.array(view)
+        view, inv = sv
+        if buf.has_writes():
+            tv = _tags_view(buf.writer_tags(), view, data)
+            check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
+        if inv is None:
+            # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
+            out = view if buf.read_only else np.array(view)
         else:
-            out = np.empty_like(view)
-            out[order] = view
+            out = view[inv]
     else:
         idx, valid = acc.indices(L)
         safe = np.where(valid, idx, 0)
         out = data[safe]
-        if buf.tags is not None:
-            check_read_race(buf, np.where(valid, buf.tags[safe], -1), ex.blocks, "load")
+        if buf.has_writes():
+            tags = buf.writer_tags()
+            check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
         if pad is None:
             fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
             ex.note_poison(op, int(np.count_nonzero(~valid)))
@@ -218,16 +219,19 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         view, order = sv
         lane_vals = vals if order is None else vals[order]
         lane_blocks = blocks if order is None else blocks[order]
-        tags = buf.writer_tags()
-        tv = _tags_view(tags, view, data)
-        check_write_race(buf, tv, lane_blocks, what, atomic is not None)
+        if buf.has_writes():
+            check_write_race(buf, _tags_view(buf.writer_tags(), view, data), lane_blocks, what, atomic is not None)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
         if atomic is None:
             w[...] = lane_vals
         else:
             w[...] = atomic(w, lane_vals)
-        tw = as_strided(tv, tv.shape, tv.strides, writeable=True)
-        tw[...] = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
+        tag = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
+
+        def fill(tags, view=view, tag=tag):
+            tw = _tags_view(tags, view, data)
+            as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
+        buf.pending.append(fill)  # writer tags are only materialised if a later access needs them
     else:
         idx, valid = acc.indices(L)
         lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
@@ -301,8 +305,8 @@ def _exec_get_value(ex, op, t, *offsets):
         raise OutOfBoundsError(f"scalar load of tensor '{t.name}' outside the tensor")
     starts = np.broadcast_to(acc.starts, (L,))
     buf = t.buffer
-    if buf.tags is not None:
-        check_read_race(buf, buf.tags[starts], ex.blocks, "scalar load")
+    if buf.has_writes():
+        check_read_race(buf, buf.writer_tags()[starts], ex.blocks, "scalar load")
     out = buf.data[starts]
     return out if not np.all(starts == starts[0]) else out[:1]
 

@@ -1,0 +1,152 @@
+"""Simulator speed vs plain numpy, and cold trace + compile time.
+
+    python bench/sim_speed.py
+
+Prints, for each kernel, the median wall time of a launch on the embedded simulator (trace cached),
+the median time of the same computation in plain numpy, and their ratio (goal: <= 5x), then the median
+cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are measured in one run.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+import torch
+
+import asc
+import asc2
+import asc.runtime.config as config
+
+CORES = 16
+
+
+@asc2.jit
+def add_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int,
+               tile: asc.ConstExpr[int], tiles_per_block: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [size])
+    y_gm = asc2.tensor(y_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    base = asc2.block_idx() * tile * tiles_per_block
+    for i in asc2.range(tiles_per_block, unroll_factor=2, parallel=True):
+        off = base + i * tile
+        x = asc2.load(x_gm, [tile], offsets=[off])
+        y = asc2.load(y_gm, [tile], offsets=[off])
+        asc2.store(x + y, out_gm, offsets=[off])
+
+
+@asc2.jit
+def softmax_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, cols])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), unroll_factor=2, parallel=True):
+        row = asc2.load(x_gm, [1, cols], offsets=[r, 0])
+        asc2.store(asc2.softmax(row), out_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def rms_norm_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int,
+                    cols: asc.ConstExpr[int], eps: asc.ConstExpr[float]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    g_gm = asc2.tensor(g_ptr, [1, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, cols])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), unroll_factor=2, parallel=True):
+        x = asc2.load(x_gm, [1, cols], offsets=[r, 0])
+        inv = 1.0 / asc2.sqrt(asc2.reduce_sum(x * x) / cols + eps)
+        g = asc2.load(g_gm, [1, cols], offsets=[0, 0])
+        asc2.store(x * g * inv, out_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, a_shape: asc.ConstExpr, b_shape: asc.ConstExpr, c_shape: asc.ConstExpr,
+                  m_tile: asc.ConstExpr[int], m_tiles_per_block: asc.ConstExpr[int],
+                  n_tile: asc.ConstExpr[int], n_tiles_per_block: asc.ConstExpr[int]):
+    a_gm = asc2.tensor(a_ptr, a_shape)
+    b_gm = asc2.tensor(b_ptr, b_shape)
+    c_gm = asc2.tensor(c_ptr, c_shape)
+    block_id = asc2.block_idx()
+    m_elems_per_block = m_tile * m_tiles_per_block
+    m_base_off = (m_elems_per_block * block_id) % a_shape[0]
+    n_base_off = ((m_elems_per_block * block_id) // a_shape[0]) * (n_tile * n_tiles_per_block)
+    for j in range(n_tiles_per_block):
+        b_offset = n_base_off + j * n_tile
+        b_j = asc2.load(b_gm, [b_shape[0], n_tile], offsets=[0, b_offset], location=asc2.TileLocation.L0B)
+        for i in range(m_tiles_per_block):
+            a_offset = m_base_off + i * m_tile
+            a_i = asc2.load(a_gm, [m_tile, a_shape[1]], offsets=[a_offset, 0], location=asc2.TileLocation.L0A)
+            asc2.store(a_i @ b_j, c_gm, offsets=[a_offset, b_offset])
+
+
+def median_time(fn, repeat=15):
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    rng = np.random.default_rng(2026)
+    rows = []
+
+    n, tile = 1 << 20, 1024
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    out = np.empty_like(x)
+    tpb = asc.ceildiv(asc.ceildiv(n, tile), CORES)
+    sim = median_time(lambda: add_kernel[CORES](x, y, out, n, tile, tpb))
+    np.testing.assert_array_equal(out, x + y)
+    ref = median_time(lambda: np.add(x, y, out=np.empty_like(x)))
+    rows.append(("add f32 [1048576], tile 1024", sim, ref))
+
+    xs = rng.random((256, 1024), dtype=np.float32) * 4 - 2
+    outs = np.empty_like(xs)
+
+    def np_softmax():
+        e = np.exp(xs - xs.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    sim = median_time(lambda: softmax_kernel[CORES](xs, outs, 256, 1024))
+    np.testing.assert_allclose(outs, np_softmax(), rtol=1e-5, atol=1e-6)
+    ref = median_time(np_softmax)
+    rows.append(("softmax f32 [256, 1024], one row per iteration", sim, ref))
+
+    g = rng.random(1024, dtype=np.float32) + 0.5
+
+    def np_rms():
+        return xs / np.sqrt((xs * xs).mean(axis=1, keepdims=True) + 1e-5) * g
+    sim = median_time(lambda: rms_norm_kernel[CORES](xs, g, outs, 256, 1024, 1e-5))
+    np.testing.assert_allclose(outs, np_rms(), rtol=1e-4, atol=1e-5)
+    ref = median_time(np_rms)
+    rows.append(("rms_norm f32 [256, 1024], one row per iteration", sim, ref))
+
+    m = k = nn = 512
+    a = torch.rand((m, k), dtype=torch.float16)
+    b = torch.rand((k, nn), dtype=torch.float16)
+    c = torch.zeros((m, nn), dtype=torch.float32)
+    mt = nt = 64
+    blocks = 64
+    mtpb = (m // mt) * (nn // nt) // blocks
+    sim = median_time(lambda: matmul_kernel[blocks](a, b, c, a.shape, b.shape, c.shape, mt, mtpb, nt, 1), repeat=7)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+    af, bf = a.numpy().astype(np.float32), b.numpy().astype(np.float32)
+    ref = median_time(lambda: af @ bf, repeat=7)
+    rows.append(("matmul f16 512x512x512, 64x64 tiles, 64 blocks (vs numpy f32)", sim, ref))
+
+    print(f"{'kernel':58s} {'sim ms':>9s} {'numpy ms':>9s} {'ratio':>7s}")
+    for name, s, r in rows:
+        print(f"{name:58s} {s * 1e3:9.3f} {r * 1e3:9.3f} {s / r:7.2f}x")
+
+    # Cold trace + compile: a golden-sized kernel traced from scratch each time (no caches).
+    times = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        rms_norm_kernel.compile((xs, g, outs, 256, 1024, 1e-5), {"always_compile": True})
+        times.append(time.perf_counter() - t0)
+    print(f"cold trace + compile (rms_norm full row): median {statistics.median(times) * 1e3:.2f} ms "
+          f"(min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f})")
+
+
+if __name__ == "__main__":
+    main()
