@@ -15,7 +15,7 @@ PIPES = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 class OpDef:
     name: str
     execute: Callable          # execute(ex, op, *operand_values) -> value | tuple | None
-    cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks) per executed instance
+    cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks[, stall]) per executed instance
 
 
 OPS: dict[str, OpDef] = {}

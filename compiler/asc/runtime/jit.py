@@ -288,8 +288,8 @@ class JITFunction:
         costs = {}
         for op in fn_ir.walk():
             d = OPS.get(op.name)
-            pipe, ticks = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
-            costs[op.id] = (PIPES.index(pipe), float(ticks))
+            pipe, ticks, *stall = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
+            costs[op.id] = (PIPES.index(pipe), float(ticks), float(stall[0]) if stall else 0.0)
         return CompiledKernel(fn_ir, costs, memory, platform)
 
     def ir(self, *args, **kwargs) -> str:

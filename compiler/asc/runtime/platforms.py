@@ -2,7 +2,7 @@
 
 Capacities follow pyasc's launcher (UB 192 KiB on C220, 248 KiB on C310) and public Ascend headers
 (L1 512 KiB, L0A / L0B 64 KiB, L0C 128 KiB on C220 and 256 KiB on C310). Cost parameters were fitted
-to camodel ``Total tick`` measurements of Ascend950PR_9599 (docs/cost-model.md); C220 reuses them with
+to camodel ``Total tick`` measurements of Ascend950PR_9599 (docs/simulator.md); C220 reuses them with
 its larger launch floor.
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ _C310 = Hardware(CompilationArch.C310, ub_bytes=248 * KiB, l1_bytes=512 * KiB, l
                  launch_ticks=1700.0, scalar_op=1.0, scalar_gm=60.0,
                  mte2_latency=330.0, mte2_bytes_per_tick=64.0, mte3_latency=120.0, mte3_bytes_per_tick=8.0,
                  mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=150.0, fix_bytes_per_tick=32.0,
-                 vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=60.0, loop_barrier=500.0,
+                 vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=450.0, loop_barrier=500.0,
                  mmad_issue=20.0, mmad_macs_per_tick=4096.0)
 
 _C220 = Hardware(CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB,
@@ -58,7 +58,7 @@ _C220 = Hardware(CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l
                  launch_ticks=3400.0, scalar_op=1.0, scalar_gm=60.0,
                  mte2_latency=330.0, mte2_bytes_per_tick=64.0, mte3_latency=120.0, mte3_bytes_per_tick=8.0,
                  mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=150.0, fix_bytes_per_tick=32.0,
-                 vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=60.0, loop_barrier=0.0,
+                 vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=450.0, loop_barrier=0.0,
                  mmad_issue=20.0, mmad_macs_per_tick=4096.0)
 
 

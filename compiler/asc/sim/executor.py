@@ -126,9 +126,11 @@ class Executor:
             out = OPS[op.name].execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
-        pipe, ticks = self.costs[op.id]
+        pipe, ticks, stall = self.costs[op.id]
         if ticks:
             self.busy[pipe] += ticks * self.block_counts
+        if stall:
+            self.serial += stall * self.block_counts
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
         if out is None:
