@@ -25,6 +25,13 @@ KNOWN_COMMANDS = {
     ".ci/gate pr": "CI (via make test); test_setup_gate.py",
     ".ci/gate merge": "test_setup_gate.py",
     ".ci/gate nightly": "make run; test_setup_gate.py",
+    "matrix": "tests/harness (matrix on the committed registry) and the nightly gate, which prints it",
+    "check_capabilities --soft-runtime": "the PR gate (.ci/gate pr)",
+    "nightly --cells 'abs/*/*' --no-dashboard": "tests/nightly (the --cells filter); make run runs nightly",
+    "run_kernel --evidence -v Ascend950PR_9599 golden/kernels/abs_f16.py":
+        "tests/harness (run_kernel --evidence writes a record)",
+    "sync_capabilities": "the nightly gate runs it after the cell runs; tests/harness",
+    "check_capabilities": "the merge gate (.ci/gate merge); tests/harness",
     "PYASC_PYTHON=/opt/venv/pyasc/bin/python run_kernel --engine pyasc -v Ascend950PR_9599 "
     "golden/kernels/abs_f16.py":
         "needs a CANN toolchain: the image's PYASC_PYTHON is set up by docker/install.sh, "
