@@ -159,3 +159,48 @@ def apply_change(cell: Any, change: Change) -> None:
             ev[key] = change.expected
     else:
         cell[change.field] = change.expected
+
+
+DIMENSIONS = {"golden": ("golden_status", "evidence.golden"),
+              "generative": ("generative_status", "evidence.generative"),
+              "perf": ("perf_status", "evidence.perf")}
+
+
+def dimension_of(field_name: str) -> str:
+    for dim, fields in DIMENSIONS.items():
+        if field_name in fields:
+            return dim
+    raise KeyError(field_name)
+
+
+def self_consistent(values: Mapping[str, Any], dim: str, records: list[LoadedRecord], *, k: int = DEFAULT_K) -> bool:
+    """Whether a dimension's status is what its own evidence link(s) imply.
+
+    Values written by sync always are; a status typed by hand usually is not (its link still points at
+    the record that justified the old status). Used to tell a hand edit from an uncommitted sync result.
+    """
+    by_link = {r.link: r for r in records if r.valid}
+    status_field, link_field = DIMENSIONS[dim]
+    status, link = values[status_field], values[link_field]
+    if status == "blocked":
+        return True
+    if dim == "golden":
+        if not link:
+            return status in ("pending", "not_attempted")
+        rec = by_link.get(link)
+        if rec is None or not golden_counts(rec):
+            return False
+        return status == ("confirmed" if rec.data["status"] == "pass" else "failing")
+    if dim == "generative":
+        if not link:
+            return status in ("pending", "not_attempted")
+        recs = [by_link.get(lk) for lk in link]
+        if any(r is None or not generative_counts(r) for r in recs):
+            return False
+        passes = sum(1 for r in recs if r.data["status"] == "pass")
+        # pending is what sync writes for any K it might have been run with; confirmed needs K passes
+        return status == "pending" or (status == "confirmed" and passes >= k)
+    if not link:
+        return status in ("pending", "not_attempted")
+    rec = by_link.get(link)
+    return status == "measured" and rec is not None and (perf_counts(rec) or ticks_counts(rec))
