@@ -1,0 +1,135 @@
+"""Evidence records: building, schema validation, naming, provenance, atomic and concurrent writes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from asc_harness.evidence import (RECORD_NAME_RE, EvidenceError, build_record, iter_records, load_record,
+                                  validate_record, write_record)
+
+from conftest import ABS, ADD, PLATFORM, git
+
+
+def test_record_is_valid_and_named_by_contract(ws):
+    path = ws.record(ABS, ticks=42)
+    rel = path.relative_to(ws.root).as_posix()
+    assert rel.startswith(f"evidence/{ABS}/golden-")
+    assert RECORD_NAME_RE.match(path.name)
+    rec = load_record(path)
+    assert rec["kernel"] == "golden/kernels/abs_f16.py"
+    assert len(rec["kernel_sha256"]) == 64
+    assert rec["cases"][0]["ticks"] == 42
+    prov = rec["provenance"]
+    assert prov["harness_commit"] == git(ws.root, "rev-parse", "HEAD").strip()
+    assert prov["harness_dirty"] is False
+    assert prov["engine"] == "embedded" and prov["engine_version"] == "0.1.0" and prov["seed"] == 2026
+    assert rec["started_at"].endswith("Z")
+    assert "/tmp" not in json.dumps(rec)  # repo-relative only
+
+
+def test_dirty_flag_ignores_evidence_and_registry(ws):
+    from asc_harness.evidence import harness_git_state
+
+    ws.record(ABS)
+    (ws.root / "capabilities.yaml").write_text(ws.text() + "\n# edited\n")
+    assert harness_git_state(ws.root, refresh=True)[1] is False
+    (ws.root / "golden/kernels/abs_f16.py").write_text("# changed\n")
+    assert harness_git_state(ws.root, refresh=True)[1] is True
+
+
+def test_absolute_paths_are_relativized(ws):
+    result = {"status": "error", "failure": {"category": "runtime_error",
+                                               "message": f"boom in {ws.root}/golden/kernels/abs_f16.py"},
+              "runtime_verified": True, "cases": [], "engine": "embedded", "backend": "Model",
+              "platform": PLATFORM}
+    rec = build_record(result, cell=ABS, root=ws.root, kernel=ws.root / "golden/kernels/abs_f16.py")
+    assert rec["failure"]["message"] == "boom in golden/kernels/abs_f16.py"
+    assert validate_record(rec) == []
+
+
+def test_kernel_outside_repo_is_refused(ws, tmp_path):
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("")
+    with pytest.raises(EvidenceError.__mro__[1], match="outside the repository"):
+        build_record({"status": "pass", "cases": []}, cell=ABS, root=ws.root, kernel=outside)
+
+
+def _valid(ws):
+    return json.loads(ws.record(ABS).read_text())
+
+
+@pytest.mark.parametrize("mutate, path, fragment", [
+    (lambda r: r.update(colour="red"), "colour", "unknown field"),
+    (lambda r: r["provenance"].update(engine="tpu"), "provenance.engine", "not one of"),
+    (lambda r: r.update(status="fail", failure={"category": "bad", "message": "x"}), "failure.category", "not one of"),
+    (lambda r: r.update(failure={"category": "timeout", "message": "x"}), "failure", "not of type 'null'"),
+    (lambda r: r["cases"][0].update(mismatches=-1), "cases[0].mismatches", "minimum"),
+    (lambda r: r.update(kernel="/abs/path.py"), "kernel", "Repository-relative"),
+    (lambda r: r.update(cell="abs/float32/" + PLATFORM), "cell", "does not match"),
+    (lambda r: r.pop("provenance"), "provenance", "missing required field"),
+    (lambda r: r["cases"][0].update(status="fail"), "cases[0].status", "passing record"),
+])
+def test_invalid_records_name_the_field(ws, mutate, path, fragment):
+    rec = _valid(ws)
+    mutate(rec)
+    issues = validate_record(rec)
+    assert any(i.path == path and fragment in i.message for i in issues), [str(i) for i in issues]
+    with pytest.raises(EvidenceError, match="refusing to write"):
+        write_record(rec, ws.evidence)
+
+
+def test_unreadable_records_are_reported_not_fatal(ws):
+    good = ws.record(ABS)
+    bad = good.with_name("golden-20260101T000000000000Z-beef.json")
+    bad.write_text('{"schema_version": 1, "kind": ')
+    with pytest.raises(EvidenceError, match=r":1:\d+: invalid JSON"):
+        load_record(bad)
+    loaded = list(iter_records(ws.evidence, root=ws.root))
+    assert [r.path.name for r in loaded] == [bad.name, good.name]  # ordered by the name's timestamp
+    assert loaded[0].error and not loaded[0].valid and loaded[1].valid
+
+
+def test_record_in_the_wrong_directory_is_flagged(ws):
+    path = ws.record(ABS)
+    wrong = ws.evidence / ADD / path.name
+    wrong.parent.mkdir(parents=True)
+    path.rename(wrong)
+    (rec,) = list(iter_records(ws.evidence, root=ws.root))
+    assert "stored under" in rec.error
+
+
+WRITER = textwrap.dedent("""
+    import json, sys
+    from asc_harness.evidence import write_record
+    record = json.loads(open(sys.argv[1]).read())
+    sys.stdin.readline()          # start together
+    for i in range(int(sys.argv[3])):
+        record["wall_time_s"] = float(i)
+        write_record(record, sys.argv[2])
+""")
+
+
+def test_two_concurrent_writers_lose_nothing(ws, tmp_path):
+    template = tmp_path / "record.json"
+    template.write_text(json.dumps(_valid(ws)))
+    for p in (ws.evidence / ABS).glob("*.json"):
+        p.unlink()
+    n = 60
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(template), str(ws.evidence), str(n)],
+                              stdin=subprocess.PIPE, text=True) for _ in range(2)]
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    for p in procs:
+        p.stdin.close()
+        assert p.wait(timeout=60) == 0
+    files = sorted((ws.evidence / ABS).iterdir())
+    assert len(files) == 2 * n
+    assert all(RECORD_NAME_RE.match(f.name) for f in files)  # no temporary files left behind
+    walls = sorted(load_record(f)["wall_time_s"] for f in files)
+    assert walls == sorted([float(i) for i in range(n)] * 2)
