@@ -195,3 +195,16 @@ def test_matrix_columns_per_platform(ws, capsys):
     assert matrix.main(ws.args("--format", "simple")) == 0
     out = capsys.readouterr().out
     assert "float16@Ascend910B1" in out and "float16@Ascend950PR_9599" in out
+
+
+def test_evidence_dir_outside_the_repository(ws, capsys, tmp_path):
+    assert check_capabilities.main(["--capabilities", str(ws.cap), "--evidence-dir", str(tmp_path / "elsewhere")]) == 2
+    assert "must be inside" in capsys.readouterr().err
+
+
+def test_sync_modes_are_exclusive(ws, capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as exc:
+        sync_capabilities.main(ws.args("--check", "--dry-run"))
+    assert exc.value.code == 2

@@ -37,9 +37,9 @@ def test_dirty_flag_ignores_evidence_and_registry(ws):
 
     ws.record(ABS)
     (ws.root / "capabilities.yaml").write_text(ws.text() + "\n# edited\n")
-    assert harness_git_state(ws.root, refresh=True)[1] is False
+    assert harness_git_state(ws.root)[1] is False
     (ws.root / "golden/kernels/abs_f16.py").write_text("# changed\n")
-    assert harness_git_state(ws.root, refresh=True)[1] is True
+    assert harness_git_state(ws.root)[1] is True
 
 
 def test_absolute_paths_are_relativized(ws):
@@ -133,3 +133,10 @@ def test_two_concurrent_writers_lose_nothing(ws, tmp_path):
     assert all(RECORD_NAME_RE.match(f.name) for f in files)  # no temporary files left behind
     walls = sorted(load_record(f)["wall_time_s"] for f in files)
     assert walls == sorted([float(i) for i in range(n)] * 2)
+
+
+def test_perf_block():
+    from asc_harness.evidence import perf_block
+
+    assert perf_block([101, 99, 100]) == {"ticks_median": 100, "ticks_runs": [101, 99, 100], "spread": 0.02}
+    assert perf_block([]) == {"ticks_median": None, "ticks_runs": [], "spread": None}

@@ -195,3 +195,13 @@ def test_committed_registry_is_valid_and_complete():
 def test_committed_registry_round_trips_byte_for_byte():
     reg = load_registry(REPO / "capabilities.yaml")
     assert reg.dump() == reg.text
+
+
+GOLDENS_PRESENT = all((REPO / "golden" / "kernels" / f"{name}.py").is_file() for name in EXPECTED)
+
+
+@pytest.mark.skipif(not GOLDENS_PRESENT, reason="the golden kernel library is not complete in this checkout")
+def test_committed_registry_passes_soft_check(capsys):
+    from asc_harness import check_capabilities
+
+    assert check_capabilities.main(["--soft-runtime"]) == 0, capsys.readouterr().out

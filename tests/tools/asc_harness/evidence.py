@@ -13,7 +13,6 @@ All paths stored in a record are relative to the repository root.
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import hashlib
 import json
 import os
@@ -78,12 +77,16 @@ def file_sha256(path: str | os.PathLike) -> str | None:
 _IGNORED_FOR_DIRTY = ("evidence/", "capabilities.yaml")
 
 
-@functools.lru_cache(maxsize=16)
-def _git_state_cached(root: str) -> tuple[str | None, bool | None]:
+def harness_git_state(root: str | os.PathLike) -> tuple[str | None, bool | None]:
+    """(commit sha, dirty flag) of the repository at ``root``; (None, None) outside a git checkout.
+
+    Only tracked files count; changes under ``evidence/`` and to ``capabilities.yaml`` do not make the
+    tree dirty: they are the harness's own outputs.
+    """
     try:
         import git  # GitPython
 
-        repo = git.Repo(root, search_parent_directories=True)
+        repo = git.Repo(Path(root).resolve(), search_parent_directories=True)
         try:
             commit = repo.head.commit.hexsha
         except (ValueError, git.GitError):
@@ -102,15 +105,18 @@ def _git_state_cached(root: str) -> tuple[str | None, bool | None]:
         return None, None
 
 
-def harness_git_state(root: str | os.PathLike, *, refresh: bool = False) -> tuple[str | None, bool | None]:
-    """(commit sha, dirty flag) of the repository at ``root``; (None, None) outside a git checkout.
-
-    Changes under ``evidence/`` and to ``capabilities.yaml`` do not count as dirty: they are the
-    harness's own outputs.
-    """
-    if refresh:
-        _git_state_cached.cache_clear()
-    return _git_state_cached(str(Path(root).resolve()))
+def perf_block(ticks_runs: Iterable[float]) -> dict:
+    """The ``perf`` section of a perf record from repeated measurements: median, runs, relative spread."""
+    runs = [float(t) for t in ticks_runs]
+    if not runs:
+        return {"ticks_median": None, "ticks_runs": [], "spread": None}
+    ordered = sorted(runs)
+    mid = len(ordered) // 2
+    median = ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    spread = (ordered[-1] - ordered[0]) / median if median else None
+    as_int = [int(t) if t.is_integer() else t for t in runs]
+    return {"ticks_median": int(median) if float(median).is_integer() else median, "ticks_runs": as_int,
+            "spread": round(spread, 6) if spread is not None else None}
 
 
 # --------------------------------------------------------------------------------------------------

@@ -262,12 +262,31 @@ class CaptureFds:
         os.dup2(self.saved[1], 2)
         os.close(self.saved[0])
         os.close(self.saved[1])
+        # replay the output into the run's log and collect "Total tick" lines, chunk by chunk
         self.tmp.seek(0)
-        data = self.tmp.read()
+        self.ticks = []
+        carry = b""
+        while True:
+            chunk = self.tmp.read(1 << 20)
+            if not chunk:
+                break
+            _write_all(1, chunk)
+            lines = (carry + chunk).split(b"\n")
+            carry = lines.pop()[-4096:]
+            self.ticks += [int(t) for t in TICK_RE.findall(b"\n".join(lines).decode("utf-8", "replace"))]
+        self.ticks += [int(t) for t in TICK_RE.findall(carry.decode("utf-8", "replace"))]
         self.tmp.close()
-        os.write(1, data)  # keep the kernel's output visible in the run's log
-        self.text = data.decode("utf-8", errors="replace")
         return False
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        try:
+            n = os.write(fd, view)
+        except OSError:
+            return
+        view = view[n:]
 
 
 def read_launch_report(path, offset):
@@ -459,7 +478,7 @@ def main(argv=None):
             entry["message"] = describe(exc)
         ticks, offset = read_launch_report(report, offset)
         if ticks is None:
-            found = [int(t) for t in TICK_RE.findall(getattr(capture, "text", "") or "")]
+            found = getattr(capture, "ticks", None)
             ticks = sum(found) if found else None
         entry["ticks"] = ticks
         res.data["cases"].append(entry)
