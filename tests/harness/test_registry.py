@@ -181,9 +181,6 @@ def test_committed_registry_is_valid_and_complete():
         assert reg.tier_of(op) == tier
         assert [list(s) for s in c["shapes"]] == shapes
         assert (c["tolerance"]["atol"], c["tolerance"]["rtol"]) == (atol, rtol)
-        assert c["golden_status"] in ("pending", "not_attempted")
-        assert c["generative_status"] in ("pending", "not_attempted")
-        assert c["perf_status"] in ("pending", "not_attempted", "measured")
         assert c["prompts"]["minimal"].strip() and c["prompts"]["guided"].strip()
     rms16 = cells["golden/kernels/rms_norm_f16.py"]
     assert [(list(s["shape"]), s["atol"]) for s in rms16["shape_tolerances"]] == [([8, 256], 2e-2)]

@@ -41,6 +41,8 @@ statuses (written only by sync_capabilities, from evidence):
                      blocked / not_attempted as above; sync never sets failing here
   perf_status        measured       a passing perf record, or a passing run that reported ticks, exists
                      pending / not_attempted  no measurement yet
+runtime-verified: the kernel really ran on the engine; static checks and infrastructure failures
+(missing interpreter, unreadable probe result) are not runtime-verified and never change a status.
 cell ids: op/dtype/platform; shell globs per component (abs/*/*, */float16); a shorter pattern
 matches any value for the missing components (abs == abs/*/*)."""
 
