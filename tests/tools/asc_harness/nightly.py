@@ -1,0 +1,765 @@
+"""nightly: run every golden cell, record evidence, sync the statuses, render the dashboard, print the matrix.
+
+Every golden cell of capabilities.yaml (or those matching ``--cells``) runs as one pytest item, so
+pytest-xdist spreads the cells over the cores (``-n auto``, the default; ``-n 0`` runs them in this
+process). Each cell runs sandboxed with one time budget (``--timeout``, seconds per cell, passed
+down to the sandbox that kills the kernel's whole process group) and one address-space limit
+(``--memory-mb``); a cell that hangs, crashes or runs out of memory is recorded as such and costs only
+that cell. Every cell run writes one evidence record. Then ``sync_capabilities`` derives the
+statuses, the dashboard is rendered (``--no-dashboard`` to skip) and the matrix is printed.
+
+The run's state is kept in a run directory (default ``.nightly/`` next to capabilities.yaml, file
+``state.json``, written atomically after every cell). An interrupted nightly continues with
+``--resume`` without redoing finished cells.
+
+``--commit`` commits the evidence records this run wrote and capabilities.yaml (nothing else) with
+GitPython, after rebasing onto the branch's upstream head (``git pull --rebase``) when the branch
+tracks a remote. It refuses to start when other changes are staged or capabilities.yaml has
+uncommitted edits.
+
+``nightly --generative [options]`` runs the generative evaluation instead (see ``generate --help``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import fcntl
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
+from .errors import HarnessError
+from .evidence import build_record, iso_utc, write_record
+from .paths import to_repo_path
+from .registry import atomic_write_text, load_valid_registry
+from .runner import BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_PLATFORM, ENGINES, run_cell
+from .validation import to_plain
+
+PROG = "nightly"
+DEFAULT_TIMEOUT_S = 300.0
+STATE_VERSION = 1
+RUN_DIR_NAME = ".nightly"
+EXIT_CODES = """\
+  0  every cell that ran passed (cells may be skipped), and sync / dashboard / commit succeeded
+  1  a cell failed (fail / error / timeout), or sync, the dashboard or the commit failed
+  2  cannot run: bad option, invalid capabilities file, nothing to resume, --commit preconditions
+  130 interrupted (resume with --resume)"""
+
+
+def _parser():
+    p = make_parser(PROG, __doc__, EXIT_CODES)
+    add_path_options(p)
+    add_cells_option(p)
+    p.add_argument("--engine", choices=ENGINES, default=None,
+                   help="embedded (default): this environment's compiler; pyasc: the interpreter in $PYASC_PYTHON")
+    p.add_argument("-r", "--backend", choices=BACKENDS, default=None, help="backend (default Model)")
+    p.add_argument("-v", "--platform", default=None, metavar="PLATFORM",
+                   help="only cells on this platform (default: every platform in the registry)")
+    p.add_argument("-n", "--workers", default="auto", metavar="N",
+                   help="parallel pytest-xdist workers: a number, or auto (default: one per core); 0 runs in-process")
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help=f"time budget per cell in seconds, enforced by the sandbox (default {DEFAULT_TIMEOUT_S:g})")
+    p.add_argument("--memory-mb", type=int, default=None, metavar="N",
+                   help=f"address-space limit per cell in MiB, 0 for none (default {DEFAULT_MEMORY_MB})")
+    p.add_argument("--quick", action="store_true", default=None, help="skip cases marked full_only")
+    p.add_argument("--resume", action="store_true", help="continue the interrupted nightly in the run directory")
+    p.add_argument("--run-dir", type=Path, default=None, metavar="DIR",
+                   help=f"state directory (default: {RUN_DIR_NAME}/ next to capabilities.yaml)")
+    p.add_argument("--list", action="store_true", help="print the cells that would run (and why others are skipped)")
+    p.add_argument("--no-dashboard", action="store_true", help="do not render the dashboard")
+    p.add_argument("--site", type=Path, default=None, metavar="DIR",
+                   help="dashboard output folder (default: site/ next to capabilities.yaml)")
+    p.add_argument("--commit", action="store_true",
+                   help="commit the new evidence records and capabilities.yaml (nothing else) with GitPython")
+    p.add_argument("--generative", action="store_true",
+                   help="run the generative evaluation instead (all other options as for generate)")
+    return p
+
+
+# --------------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _slug(cell_id: str) -> str:
+    return cell_id.replace("/", "__")
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(data, indent=2, allow_nan=False) + "\n")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise HarnessError(f"{path} is unreadable ({exc}); delete it to start afresh") from None
+
+
+def _first_line(text: str | None, limit: int = 240) -> str:
+    if not text:
+        return ""
+    lines = [ln.strip() for ln in str(text).strip().splitlines() if ln.strip()]
+    line = lines[0] if lines else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _workers(requested: str, cells: int) -> int:
+    text = str(requested).strip().lower()
+    if text == "auto":
+        try:
+            n = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            n = os.cpu_count() or 1
+    else:
+        try:
+            n = int(text)
+        except ValueError:
+            raise HarnessError(f"-n/--workers must be a number or 'auto', not {requested!r}") from None
+        if n < 0:
+            raise HarnessError("-n/--workers must be >= 0")
+    return max(0, min(n, cells))
+
+
+# --------------------------------------------------------------------------------------------------
+# run directory: lock, state, per-cell result markers
+
+
+class RunDir:
+    """``.nightly/``: ``state.json`` (the run), ``plan.json`` (for the pytest items), ``results/`` markers."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.state_path = self.path / "state.json"
+        self.plan_path = self.path / "plan.json"
+        self.results = self.path / "results"
+        self.log_path = self.path / "pytest.log"
+        self._lock_fh = None
+
+    def prepare(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        ignore = self.path / ".gitignore"
+        if not ignore.exists():  # the run directory never shows up as a change in the repository
+            ignore.write_text("*\n", encoding="utf-8")
+        self.results.mkdir(exist_ok=True)
+        (self.path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+
+    def lock(self) -> None:
+        self._lock_fh = open(self.path / "lock", "a+")
+        try:
+            fcntl.flock(self._lock_fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock_fh.close()
+            self._lock_fh = None
+            raise HarnessError(f"another nightly is running with the run directory {self.path}") from None
+
+    def unlock(self) -> None:
+        if self._lock_fh is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._lock_fh.fileno(), fcntl.LOCK_UN)
+            self._lock_fh.close()
+            self._lock_fh = None
+
+    def load_state(self) -> dict | None:
+        return _read_json(self.state_path)
+
+    def save_state(self, state: dict) -> None:
+        state["updated_at"] = iso_utc()
+        _write_json(self.state_path, state)
+
+    def marker(self, cell_id: str) -> Path:
+        return self.results / f"{_slug(cell_id)}.json"
+
+    def read_marker(self, cell_id: str) -> dict | None:
+        try:
+            data = json.loads(self.marker(cell_id).read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) and data.get("cell") == cell_id else None
+        except (OSError, ValueError):
+            return None
+
+    def clear_markers(self) -> None:
+        for p in self.results.glob("*.json"):
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+# --------------------------------------------------------------------------------------------------
+# one cell (runs inside a pytest item, possibly in an xdist worker)
+
+
+def _outcome(record: dict, written: Path | None, root: Path) -> dict:
+    failure = record.get("failure") or {}
+    counts: dict[str, int] = {}
+    for c in record.get("cases", []):
+        counts[c["status"]] = counts.get(c["status"], 0) + 1
+    ticks = [c["ticks"] for c in record.get("cases", []) if c.get("ticks") is not None]
+    return {"status": record["status"], "category": failure.get("category"),
+            "message": _first_line(failure.get("message")), "runtime_verified": record.get("runtime_verified"),
+            "cases": counts, "ticks": sum(ticks) if ticks else None,
+            "evidence": to_repo_path(written, root) if written else None}
+
+
+def infrastructure_record(cell: dict, root: Path, opts: dict, message: str, *, kind: str = "golden",
+                          kernel: Path | None = None, generative: dict | None = None) -> dict:
+    """An evidence record for a run the harness itself could not complete (never changes a status)."""
+    result = {"file": str(kernel) if kernel else (str(root / cell["golden"]) if cell.get("golden") else None),
+              "status": "error", "failure": {"category": "infrastructure", "message": message},
+              "runtime_verified": False, "cases": [], "engine": opts.get("engine", "embedded"),
+              "backend": opts.get("backend", "Model"), "platform": cell["platform"], "started_at": iso_utc(),
+              "wall_time_s": 0.0}
+    if result["file"] is None or not Path(result["file"]).exists():
+        result.pop("file")
+        kernel = None
+    return build_record(result, cell=cell["id"], kind=kind, root=root, kernel=kernel, generative=generative)
+
+
+def run_planned_cell(plan: dict, cell_id: str) -> dict:
+    """Run one planned cell, write its evidence record and result marker; return the outcome dict."""
+    opts = plan["options"]
+    root = Path(plan["root"])
+    ev_dir = Path(plan["evidence_dir"])
+    run_dir = RunDir(Path(plan["run_dir"]))
+    cell = plan["cells"][cell_id]
+    started = time.monotonic()
+    try:
+        record = run_cell(cell, root=root, engine=opts["engine"], backend=opts["backend"],
+                          timeout_s=opts["timeout_s"], memory_mb=opts["memory_mb"] or None, quick=opts["quick"],
+                          evidence_dir=ev_dir)
+        written = write_record(record, ev_dir)
+        outcome = _outcome(record, written, root)
+    except Exception as exc:  # noqa: BLE001 - a harness problem must cost only this cell
+        message = f"the harness could not run this cell: {type(exc).__name__}: {exc}"
+        outcome = {"status": "error", "category": "infrastructure", "message": _first_line(message),
+                   "runtime_verified": False, "cases": {}, "ticks": None, "evidence": None}
+        with contextlib.suppress(Exception):
+            written = write_record(infrastructure_record(cell, root, opts, message), ev_dir)
+            outcome["evidence"] = to_repo_path(written, root)
+    outcome.update(cell=cell_id, wall_s=round(time.monotonic() - started, 3), finished_at=iso_utc())
+    _write_json(run_dir.marker(cell_id), outcome)
+    return outcome
+
+
+# --------------------------------------------------------------------------------------------------
+# planning
+
+
+def select_cells(reg, patterns: list[str], platform: str | None) -> tuple[list[dict], dict[str, str]]:
+    """(cells to run, {cell id: reason} for matching cells that are skipped)."""
+    run, skipped = [], {}
+    matched = 0
+    for c in reg.iter_cells(patterns):
+        cell = to_plain(c)
+        if platform and cell["platform"] != platform:
+            continue
+        matched += 1
+        cid = cell["id"]
+        if cell["golden_status"] == "blocked":
+            skipped[cid] = "golden_status is blocked (excluded by hand)"
+        elif not cell.get("golden"):
+            skipped[cid] = "no golden kernel"
+        elif not (reg.root / cell["golden"]).is_file():
+            skipped[cid] = f"golden kernel file missing: {cell['golden']}"
+        else:
+            run.append(cell)
+    if not matched:
+        what = ", ".join(patterns) if patterns else "the registry"
+        raise HarnessError(f"no cell in {what}" + (f" on platform {platform}" if platform else ""))
+    return run, skipped
+
+
+def _expected_duration(cell: dict, root: Path, ev_dir: Path) -> float:
+    """Wall time of the cell's latest golden record (longest cells are started first)."""
+    from .evidence import records_for_cell
+
+    try:
+        recs = [r for r in records_for_cell(ev_dir, cell["id"], root=root) if r.valid and r.kind == "golden"]
+    except Exception:  # noqa: BLE001 - only an ordering hint
+        return 0.0
+    return float(recs[-1].data.get("wall_time_s") or 0.0) if recs else 0.0
+
+
+# --------------------------------------------------------------------------------------------------
+# progress and state updates in the controlling process
+
+
+class Controller:
+    """pytest plugin object registered only in the controlling process: progress display and state."""
+
+    def __init__(self, run_dir: RunDir, state: dict, plan: dict, console, progress=None, task=None):
+        self.run_dir = run_dir
+        self.state = state
+        self.plan = plan
+        self.console = console
+        self.progress = progress
+        self.task = task
+        self.running: list[str] = []
+        self.finished: set[str] = set()
+        self.total = len(plan["run"])
+
+    @staticmethod
+    def _cell(nodeid: str) -> str | None:
+        return nodeid.split("::", 1)[1] if "::" in nodeid else None
+
+    def _refresh(self) -> None:
+        if self.progress is None:
+            return
+        running = ", ".join(self.running[:3]) + (" ..." if len(self.running) > 3 else "")
+        self.progress.update(self.task, completed=len(self.finished),
+                             description=f"running {running}" if running else "cells")
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        cell = self._cell(nodeid)
+        if cell and cell not in self.running:
+            self.running.append(cell)
+            self._refresh()
+
+    def pytest_runtest_logreport(self, report):
+        cell = self._cell(report.nodeid)
+        if cell is None or cell in self.finished or cell not in self.plan["cells"]:
+            return
+        if report.when in ("setup", "call"):
+            return
+        self.finish_cell(cell, getattr(report, "longreprtext", "") or str(report.longrepr or ""))
+
+    def finish_cell(self, cell: str, crash_text: str = "") -> None:
+        outcome = self.run_dir.read_marker(cell)
+        if outcome is None:  # the process running the cell died before recording anything
+            message = "the harness process running this cell died" + (
+                f": {_first_line(crash_text)}" if crash_text else "")
+            outcome = {"status": "error", "category": "infrastructure", "message": message, "evidence": None,
+                       "runtime_verified": False, "cases": {}, "ticks": None, "wall_s": None,
+                       "cell": cell, "finished_at": iso_utc()}
+            with contextlib.suppress(Exception):
+                root = Path(self.plan["root"])
+                rec = infrastructure_record(self.plan["cells"][cell], root, self.plan["options"], message)
+                outcome["evidence"] = to_repo_path(write_record(rec, Path(self.plan["evidence_dir"])), root)
+            _write_json(self.run_dir.marker(cell), outcome)
+        self.finished.add(cell)
+        if cell in self.running:
+            self.running.remove(cell)
+        self.state["results"][cell] = outcome
+        self.run_dir.save_state(self.state)
+        n = len(self.state["results"])
+        total = len(self.state["plan"])
+        detail = f" ({outcome['category']}: {outcome['message']})" if outcome.get("category") else ""
+        wall = f" {outcome['wall_s']:.1f} s" if isinstance(outcome.get("wall_s"), (int, float)) else ""
+        style = {"pass": "green", "skipped": "yellow"}.get(outcome["status"], "red")
+        self.console.print(f"[{n}/{total}] {cell} [{style}]{outcome['status']}[/{style}]{wall}{detail}",
+                           markup=True, highlight=False, soft_wrap=True)
+        self._refresh()
+
+
+def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console) -> int:
+    import pytest
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    _write_json(run_dir.plan_path, plan)
+    args = [str(run_dir.plan_path), "-p", "asc_harness.nightly_plugin", f"--asc-plan={run_dir.plan_path}",
+            "-c", str(run_dir.path / "pytest.ini"), f"--rootdir={run_dir.path}", "--noconftest",
+            "-p", "no:cacheprovider", "-s", "-q", "-rN"]
+    args += ["-n", str(workers), "--dist", "worksteal"] if workers >= 1 else ["-n", "0"]
+    progress = Progress(TextColumn("[bold]nightly[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=console, transient=True,
+                        redirect_stdout=False, redirect_stderr=False)
+    task = progress.add_task("cells", total=len(plan["run"]))
+    controller = Controller(run_dir, state, plan, console, progress, task)
+    saved_addopts = os.environ.pop("PYTEST_ADDOPTS", None)
+    try:
+        with open(run_dir.log_path, "w", encoding="utf-8") as log, progress, \
+                contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+            code = pytest.main(args, plugins=[controller])
+    finally:
+        if saved_addopts is not None:
+            os.environ["PYTEST_ADDOPTS"] = saved_addopts
+    # cells whose reports never arrived (a crash outside an item): record them if a marker exists
+    for cell in plan["run"]:
+        if cell not in controller.finished and run_dir.read_marker(cell) is not None:
+            controller.finish_cell(cell)
+    return int(code)
+
+
+# --------------------------------------------------------------------------------------------------
+# git
+
+
+def _git_retry(fn, *args, **kwargs):
+    import git
+
+    for attempt in range(40):
+        try:
+            return fn(*args, **kwargs)
+        except git.GitCommandError as exc:
+            if "index.lock" in str(exc) and attempt < 39:
+                time.sleep(0.25)
+                continue
+            raise
+
+
+def _git_message(exc) -> str:
+    text = (getattr(exc, "stderr", "") or str(exc)).strip()
+    text = text.replace("stderr: ", "").strip().strip("'").strip()
+    return _first_line(text, 400) or str(exc)
+
+
+def open_repo(root: Path):
+    import git
+
+    try:
+        return git.Repo(root, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise HarnessError(f"--commit needs a git repository; {root} is not in one") from None
+
+
+def commit_preflight(root: Path, cap: Path):
+    """Refuse --commit up front when other changes are staged or capabilities.yaml has local edits."""
+    repo = open_repo(root)
+    if repo.head.is_detached:
+        raise HarnessError("--commit: HEAD is detached; check out a branch first")
+    staged = [p for p in repo.git.diff("--cached", "--name-only").splitlines() if p]
+    if staged:
+        listing = ", ".join(staged[:10]) + (" ..." if len(staged) > 10 else "")
+        raise HarnessError(f"--commit: other changes are staged ({listing}); commit or unstage them first "
+                           "(--commit commits only evidence records and capabilities.yaml)")
+    cap_rel = to_repo_path(cap.resolve(), repo.working_tree_dir)
+    if cap_rel and repo.git.status("--porcelain", "--", cap_rel).strip():
+        raise HarnessError(f"--commit: {cap_rel} has uncommitted changes; commit or revert them first so that "
+                           "the nightly commit holds only the statuses it derives")
+    return repo
+
+
+def rebase_on_upstream(repo, console) -> str | None:
+    """``git pull --rebase`` when the branch tracks a remote; returns a note, raises HarnessError on failure."""
+    import git
+
+    tracking = repo.active_branch.tracking_branch()
+    if tracking is None:
+        return None
+    try:
+        _git_retry(repo.git.pull, "--rebase", "--autostash")
+    except git.GitCommandError as exc:
+        with contextlib.suppress(git.GitCommandError):
+            repo.git.rebase("--abort")
+        raise HarnessError(f"git pull --rebase from {tracking.name} failed: {_git_message(exc)}") from None
+    return f"rebased onto {tracking.name} ({repo.head.commit.hexsha[:10]})"
+
+
+def commit_paths(repo, paths: Iterable[Path], message: str) -> str | None:
+    """Commit exactly ``paths`` (new or changed); returns the commit sha, None when nothing changed."""
+    import git
+
+    top = Path(repo.working_tree_dir).resolve()
+    rels = []
+    for p in paths:
+        rel = to_repo_path(Path(p).resolve(), top)
+        if rel and Path(p).exists() and rel not in rels:
+            rels.append(rel)
+    if not rels:
+        return None
+    changed = [r for r in rels if repo.git.status("--porcelain", "--untracked-files=all", "--", r).strip()]
+    if not changed:
+        return None
+    staged = [p for p in repo.git.diff("--cached", "--name-only").splitlines() if p and p not in changed]
+    if staged:
+        raise HarnessError("--commit: other changes were staged meanwhile (" + ", ".join(staged[:10]) +
+                           "); nothing was committed, the evidence is in the working tree")
+    try:
+        for i in range(0, len(changed), 200):
+            _git_retry(repo.git.add, "--", *changed[i:i + 200])
+        _git_retry(repo.git.commit, "-q", "-m", message, "--", *changed)
+    except git.GitCommandError as exc:
+        raise HarnessError(f"git commit failed: {_git_message(exc)}") from None
+    return repo.head.commit.hexsha
+
+
+# --------------------------------------------------------------------------------------------------
+# after the cells: sync, dashboard, matrix
+
+
+def run_step(console, title: str, fn, argv: list[str]) -> int:
+    console.print(f"\n[bold]{title}[/bold]", markup=True, highlight=False)
+    sys.stdout.flush()
+    try:
+        code = fn(argv)
+    except SystemExit as exc:  # argparse inside a tool
+        code = exc.code if isinstance(exc.code, int) else 2
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return int(code or 0)
+
+
+def finish_pipeline(console, *, cap: Path, ev_dir: Path, root: Path, cell_ids: list[str], dashboard: bool,
+                    site: Path, repo=None) -> dict:
+    """Optional rebase, then sync, dashboard and matrix; returns {step: message} and failures."""
+    from . import dashboard as dashboard_mod
+    from . import matrix, sync_capabilities
+
+    steps: dict[str, str] = {}
+    failed: list[str] = []
+    paths = ["--capabilities", str(cap), "--evidence-dir", str(ev_dir)]
+    if repo is not None:
+        try:
+            note = rebase_on_upstream(repo, console)
+            steps["rebase"] = note or "no upstream branch: committing on the local branch head"
+        except HarnessError as exc:
+            steps["rebase"] = f"FAILED: {exc}"
+            failed.append("rebase")
+    if cell_ids and "rebase" not in failed:
+        code = run_step(console, "sync_capabilities", sync_capabilities.main, paths + ["--cells", ",".join(cell_ids)])
+        steps["sync"] = "ok" if code == 0 else f"FAILED (exit {code})"
+        if code:
+            failed.append("sync")
+    elif not cell_ids:
+        steps["sync"] = "nothing to sync"
+    if dashboard:
+        code = run_step(console, "dashboard", dashboard_mod.main, paths + ["--out", str(site)])
+        steps["dashboard"] = f"{site / 'index.html'}" if code == 0 else f"FAILED (exit {code})"
+        if code:
+            failed.append("dashboard")
+    else:
+        steps["dashboard"] = "skipped (--no-dashboard)"
+    code = run_step(console, "matrix", matrix.main, paths)
+    if code:
+        steps["matrix"] = f"FAILED (exit {code})"
+        failed.append("matrix")
+    return {"steps": steps, "failed": failed}
+
+
+# --------------------------------------------------------------------------------------------------
+# summary and commit message
+
+
+def _counts(results: dict[str, dict]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in results.values():
+        out[r["status"]] = out.get(r["status"], 0) + 1
+    return out
+
+
+def _count_text(counts: dict[str, int]) -> str:
+    order = ["pass", "fail", "error", "timeout", "skipped"]
+    words = {"pass": "passed", "fail": "failed", "error": "error", "timeout": "timed out", "skipped": "skipped"}
+    return ", ".join(f"{counts[s]} {words[s]}" for s in order if counts.get(s)) or "none"
+
+
+def print_summary(console, state: dict, *, interrupted: bool, wall_s: float, steps: dict | None) -> None:
+    results = state["results"]
+    opts = state["options"]
+    console.print()
+    console.print(f"[bold]nightly summary[/bold] ({opts['engine']} engine, backend {opts['backend']}, "
+                  f"{'quick' if opts['quick'] else 'full'} cases, {opts['timeout_s']:g} s per cell, "
+                  f"{wall_s:.1f} s)", markup=True, highlight=False)
+    planned = state["plan"]
+    console.print(f"  ran {len(results)} of {len(planned)} cell(s): {_count_text(_counts(results))}", highlight=False)
+    if interrupted:
+        left = [c for c in planned if c not in results]
+        console.print(f"  interrupted: {len(left)} cell(s) not run; continue with: nightly --resume", highlight=False)
+    for cid in planned:
+        r = results.get(cid)
+        if r and r["status"] not in ("pass",):
+            what = f"{r['category']}: {r['message']}" if r.get("category") else (r.get("message") or "")
+            console.print(f"    {r['status']:<8} {cid}  {what}", highlight=False, soft_wrap=True)
+    if state["skipped"]:
+        console.print(f"  skipped {len(state['skipped'])} cell(s) without running them:", highlight=False)
+        for cid, reason in state["skipped"].items():
+            console.print(f"    skipped  {cid}  {reason}", highlight=False, soft_wrap=True)
+    written = [r["evidence"] for r in results.values() if r.get("evidence")]
+    console.print(f"  evidence: {len(written)} record(s) written", highlight=False)
+    for name, msg in (steps or {}).items():
+        console.print(f"  {name}: {msg}", highlight=False, soft_wrap=True)
+
+
+def commit_message(state: dict, sync_ok: bool) -> str:
+    results = state["results"]
+    opts = state["options"]
+    head = f"nightly: golden evidence for {len(results)} cell(s) on the {opts['engine']} engine"
+    lines = [head, "", f"{_count_text(_counts(results))}; backend {opts['backend']}, "
+             f"{'quick' if opts['quick'] else 'full'} cases, run {state['run_id']}.", ""]
+    for cid in state["plan"]:
+        r = results.get(cid)
+        if r:
+            extra = f" ({r['category']})" if r.get("category") else ""
+            lines.append(f"  {cid}: {r['status']}{extra}")
+    lines.append("")
+    lines.append("capabilities.yaml synced from the evidence." if sync_ok else
+                 "capabilities.yaml not synced (sync failed).")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------------------
+# main
+
+
+def _new_state(run_id: str, opts: dict, cap: Path, ev_dir: Path, root: Path, plan_ids: list[str],
+               skipped: dict[str, str], patterns: list[str]) -> dict:
+    return {"version": STATE_VERSION, "run_id": run_id, "started_at": iso_utc(), "updated_at": None,
+            "finished_at": None, "phase": "cells", "options": opts, "patterns": patterns,
+            "capabilities": to_repo_path(cap, root) or str(cap), "evidence_dir": to_repo_path(ev_dir, root) or str(ev_dir),
+            "plan": plan_ids, "skipped": skipped, "results": {}}
+
+
+def _resume_state(run_dir: RunDir, args, cap: Path, ev_dir: Path, root: Path) -> dict:
+    state = run_dir.load_state()
+    if not state or state.get("version") != STATE_VERSION:
+        raise HarnessError(f"nothing to resume: no nightly state in {run_dir.path}")
+    if state.get("phase") == "done":
+        raise HarnessError(f"nothing to resume: the nightly started {state.get('started_at')} finished at "
+                           f"{state.get('finished_at')}; run nightly without --resume")
+    if state.get("capabilities") != (to_repo_path(cap, root) or str(cap)):
+        raise HarnessError(f"the interrupted nightly used {state.get('capabilities')}, not {cap}")
+    opts = state["options"]
+    given = {"engine": args.engine, "backend": args.backend, "platform": args.platform, "timeout_s": args.timeout,
+             "memory_mb": args.memory_mb, "quick": args.quick}
+    for key, value in given.items():
+        if value is not None and value != opts.get(key):
+            raise HarnessError(f"--resume continues the interrupted nightly with its own options; it ran with "
+                               f"{key}={opts.get(key)!r}, not {value!r} (drop the option, or start afresh "
+                               "without --resume)")
+    if args.cells and cell_patterns(args) != state.get("patterns"):
+        raise HarnessError("--resume continues the interrupted nightly with its own --cells selection; drop --cells")
+    for cid in state["plan"]:
+        if cid not in state["results"]:
+            marker = run_dir.read_marker(cid)
+            if marker is not None:
+                state["results"][cid] = marker
+    return state
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--generative" in argv:
+        from . import generate
+
+        return generate.main([a for a in argv if a != "--generative"])
+    args = _parser().parse_args(argv)
+    if args.timeout is not None and args.timeout <= 0:
+        raise HarnessError("--timeout must be positive")
+    if args.memory_mb is not None and args.memory_mb < 0:
+        raise HarnessError("--memory-mb must be >= 0")
+    cap, ev_dir, root = resolve_paths(args)
+    patterns = cell_patterns(args)
+    reg = load_valid_registry(cap)
+    run_dir = RunDir(args.run_dir.resolve() if args.run_dir else root / RUN_DIR_NAME)
+    site = (args.site if args.site else root / "site").resolve()
+
+    from rich.console import Console
+
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+    if args.list:
+        run, skipped = select_cells(reg, patterns, args.platform)
+        for c in run:
+            console.print(f"run      {c['id']}  {c['golden']}", highlight=False)
+        for cid, reason in skipped.items():
+            console.print(f"skip     {cid}  {reason}", highlight=False)
+        return 0
+
+    repo = commit_preflight(root, cap) if args.commit else None
+    run_dir.prepare()
+    run_dir.lock()
+    try:
+        if args.resume:
+            state = _resume_state(run_dir, args, cap, ev_dir, root)
+            cells_by_id = {str(c["id"]): to_plain(c) for c in reg.cells}
+            for cid in list(state["plan"]):
+                if cid not in state["results"] and cid not in cells_by_id:
+                    state["plan"].remove(cid)
+                    state["skipped"][cid] = "no longer in capabilities.yaml"
+            todo = [cid for cid in state["plan"] if cid not in state["results"]]
+            console.print(f"resuming nightly {state['run_id']}: {len(state['results'])} of {len(state['plan'])} "
+                          f"cell(s) already done, {len(todo)} to run", highlight=False)
+            cells = {cid: cells_by_id[cid] for cid in state["plan"] if cid in cells_by_id}
+        else:
+            previous = run_dir.load_state() if run_dir.state_path.exists() else None
+            if previous and previous.get("phase") != "done":
+                console.print(f"note: starting afresh; the unfinished nightly {previous.get('run_id')} is "
+                              "discarded (its evidence records stay)", highlight=False)
+            run, skipped = select_cells(reg, patterns, args.platform)
+            run.sort(key=lambda c: -_expected_duration(c, root, ev_dir))
+            opts = {"engine": args.engine or "embedded", "backend": args.backend or "Model",
+                    "platform": args.platform, "timeout_s": float(args.timeout or DEFAULT_TIMEOUT_S),
+                    "memory_mb": DEFAULT_MEMORY_MB if args.memory_mb is None else int(args.memory_mb),
+                    "quick": bool(args.quick)}
+            run_id = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + f"-{os.getpid()}"
+            state = _new_state(run_id, opts, cap, ev_dir, root, [c["id"] for c in run], skipped, patterns)
+            run_dir.clear_markers()
+            run_dir.save_state(state)
+            todo = list(state["plan"])
+            cells = {c["id"]: c for c in run}
+
+        if state["options"]["engine"] == "pyasc":
+            from .runner import interpreter_for
+
+            interpreter_for("pyasc")  # a clear error now rather than one per cell
+
+        started = time.monotonic()
+        interrupted = False
+        code = 0
+        if todo:
+            workers = _workers(args.workers, len(todo))
+            console.print(f"nightly: {len(todo)} cell(s) on the {state['options']['engine']} engine, "
+                          f"{workers or 'no'} worker process(es), {state['options']['timeout_s']:g} s per cell",
+                          highlight=False)
+            plan = {"version": STATE_VERSION, "root": str(root), "evidence_dir": str(ev_dir),
+                    "run_dir": str(run_dir.path), "options": state["options"], "cells": cells, "run": todo}
+            try:
+                code = _run_pytest(run_dir, plan, state, workers, console)
+            except KeyboardInterrupt:
+                code = 2
+            unfinished = [c for c in state["plan"] if c not in state["results"]]
+            interrupted = code == 2 and bool(unfinished)
+            if unfinished and not interrupted:
+                for cid in unfinished:  # pytest stopped without running them (collection or internal error)
+                    state["results"][cid] = {"status": "error", "category": "infrastructure", "cell": cid,
+                                             "message": f"not run: pytest exited with code {code} (see "
+                                                        f"{run_dir.log_path})", "evidence": None, "wall_s": None}
+                run_dir.save_state(state)
+        if interrupted:
+            print_summary(console, state, interrupted=True, wall_s=time.monotonic() - started, steps=None)
+            return 130
+
+        state["phase"] = "finishing"
+        run_dir.save_state(state)
+        ran = [cid for cid in state["plan"] if cid in state["results"]]
+        fin = finish_pipeline(console, cap=cap, ev_dir=ev_dir, root=root, cell_ids=ran,
+                              dashboard=not args.no_dashboard, site=site,
+                              repo=repo if repo is not None and ran else None)
+        steps = fin["steps"]
+        if repo is not None:
+            paths = [root / r["evidence"] for r in state["results"].values() if r.get("evidence")]
+            if "sync" not in fin["failed"] and "rebase" not in fin["failed"]:
+                paths.append(cap)
+            if "rebase" in fin["failed"]:
+                steps["commit"] = "not committed (the rebase failed); the evidence is in the working tree"
+                fin["failed"].append("commit")
+            else:
+                try:
+                    sha = commit_paths(repo, paths, commit_message(state, "sync" not in fin["failed"]))
+                    steps["commit"] = f"committed {sha[:10]}" if sha else "nothing to commit"
+                except HarnessError as exc:
+                    steps["commit"] = f"FAILED: {exc}"
+                    fin["failed"].append("commit")
+        state["phase"] = "done"
+        state["finished_at"] = iso_utc()
+        state["steps"] = steps
+        run_dir.save_state(state)
+        print_summary(console, state, interrupted=False, wall_s=time.monotonic() - started, steps=steps)
+        bad = [r for r in state["results"].values() if r["status"] not in ("pass", "skipped")]
+        return 1 if bad or fin["failed"] else 0
+    finally:
+        run_dir.unlock()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_main(_main, argv, PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
