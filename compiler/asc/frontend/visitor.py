@@ -356,11 +356,14 @@ class FunctionVisitor:
     def _wrap_value(handle):
         return Tile(handle) if isinstance(handle.type, TileType) else PlainValue(handle)
 
-    def _yield_values(self, names, originals, inits, node, what):
+    def _yield_values(self, names, originals, inits, node, what, entry=None):
+        """The values a region yields for the carried ``names``; ``entry`` are the objects the names were
+        bound to when the region started (a name still bound to it was not re-assigned in this region)."""
         vals = []
-        for name, orig, init in zip(names, originals, inits):
+        entry = inits if entry is None else entry
+        for name, orig, init, start in zip(names, originals, inits, entry):
             new = self.scope.get(name, init)
-            if type(new) is not type(orig):
+            if new is not start and type(new) is not type(orig):
                 raise error(RuntimeError, f"'{name}' was re-assigned to an object with different type: initial type "
                             f"is {type(orig)}, new type is {type(new)}",
                             _carry_hint(name, orig, new))
@@ -396,17 +399,19 @@ class FunctionVisitor:
         outer = self.scope
         self.scope = dict(outer)
         self.scope[node.target.id] = PlainValue(iv_val)
+        entry = []
         for n, init in zip(names, inits):
             arg = Value(init.handle.type, self.loc(node), body)
             CARRIED_INIT[arg.id] = init.handle
             body.args.append(arg)
             self.scope[n] = self._wrap_value(arg)
+            entry.append(self.scope[n])
         self.runtime_depth += 1
         try:
             with self.builder.insert_into(body):
                 self.visit_body(node.body)
                 self.builder.loc = self.loc(node)
-                self.builder.create("scf.yield", self._yield_values(names, originals, inits, node, "loop"))
+                self.builder.create("scf.yield", self._yield_values(names, originals, inits, node, "loop", entry))
         finally:
             self.runtime_depth -= 1
             inner = self.scope
@@ -470,12 +475,14 @@ class FunctionVisitor:
                 self.builder.loc = self.loc(node)
                 self.builder.create("scf.condition", [cond.cast(dt.int1).handle] + list(before.args))
             self.scope = dict(outer)
+            entry = []
             for n, a in zip(names, after.args):
                 self.scope[n] = self._wrap_value(a)
+                entry.append(self.scope[n])
             with self.builder.insert_into(after):
                 self.visit_body(node.body)
                 self.builder.loc = self.loc(node)
-                self.builder.create("scf.yield", self._yield_values(names, originals, inits, node, "while-loop"))
+                self.builder.create("scf.yield", self._yield_values(names, originals, inits, node, "while-loop", entry))
         finally:
             self.runtime_depth -= 1
             self.scope = outer

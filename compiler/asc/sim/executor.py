@@ -44,10 +44,12 @@ class Env:
 
 def _scatter(full, idx, part, lanes):
     """Merge a subset's values back into a lane-wide value."""
-    if full is None:
-        full = part
-    full = np.asarray(full)
     part = np.asarray(part)
+    if full is None:  # the first region to produce this value: the other lanes are filled by the others
+        out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
+        out[idx] = part if part.ndim else part.reshape(1)
+        return out
+    full = np.asarray(full)
     tail = full.shape[1:] if full.ndim else ()
     out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
     out[idx] = part if part.ndim else part.reshape(1)

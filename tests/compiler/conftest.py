@@ -1,0 +1,28 @@
+"""Shared set-up of the compiler tests: the simulator platform, a private kernel cache, helpers."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import asc.runtime.config as config
+from asc.frontend.errors import CodegenError
+
+PLATFORM = config.Platform.Ascend950PR_9599
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    """Keep the on-disk kernel cache of the test run out of the user's home."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PYASC_CACHE_DIR", str(tmp_path_factory.mktemp("kernel-cache")))
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _platform():
+    """Every test starts on the simulator with the platform the project targets."""
+    config.set_platform(config.Backend.Model, PLATFORM)
+    yield
+    config.set_platform(config.Backend.Model, PLATFORM)
