@@ -94,7 +94,7 @@ class Access:
         self.rows, self.cols = rows, cols
         if np.any(col_off < 0) or np.any(row_off < 0):
             raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
-                                   f"{[_fmt(x) for x in offs]}", "offsets are element indices and must be >= 0")
+                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
         if np.any(row_off + rows > row_dim):
             bad = np.nonzero(np.broadcast_to(row_off + rows > row_dim, (lanes,)))[0]
             raise OutOfBoundsError(
@@ -112,7 +112,7 @@ class Access:
         if np.any(has_any & ((last >= buf.data.shape[0]) | (self.starts < 0))):
             bad = np.nonzero(np.broadcast_to(has_any & (last >= buf.data.shape[0]), (lanes,)))[0]
             raise OutOfBoundsError(
-                f"{what} of tensor '{tensor.name}' at offsets {[_fmt(gather(x, bad)) for x in offs]} touches "
+                f"{what} of tensor '{tensor.name}' at offsets [{', '.join(_fmt(gather(x, bad)) for x in offs)}] touches "
                 f"element {_fmt(gather(last, bad))} of a buffer of {buf.data.shape[0]} elements",
                 "the tensor's shape is larger than the array passed for it: check the size arguments", bad)
 

@@ -60,6 +60,11 @@ def location_of(tile) -> Location:
 
 
 def emit_tile(name, operands, shape, dtype, location=Location.UB, **attrs) -> Tile:
+    if str(dtype) not in dt.TILE_DTYPES and str(dtype) != "int1" and location != Location.L0C:
+        # The IR's NumericTile constraint (fixpipe quantisation may still produce 8-bit L0C results).
+        raise error(RuntimeError, f"tiles of {dtype} are not supported: a tile holds float16, bfloat16, float32, "
+                    "int8, int16 or int32 elements",
+                    "convert the data on the host (e.g. x.astype(np.float32)) before passing it to the kernel")
     op = current_builder().create(name, operands, [TileType(tuple(shape), dtype, location)], attrs)
     return Tile(op.result)
 
@@ -156,7 +161,7 @@ def cast_array(a, target: np.dtype):
         if target.kind in "iu":
             info = np.iinfo(target)
             with np.errstate(invalid="ignore"):
-                r = np.rint(a.astype(np.float32))
+                r = np.rint(a.astype(np.float64))  # float64: the int32 limits are exact there
                 r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
                 return np.clip(r, info.min, info.max).astype(target)
         if target == np.bool_:
