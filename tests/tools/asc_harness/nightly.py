@@ -27,7 +27,7 @@ import datetime as _dt
 import fcntl
 import json
 import os
-import shutil
+import re
 import sys
 import time
 from pathlib import Path
@@ -104,11 +104,19 @@ def _read_json(path: Path) -> Any:
         raise HarnessError(f"{path} is unreadable ({exc}); delete it to start afresh") from None
 
 
+_ERROR_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s+\S")
+
+
 def _first_line(text: str | None, limit: int = 240) -> str:
+    """A one-line headline of a failure message (the exception line of a compile error listing)."""
     if not text:
         return ""
     lines = [ln.strip() for ln in str(text).strip().splitlines() if ln.strip()]
     line = lines[0] if lines else ""
+    if line.rstrip().endswith(":") and len(lines) > 1:
+        errors = [ln for ln in lines[1:] if _ERROR_LINE.match(ln)]
+        if errors:
+            line = f"{line} {errors[0]}"
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
