@@ -202,15 +202,18 @@ def matmul_acc(input, other, acc):
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}")
     if len(acc.shape) != 2:
-        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}")
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
+                    "create the accumulator as asc2.zeros_acc([M, N], asc.float32)")
     if acc.dtype != dt.float32:
-        raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}")
+        raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}",
+                    "the cube accumulates in float32: asc2.zeros_acc([M, N], asc.float32); cast on the store")
     if not _from_accumulator(acc.handle):
         raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
                     "create the accumulator with asc2.zeros_acc([M, N], asc.float32) and only update it with matmul_acc")
     if tuple(acc.shape) != (input.shape[0], other.shape[1]):
         raise error(RuntimeError, f"Accumulation tile shape {list(acc.shape)} does not match the product shape "
-                    f"{[input.shape[0], other.shape[1]]}")
+                    f"{[input.shape[0], other.shape[1]]}",
+                    "size the accumulator [M, N] from the left tile's rows and the right tile's columns")
     # The accumulator is updated in place: the Python object now names the new value.
     new = emit_tile("tile.matmul_acc", [input.handle, other.handle, acc.handle], acc.shape, dt.float32, Location.L0C)
     acc.handle = new.handle

@@ -58,7 +58,8 @@ def zeros_like(input, location=Location.UB):
 def zeros_acc(shape, dtype=dt.float32):
     shape = verify_shape(shape)
     if len(shape) != 2:
-        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(shape)}")
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(shape)}",
+                    "the accumulator is the [M, N] result of a matmul: asc2.zeros_acc([M, N], asc.float32)")
     return emit_tile("tile.zeros_acc", [], shape, dtype, Location.L0C)
 
 

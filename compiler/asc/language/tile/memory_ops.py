@@ -104,6 +104,8 @@ def store(value, tensor, *, tile_id=None, offsets=None):
     current_builder().create("tile.store", [value.handle, tensor.handle] + offs, [])
 
 
+_L1_TARGETS = {}  # L1 tile value id -> the L0 location it was first copied to (fixes its fractal layout)
+
 _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L0C, Location.L1),
                 (Location.L0C, Location.UB)}
 
@@ -116,6 +118,15 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
     if len(shape) != len(tile.shape):
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
     src = location_of(tile)
+    if src == Location.L1:
+        if location not in (Location.L0A, Location.L0B):
+            raise error(RuntimeError, "L1 tile copy to L0A/L0B location is expected only.",
+                        "an L1 tile only stages matmul operands: copy it to location=asc2.TileLocation.L0A or L0B")
+        first = _L1_TARGETS.setdefault(tile.handle.id, location)
+        if first != location:
+            raise error(RuntimeError, "The same L1 tile should be copied only to tiles in same L0A/L0B location.",
+                        f"this L1 tile already feeds {first.name} (its layout depends on the operand): load the "
+                        f"data into a second L1 tile for {location.name}")
     if (src, location) not in _COPY_ROUTES:
         raise error(RuntimeError, "dst tile location is not supported",
                     f"asc2.copy moves L1 -> L0A/L0B and L0C -> L1/UB; {src.name} -> {location.name} has no lowering")

@@ -79,7 +79,13 @@ def require_location(tile, allowed, what):
             Location.L0C: "an L0C tile (matmul result) can only be stored, copied, cast with .to() or passed to relu",
             Location.L1: "an L1 tile can only be copied to L0A / L0B with asc2.copy",
             Location.FIX: "no asc2 operation works on FIX tiles",
+            Location.UB: "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy "
+                         "them there from L1 with asc2.copy" if Location.L0A in allowed or Location.L0B in allowed
+                         else "UB tiles feed vector ops and asc2.store",
         }.get(loc)
+        if loc == Location.L1:  # pyasc's SplitCubeLoad message
+            raise error(RuntimeError, "L1 tile is expected to be used for copy operations only.",
+                        f"{what} needs a tile in {names}; {hint}")
         raise error(RuntimeError, f"{what} expects a tile in {names}, got a tile in {loc.name}", hint)
 
 
