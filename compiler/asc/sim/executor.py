@@ -173,12 +173,16 @@ class Executor:
         trips = np.broadcast_to(trips, (L,))
         parallel = op.attrs.get("parallel", False)
         if parallel and not inits:
-            self._parallel_for(body, env, trips, lb, step)
+            self._parallel_for(op, body, env, trips, lb, step)
             return []
         return self._sequential_for(op, body, env, trips, lb, step, inits)
 
-    def _parallel_for(self, body, env, trips, lb, step):
+    def _parallel_for(self, op, body, env, trips, lb, step):
         L = self.lanes
+        if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma"):
+            # the lost load/store overlap of an unrolled-once loop, as in _sequential_for
+            self.serial += (self.hw.mte2_latency + self.hw.mte3_latency) * \
+                np.bincount(self.blocks, weights=trips, minlength=self.core_num)
         total = int(trips.sum())
         if total == 0:
             return
