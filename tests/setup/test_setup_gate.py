@@ -248,47 +248,25 @@ def test_setup_failure_is_an_environment_problem(tmp_path):
     assert repo.calls() == []
 
 
-def test_missing_tools_and_goldens_are_skipped_for_now(tmp_path):
+def test_missing_tools_fail_the_gate(tmp_path):
     repo = FakeRepo(tmp_path / "repo", tools=(), goldens=())
-    r = repo.run("pr")
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "skipped: check_capabilities not available yet" in r.stdout
-    assert "skipped: run_kernel not available yet" in r.stdout
-    assert repo.calls() == ["pytest -n auto -q tests"]
-    assert last_line(r) == "gate: 1 passed, 0 failed, 2 skipped"
-    r = repo.run("nightly")
-    assert r.returncode == 0
-    assert "skipped: nightly not available yet" in r.stdout
-
-
-def test_missing_goldens_are_skipped_for_now(tmp_path):
-    repo = FakeRepo(tmp_path / "repo", goldens=())
-    r = repo.run("pr")
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "skipped: golden kernels not available yet" in r.stdout
-    assert not any(c.startswith("run_kernel") for c in repo.calls())
-
-
-def test_console_script_without_its_module_counts_as_missing(tmp_path):
-    """An installed console script whose module does not exist yet is not available."""
-    repo = FakeRepo(tmp_path / "repo")
-    (tmp_path / "repo" / "site-packages" / "fake_harness.py").unlink()
-    r = repo.run("pr")
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "skipped: run_kernel not available yet" in r.stdout
-    assert repo.calls() == ["pytest -n auto -q tests"]
-
-
-def test_without_the_leniency_missing_tools_fail(tmp_path):
-    repo = FakeRepo(tmp_path / "repo", tools=(), goldens=())
-    gate = repo.root / ".ci" / "gate"
-    text = gate.read_text()
-    assert text.count("ALLOW_MISSING_TOOLS=1\n") == 1
-    gate.write_text(text.replace("ALLOW_MISSING_TOOLS=1\n", "ALLOW_MISSING_TOOLS=0\n"))
     r = repo.run("pr")
     assert r.returncode == 1
     assert "check_capabilities is not installed" in r.stderr
-    assert "skipped:" not in r.stdout
+    assert "run_kernel is not installed" in r.stderr
+    r = repo.run("nightly")
+    assert r.returncode == 1
+    assert "nightly is not installed" in r.stderr
+
+
+def test_console_script_without_its_module_counts_as_missing(tmp_path):
+    """An installed console script whose module does not exist is not available."""
+    repo = FakeRepo(tmp_path / "repo")
+    (tmp_path / "repo" / "site-packages" / "fake_harness.py").unlink()
+    r = repo.run("pr")
+    assert r.returncode == 1
+    assert "run_kernel is not installed" in r.stderr
+    assert repo.calls() == ["pytest -n auto -q tests"]
 
 
 # --- make targets and CI entry point ----------------------------------------------------------
