@@ -160,7 +160,7 @@ def display_command(tokens: list[str], root: Path) -> str:
             tok = "***"
         tok = tok.replace(str(root) + os.sep, "").replace(os.path.expanduser("~"), "~")
         shown.append(tok)
-    return shlex.join(shown)
+    return " ".join(t if re.fullmatch(r"[\w@%+=:,./{}~-]+", t) else shlex.quote(t) for t in shown)
 
 
 def parse_template(template: str | None) -> list[str]:

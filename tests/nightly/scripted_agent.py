@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A scripted stand-in for a code-generating agent.
+
+Usage: scripted_agent.py PROMPT_FILE WORKSPACE [--sequence B1,B2,...] [--counter FILE]
+
+The behaviour comes from $SCRIPTED_BEHAVIOUR, else from ``--sequence`` indexed by a counter file that
+is incremented on every call. Every run prints what it saw (its argv, the workspace listing, the first
+prompt line) so that tests can check what the agent was given.
+
+Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), wrong (numerically
+wrong), noncompile (an asc2 kernel that does not trace), syntax (a Python syntax error), hang (a kernel
+that loops forever), agent_hang (the agent itself never finishes), nothing (writes no kernel),
+stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), repo_write (writes
+into $SCRIPTED_REPO_FILE, then a good kernel).
+"""
+
+import os
+import shutil
+import sys
+import time
+
+GOOD = """\
+import numpy as np
+
+
+def launch(x):
+    return np.abs(x)
+"""
+
+WRONG = """\
+import numpy as np
+
+
+def launch(x):
+    return np.abs(x) + 1
+"""
+
+HANG = """\
+def launch(x):
+    while True:
+        pass
+"""
+
+SYNTAX = """\
+def launch(x)
+    return x
+"""
+
+ASC2 = """\
+import numpy as np
+import asc
+import asc2
+
+TILE = 128
+
+
+@asc2.jit
+def abs_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int):
+    x = asc2.tensor(x_ptr, [n])
+    y = asc2.tensor(y_ptr, [n])
+    tiles = asc.ceildiv(n, TILE)
+    per_core = asc.ceildiv(tiles, asc2.block_num())
+    for t in range(per_core):
+        i = (asc2.block_idx() * per_core + t) * TILE
+        asc2.store(asc2.abs(asc2.load(x, [TILE], offsets=[i])), y, offsets=[i])
+
+
+def launch(x):
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.zeros_like(flat)
+    abs_kernel[4](flat, out, flat.size)
+    return out.reshape(x.shape)
+"""
+
+NONCOMPILE = ASC2.replace("asc2.store(asc2.abs(asc2.load(x, [TILE], offsets=[i])), y, offsets=[i])",
+                          "asc2.store(asc2.abs(asc2.load(x, [TILE, 3], offsets=[i])), y, offsets=[i])")
+
+
+def behaviour(args):
+    if os.environ.get("SCRIPTED_BEHAVIOUR"):
+        return os.environ["SCRIPTED_BEHAVIOUR"]
+    seq = args["--sequence"].split(",")
+    counter = args["--counter"]
+    n = int(open(counter).read()) if os.path.exists(counter) else 0
+    with open(counter, "w") as fh:
+        fh.write(str(n + 1))
+    return seq[n % len(seq)]
+
+
+def main():
+    argv = sys.argv[1:]
+    positional = [a for a in argv if not a.startswith("--")]
+    opts = {}
+    for i, a in enumerate(argv):
+        if a.startswith("--"):
+            opts[a] = argv[i + 1]
+            positional.remove(argv[i + 1])
+    prompt_file, workspace = positional[:2]
+    print("argv:", sys.argv[1:])
+    print("cwd:", os.getcwd())
+    print("listing:", sorted(os.listdir(workspace)))
+    with open(prompt_file) as fh:
+        print("prompt:", fh.readline().strip())
+    print("env:", sorted(k for k in os.environ if not k.startswith("LC_")))
+    b = behaviour(opts)
+    print("behaviour:", b)
+    sys.stdout.flush()
+    target = os.path.join(workspace, "abs_kernel.py")
+    if b == "agent_hang":
+        time.sleep(3600)
+    elif b == "nothing":
+        pass
+    elif b == "stale":
+        path = os.path.join(workspace, "old_kernel.py")
+        with open(path, "w") as fh:
+            fh.write(GOOD)
+        os.utime(path, (time.time() - 3600, time.time() - 3600))
+    elif b == "golden_copy":
+        shutil.copyfile(os.environ["SCRIPTED_GOLDEN"], target)
+    elif b == "repo_write":
+        with open(os.environ["SCRIPTED_REPO_FILE"], "a") as fh:
+            fh.write("# written by the agent\n")
+        with open(target, "w") as fh:
+            fh.write(GOOD)
+    else:
+        source = {"good": GOOD, "wrong": WRONG, "hang": HANG, "syntax": SYNTAX, "asc2": ASC2,
+                  "noncompile": NONCOMPILE}[b]
+        os.makedirs(os.path.join(workspace, "notes"), exist_ok=True)
+        with open(os.path.join(workspace, "notes", "scratch.py"), "w") as fh:
+            fh.write("# an older scratch file\n")
+        time.sleep(0.05)
+        with open(target, "w") as fh:
+            fh.write(source)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

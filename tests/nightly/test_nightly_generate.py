@@ -1,0 +1,169 @@
+"""generate (and nightly --generative) with a scripted agent on temporary repositories."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from asc_harness import generate
+from asc_harness.evidence import load_record
+from nightly_helpers import AGENT, ASC2_GOLDEN, PLATFORM, PYTHON, git
+
+CELL = f"abs/float16/{PLATFORM}"
+
+
+def agent_template(tmp_path, sequence: str) -> str:
+    return (f"{shlex.quote(PYTHON)} {shlex.quote(str(AGENT))} {{prompt_file}} {{workspace}} "
+            f"--sequence {sequence} --counter {shlex.quote(str(tmp_path / 'counter'))}")
+
+
+@pytest.fixture
+def run_generate(capsys):
+    def run(*argv: str):
+        code = generate.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def attempts(repo) -> list[dict]:
+    """Generative records in the order they were written (file names carry the time)."""
+    return [load_record(p) for p in repo.records("abs", kind="generative")]
+
+
+def test_scripted_agent_outcomes_are_recorded(make_repo, run_generate, tmp_path, monkeypatch):
+    repo = make_repo({"abs": "good"})
+    monkeypatch.setenv("ASC_TEST_SECRET", "do-not-leak")
+    code, out, err = run_generate(*repo.args(
+        "--agent-command", agent_template(tmp_path, "good,wrong,noncompile,hang,agent_hang"), "--attempts", "5",
+        "--timeout", "3", "--kernel-timeout", "2", "--allow-host-only", "--no-dashboard"))
+    assert code == 0, out + err
+    recs = attempts(repo)
+    assert [r["status"] for r in recs] == ["pass", "fail", "error", "timeout", "timeout"]
+    assert [(r["failure"] or {}).get("category") for r in recs] == [
+        None, "numeric_mismatch", "compile_error", "timeout", "timeout"]
+    assert "Last dimension of tile must be aligned" in recs[2]["failure"]["message"]
+    assert "static check" in recs[3]["failure"]["message"]
+    assert "the agent timed out after 3 s without writing a kernel" in recs[4]["failure"]["message"]
+    for r in recs:
+        assert r["kind"] == "generative" and r["runtime_verified"]
+        gen = r["generative"]
+        assert gen["variant"] == "minimal" and gen["agent_output"].startswith(f"evidence/{CELL}/artifacts/")
+        assert "{prompt_file} {workspace}" in gen["agent_command"]
+    assert [r["generative"]["agent_exit"] for r in recs] == [0, 0, 0, 0, 124]
+    good = recs[0]
+    # the newest .py file written after the start, not the older scratch file
+    assert good["generative"]["kernel_file"] == "abs_kernel.py"
+    assert good["kernel"].startswith(f"evidence/{CELL}/artifacts/") and good["kernel"].endswith("/abs_kernel.py")
+    assert (repo.root / good["kernel"]).read_text().startswith("import numpy as np")
+    output = (repo.root / good["generative"]["agent_output"]).read_text()
+    # the prompt travels only in the file; the workspace holds only the prompt; the environment is scrubbed
+    assert "argv: ['<workspace>/PROMPT.md', '<workspace>', '--sequence'" in output
+    assert "listing: ['PROMPT.md']" in output
+    assert "prompt: Write abs: y = |x| on float16." in output
+    assert "ASC_TEST_SECRET" not in output and "do-not-leak" not in output
+    assert repo.cell("abs")["generative_status"] == "pending"  # 1 of the last 3 passed
+    assert f"{CELL}: pass, fail (numeric_mismatch), error (compile_error), timeout (timeout), timeout (timeout)" in out
+
+
+def test_k_of_m_rule_and_guided_workspace(make_repo, run_generate, tmp_path):
+    repo = make_repo({"abs": "good"})
+    template = agent_template(tmp_path, "good,wrong,good")
+    code, out, err = run_generate(*repo.args("--agent-command", template, "--attempts", "3", "--variant", "guided",
+                                             "--allow-host-only", "--no-dashboard"))
+    assert code == 0, out + err
+    recs = attempts(repo)
+    assert [r["status"] for r in recs] == ["pass", "fail", "pass"]
+    assert repo.cell("abs")["generative_status"] == "confirmed"  # 2 of the last 3
+    assert len(repo.cell("abs")["evidence"]["generative"]) == 3
+    output = (repo.root / recs[0]["generative"]["agent_output"]).read_text()
+    assert "listing: ['ASC2_NOTES.md', 'PROMPT.md']" in output
+    assert "prompt: Write abs: y = |x| on float16, tile by tile" in output
+    # two more failures push the cell back to pending
+    (tmp_path / "x").mkdir()
+    code, out, err = run_generate(*repo.args("--agent-command", agent_template(tmp_path / "x", "wrong"),
+                                             "--attempts", "2", "--allow-host-only", "--no-dashboard"))
+    assert code == 0, out + err
+    assert [r["status"] for r in attempts(repo)[-2:]] == ["fail", "fail"]
+    assert repo.cell("abs")["generative_status"] == "pending"
+
+
+def test_prompt_file_holds_prompt_and_contract(make_repo, tmp_path):
+    repo = make_repo({"abs": "good"})
+    contract = generate.describe_inputs(repo.root / "golden/kernels/abs_f16.py", PLATFORM, repo.root, repo.evidence)
+    cell = repo.cell("abs")
+    text = generate.prompt_text(cell, "minimal", contract)
+    assert text.startswith("Write abs: y = |x| on float16.")
+    assert "`launch(*inputs)`" in text
+    assert "- input 1: numpy.ndarray, dtype float16, shape [4, 8]" in text
+    assert "atol=0.001, rtol=0.001" in text
+    assert "golden" not in text.lower()
+
+
+def test_stale_golden_copies_and_repository_writes_are_rejected(make_repo, run_generate, tmp_path, monkeypatch):
+    repo = make_repo({"abs": "good"})
+    (repo.root / "README.md").write_text("tracked\n")
+    repo.commit("readme")
+    monkeypatch.setenv("SCRIPTED_GOLDEN", str(repo.root / "golden/kernels/abs_f16.py"))
+    monkeypatch.setenv("SCRIPTED_REPO_FILE", str(repo.root / "README.md"))
+    code, out, err = run_generate(*repo.args(
+        "--agent-command", agent_template(tmp_path, "stale,golden_copy,repo_write,nothing"), "--attempts", "4",
+        "--agent-env", "SCRIPTED_GOLDEN", "--agent-env", "SCRIPTED_REPO_FILE", "--allow-host-only",
+        "--no-dashboard"))
+    assert code == 0, out + err
+    recs = attempts(repo)
+    messages = [r["failure"]["message"] for r in recs]
+    assert "wrote no kernel" in messages[0] and recs[0]["kernel"] is None
+    assert "copy of the golden kernel golden/kernels/abs_f16.py" in messages[1]
+    assert "the agent changed repository files: README.md (modified)" in messages[2]
+    assert "wrote no kernel" in messages[3]
+    assert all(r["status"] == "error" for r in recs)
+
+
+def test_real_asc2_kernel_is_traced_and_run(make_repo, run_generate, tmp_path):
+    repo = make_repo({"abs": "good"})
+    repo.write_golden("abs", ASC2_GOLDEN)
+    repo.commit("asc2 golden")
+    code, out, err = run_generate(*repo.args("--agent-command", agent_template(tmp_path, "asc2,good"),
+                                             "--attempts", "2", "--no-dashboard"))
+    assert code == 0, out + err
+    asc2_rec, host_rec = attempts(repo)
+    assert asc2_rec["status"] == "pass" and all(c["ticks"] > 0 for c in asc2_rec["cases"])
+    assert host_rec["status"] == "error"
+    assert "launches no @asc2.jit kernel" in host_rec["failure"]["message"]
+
+
+def test_nightly_generative_and_infrastructure_failures(make_repo, run_nightly, tmp_path):
+    repo = make_repo({"abs": "good", "neg": "good"})
+    code, out, err = run_nightly(*repo.args("--generative", "--cells", "abs", "--agent-command",
+                                            agent_template(tmp_path, "good"), "--attempts", "1",
+                                            "--allow-host-only", "--no-dashboard"))
+    assert code == 0, out + err
+    assert len(repo.records("abs", kind="generative")) == 1 and not repo.records("neg", kind="generative")
+    code, out, err = run_nightly(*repo.args("--generative", "--cells", "neg", "--agent-command",
+                                            str(tmp_path / "no-such-agent") + " {prompt_file}", "--attempts", "1",
+                                            "--no-dashboard"))
+    assert code == 1
+    rec = load_record(repo.records("neg", kind="generative")[0])
+    assert rec["failure"]["category"] == "infrastructure" and not rec["runtime_verified"]
+    assert repo.cell("neg")["generative_status"] == "not_attempted"
+
+
+def test_generate_commit_and_user_errors(make_repo, run_generate, tmp_path, monkeypatch):
+    repo = make_repo({"abs": "good"})
+    monkeypatch.delenv("ASC_AGENT_COMMAND", raising=False)
+    code, out, err = run_generate(*repo.args("--no-dashboard"))
+    assert code == 2 and "no agent command" in err and "Traceback" not in err
+    code, out, err = run_generate(*repo.args("--agent-command", "agent 'unclosed"))
+    assert code == 2 and "cannot split the agent command" in err
+    monkeypatch.setenv("ASC_AGENT_COMMAND", agent_template(tmp_path, "good"))
+    code, out, err = run_generate(*repo.args("--attempts", "1", "--allow-host-only", "--no-dashboard", "--commit"))
+    assert code == 0, out + err
+    files = git(repo.root, "show", "--name-only", "--format=", "HEAD").split()
+    assert "capabilities.yaml" in files
+    assert all(f == "capabilities.yaml" or f.startswith(f"evidence/{CELL}/") for f in files)
+    assert any(f.endswith("/abs_kernel.py") for f in files) and any(f.endswith("agent-output.txt") for f in files)
+    assert git(repo.root, "log", "-1", "--format=%s").startswith("generate: generative evidence for 1 attempt(s)")
+    assert not git(repo.root, "status", "--porcelain").strip()
