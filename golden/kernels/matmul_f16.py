@@ -29,13 +29,14 @@ Non-obvious constraints
     * Inputs are torch CPU tensors (numpy inputs were reported to come back as zeros on the C310
       CANN simulator for the cube path).
     * The tile loops run over compile-time counts with ``asc.static_range``: they are unrolled
-      while tracing, so each tile's offsets are constants and the B tile of a column is loaded once
-      and reused for every A tile. (A plain ``range`` inside an ``@asc2.jit`` kernel is a runtime
-      ``asc2.range`` loop, not an unrolled one.)
+      while tracing (no loop control, and each B tile is loaded once and reused for every A tile of
+      its column). A plain ``range`` inside an ``@asc2.jit`` kernel would instead be a runtime
+      ``asc2.range`` loop; unrolling these one- or two-trip loops at trace time is what the seed's
+      "compile-time loop" rule intends.
     * Shapes are passed as ``asc.ConstExpr`` tuples: tensor shapes and tile shapes are compile-time.
     * The MMAD result is float32 in L0C whatever the operand dtype; it is stored as float32 (no
       fixpipe quantisation), so c must be a float32 tensor.
-    * The matmul unit count of Ascend950PR_9599 is 16 (AIC cores), hence at most 16 blocks.
+    * Ascend950PR_9599 has 16 cube (AIC) cores, hence at most MAX_CORES = 16 blocks.
 
 Tolerance
     1e-2 / 1e-2 is the registry's matmul tolerance. Products of float16 values are exact in
