@@ -11,8 +11,8 @@ file). It runs in the sandbox with ``--timeout`` seconds, a scrubbed environment
 
 The kernel is the newest ``*.py`` file written in the workspace after the agent started (never a
 file that was there before, a symlink, or a copy of a golden kernel). It is copied next to the
-evidence (``evidence/<cell>/artifacts/<attempt>/``) together with the agent's output (truncated),
-statically checked by tracing it on the embedded compiler in a sandboxed subprocess (a compile error
+evidence (``evidence/<cell>/artifacts/<attempt>/``; the agent's output, truncated, goes into the
+record), statically checked by tracing it on the embedded compiler in a sandboxed subprocess (a compile error
 is a result, not a crash), then run against the cell's cases with the harness's own comparison: the
 cell's golden ``make_inputs`` / ``reference`` / ``CASES`` with the generated ``launch``. Each attempt
 writes one generative evidence record; sync_capabilities then applies the K-of-M rule.
@@ -40,7 +40,7 @@ from .kernelfile import read_kernel_file
 from .nightly import (commit_message, commit_paths, commit_preflight, finish_pipeline, infrastructure_record,
                       _first_line)
 from .paths import to_repo_path
-from .registry import atomic_write_text, load_valid_registry
+from .registry import load_valid_registry
 from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES, check_declared, run_file
 from .validation import to_plain
 
@@ -49,7 +49,7 @@ VARIANTS = ("minimal", "guided")
 DEFAULT_ATTEMPTS = 3
 DEFAULT_AGENT_TIMEOUT_S = 1200.0
 DEFAULT_KERNEL_TIMEOUT_S = 300.0
-OUTPUT_LIMIT = 20000
+OUTPUT_LIMIT = 8000
 TRACECHECK = Path(__file__).resolve().parent / "tracecheck.py"
 PROMPT_NAME = "PROMPT.md"
 NOTES_NAME = "ASC2_NOTES.md"
@@ -228,6 +228,20 @@ def prompt_text(cell: dict, variant: str, contract: dict | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def agent_output(sb: sandbox.SandboxResult, exit_code, workspace: Path, root: Path) -> str:
+    """The agent's stdout and stderr for the record: truncated, machine paths replaced."""
+    text = (f"agent exit: {exit_code}{' (timed out)' if sb.timed_out else ''}\n"
+            f"--- stdout ---\n{sb.stdout.rstrip()}\n--- stderr ---\n{sb.stderr.rstrip()}\n")
+    text = text.replace(str(workspace), "<workspace>").replace(str(root) + os.sep, "")
+    home = os.path.expanduser("~")
+    if home and home != "/":
+        text = text.replace(home, "~")
+    if len(text) > OUTPUT_LIMIT:
+        half = OUTPUT_LIMIT // 2
+        text = text[:half] + f"\n[... {len(text) - OUTPUT_LIMIT} characters cut ...]\n" + text[-half:]
+    return text
+
+
 def find_kernel(workspace: Path, before: dict[str, int], start_ns: int) -> Path | None:
     """The newest regular *.py file written in ``workspace`` after ``start_ns`` (never a pre-existing one)."""
     best: tuple[int, str] | None = None
@@ -337,20 +351,13 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
                          env_extra=env, repo=ctx.root, evidence_dir=ctx.ev_dir)
         gen["agent_exit"] = 124 if sb.timed_out else sb.exit_code
         gen["agent_wall_s"] = round(sb.wall_s, 3)
-        artifacts.mkdir(parents=True, exist_ok=True)
-        output = (f"agent exit: {gen['agent_exit']}{' (timed out)' if sb.timed_out else ''}\n"
-                  f"--- stdout ---\n{sb.stdout}\n--- stderr ---\n{sb.stderr}\n")
-        if len(output) > OUTPUT_LIMIT:
-            output = "[... output truncated ...]\n" + output[-OUTPUT_LIMIT:]
-        output = output.replace(str(workspace), "<workspace>")
-        out_path = artifacts / "agent-output.txt"
-        atomic_write_text(out_path, output)
-        gen["agent_output"] = to_repo_path(out_path, ctx.root)
+        gen["agent_output"] = agent_output(sb, gen["agent_exit"], workspace, ctx.root)
 
         kernel_src = find_kernel(workspace, before, start_ns)
         copy = None
         if kernel_src is not None:
             gen["kernel_file"] = kernel_src.relative_to(workspace).as_posix()
+            artifacts.mkdir(parents=True, exist_ok=True)
             copy = artifacts / re.sub(r"[^A-Za-z0-9_.-]", "_", kernel_src.name)
             _atomic_write_bytes(copy, kernel_src.read_bytes())
 
