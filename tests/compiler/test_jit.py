@@ -144,14 +144,14 @@ def test_two_dimensional_torch_tensor_is_written_in_place():
 
 
 @pytest.mark.parametrize("value,ir_type,expected", [
-    (3, "int32", 3.0), (2.5, "float32", 2.5), (True, "int8", 1.0),
-    (np.int16(7), "int16", 7.0), (np.int8(-3), "int8", -3.0), (np.float16(1.5), "float16", 1.5),
-    (np.float32(2.25), "float32", 2.25), (np.int32(-9), "int32", -9.0),
-    (torch.tensor(4.5), "float32", 4.5), (torch.tensor(3, dtype=torch.int32), "int32", 3.0),
+    (3, "int32", 3), (2.5, "float32", 2.5), (True, "int8", 1),
+    (np.int16(7), "int16", 7), (np.int8(-3), "int8", -3), (np.float16(1.5), "float16", 1.5),
+    (np.float32(2.25), "float32", 2.25), (np.int32(-9), "int32", -9),
+    (torch.tensor(4.5), "float32", 4.5), (torch.tensor(3, dtype=torch.int32), "int32", 3),
     (torch.tensor(1.5, dtype=torch.bfloat16), "bfloat16", 1.5), (torch.tensor(0.5, dtype=torch.float16), "float16", 0.5)],
     ids=repr)
 def test_scalars_are_typed_from_their_value(value, ir_type, expected):
-    out = np.zeros(16, np.float32)
+    out = np.zeros(16, np.int32 if isinstance(expected, int) else np.float32)
     header = fill_kernel.ir(out, value, 16).splitlines()[0]
     assert header.endswith(f"%1: {ir_type}) {{"), header
     fill_kernel[1](out, value, 16)

@@ -137,10 +137,16 @@ def test_tile_op_scalar_keeps_the_tile_dtype(op, dtype):
 
 
 def test_float_tile_times_int_runtime_scalar():
-    x = randn(64, np.float16, seed=6)
+    x = randn(64, np.float32, seed=6)
     out = np.zeros_like(x)
-    scalar_rhs_kernel[1](x, out, 3, lambda a, b: a * b, None)
-    np.testing.assert_array_equal(out, (x.astype(np.float32) * 3).astype(np.float16))
+    scalar_rhs_kernel[1](x, out, 3, lambda a, b: a * b, None)        # int32 -> float32: same width
+    np.testing.assert_array_equal(out, x * 3)
+    h = x.astype(np.float16)
+    with pytest.raises(CodegenError) as e:                             # int32 -> float16: pyasc cannot
+        scalar_rhs_kernel[1](h, h.copy(), 3, lambda a, b: a * b, None)
+    assert "Arithmetic cast from int32 to float16 is not supported" in str(e.value)
+    assert "value.cast(asc.float32)" in str(e.value).split("hint: ")[1]
+    scalar_rhs_kernel[1](h, out.astype(np.float16), 3, lambda a, b: a * b.cast(asc.float32), None)  # the fix
 
 
 def test_unsigned_scalar_operand_is_rejected():

@@ -419,6 +419,26 @@ def test_scalar_arithmetic(fn, a, b, expected, dtype):
     np.testing.assert_array_equal(out, np.full(8, expected, dtype))
 
 
+@pytest.mark.parametrize("src,dst,ok", [
+    ("int32", "float32", True), ("float32", "int32", True), ("int16", "float16", True), ("float16", "bfloat16", True),
+    ("int8", "int32", True), ("int32", "int8", True), ("float32", "float16", True),
+    ("int32", "float16", False), ("int16", "float32", False), ("int8", "float32", False), ("float16", "int32", False),
+    ("float32", "int8", False), ("bfloat16", "int32", False)])
+def test_scalar_cast_rules(src, dst, ok):
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress, v, D: asc.ConstExpr):
+        asc2.store(asc2.full([8], v, dtype=D), asc2.tensor(out_ptr, [8]), offsets=[0])
+    value = np.dtype(NP[src]).type(5) if src != "bfloat16" else BF16(5)
+    out = np.zeros(8, NP[dst])
+    if ok:
+        k[1](out, value, getattr(asc, dst))
+        assert np.all(out == 5)
+    else:
+        with pytest.raises(CodegenError) as e:
+            k[1](out, value, getattr(asc, dst))
+        assert f"Arithmetic cast from {src} to {dst} is not supported" in str(e.value)
+
+
 def test_scalar_integer_division_by_zero_is_reported():
     out = np.zeros(8, np.int32)
     with pytest.raises(RuntimeError, match="integer division by zero"):

@@ -153,6 +153,14 @@ class PlainValue(IRHandle):
     def cast(self, dtype) -> "PlainValue":
         if dtype == self.dtype:
             return self
+        src = self.dtype
+        if str(dtype) != "int1" and not ((src.is_int() and dtype.is_int()) or (src.is_float() and dtype.is_float())
+                                         or src.bitwidth == dtype.bitwidth):
+            # pyasc converts scalars int<->float only at equal bit width (FPToSI / SIToFP)
+            mid = dt.DataType(f"int{src.bitwidth}") if src.is_float() else \
+                dt.DataType(f"float{src.bitwidth}") if src.bitwidth in (16, 32) else dt.DataType(f"int{dtype.bitwidth}")
+            raise error(NotImplementedError, f"Arithmetic cast from {src} to {dtype} is not supported",
+                        f"convert the scalar in two steps, through {mid} first: value.cast(asc.{mid})")
         return PlainValue(_emit("scalar.cast", [self.handle], ScalarType(dtype)).result)
 
     def ceildiv(self, other):
