@@ -297,6 +297,12 @@ def _exec_store(ex, op, value, t, *offsets):
     acc = Access(t, offsets, vtype.shape, L, "store")
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:
+        if len(t.dims) == 2:
+            msg = (f"{op.loc}: a 2-D store was clipped at the end of a row; pyasc's lowering clips by the "
+                   "tensor's remaining elements instead, so on the real toolchain the tail would spill into "
+                   "the next row")
+            if msg not in ex.warnings:
+                ex.warnings.append(msg)
         _store_clipped(ex, t.buffer, acc, vals, "store")
         return
     _store_into(ex, t.buffer, acc, vals, "store")
