@@ -1,4 +1,7 @@
-"""Helpers for the nightly / generate / sandbox tests: temporary repositories and kernels.
+"""Helpers and fixtures for the nightly / generate / sandbox tests: temporary repositories and kernels.
+
+The test modules import the fixtures (``make_repo``, ``run_nightly``) from here; there is no conftest.py
+in this folder, so that the other test folders' ``conftest`` modules stay importable by name.
 
 ``make_repo(cells)`` builds a git repository with its own capabilities.yaml, golden kernels and an
 evidence directory. Kernels are numpy-only golden-interface files unless a test brings an asc2 one.
@@ -11,6 +14,8 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 PLATFORM = "Ascend950PR_9599"
 PYTHON = sys.executable
@@ -178,3 +183,27 @@ def launch(x):
 def reference(x):
     return np.abs(x)
 """
+
+
+@pytest.fixture
+def make_repo(tmp_path):
+    counter = [0]
+
+    def make(cells: dict[str, str], **kw) -> Repo:
+        counter[0] += 1
+        return build_repo(tmp_path / f"repo{counter[0]}", cells, **kw)
+
+    return make
+
+
+@pytest.fixture
+def run_nightly(capsys):
+    """Call nightly.main in-process; returns (exit code, stdout, stderr)."""
+    from asc_harness import nightly
+
+    def run(*argv: str):
+        code = nightly.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -8,7 +8,7 @@ import pytest
 
 from asc_harness import generate
 from asc_harness.evidence import load_record
-from nightly_helpers import AGENT, ASC2_GOLDEN, PLATFORM, PYTHON, git
+from nightly_helpers import AGENT, ASC2_GOLDEN, PLATFORM, PYTHON, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 CELL = f"abs/float16/{PLATFORM}"
 
