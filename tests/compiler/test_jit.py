@@ -8,6 +8,7 @@ import torch
 
 import asc
 import asc2
+from asc.frontend.errors import CodegenError
 from asc.runtime.jit import JITFunction
 
 from kernel_checks import randn
@@ -372,3 +373,30 @@ def test_ir_is_available_for_given_arguments():
     assert "// constexpr: T=128" in text
     assert "tile.load" in text and "tile<128xfloat16, UB>" in text and "tile.store" in text
     assert "scf.for" in text
+
+
+def test_v1_asc_jit_kernel_with_block_helpers_and_plain_range():
+    @asc.jit
+    def k(out_ptr: asc.GlobalAddress, n: int):
+        o = asc2.tensor(out_ptr, [asc.get_block_num() * 8])
+        acc = asc2.zeros([8], dtype=asc.int32)
+        for i in range(n):
+            acc = acc + i
+        asc2.store(acc + asc.get_block_idx() * 100, o, offsets=[asc.get_block_idx() * 8])
+    out = np.zeros(24, np.int32)
+    k[3](out, 4)
+    np.testing.assert_array_equal(out, np.repeat([6, 106, 206], 8))
+
+    @asc.jit
+    def k2(out_ptr: asc.GlobalAddress, n: int):
+        for i in range(n, unroll_factor=2):
+            pass
+    with pytest.raises(CodegenError, match="unexpected keyword argument .unroll_factor."):
+        k2[1](out, 4)
+
+
+def test_compile_options_may_be_given_at_launch(trace_count):
+    x = np.zeros(64, np.float32)
+    copy_kernel[1](x, x.copy(), 64, 32, always_compile=True)
+    copy_kernel[1](x, x.copy(), 64, 32, always_compile=True)
+    assert len(trace_count) == 2
