@@ -669,6 +669,8 @@ def test_break_report_shape_and_hint():
     ("with asc2.mask(count=4) as m:\n        pass", "asc2.mask(...) does not bind a name"),
     ("with asc.static_range(2):\n        pass", "with-statement needs asc2.mask(...)"),
     ("v = abs(n)", "abs is not defined"),
+    ("v = bool(n)", "bool is not defined"),
+    ("v = min(n, 2)", "min is not defined"),
 ])
 def test_frontend_error_messages(stmt, msg):
     k = _kernel_from(f"def kern(out_ptr, n: int):\n    {stmt}\n")
@@ -676,6 +678,23 @@ def test_frontend_error_messages(stmt, msg):
         k[1](np.zeros(8, np.float32), 3)
     assert msg in str(e.value)
     assert location(e.value)[0] == k.source_file
+
+
+def test_default_builtins_are_pyasc_s():
+    from asc.frontend.visitor import DEFAULT_BUILTINS
+    assert sorted(DEFAULT_BUILTINS) == sorted(["dict", "float", "int", "isinstance", "issubclass", "len", "list",
+                                               "range", "repr", "str", "tuple", "type"])
+
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress, SHAPE: asc.ConstExpr):
+        n = len(SHAPE)
+        assert isinstance(SHAPE, tuple)
+        assert type(n) is int
+        label = repr(SHAPE) + str(n)
+        asc2.store(asc2.full([8], float(n) + int(2.7), dtype=asc.float32), asc2.tensor(out_ptr, [8]), offsets=[0])
+    out = np.zeros(8, np.float32)
+    k[1](out, (1, 2, 3))
+    assert np.all(out == 5)
 
 
 def test_unsupported_function_referenced():

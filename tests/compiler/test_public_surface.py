@@ -226,3 +226,31 @@ def test_launch_options_is_frozen():
 def test_asc2_ops_outside_a_kernel_fail_clearly():
     with pytest.raises(RuntimeError, match="only be used inside a function decorated with @asc2.jit"):
         asc2.full([8], 1.0)
+
+
+def test_tile_methods_are_pyasc_s_and_no_more():
+    from asc.language.tile.tile import Tile
+    from asc.language.tile.tensor import Tensor
+    present = ["to", "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__lshift__", "__rshift__",
+               "__matmul__", "__eq__", "__ne__", "__gt__", "__ge__", "__lt__", "__le__", "__neg__", "__pos__",
+               "sum", "max", "min", "prod", "sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
+               "floor", "ceil", "abs", "erf", "sqrt", "rsqrt", "relu", "softmax", "broadcast_to", "reshape", "ravel",
+               "expand_dims", "squeeze", "shape", "dtype", "size"]
+    absent = ["__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmatmul__", "__mod__",
+              "__pow__", "__and__", "__or__", "__xor__", "__invert__", "__abs__", "__getitem__", "__setitem__",
+              "__len__", "__iter__", "maximum", "minimum", "where", "rms_norm", "copy", "store", "location"]
+    def defines(cls, name):
+        return any(name in vars(c) for c in cls.__mro__ if c is not object)
+    assert [n for n in present if not defines(Tile, n)] == []
+    assert [n for n in absent if defines(Tile, n)] == []
+    assert Tile.__hash__ is None
+    assert not hasattr(Tensor, "size") and not hasattr(Tensor, "__getitem__")
+    assert "Tile" not in asc2.__all__ and "Tensor" not in asc2.__all__
+
+
+def test_plain_value_has_reflected_operators():
+    from asc.language.core.ir_value import PlainValue
+    for n in ("__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rlshift__",
+              "__rrshift__", "__rand__", "__ror__", "__rxor__", "__req__", "__rne__", "__rgt__", "__rge__",
+              "__rlt__", "__rle__", "cast", "ceildiv", "logical_and", "logical_or"):
+        assert hasattr(PlainValue, n), n

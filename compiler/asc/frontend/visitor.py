@@ -29,7 +29,7 @@ from .errors import CodegenError, UnsupportedSyntaxError
 
 DEFAULT_BUILTINS = {n: getattr(builtins, n) for n in
                     ("dict", "float", "int", "isinstance", "issubclass", "len", "list", "range", "repr", "str",
-                     "tuple", "type", "bool")}
+                     "tuple", "type")}
 
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv",
            ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift", ast.RShift: "rshift", ast.BitOr: "or",
@@ -182,6 +182,8 @@ class FunctionVisitor:
         hint = None
         if name == "print":
             hint = "print is not available in kernels; use `assert cond, f\"...\"` on compile-time values to debug"
+        elif name == "bool":
+            hint = "pyasc kernels have no bool builtin: compare explicitly (e.g. n != 0) or compute it on the host"
         elif name in ("abs", "min", "max", "sum", "zip", "enumerate", "pow", "round"):
             hint = f"the builtin {name} is not available in kernels; use the asc2 function (e.g. asc2.{ {'abs': 'abs', 'min': 'minimum', 'max': 'maximum', 'sum': 'reduce_sum'}.get(name, name)})"
         raise error(NameError, f"{name} is not defined", hint)
