@@ -10,8 +10,8 @@ prompt line) so that tests can check what the agent was given.
 Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), wrong (numerically
 wrong), noncompile (an asc2 kernel that does not trace), syntax (a Python syntax error), hang (a kernel
 that loops forever), agent_hang (the agent itself never finishes), nothing (writes no kernel),
-stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), repo_write (writes
-into $SCRIPTED_REPO_FILE, then a good kernel).
+stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), repo_write (appends
+to $SCRIPTED_REPO_FILE, then a good kernel), repo_new (creates $SCRIPTED_REPO_NEW, then a good kernel).
 """
 
 import os
@@ -117,6 +117,11 @@ def main():
         os.utime(path, (time.time() - 3600, time.time() - 3600))
     elif b == "golden_copy":
         shutil.copyfile(os.environ["SCRIPTED_GOLDEN"], target)
+    elif b == "repo_new":
+        with open(os.environ["SCRIPTED_REPO_NEW"], "w") as fh:
+            fh.write("a new file dropped into the repository\n")
+        with open(target, "w") as fh:
+            fh.write(GOOD)
     elif b == "repo_write":
         with open(os.environ["SCRIPTED_REPO_FILE"], "a") as fh:
             fh.write("# written by the agent\n")

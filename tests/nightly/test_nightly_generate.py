@@ -108,10 +108,11 @@ def test_stale_golden_copies_and_repository_writes_are_rejected(make_repo, run_g
     repo.commit("readme")
     monkeypatch.setenv("SCRIPTED_GOLDEN", str(repo.root / "golden/kernels/abs_f16.py"))
     monkeypatch.setenv("SCRIPTED_REPO_FILE", str(repo.root / "README.md"))
+    monkeypatch.setenv("SCRIPTED_REPO_NEW", str(repo.root / "dropped.txt"))
     code, out, err = run_generate(*repo.args(
-        "--agent-command", agent_template(tmp_path, "stale,golden_copy,repo_write,nothing"), "--attempts", "4",
-        "--agent-env", "SCRIPTED_GOLDEN", "--agent-env", "SCRIPTED_REPO_FILE", "--allow-host-only",
-        "--no-dashboard"))
+        "--agent-command", agent_template(tmp_path, "stale,golden_copy,repo_write,nothing,repo_new"),
+        "--attempts", "5", "--agent-env", "SCRIPTED_GOLDEN", "--agent-env", "SCRIPTED_REPO_FILE",
+        "--agent-env", "SCRIPTED_REPO_NEW", "--allow-host-only", "--no-dashboard"))
     assert code == 0, out + err
     recs = attempts(repo)
     messages = [r["failure"]["message"] for r in recs]
@@ -119,6 +120,7 @@ def test_stale_golden_copies_and_repository_writes_are_rejected(make_repo, run_g
     assert "copy of the golden kernel golden/kernels/abs_f16.py" in messages[1]
     assert "the agent changed repository files: README.md (modified)" in messages[2]
     assert "wrote no kernel" in messages[3]
+    assert "the agent changed repository files: dropped.txt (added)" in messages[4]
     assert all(r["status"] == "error" for r in recs)
 
 

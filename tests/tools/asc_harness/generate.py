@@ -7,7 +7,8 @@ golden kernel is ever placed there. The agent is the command line given by ``--a
 ``$ASC_AGENT_COMMAND``), a template with ``{prompt_file}`` and ``{workspace}`` placeholders that is
 split with shlex into an argument vector (no shell is involved; the prompt travels only in the
 file). It runs in the sandbox with ``--timeout`` seconds, a scrubbed environment (add variables with
-``--agent-env NAME``) and a check that it changed nothing in the repository.
+``--agent-env NAME``) and a check that it changed nothing in the repository (tracked files, the
+evidence directory, and new untracked files).
 
 The kernel is the newest ``*.py`` file written in the workspace after the agent started (never a
 file that was there before, a symlink, or a copy of a golden kernel). It is copied next to the
@@ -26,6 +27,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -242,6 +244,26 @@ def agent_output(sb: sandbox.SandboxResult, exit_code, workspace: Path, root: Pa
     return text
 
 
+def untracked_files(root: Path) -> set[str] | None:
+    """Untracked, not ignored files of the repository at ``root`` (None when git cannot tell)."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
+                             capture_output=True, timeout=60, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {p for p in out.decode("utf-8", errors="surrogateescape").split("\0") if p}
+
+
+def new_repo_files(before: set[str] | None, root: Path, ev_dir: Path) -> list[str]:
+    """Files that appeared in the repository (outside the evidence directory) since ``before``."""
+    after = untracked_files(root)
+    if before is None or after is None:
+        return []
+    ev_rel = to_repo_path(ev_dir, root)
+    fresh = sorted(after - before)
+    return [f"{p} (added)" for p in fresh if not (ev_rel and (p + "/").startswith(ev_rel.rstrip("/") + "/"))]
+
+
 def find_kernel(workspace: Path, before: dict[str, int], start_ns: int) -> Path | None:
     """The newest regular *.py file written in ``workspace`` after ``start_ns`` (never a pre-existing one)."""
     best: tuple[int, str] | None = None
@@ -347,8 +369,10 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
     outcome = {"cell": cell["id"], "attempt": attempt, "workspace": str(workspace) if args.keep_workspaces else None}
     try:
         argv = agent_argv(ctx.tokens, prompt_file, workspace)
+        untracked = untracked_files(ctx.root)
         sb = sandbox.run(argv, timeout_s=args.timeout, memory_mb=args.agent_memory_mb or None, cwd=workspace,
                          env_extra=env, repo=ctx.root, evidence_dir=ctx.ev_dir)
+        sb.repo_changes = list(sb.repo_changes) + new_repo_files(untracked, ctx.root, ctx.ev_dir)
         gen["agent_exit"] = 124 if sb.timed_out else sb.exit_code
         gen["agent_wall_s"] = round(sb.wall_s, 3)
         gen["agent_output"] = agent_output(sb, gen["agent_exit"], workspace, ctx.root)
@@ -431,6 +455,7 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
         target = kernel  # no golden to compare with: the kernel's own interface or exit code decides
 
     out = eval_dir / "trace.json"
+    untracked = untracked_files(root)
     check, sb = _sandbox_json([sys.executable, str(TRACECHECK), "--kernel", str(target), "--result", str(out),
                                "--platform", cell["platform"]], out, timeout_s=args.kernel_timeout,
                               memory_mb=ctx.kernel_memory, root=root, ev_dir=ctx.ev_dir)
@@ -438,10 +463,11 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
     def clean(text: str) -> str:
         return text.replace(str(eval_dir), "<workdir>")
 
-    if sb.repo_changes:
+    changes = list(sb.repo_changes) + new_repo_files(untracked, root, ctx.ev_dir)
+    if changes:
         return _simple_record(ctx, cell, gen, status="error", category="runtime_error",
                               message="the kernel changed repository files during the static check: "
-                                      + ", ".join(sb.repo_changes[:10]), verified=True, kernel=kernel)
+                                      + ", ".join(changes[:10]), verified=True, kernel=kernel)
     if sb.timed_out:
         return _simple_record(ctx, cell, gen, status="timeout", category="timeout",
                               message=f"the static check (tracing) timed out after {args.kernel_timeout:g} s",
@@ -462,9 +488,16 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
                               message="static check: the file launches no @asc2.jit kernel", verified=True,
                               kernel=kernel)
 
+    untracked = untracked_files(root)
     result = run_file(target, engine=args.engine, backend=args.backend, platform=cell["platform"],
                       timeout_s=args.kernel_timeout, memory_mb=ctx.kernel_memory, quick=args.quick, repo=root,
                       evidence_dir=ctx.ev_dir)
+    added = new_repo_files(untracked, root, ctx.ev_dir)
+    if added and result["status"] != "timeout":
+        result["repo_changes"] = list(result.get("repo_changes") or []) + added
+        result["status"] = "error"
+        result["failure"] = {"category": "runtime_error",
+                             "message": "the run changed repository files: " + ", ".join(result["repo_changes"][:10])}
     result["file"] = str(kernel)
     result["kernel_sha256"] = file_sha256(kernel)
     result["sandbox_dirs"] = list(result.get("sandbox_dirs") or []) + [str(eval_dir)]
