@@ -239,3 +239,26 @@ def test_list_and_gitignore(make_repo, run_nightly):
     assert not repo.records()
     ignore = (ROOT / ".gitignore").read_text().split()
     assert "/.nightly/" in ignore and "/site/" in ignore
+
+
+def test_a_dead_worker_is_recorded_as_an_infrastructure_error(make_repo):
+    from asc_harness.nightly import Controller, RunDir
+    from rich.console import Console
+    import io
+
+    repo = make_repo({"abs": "good"})
+    cell = repo.cell("abs")
+    run_dir = RunDir(repo.root / ".nightly")
+    run_dir.prepare()
+    state = {"plan": [cell["id"]], "results": {}}
+    plan = {"root": str(repo.root), "evidence_dir": str(repo.evidence), "run_dir": str(run_dir.path),
+            "options": {"engine": "embedded", "backend": "Model"}, "cells": {cell["id"]: cell}, "run": [cell["id"]]}
+    out = io.StringIO()
+    Controller(run_dir, state, plan, Console(file=out)).finish_cell(cell["id"], "worker 'gw0' crashed while running")
+    result = state["results"][cell["id"]]
+    assert result["status"] == "error" and result["category"] == "infrastructure"
+    assert "crashed while running" in result["message"]
+    rec = load_record(repo.root / result["evidence"])
+    assert rec["failure"]["category"] == "infrastructure" and not rec["runtime_verified"]
+    assert json.loads((run_dir.path / "state.json").read_text())["results"][cell["id"]]["status"] == "error"
+    assert "[1/1] abs/float16" in out.getvalue()
