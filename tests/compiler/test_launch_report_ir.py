@@ -163,3 +163,40 @@ def test_verifier_rejects_a_use_before_definition():
     body.ops.append(Op("scalar.binary", [dangling, dangling], [ScalarType(dt.int32)], {"kind": "add"}))
     with pytest.raises(VerificationError, match="used before it is defined"):
         verify_function(Function("f", [], [], body))
+
+
+# -- UB planning ---------------------------------------------------------------------------------------------------
+def _chain_kernel(**opts):
+    @asc2.jit(**opts)
+    def chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int],
+              UF: asc.ConstExpr[int]):
+        x_gm = asc2.tensor(x_ptr, [n])
+        o_gm = asc2.tensor(out_ptr, [n])
+        for i in asc2.range(asc.ceildiv(n, T), unroll_factor=UF):
+            x = asc2.load(x_gm, [T], offsets=[i * T])
+            y = x * 2.0
+            z = y + 1.0
+            asc2.store(z, o_gm, offsets=[i * T])
+    return chain
+
+
+@pytest.mark.parametrize("opts,uf,expected", [
+    ({}, 1, 3 * 4096), ({}, 2, 2 * 3 * 4096),                     # C310 static allocation: every tile, every copy
+    ({"reuse_ub": True}, 2, 2 * 4096), ({"static_alloc": False}, 2, 2 * 4096),   # peak of live tiles
+])
+def test_peak_ub_bytes_follow_the_allocation_scheme(opts, uf, expected):
+    k = _chain_kernel(**opts)
+    x = randn(4096, np.float32, seed=63)
+    out = np.zeros_like(x)
+    k[1](x, out, x.size, 1024, uf)
+    np.testing.assert_array_equal(out, x * 2 + 1)
+    assert k.last_launch["peak_ub_bytes"] == expected
+
+
+def test_reuse_ub_avoids_an_overflow():
+    x = randn(3 * 25600, np.float32, seed=64)          # three live-at-once-free tiles of 100 KiB each
+    out = np.zeros_like(x)
+    with pytest.raises(RuntimeError, match="UB overflow: 253952 is available, 307200 is used."):
+        _chain_kernel()[1](x, out, x.size, 25600, 1)
+    _chain_kernel(reuse_ub=True)[1](x, out, x.size, 25600, 1)
+    np.testing.assert_array_equal(out, x * 2 + 1)
