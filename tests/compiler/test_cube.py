@@ -177,6 +177,19 @@ def test_fused_fixpipe_stores(dtype, epilogue, out_dtype, ref):
     torch.testing.assert_close(c.float(), expected.float(), atol=1e-2, rtol=1e-2)
 
 
+@pytest.mark.parametrize("dst,tdtype,lo,hi", [("int8", torch.int8, -128, 127), ("uint8", torch.uint8, 0, 255)])
+def test_fixpipe_quantises_float32_to_8_bit(dst, tdtype, lo, hi):
+    g = torch.Generator().manual_seed(6)
+    a = (torch.randn((32, 64), generator=g) * 8).half()
+    b = torch.randn((64, 32), generator=g).half()
+    c = torch.zeros((32, 32), dtype=tdtype)
+    fused_store_kernel[1](a, b, c, 32, 64, 32, lambda t: t.to(getattr(asc, dst)))
+    ref = a.float() @ b.float()
+    assert ref.min() < lo or ref.max() > hi or dst == "uint8"
+    expected = torch.clamp(torch.round(ref), lo, hi).to(tdtype)
+    assert (c.int() - expected.int()).abs().max() <= 1   # round-to-nearest up to float32 summation order
+
+
 def test_unsupported_quant_mode():
     a = torch.zeros((16, 32), dtype=torch.float16)
     b = torch.zeros((32, 16), dtype=torch.float16)

@@ -321,6 +321,12 @@ def test_unary_math(op, dtype):
     np.testing.assert_allclose(out.astype(np.float64), expected.astype(np.float64), rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("fn", [asc2.sin, asc2.log, asc2.abs, asc2.relu, asc2.softmax, asc2.rsqrt])
+def test_unary_functions_without_a_scalar_form_need_a_tile(fn):
+    with pytest.raises(TypeError, match="'input' argument must be Tile, got <class 'float'>"):
+        fn(1.0)
+
+
 @pytest.mark.parametrize("dtype", INTS, ids=_name)
 def test_unary_math_on_int_tiles_is_rejected(dtype):
     x = np.zeros(64, dtype)

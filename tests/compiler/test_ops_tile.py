@@ -439,6 +439,14 @@ def test_scalar_cast_rules(src, dst, ok):
         assert f"Arithmetic cast from {src} to {dst} is not supported" in str(e.value)
 
 
+def test_scalar_float_to_int_conversion_truncates():
+    out = np.zeros(8, np.int32)
+    scalar_kernel[1](out, 2.75, 0, lambda a, b: a.cast(asc.int32) + b)
+    assert np.all(out == 2)
+    scalar_kernel[1](out, -2.75, 0, lambda a, b: a.cast(asc.int32) + b)
+    assert np.all(out == -2)
+
+
 def test_scalar_integer_division_by_zero_is_reported():
     out = np.zeros(8, np.int32)
     with pytest.raises(RuntimeError, match="integer division by zero"):
