@@ -572,6 +572,19 @@ def test_bare_return_ends_a_kernel_early():
     assert np.all(out == 2)
 
 
+def test_return_inside_a_mask_block_keeps_the_block():
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress):
+        o = asc2.tensor(out_ptr, [64])
+        with asc2.mask(count=64):
+            asc2.store(asc2.full([64], 1.0), o, offsets=[0])
+            return
+        asc2.store(asc2.full([64], 2.0), o, offsets=[0])
+    out = np.zeros(64, np.float32)
+    k[1](out)
+    assert np.all(out == 1)
+
+
 def test_ordinary_python_helpers_run_at_trace_time():
     @asc2.jit
     def k(out_ptr: asc.GlobalAddress, SHAPE: asc.ConstExpr):

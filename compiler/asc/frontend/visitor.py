@@ -329,11 +329,17 @@ class FunctionVisitor:
         operands, attrs = ctx.operands()
         region = Block()
         saved = dict(self.scope)
+        returned = None
         with self.builder.insert_into(region):
-            self.visit_body(node.body)
+            try:
+                self.visit_body(node.body)
+            except _Return as r:  # a return inside the block ends the kernel after the masked region
+                returned = r
         self.scope = saved  # names bound inside the with-block do not survive it (as in pyasc)
         self.builder.loc = self.loc(node)
         self.builder.create("mask.region", operands, [], attrs, [region])
+        if returned is not None:
+            raise returned
 
     # -- runtime control flow ---------------------------------------------------------------------
     def _carried(self, stmts):
