@@ -400,3 +400,27 @@ def test_compile_options_may_be_given_at_launch(trace_count):
     copy_kernel[1](x, x.copy(), 64, 32, always_compile=True)
     copy_kernel[1](x, x.copy(), 64, 32, always_compile=True)
     assert len(trace_count) == 2
+
+
+@pytest.mark.parametrize("future", [False, True], ids=["evaluated-annotations", "string-annotations"])
+def test_constexpr_annotations_with_and_without_postponed_evaluation(future):
+    import linecache
+    src = ("from __future__ import annotations\n" if future else "") + (
+        "import asc, asc2\n"
+        "def kern(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int],\n"
+        "         S: asc.ConstExpr):\n"
+        "    x_gm = asc2.tensor(x_ptr, [n])\n"
+        "    o_gm = asc2.tensor(out_ptr, [n])\n"
+        "    asc2.store(asc2.load(x_gm, [T], offsets=[0]) * S[0], o_gm, offsets=[0])\n")
+    fname = f"/virtual/tests/compiler/test_annotations_{future}.py"
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
+    ns = {"__name__": f"annotations_{future}"}
+    exec(compile(src, fname, "exec"), ns)
+    k = asc2.jit(ns["kern"])
+    x = randn(64, np.float32)
+    out = np.zeros_like(x)
+    k[1](x, out, 64, 64, (3.0,))
+    np.testing.assert_array_equal(out, x * 3)
+    assert k.ir(x, out, 64, 64, (3.0,)).splitlines()[0].endswith("%2: int32) {")
+    with pytest.raises(TypeError, match="ConstExpr\\[int\\] is required for 'T' argument"):
+        k[1](x, out, 64, 64.0, (3.0,))

@@ -380,3 +380,17 @@ def test_elementwise_on_torch_tensors():
     out = torch.zeros_like(x)
     unary_kernel[4](x, out, x.numel(), 128, asc2.abs)
     assert torch.equal(out, x.abs())
+
+
+@pytest.mark.parametrize("fn,ref", [
+    (lambda a, s: asc2.sub(s, a), lambda x, s: s - x),
+    (lambda a, s: asc2.div(s, a), lambda x, s: s / x),
+    (lambda a, s: asc2.maximum(s, a), lambda x, s: np.maximum(s, x)),
+    (lambda a, s: asc2.where(asc2.less(s, a), 1.0, 0.0), lambda x, s: (s < x).astype(np.float32)),
+    (lambda a, s: asc2.where(asc2.greater_equal(s, a), 1.0, 0.0), lambda x, s: (s >= x).astype(np.float32)),
+], ids=["sub", "div", "maximum", "less", "greater_equal"])
+def test_function_forms_accept_the_scalar_first(fn, ref):
+    x = np.random.default_rng(20).uniform(1, 2, 64).astype(np.float32)
+    out = np.zeros_like(x)
+    scalar_rhs_kernel[1](x, out, np.float32(1.5), fn, None)
+    np.testing.assert_array_equal(out, ref(x, np.float32(1.5)).astype(np.float32))
