@@ -640,6 +640,7 @@ def test_unsupported_syntax_messages(node):
     with pytest.raises(UnsupportedSyntaxError) as e:
         k[1](np.zeros(8, np.float32), 3)
     assert f"{node} syntax is not supported in JIT function" in str(e.value)
+    assert "hint: " in str(e.value)
     file, line, _ = location(e.value)
     assert file == k.source_file and line >= k.first_line + 1
 
@@ -691,6 +692,7 @@ def test_frontend_error_messages(stmt, msg):
         k[1](np.zeros(8, np.float32), 3)
     assert msg in str(e.value)
     assert location(e.value)[0] == k.source_file
+    assert "hint: " in str(e.value)
 
 
 def test_default_builtins_are_pyasc_s():

@@ -48,6 +48,20 @@ _SYNTAX_HINTS = {
     "ListComp": "write an explicit loop, or build the list on the host and pass it as asc.ConstExpr",
     "Import": "import modules at the top of the file, outside the kernel",
     "ImportFrom": "import modules at the top of the file, outside the kernel",
+    "SetComp": "write an explicit loop, or build the values on the host and pass them as asc.ConstExpr",
+    "DictComp": "write an explicit loop, or build the dict on the host and pass it as asc.ConstExpr",
+    "GeneratorExp": "write an explicit loop, or build the values on the host and pass them as asc.ConstExpr",
+    "Dict": "build the dict on the host and pass it as asc.ConstExpr",
+    "Set": "use a tuple, or build the set on the host and pass it as asc.ConstExpr",
+    "Global": "read module-level constants directly; kernels cannot rebind globals",
+    "Nonlocal": "kernels cannot rebind outer names: pass values as arguments",
+    "Delete": "names cannot be deleted in kernels; just stop using the value",
+    "NamedExpr": "assign in a separate statement before the expression",
+    "Yield": "kernels write results with asc2.store; helpers return a value with return",
+    "Match": "use if / elif on compile-time values",
+    "AsyncFor": "use a plain for-loop over asc2.range",
+    "AsyncWith": "use `with asc2.mask(...)`",
+    "Await": "kernels are not coroutines: call operations directly",
 }
 
 
@@ -206,13 +220,16 @@ class FunctionVisitor:
             try:
                 values = list(value)
             except TypeError:
-                raise error(RuntimeError, f"cannot unpack {type(value)} into {len(target.elts)} names") from None
+                raise error(RuntimeError, f"cannot unpack {type(value)} into {len(target.elts)} names",
+                            "only tuples, lists and shapes can be unpacked") from None
             if len(values) != len(target.elts):
                 raise error(RuntimeError, "Assignment operator must have equal number of names and values, "
-                            f"got {len(target.elts)} names and {len(values)} values")
+                            f"got {len(target.elts)} names and {len(values)} values",
+                            "use as many names on the left as values on the right")
             for t, v in zip(target.elts, values):
                 if not isinstance(t, ast.Name):
-                    raise error(RuntimeError, "Assignment target must be name or tuple of names")
+                    raise error(RuntimeError, "Assignment target must be name or tuple of names",
+                                "assign to plain names, e.g. a, b = t")
                 self.scope[t.id] = v
         elif isinstance(target, ast.Subscript):
             obj = self.visit(target.value)
@@ -220,7 +237,8 @@ class FunctionVisitor:
         elif isinstance(target, ast.Attribute):
             setattr(self.visit(target.value), target.attr, value)
         else:
-            raise error(RuntimeError, "Assignment target must be name or tuple of names")
+            raise error(RuntimeError, "Assignment target must be name or tuple of names",
+                        "assign to plain names, e.g. a, b = t")
 
     # -- statements -------------------------------------------------------------------------------
     def stmt_Expr(self, node):
@@ -231,7 +249,8 @@ class FunctionVisitor:
 
     def stmt_Assign(self, node):
         if len(node.targets) != 1:
-            raise error(RuntimeError, "Assignment operator must have exactly one target")
+            raise error(RuntimeError, "Assignment operator must have exactly one target",
+                        "assign one name per statement: a = v; b = a")
         self.assign(node.targets[0], self.visit(node.value), node)
 
     def stmt_AnnAssign(self, node):
@@ -240,7 +259,8 @@ class FunctionVisitor:
 
     def stmt_AugAssign(self, node):
         if not isinstance(node.target, (ast.Name, ast.Subscript)):
-            raise error(RuntimeError, f"{type(node.target)} is not supported as left operand of AugAssign")
+            raise error(RuntimeError, f"{type(node.target)} is not supported as left operand of AugAssign",
+                        "write the update out: x = x + v (names and subscripts support +=)")
         load = ast.copy_location(type(node.target)(**{**{f: getattr(node.target, f) for f in node.target._fields},
                                                        "ctx": ast.Load()}), node.target)
         value = self.binop(self.visit(load), self.visit(node.value), _BINOPS[type(node.op)])
@@ -286,9 +306,11 @@ class FunctionVisitor:
 
     def stmt_For(self, node):
         if node.orelse:
-            raise error(RuntimeError, "else statement is not allowed after for-loop")
+            raise error(RuntimeError, "else statement is not allowed after for-loop",
+                        "move the else-block after the loop")
         if not isinstance(node.target, ast.Name):
-            raise error(RuntimeError, f"For-loop target must be an identifier, got {type(node.target)}")
+            raise error(RuntimeError, f"For-loop target must be an identifier, got {type(node.target)}",
+                        "loop over one index (for i in asc2.range(n)) and compute the other values from it")
         it = node.iter
         bad = error(RuntimeError, "Only for-loops with range or asc.language.range or asc.language.static_range "
                     "are supported", "iterate over asc2.range(...) (runtime) or asc.static_range(...) (unrolled)")
@@ -314,18 +336,22 @@ class FunctionVisitor:
 
     def stmt_While(self, node):
         if node.orelse:
-            raise error(RuntimeError, "else statement is not allowed after while-loop")
+            raise error(RuntimeError, "else statement is not allowed after while-loop",
+                        "move the else-block after the loop")
         self._runtime_while(node)
 
     def stmt_With(self, node):
         if len(node.items) != 1:
-            raise error(RuntimeError, "Only one item in with-statement is supported")
+            raise error(RuntimeError, "Only one item in with-statement is supported",
+                        "nest the with-statements, one asc2.mask(...) each")
         item = node.items[0]
         ctx = self.visit(item.context_expr)
         if not isinstance(ctx, MaskSpec):
-            raise error(RuntimeError, f"with-statement needs asc2.mask(...), got {type(ctx)}")
+            raise error(RuntimeError, f"with-statement needs asc2.mask(...), got {type(ctx)}",
+                        "the only context manager in kernels is asc2.mask(count=... or bits=...)")
         if item.optional_vars is not None:
-            raise error(RuntimeError, "asc2.mask(...) does not bind a name: write `with asc2.mask(...):`")
+            raise error(RuntimeError, "asc2.mask(...) does not bind a name: write `with asc2.mask(...):`",
+                        "drop the `as` clause")
         operands, attrs = ctx.operands()
         region = Block()
         saved = dict(self.scope)
@@ -388,7 +414,8 @@ class FunctionVisitor:
         bounds = []
         for b in (rng.start, rng.stop, rng.step):
             if isinstance(b, PlainValue) and not b.dtype.is_int():
-                raise error(RuntimeError, f"Loop bounds must be integers, got {b.dtype}")
+                raise error(RuntimeError, f"Loop bounds must be integers, got {b.dtype}",
+                            "compute the trip count as an int, e.g. asc.ceildiv(n, TILE)")
             bounds.append(to_scalar(b, dt.int32))
         names = self._carried(node.body)
         names = [n for n in names if n != node.target.id]
@@ -572,7 +599,8 @@ class FunctionVisitor:
                 raise AttributeError(f"'{type(rhs).__name__}' object has no attribute '__r{name}__'")
             out = method(rhs, lhs)
             if out is NotImplemented:
-                raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]}: {type(lhs)} and {type(rhs)}")
+                raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]}: {type(lhs)} and {type(rhs)}",
+                            "tile operators take a tile on the left and a tile or a number on the right")
             return out
         if _is_ir(lhs):
             method = getattr(type(lhs), f"__{name}__", None)
@@ -581,7 +609,8 @@ class FunctionVisitor:
                 r = getattr(type(rhs), f"__r{name}__", None)
                 out = r(rhs, lhs) if r is not None else NotImplemented
             if out is NotImplemented:
-                raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]}: {type(lhs)} and {type(rhs)}")
+                raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]}: {type(lhs)} and {type(rhs)}",
+                            "tile operators take a tile on the left and a tile or a number on the right")
             return out
         return getattr(operator, {"truediv": "truediv", "matmul": "matmul"}.get(name, name + "_")
                        if name in ("and", "or") else name)(lhs, rhs)
@@ -599,7 +628,8 @@ class FunctionVisitor:
                 raise error(TypeError, "`not` cannot be applied to a tile", "compare explicitly, e.g. x == 0")
             return not v
         if isinstance(v, Tile):
-            raise error(TypeError, "bad operand type for unary ~: 'Tile'")
+            raise error(TypeError, "bad operand type for unary ~: 'Tile'",
+                        "tiles have no bitwise operators; use comparisons and asc2.where")
         return ~v
 
     def expr_Compare(self, node):
@@ -626,13 +656,15 @@ class FunctionVisitor:
         if _is_ir(lhs):
             out = getattr(type(lhs), f"__{name}__")(lhs, rhs)
             if out is NotImplemented:
-                raise error(TypeError, f"unsupported comparison between {type(lhs)} and {type(rhs)}")
+                raise error(TypeError, f"unsupported comparison between {type(lhs)} and {type(rhs)}",
+                            "compare a tile with a tile or a number, and put the tile on the left")
             return out
         return _PYCMP[name](lhs, rhs)
 
     def expr_BoolOp(self, node):
         if len(node.values) != 2:
-            raise error(RuntimeError, "Chained boolean operators are not supported, group pairs with parentheses")
+            raise error(RuntimeError, "Chained boolean operators are not supported, group pairs with parentheses",
+                        "write (a and b) and c")
         a, b = (ConstExpr.unwrap(self.visit(v)) for v in node.values)
         fn = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
         if isinstance(a, PlainValue):
@@ -650,7 +682,8 @@ class FunctionVisitor:
                         "select tile elements with asc2.where(mask, a, b)")
         a, b = self._materialize(a), self._materialize(b)
         if a.dtype != b.dtype:
-            raise error(RuntimeError, f"Conditional operator has inconsistent result types: {a.dtype} / {b.dtype}")
+            raise error(RuntimeError, f"Conditional operator has inconsistent result types: {a.dtype} / {b.dtype}",
+                        "give both branches the same dtype, e.g. 1.0 instead of 1, or .cast(asc.float32)")
         c = to_scalar(cond, dt.int1)
         return PlainValue(self.builder.create("scalar.select", [c.handle, a.handle, b.handle],
                                               [ScalarType(a.dtype)]).result)
@@ -677,11 +710,13 @@ class FunctionVisitor:
         if isinstance(func, JITFunction):
             return func.inline(self, args, kwargs, node)
         if not callable(func):
-            raise error(TypeError, f"{type(func)} instance is not callable")
+            raise error(TypeError, f"{type(func)} instance is not callable",
+                        "only functions, asc / asc2 operations and @asc2.jit helpers can be called")
         return func(*args, **kwargs)
 
     def expr_Starred(self, node):
-        raise error(RuntimeError, "starred expressions are only supported in calls and lists")
+        raise error(RuntimeError, "starred expressions are only supported in calls and lists",
+                    "unpack a tuple into names (a, b = t) or pass it as f(*t)")
 
 
 def _carry_hint(name, orig, new):

@@ -92,7 +92,8 @@ def _arg_kind(name, value):
         if isinstance(value, torch.Tensor):
             d = dt.from_host(value.dtype)
             if d.kind == "Any":
-                raise error(TypeError, f"argument '{name}': tensors of {value.dtype} are not supported")
+                raise error(TypeError, f"argument '{name}': tensors of {value.dtype} are not supported",
+                            "pass int8 / int16 / int32 / float16 / bfloat16 / float32 data")
             if value.device.type != "cpu":
                 raise error(TypeError, f"argument '{name}' lives on {value.device}; the simulator reads CPU tensors",
                             "move it with .cpu() before launching")
@@ -159,7 +160,8 @@ class JITFunction:
         self.indent = len(lines[idx]) - len(lines[idx].lstrip())
         tree = ast.parse(body)
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-            raise error(RuntimeError, "a JIT function must be a single plain function definition")
+            raise error(RuntimeError, "a JIT function must be a single plain function definition",
+                        "decorate a plain `def` function (not a lambda, method or async function)")
         self.node = tree.body[0]
         self.source_hash = hashlib.sha256(body.encode()).hexdigest()
         self.cache = {}

@@ -45,7 +45,8 @@ def to_scalar(value, dtype) -> "PlainValue":
         return value.cast(dtype)
     if isinstance(value, (bool, int, float, np.number)):
         return const(value, dtype)
-    raise error(TypeError, f"{type(value)} cannot be converted to a scalar of type {dtype}")
+    raise error(TypeError, f"{type(value)} cannot be converted to a scalar of type {dtype}",
+                "pass a number or a runtime scalar here")
 
 
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%",
@@ -81,7 +82,8 @@ class PlainValue(IRHandle):
         if not isinstance(other, (PlainValue, bool, int, float, np.number)):
             return NotImplemented
         if kind in ("mod", "lshift", "rshift", "and", "or", "xor") and not self.dtype.is_int():
-            raise error(TypeError, f"operator '{_ARITH[kind]}' requires integer scalars, got {self.dtype}")
+            raise error(TypeError, f"operator '{_ARITH[kind]}' requires integer scalars, got {self.dtype}",
+                        "cast the scalar to an integer type first: v.cast(asc.int32)")
         other = to_scalar(other, self.dtype)
         a, b = (other, self) if reverse else (self, other)
         return PlainValue(_emit("scalar.binary", [a.handle, b.handle], ScalarType(self.dtype), kind=kind).result)
@@ -137,10 +139,12 @@ class PlainValue(IRHandle):
         return self
 
     def __pow__(self, o):
-        raise error(NotImplementedError, "Power operator is not supported for scalars")
+        raise error(NotImplementedError, "Power operator is not supported for scalars",
+                    "multiply explicitly (x * x) or use asc2.exp / asc2.log")
 
     def __invert__(self):
-        raise error(NotImplementedError, "Invert operator is not supported for scalars")
+        raise error(NotImplementedError, "Invert operator is not supported for scalars",
+                    "use a comparison (x == 0) or arithmetic (-x - 1)")
 
     def logical_and(self, other):
         return PlainValue(_emit("scalar.binary", [self.cast(dt.int1).handle, to_scalar(other, dt.int1).handle],

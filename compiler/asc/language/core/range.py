@@ -12,7 +12,8 @@ class BaseRange:
 
     def __init__(self, *args):
         if not 1 <= len(args) <= 3:
-            raise error(ValueError, f"range expects from 1 to 3 arguments, got {len(args)}")
+            raise error(ValueError, f"range expects from 1 to 3 arguments, got {len(args)}",
+                        "range(stop), range(start, stop) or range(start, stop, step)")
         if len(args) == 1:
             self.start, self.stop, self.step = 0, args[0], 1
         elif len(args) == 2:
@@ -36,7 +37,8 @@ class static_range:
 
     def __init__(self, *args):
         if not 1 <= len(args) <= 3:
-            raise error(ValueError, f"static_range expects from 1 to 3 arguments, got {len(args)}")
+            raise error(ValueError, f"static_range expects from 1 to 3 arguments, got {len(args)}",
+                        "static_range(stop), static_range(start, stop) or static_range(start, stop, step)")
         for a in args:
             if not isinstance(a, int):
                 raise error(TypeError, f"static_range bounds must be compile-time ints, got {type(a)}",

@@ -18,12 +18,14 @@ _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 
 def _atomic(kind, tile, tensor, offsets):
     if not isinstance(tile, Tile):
-        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}")
+        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
+                    "atomics store a tile: wrap a scalar with asc2.full([n], value, dtype=...)")
     _check_tensor(tensor, f"atomic_{kind}")
     require_location(tile, (Location.UB,), f"asc2.atomic_{kind}")
     offs = [to_scalar(o, dt.int32).handle for o in offsets]
     if len(offs) != tensor.rank or len(tile.shape) != tensor.rank:
-        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
+                    "give one offset per tensor dimension and a tile of the tensor's rank")
     if tile.dtype != tensor.dtype:
         raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
                     f"cast the tile first: .to(asc.{tensor.dtype})")

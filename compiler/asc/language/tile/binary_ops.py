@@ -20,12 +20,14 @@ _UB = (Location.UB,)
 
 def _check_operand(x):
     if not isinstance(x, (Tile, PlainValue, numbers.Real, np.number)):
-        raise BinaryOperandTypeError(f"Operand of type {type(x)} is not supported")
+        raise error(BinaryOperandTypeError, f"Operand of type {type(x)} is not supported",
+                    "operands are tiles, Python numbers or runtime scalars")
 
 
 def _binary(kind, input, other, symbol=None):
     if not isinstance(input, Tile) and not isinstance(other, Tile):
-        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+        raise error(BinaryOperandTypeError, f"At least one operand must be tile, got {type(input)} and "
+                    f"{type(other)}", "for two scalars use Python operators; tile ops need a tile operand")
     _check_operand(input)
     _check_operand(other)
     dtype = infer_common_dtype(input, other)
@@ -46,21 +48,25 @@ def _binary(kind, input, other, symbol=None):
 
 def _shift(kind, input, other):
     if not isinstance(input, Tile):
-        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+        raise error(BinaryOperandTypeError, f"At least one operand must be tile, got {type(input)} and "
+                    f"{type(other)}", "for two scalars use Python operators; tile ops need a tile operand")
     label = "Left" if kind == "lshift" else "Right"
     ok = (isinstance(other, int) and not isinstance(other, bool) and other >= 0) or \
          (isinstance(other, PlainValue) and other.dtype.is_int())
     if not ok:
-        raise BinaryOperandTypeError(f"{label} shift requires positive integer operand, got {other!r}")
+        raise error(BinaryOperandTypeError, f"{label} shift requires positive integer operand, got {other!r}",
+                    "shift by a non-negative int or an integer scalar")
     if not input.dtype.is_int():
-        raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}")
+        raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
+                    "shifts work on integer tiles; convert with .to(asc.int32) or multiply by a power of two")
     s = to_scalar(other, input.dtype)
     return emit_tile("tile.binary_scalar", [input.handle, s.handle], input.shape, input.dtype, kind=kind, reverse=False)
 
 
 def _compare(mode, input, other):
     if not isinstance(input, Tile) and not isinstance(other, Tile):
-        raise BinaryOperandTypeError(f"At least one operand must be tile, got {type(input)} and {type(other)}")
+        raise error(BinaryOperandTypeError, f"At least one operand must be tile, got {type(input)} and "
+                    f"{type(other)}", "for two scalars use Python operators; tile ops need a tile operand")
     _check_operand(input)
     _check_operand(other)
     dtype = infer_common_dtype(input, other)
@@ -166,7 +172,8 @@ CARRIED_INIT = {}   # block-argument value id -> the value it was initialised fr
 
 def _verify_matmul(input, other):
     if not isinstance(input, Tile) or not isinstance(other, Tile):
-        raise BinaryOperandTypeError(f"Input operands must be tiles, got {type(input)} and {type(other)}")
+        raise error(BinaryOperandTypeError, f"Input operands must be tiles, got {type(input)} and {type(other)}",
+                    "multiply an L0A tile by an L0B tile; scale the result after storing it")
     if input.dtype != other.dtype:
         raise error(RuntimeError, f"Input tiles must have the same types, got {input.dtype} and {other.dtype}",
                     "cast one operand with .to() before loading it into L0A / L0B")
@@ -200,7 +207,8 @@ def _from_accumulator(value, seen=None):
 def matmul_acc(input, other, acc):
     _verify_matmul(input, other)
     if not isinstance(acc, Tile):
-        raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}")
+        raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
+                    "pass the accumulator created by asc2.zeros_acc([M, N], asc.float32)")
     if len(acc.shape) != 2:
         raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
                     "create the accumulator as asc2.zeros_acc([M, N], asc.float32)")

@@ -19,7 +19,8 @@ def full(shape, value, dtype=None, location=Location.UB):
     try:
         shape = tuple(shape)
     except TypeError:
-        raise error(RuntimeError, "shape must be integers") from None
+        raise error(RuntimeError, "shape must be integers",
+                    "declare the parameter used in the shape as asc.ConstExpr[int]") from None
     if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape):
         raise error(RuntimeError, "shape must be integers",
                     "declare the parameter used in the shape as asc.ConstExpr[int]")
@@ -30,9 +31,11 @@ def full(shape, value, dtype=None, location=Location.UB):
         if dtype is None:
             dtype = dt.float32 if isinstance(value, (float, np.floating)) else dt.int32
         if str(dtype) not in SPLAT_DTYPES:
-            raise error(ValueError, f"Unsupported dtype: {dtype}")
+            raise error(ValueError, f"Unsupported dtype: {dtype}",
+                        "fill tiles of int8, int16, int32, float16, bfloat16 or float32")
     else:
-        raise error(TypeError, f"fill value must be a number or a runtime scalar, got {type(value)}")
+        raise error(TypeError, f"fill value must be a number or a runtime scalar, got {type(value)}",
+                    "pass a Python number or a scalar (e.g. a reduction result); for a tile use asc2.full_like")
     if location not in (Location.UB, Location.L1):
         raise error(RuntimeError, f"asc2.full cannot create a tile in {location.name}",
                     "create tiles in UB; use asc2.zeros_acc for a cube accumulator in L0C")
@@ -41,7 +44,8 @@ def full(shape, value, dtype=None, location=Location.UB):
 
 def full_like(input, value, location=Location.UB):
     if not isinstance(input, Tile):
-        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
+                    "pass a tile; for a plain shape use asc2.full / asc2.zeros")
     return full(input.shape, value, input.dtype, location)
 
 
@@ -51,7 +55,8 @@ def zeros(shape, dtype=dt.int32, location=Location.UB):
 
 def zeros_like(input, location=Location.UB):
     if not isinstance(input, Tile):
-        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
+                    "pass a tile; for a plain shape use asc2.full / asc2.zeros")
     return full(input.shape, 0, input.dtype, location)
 
 
@@ -65,16 +70,19 @@ def zeros_acc(shape, dtype=dt.float32):
 
 def concat(*inputs):
     if not inputs or not all(isinstance(t, Tile) for t in inputs):
-        raise error(RuntimeError, "All input arguments must be tiles")
+        raise error(RuntimeError, "All input arguments must be tiles",
+                    "concat takes tiles only: wrap values with asc2.full(...)")
     first = inputs[0]
     if any(t.shape[1:] != first.shape[1:] or len(t.shape) != len(first.shape) for t in inputs):
-        raise error(RuntimeError, "All tiles must have the same shape except their first dimension")
+        raise error(RuntimeError, "All tiles must have the same shape except their first dimension",
+                    "concat joins along dim 0: every tile needs the same trailing dimensions (reshape first)")
     if any(t.dtype != first.dtype for t in inputs):
-        raise error(RuntimeError, "All tiles must have the same dtype")
+        raise error(RuntimeError, "All tiles must have the same dtype", "convert the tiles with .to(dtype) first")
     try:
         first.dtype.sizeof()
     except ValueError:
-        raise error(RuntimeError, "Tile dtype size must fit an integer number of bytes") from None
+        raise error(RuntimeError, "Tile dtype size must fit an integer number of bytes",
+                    "convert boolean tiles with .to(asc.int8) first") from None
     for t in inputs:
         require_location(t, (Location.UB,), "asc2.concat")
     shape = (sum(t.shape[0] for t in inputs),) + tuple(first.shape[1:])

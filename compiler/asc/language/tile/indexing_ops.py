@@ -17,7 +17,8 @@ from .utils import create_tile, infer_common_dtype
 
 def where(mask, src0, src1):
     if not isinstance(mask, Tile):
-        raise error(TypeError, f"'mask' argument must be Tile, got {type(mask)}")
+        raise error(TypeError, f"'mask' argument must be Tile, got {type(mask)}",
+                    "build the mask with a tile comparison, e.g. asc2.where(x >= 0, x, y); use `if` for scalars")
     if str(mask.dtype) != "int1":
         raise error(RuntimeError, f"'mask' must be a boolean tile (a comparison result), got {mask.dtype}",
                     "build the mask with a comparison, e.g. asc2.where(x >= 0, x, y)")
@@ -34,11 +35,13 @@ class mask:
 
     def __init__(self, *, count=None, bits=None, other=None):
         if count is None and bits is None:
-            raise error(ValueError, "One of 'count', 'bits' must be provided")
+            raise error(ValueError, "One of 'count', 'bits' must be provided",
+                        "asc2.mask(count=n): the first n lanes; asc2.mask(bits=(high, low)): lanes by bit")
         if bits is not None:
             bits = list(bits)
             if len(bits) != 2:
-                raise error(RuntimeError, f"Expected two integers in 'bits', got {len(bits)}")
+                raise error(RuntimeError, f"Expected two integers in 'bits', got {len(bits)}",
+                            "pass bits=(high_word, low_word)")
         self.count, self.bits, self.other = count, bits, other
 
     def operands(self):
@@ -49,12 +52,14 @@ class mask:
             ops += [to_scalar(b, dt.int64).handle for b in self.bits]
         if self.other is not None:
             if not isinstance(self.other, (numbers.Real, PlainValue)):
-                raise error(TypeError, f"'other' must be a number or a runtime scalar, got {type(self.other)}")
+                raise error(TypeError, f"'other' must be a number or a runtime scalar, got {type(self.other)}",
+                            "other is the value of masked-off lanes, e.g. other=0.0")
             ops.append(to_scalar(self.other, dt.float32).handle)
         return ops, attrs
 
     def __enter__(self):
-        raise error(RuntimeError, "asc2.mask can only be used in a `with` statement inside an @asc2.jit kernel")
+        raise error(RuntimeError, "asc2.mask can only be used in a `with` statement inside an @asc2.jit kernel",
+                    "write `with asc2.mask(count=n):` inside the kernel")
 
     def __exit__(self, *exc):
         return False

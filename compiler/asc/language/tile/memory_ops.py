@@ -32,11 +32,13 @@ def _check_tensor(t, what):
 
 def _offsets(tensor, shape, tile_id, offsets):
     if (tile_id is None) == (offsets is None):
-        raise error(ValueError, "Exactly one of 'tile_id' or 'offsets' must be provided")
+        raise error(ValueError, "Exactly one of 'tile_id' or 'offsets' must be provided",
+                    "pass offsets=[...] (element indices) or tile_id=[...] (in units of the tile shape), not both")
     vals = list(tile_id if tile_id is not None else offsets)
     if len(vals) != tensor.rank:
         raise error(RuntimeError, f"{'tile_id' if tile_id is not None else 'offsets'} needs one value per "
-                    f"tensor dimension: got {len(vals)} for a rank-{tensor.rank} tensor")
+                    f"tensor dimension: got {len(vals)} for a rank-{tensor.rank} tensor",
+                    "give one value per tensor dimension, e.g. offsets=[row, col] for a 2-D tensor")
     if tile_id is not None:
         vals = [v * s for v, s in zip(vals, shape)]
     return [to_scalar(v, dt.int32).handle for v in vals]
@@ -49,10 +51,12 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
             raise error(ValueError, "'tile_id' cannot be used for a scalar load (no shape given)",
                         "pass offsets=[...] to read one element, or a shape to load a tile")
         if offsets is None:
-            raise error(ValueError, "'offsets' argument must be provided")
+            raise error(ValueError, "'offsets' argument must be provided",
+                        "pass offsets=[...] with one element index per tensor dimension")
         offs = [to_scalar(v, dt.int32).handle for v in offsets]
         if len(offs) != tensor.rank:
-            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'")
+            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'",
+                        "give one offset per tensor dimension")
         op = current_builder().create("tensor.get_value", [tensor.handle] + offs, [ScalarType(tensor.dtype)])
         return PlainValue(op.result)
     shape = verify_shape(shape)
@@ -61,7 +65,8 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
                     f"the tensor has {tensor.rank} dimension(s); give the tile shape as many")
     if not isinstance(location, Location):
-        raise error(TypeError, f"'location' must be an asc2.TileLocation, got {location!r}")
+        raise error(TypeError, f"'location' must be an asc2.TileLocation, got {location!r}",
+                    "e.g. location=asc2.TileLocation.L0A")
     if location not in _LOAD_LOCATIONS:
         raise error(RuntimeError, "invalid destination location of the tile",
                     "load into UB (vector ops), L1 (cube staging) or L0A / L0B (matmul operands)")
@@ -77,9 +82,11 @@ def store(value, tensor, *, tile_id=None, offsets=None):
     _check_tensor(tensor, "store")
     if not isinstance(value, Tile) or value.size == 1:
         if tile_id is not None:
-            raise error(ValueError, "'tile_id' argument cannot be used when storing a scalar value or a tile with 1 element")
+            raise error(ValueError, "'tile_id' argument cannot be used when storing a scalar value or a tile with 1 element",
+                        "store a scalar at element offsets: offsets=[...]")
         if offsets is None:
-            raise error(ValueError, "'offsets' argument must be provided")
+            raise error(ValueError, "'offsets' argument must be provided",
+                        "pass offsets=[...] with one element index per tensor dimension")
         if isinstance(value, Tile):
             value = value.reshape(*([1] * len(value.shape)))
             v = value.to(tensor.dtype)
@@ -88,7 +95,8 @@ def store(value, tensor, *, tile_id=None, offsets=None):
             operands = [to_scalar(value, tensor.dtype).handle]
         offs = [to_scalar(o, dt.int32).handle for o in offsets]
         if len(offs) != tensor.rank:
-            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'")
+            raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'",
+                        "give one offset per tensor dimension")
         current_builder().create("tensor.set_value", [tensor.handle] + offs + operands, [])
         return None
     require_location(value, (Location.UB, Location.L0C), "store")
@@ -112,11 +120,13 @@ _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Locat
 
 def copy(tile, shape=None, *, offsets=None, location=Location.UB):
     if not isinstance(tile, Tile):
-        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}")
+        raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
+                    "asc2.copy moves a tile between on-chip locations")
     shape = verify_shape(tile.shape if shape is None else shape)
     check_data_alignment(shape, tile.dtype)
     if len(shape) != len(tile.shape):
-        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
+                    "the copy shape needs the source tile's rank")
     src = location_of(tile)
     if src == Location.L1:
         if location not in (Location.L0A, Location.L0B):
@@ -136,7 +146,8 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
     offs = [to_scalar(o, dt.int32).handle for o in (offsets or [0] * len(shape))]
     for o, (a, b) in zip(offsets or [], zip(shape, tile.shape)):
         if isinstance(o, int) and o + a > b:
-            raise error(RuntimeError, f"copy window at offset {o} with size {a} exceeds the source tile dimension {b}")
+            raise error(RuntimeError, f"copy window at offset {o} with size {a} exceeds the source tile dimension {b}",
+                        "keep offset + size within the source tile")
     return emit_tile("tile.copy", [tile.handle] + offs, shape, tile.dtype, location)
 
 

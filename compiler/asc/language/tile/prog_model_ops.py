@@ -28,14 +28,18 @@ def _scalar(name):
 
 def num_tiles(tensor, axis, shape):
     if not isinstance(tensor, Tensor):
-        raise error(TypeError, f"'tensor' argument must be an asc2.tensor, got {type(tensor)}")
+        raise error(TypeError, f"'tensor' argument must be an asc2.tensor, got {type(tensor)}",
+                    "wrap the pointer first: t = asc2.tensor(ptr, shape)")
     shape = verify_shape(shape)
     if len(shape) != tensor.rank:
-        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'")
+        raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
+                    "give the tile shape with one entry per tensor dimension")
     if not isinstance(axis, int):
-        raise error(TypeError, f"'axis' must be a Python int, got {type(axis)}")
+        raise error(TypeError, f"'axis' must be a Python int, got {type(axis)}",
+                    "the axis is a compile-time int, e.g. 0")
     if axis >= len(shape):
-        raise error(ValueError, f"axis ({axis}) exceeds number of dimensions")
+        raise error(ValueError, f"axis ({axis}) exceeds number of dimensions",
+                    "axis counts from 0 and must be below the tensor's rank")
     return ceildiv(tensor.shape[axis], shape[axis])
 
 

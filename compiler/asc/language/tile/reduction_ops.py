@@ -20,10 +20,12 @@ _NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
 
 def _reduce(kind, input, dims, keep_dims):
     if not isinstance(input, Tile):
-        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
+                    "reductions take a tile; a scalar is already reduced")
     require_location(input, (Location.UB,), f"asc2.reduce_{kind}")
     if str(input.dtype) == "int1":
-        raise error(RuntimeError, "Operation not support this dtype: int1")
+        raise error(RuntimeError, "Operation not support this dtype: int1",
+                    "convert the boolean tile first, e.g. (x > 0).to(asc.int32)")
     if not dims:
         if kind == "prod":
             raise error(RuntimeError, "Reduction to scalar not supported",
@@ -31,12 +33,14 @@ def _reduce(kind, input, dims, keep_dims):
         op = current_builder().create("tile.reduce_all", [input.handle], [ScalarType(input.dtype)], {"kind": kind})
         return PlainValue(op.result)
     if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
-        raise error(RuntimeError, "All reduction dimensions must be integers")
+        raise error(RuntimeError, "All reduction dimensions must be integers",
+                    "pass dims as compile-time ints, e.g. asc2.reduce_sum(x, 1)")
     rank = len(input.shape)
     norm = []
     for d in dims:
         if not -rank <= d < rank:
-            raise error(IndexError, f"reduction dimension {d} is out of range for a rank-{rank} tile")
+            raise error(IndexError, f"reduction dimension {d} is out of range for a rank-{rank} tile",
+                        "dims count from 0 (or from the end with negative values) and must be below the tile's rank")
         norm.append(d % rank)
     shape = [1 if i in norm else s for i, s in enumerate(input.shape)] if keep_dims else \
         [s for i, s in enumerate(input.shape) if i not in norm]

@@ -12,7 +12,7 @@ from .utils import verify_shape
 
 def _tile(input):
     if not isinstance(input, Tile):
-        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}")
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}", "shape operations take a tile")
 
 
 def broadcast_to(input, *shape):
@@ -24,7 +24,8 @@ def broadcast_to(input, *shape):
     src = input.shape
     ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
     if not ok:
-        raise error(RuntimeError, f"Cannot broadcast tile with shape {list(src)} to {list(shape)}")
+        raise error(RuntimeError, f"Cannot broadcast tile with shape {list(src)} to {list(shape)}",
+                    "every source dimension must equal the target's or be 1 (dimensions align from the right)")
     if tuple(src) == tuple(shape):
         return input
     return emit_tile("tile.broadcast", [input.handle], shape, input.dtype, location_of(input))
@@ -36,7 +37,8 @@ def reshape(input, *shape):
         shape = tuple(shape[0])
     shape = verify_shape(shape)
     if int(np.prod(shape)) != input.size:
-        raise error(RuntimeError, "Result tile must have the same number of elements as input tile")
+        raise error(RuntimeError, "Result tile must have the same number of elements as input tile",
+                    "the new shape must hold exactly the tile's elements")
     if tuple(shape) == tuple(input.shape):
         return input
     return emit_tile("tile.reshape", [input.handle], shape, input.dtype, location_of(input))
@@ -63,7 +65,8 @@ def squeeze(input, *axis):
     else:
         for a in axis:
             if shape[a] != 1:
-                raise error(RuntimeError, f"Unable to squeeze the axis {a} since its length must be 1, got {shape[a]}")
+                raise error(RuntimeError, f"Unable to squeeze the axis {a} since its length must be 1, got {shape[a]}",
+                            "squeeze only size-1 axes (or call squeeze() without axes)")
         drop = {a % len(shape) for a in axis}
         new = [s for i, s in enumerate(shape) if i not in drop] or [1]
     return reshape(input, *new)

@@ -27,12 +27,13 @@ class RuntimeShape:
 
     def __getitem__(self, index):
         if not isinstance(index, int):
-            raise error(TypeError, f"'index' argument must be int, got {type(index)}")
+            raise error(TypeError, f"'index' argument must be int, got {type(index)}",
+                        "index the shape with a compile-time int, e.g. t.shape[0]")
         n = len(self._dims)
         if index < 0:
             index += n
         if not 0 <= index < n:
-            raise error(IndexError, f"shape index {index} out of range")
+            raise error(IndexError, f"shape index {index} out of range", "the index must be below the tensor's rank")
         d = self._dims[index]
         if isinstance(d, int):
             return d
@@ -73,7 +74,8 @@ def tensor(base, shape):
     try:
         dims = list(shape)
     except TypeError:
-        raise error(TypeError, f"Tensor dimension should be RuntimeInt, got {type(shape)}") from None
+        raise error(TypeError, f"Tensor dimension should be RuntimeInt, got {type(shape)}",
+                    "pass the shape as a list, e.g. asc2.tensor(ptr, [rows, cols])") from None
     static, operands = [], [base.handle]
     for d in dims:
         if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
@@ -82,7 +84,8 @@ def tensor(base, shape):
             static.append(None)
             operands.append(d.cast(dt.int32).handle)
         else:
-            raise error(TypeError, f"Tensor dimension should be RuntimeInt, got {type(d)}")
+            raise error(TypeError, f"Tensor dimension should be RuntimeInt, got {type(d)}",
+                        "tensor dimensions are ints or runtime int scalars")
     op = current_builder().create("tensor.make", operands, [TensorType(tuple(static), base.dtype)])
     return Tensor(op.result, [d if d is not None else "?" for d in static])
 

@@ -24,7 +24,8 @@ class Tile(IRHandle):
         if not isinstance(handle.type, TileType):
             raise TypeError(f"Tile must be built from a tile-typed value, got {handle.type}")
         if len(handle.type.shape) == 0:
-            raise error(RuntimeError, "Tile shape must have at least one dimension")
+            raise error(RuntimeError, "Tile shape must have at least one dimension",
+                        "use shape [1] for a single element")
         self.handle = handle
 
     @property
@@ -147,7 +148,8 @@ _QUANT_PAIRS = {("float32", "float16"), ("float32", "bfloat16"), ("int32", "floa
 
 def cast(tile, dtype) -> Tile:
     if not isinstance(dtype, dt.DataType):
-        raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {dtype!r}")
+        raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {dtype!r}",
+                    "use the asc dtypes: asc.float16, asc.float32, asc.int32, ...")
     if dtype == tile.dtype:
         return tile
     if location_of(tile) == Location.L0C:

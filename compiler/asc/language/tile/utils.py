@@ -19,14 +19,15 @@ def verify_shape(shape, name="shape"):
         raise error(RuntimeError, f"All values in '{name}' must be integers",
                     "tile shapes are lists of compile-time ints, e.g. [TILE] or [1, COLS]") from None
     if len(shape) == 0:
-        raise error(RuntimeError, f"'{name}' must have at least one value")
+        raise error(RuntimeError, f"'{name}' must have at least one value",
+                    "give the tile shape as a non-empty list, e.g. [TILE]")
     if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape):
         raise error(RuntimeError, f"All values in '{name}' must be integers",
                     "declare the parameter used in the shape as asc.ConstExpr[int] (a plain `int` "
                     "parameter is a runtime value)")
     shape = tuple(int(s) for s in shape)
     if not all(s > 0 for s in shape):
-        raise error(RuntimeError, f"All values in '{name}' must be positive")
+        raise error(RuntimeError, f"All values in '{name}' must be positive", "tile dimensions must be >= 1")
     return shape
 
 
@@ -55,7 +56,8 @@ def operand_dtype(value):
         return dt.int32
     if isinstance(value, numbers.Real):
         return dt.float32
-    raise BinaryOperandTypeError(f"Operand of type {type(value)} is not supported")
+    raise error(BinaryOperandTypeError, f"Operand of type {type(value)} is not supported",
+                "operands are tiles, Python numbers or runtime scalars")
 
 
 def infer_common_dtype(lhs, rhs):
@@ -64,9 +66,11 @@ def infer_common_dtype(lhs, rhs):
     if a == b:
         return a
     if not (a.is_numeric() and b.is_numeric()) and not (str(a) == "int1" or str(b) == "int1"):
-        raise error(RuntimeError, f"Operand dtypes must be numeric, got {a} and {b}")
+        raise error(RuntimeError, f"Operand dtypes must be numeric, got {a} and {b}",
+                    "convert boolean tiles with .to(asc.int8) first")
     if a.is_unsigned() or b.is_unsigned():
-        raise error(NotImplementedError, f"Unsigned dtype operands not supported, got {a} and {b}")
+        raise error(NotImplementedError, f"Unsigned dtype operands not supported, got {a} and {b}",
+                    "use signed values: pass a signed numpy scalar (e.g. np.int32) or a Python int")
     lt, rt = isinstance(lhs, Tile), isinstance(rhs, Tile)
     if lt != rt:
         return lhs.dtype if lt else rhs.dtype
@@ -109,6 +113,8 @@ def create_tile(value, dtype, shape, location=None):
         return value.to(dtype)
     if isinstance(value, (numbers.Real, PlainValue, np.number)):
         if not isinstance(value, PlainValue) and str(dtype) not in SPLAT_DTYPES:
-            raise error(ValueError, f"Unsupported dtype: {dtype}")
+            raise error(ValueError, f"Unsupported dtype: {dtype}",
+                        "scalar operands can be splatted into int8, int16, int32, float16, bfloat16 or float32 tiles")
         return splat(value, dtype, shape, location)
-    raise BinaryOperandTypeError(f"Tile cannot be created from {type(value)}")
+    raise error(BinaryOperandTypeError, f"Tile cannot be created from {type(value)}",
+                "pass a tile, a Python number or a runtime scalar")
