@@ -306,8 +306,41 @@ def test_scalar_access_out_of_bounds():
         x_gm = asc2.tensor(x_ptr, [8])
         asc2.store(asc2.load(x_gm, offsets=[0]), x_gm, offsets=[i])
     x = np.zeros(8, np.float32)
-    with pytest.raises(KernelRuntimeError, match="scalar store to tensor 'x_ptr' outside the tensor"):
-        k[1](x, 8)
+    with pytest.raises(KernelRuntimeError) as e:
+        k[3](x, 8)
+    text = str(e.value)
+    assert "scalar store to tensor 'x_ptr' outside the tensor: offsets [8], shape [8]" in text
+    assert "block(s) [0, 1, 2] of 3" in text and "hint: " in text
+    assert "asc2.store(asc2.load(x_gm, offsets=[0]), x_gm, offsets=[i])" in text
+    assert np.all(x == 0)
+
+    @asc2.jit
+    def k2(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        x_gm = asc2.tensor(x_ptr, [2, 8])
+        v = asc2.load(x_gm, offsets=[asc2.block_idx() % 2, asc2.block_idx() * 3])
+        asc2.store(v, asc2.tensor(out_ptr, [8]), offsets=[asc2.block_idx()])
+    with pytest.raises(KernelRuntimeError) as e:
+        k2[4](np.zeros((2, 8), np.float32), np.zeros(8, np.float32))
+    text = str(e.value)
+    assert "scalar load of tensor 'x_ptr' outside the tensor: offsets [1, 9], shape [2, 8]" in text
+    assert "block(s) [3] of 4" in text
+
+
+def test_runtime_faults_carry_a_hint():
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress, a: int, b: int):
+        asc2.store(asc2.full([8], a // b, dtype=asc.int32), asc2.tensor(out_ptr, [8]), offsets=[0])
+    with pytest.raises(KernelRuntimeError) as e:
+        k[1](np.zeros(8, np.int32), 1, 0)
+    assert "integer division by zero" in str(e.value) and "hint: " in str(e.value)
+
+    @asc2.jit
+    def k2(out_ptr: asc.GlobalAddress, step: int):
+        for i in range(0, 8, step):
+            pass
+    with pytest.raises(KernelRuntimeError) as e:
+        k2[1](np.zeros(8, np.int32), 0)
+    assert "loop step must not be zero" in str(e.value) and "hint: " in str(e.value)
 
 
 # -- bounds ---------------------------------------------------------------------------------------------------------

@@ -158,7 +158,8 @@ class Executor:
     # -- control flow -----------------------------------------------------------------------------
     def _trips(self, lb, ub, step, op):
         if np.any(step == 0):
-            raise self._located(op, SimError("loop step must not be zero"))
+            raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
+                                             "check the step argument of range"))
         lb, ub, step = (np.asarray(x, dtype=np.int64) for x in (lb, ub, step))
         trips = np.where(step > 0, (ub - lb + step - 1) // np.where(step > 0, step, 1),
                          (lb - ub - step - 1) // np.where(step < 0, -step, 1))

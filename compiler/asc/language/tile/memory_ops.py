@@ -11,8 +11,8 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from ...sim.errors import OutOfBoundsError, RaceError
-from ...sim.lanes import scalar_for_tile
-from ...sim.memory import ATOMIC, Access, check_read_race, check_write_race
+from ...sim.lanes import gather, scalar_for_tile
+from ...sim.memory import ATOMIC, Access, _fmt, check_read_race, check_write_race
 from .tensor import Tensor
 from .tile import Tile, emit_tile, location_of, require_location
 from .utils import check_data_alignment, verify_shape
@@ -325,12 +325,22 @@ def _store_clipped(ex, buf, acc, vals, what, atomic=None):
     _store_into(ex, buf, acc, vals, what, atomic)
 
 
+def _scalar_outside(what, t, acc, offsets, lanes):
+    bad = np.nonzero(np.broadcast_to(acc.valid_cols == 0, (lanes,)))[0]
+    offs = ", ".join(_fmt(gather(np.asarray(o), bad)) for o in offsets)
+    dims = ", ".join(_fmt(d) for d in t.dims)
+    return OutOfBoundsError(f"{what} to tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]"
+                            if what.endswith("store") else
+                            f"{what} of tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]",
+                            "scalar accesses are not clipped: keep every offset below the tensor's dimension", bad)
+
+
 @define("tensor.get_value", cost=_gm_cost)
 def _exec_get_value(ex, op, t, *offsets):
     L = ex.lanes
     acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar load")
     if not acc.full:
-        raise OutOfBoundsError(f"scalar load of tensor '{t.name}' outside the tensor")
+        raise _scalar_outside("scalar load", t, acc, offsets, L)
     starts = np.broadcast_to(acc.starts, (L,))
     buf = t.buffer
     if buf.has_writes():
@@ -345,7 +355,7 @@ def _exec_set_value(ex, op, t, *rest):
     L = ex.lanes
     acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar store")
     if not acc.full:
-        raise OutOfBoundsError(f"scalar store to tensor '{t.name}' outside the tensor")
+        raise _scalar_outside("scalar store", t, acc, offsets, L)
     vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
     acc.full = False  # resolve lane by lane (general path)
     _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store")
