@@ -503,3 +503,33 @@ def test_torch_buffers_are_bounds_checked_too():
     x = torch.zeros(100)
     with pytest.raises(KernelRuntimeError, match="buffer of 100 elements"):
         oob_kernel[2](x, torch.zeros(100), 128, 64)
+
+
+@pytest.mark.parametrize("lib", ["numpy", "torch"])
+def test_the_same_array_passed_as_input_and_output(lib):
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress):
+        x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+        asc2.store(x * 2.0, asc2.tensor(out_ptr, [64]), offsets=[0])
+        asc2.store(x + 1.0, asc2.tensor(y_ptr, [64]), offsets=[0])   # the tile loaded before the store
+    a = np.arange(64, dtype=np.float32)
+    orig = a.copy()
+    y = np.zeros(64, np.float32)
+    if lib == "torch":
+        a, y = torch.from_numpy(a), torch.from_numpy(y)
+    k[1](a, a, y)
+    np.testing.assert_array_equal(np.asarray(a), orig * 2)
+    np.testing.assert_array_equal(np.asarray(y), orig + 1)
+
+
+def test_in_place_elementwise_kernel():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+        x_gm = asc2.tensor(x_ptr, [n])
+        o_gm = asc2.tensor(out_ptr, [n])
+        for i in asc2.range(asc2.block_idx(), asc.ceildiv(n, T), asc2.block_num(), unroll_factor=2, parallel=True):
+            asc2.store(asc2.abs(asc2.load(x_gm, [T], offsets=[i * T])) + 1.0, o_gm, offsets=[i * T])
+    x = randn(1000, np.float32, seed=37)
+    expected = np.abs(x) + 1
+    k[4](x, x, x.size, 128)
+    np.testing.assert_array_equal(x, expected)

@@ -40,10 +40,16 @@ def launch(jit_fn, compiled, core_num, runtime):
     if used > hw.ub_bytes:
         raise error(RuntimeError, f"UB overflow: {hw.ub_bytes} is available, {used} is used.",
                     "use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes UB space")
+    views = {name: _host_view(name, value) for name, kind, d, value in runtime if kind == "ptr"}
+    written = [v for n, v in views.items() if n in compiled.written_args]
     values = []
     for name, kind, d, value in runtime:
         if kind == "ptr":
-            buf = Buffer(name, _host_view(name, value), read_only=name not in compiled.written_args)
+            # A buffer the kernel never writes may be loaded without copying, unless it overlaps one it
+            # writes (the same array passed twice): then a loaded tile must not change under a later store.
+            read_only = name not in compiled.written_args and \
+                not any(np.may_share_memory(views[name], w) for w in written)
+            buf = Buffer(name, views[name], read_only=read_only)
             values.append(PtrVal(buf, np.asarray(0, dtype=np.int64)))
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
