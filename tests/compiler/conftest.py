@@ -11,9 +11,9 @@ from asc.frontend.errors import CodegenError
 PLATFORM = config.Platform.Ascend950PR_9599
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="module")
 def _private_cache(tmp_path_factory):
-    """Keep the on-disk kernel cache of the test run out of the user's home."""
+    """Keep the on-disk kernel cache of these tests out of the user's home (and out of other suites)."""
     mp = pytest.MonkeyPatch()
     mp.setenv("PYASC_CACHE_DIR", str(tmp_path_factory.mktemp("kernel-cache")))
     yield

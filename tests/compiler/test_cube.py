@@ -331,6 +331,26 @@ def test_l0b_capacity_error():
         matmul_kernel[1](a, b, torch.zeros((16, 64)), (16, 512), (512, 64), (16, 64), 16, 1, 64, 1)
 
 
+def test_l0c_capacity_error():
+    a = torch.zeros((512, 16), dtype=torch.float16)
+    b = torch.zeros((16, 256), dtype=torch.float16)
+    c = torch.zeros((512, 256))                    # 512 * 256 * 4 = 512 KiB of float32 in L0C (256 KiB on C310)
+    with pytest.raises(CodegenError) as e:
+        matmul_kernel[1](a, b, c, (512, 16), (16, 256), (512, 256), 512, 1, 256, 1)
+    text = str(e.value)
+    assert "L0C overflow: tile [512, 256] x float32 needs 524288 bytes, L0C holds 262144 bytes" in text
+    assert "c_ij = a_i @ b_j" in text and "hint: " in text
+
+
+def test_l1_capacity_error():
+    @asc2.jit
+    def k(a_ptr: asc.GlobalAddress):
+        a1 = asc2.load(asc2.tensor(a_ptr, [512, 1024]), [512, 1024], offsets=[0, 0], location=asc2.TileLocation.L1)
+    with pytest.raises(CodegenError, match="L1 overflow: tile \\[512, 1024\\] x float16 needs 1048576 bytes, "
+                                           "L1 holds 524288 bytes"):
+        k[1](torch.zeros((512, 1024), dtype=torch.float16))
+
+
 def test_exactly_64_kib_fits_l0a():
     a = torch.rand((64, 512), dtype=torch.float16)
     b = torch.rand((512, 16), dtype=torch.float16)
