@@ -1,12 +1,9 @@
 """Shared set-up of the compiler tests: the simulator platform, a private kernel cache, helpers."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import asc.runtime.config as config
-from asc.frontend.errors import CodegenError
 
 PLATFORM = config.Platform.Ascend950PR_9599
 
@@ -22,7 +19,10 @@ def _private_cache(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _platform():
-    """Every test starts on the simulator with the platform the project targets."""
+    """Every test starts on the simulator with the platform the project targets; the previous selection is
+    restored afterwards."""
+    state = config.STATE
+    saved = (state.backend, state.platform, state.device_id, state.explicit)
     config.set_platform(config.Backend.Model, PLATFORM)
     yield
-    config.set_platform(config.Backend.Model, PLATFORM)
+    state.backend, state.platform, state.device_id, state.explicit = saved

@@ -394,3 +394,27 @@ def test_function_forms_accept_the_scalar_first(fn, ref):
     out = np.zeros_like(x)
     scalar_rhs_kernel[1](x, out, np.float32(1.5), fn, None)
     np.testing.assert_array_equal(out, ref(x, np.float32(1.5)).astype(np.float32))
+
+
+def test_int8_comparisons_are_c310_only():
+    import asc.runtime.config as config
+    x = randn((1, 64), np.int8, seed=21)
+    y = randn((1, 64), np.int8, seed=22)
+    out = run_binary(lambda a, b: asc2.where(a > b, a, b), x, y)
+    np.testing.assert_array_equal(out, np.maximum(x, y))
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    with pytest.raises(CodegenError) as e:
+        run_binary(lambda a, b: asc2.where(a > b, a, b), x, y)
+    assert "can only be lowered with i16 or i32 tile operands" in str(e.value) and ".to(asc.int16)" in str(e.value)
+    out = run_binary(lambda a, b: asc2.where(a.to(asc.int16) > b.to(asc.int16), a, b), x, y)
+    np.testing.assert_array_equal(out, np.maximum(x, y))
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=_name)
+def test_integer_tile_divided_by_a_scalar_truncates(dtype):
+    x = np.array([[-7, 7, -8, 9] * 16], dtype)
+    out = np.zeros_like(x)
+    binary_kernel[1](x, x, out, 1, 64, lambda a, b: a / 2)
+    np.testing.assert_array_equal(out[0, :4], [-3, 3, -4, 4])
+    binary_kernel[1](x, x, out, 1, 64, lambda a, b: a // 2)
+    np.testing.assert_array_equal(out[0, :4], [-3, 3, -4, 4])
