@@ -533,6 +533,32 @@ def test_device_functions_return_values_and_apply_defaults():
     np.testing.assert_allclose(out, np.clip(x * 3 + 1, -2, 2), rtol=1e-6)
 
 
+@asc2.jit
+def _row_sum(x_gm, r, n_tiles, T: asc.ConstExpr[int]):
+    acc = asc2.zeros([1, T], dtype=asc.float32)
+    for t in range(n_tiles):
+        acc = acc + asc2.load(x_gm, [1, T], offsets=[r, t * T])
+    return acc
+
+
+@asc2.jit
+def _row_mean(x_gm, r, n_tiles, T: asc.ConstExpr[int]):
+    return _row_sum(x_gm, r, n_tiles, T) * (1.0 / T)
+
+
+def test_nested_device_functions_with_runtime_loops_inside_a_parallel_loop():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, n_tiles: int, T: asc.ConstExpr[int]):
+        x_gm = asc2.tensor(x_ptr, [rows, n_tiles * T])
+        o_gm = asc2.tensor(out_ptr, [rows, T])
+        for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+            asc2.store(_row_mean(x_gm, r, n_tiles, T), o_gm, offsets=[r, 0])
+    x = randn((5, 96), np.float32, seed=8)
+    out = np.zeros((5, 32), np.float32)
+    k[3](x, out, 5, 3, 32)
+    np.testing.assert_allclose(out, x.reshape(5, 3, 32).sum(axis=1) / 32, rtol=1e-6)
+
+
 def test_kernel_cannot_return_a_value():
     @asc2.jit
     def k(out_ptr: asc.GlobalAddress):
