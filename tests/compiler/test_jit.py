@@ -299,6 +299,24 @@ def test_one_trace_per_specialisation(trace_count):
     assert len(trace_count) == 3
 
 
+def test_relaunch_with_another_argument_kind_respecialises(trace_count):
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress, s, T: asc.ConstExpr):
+        o = asc2.tensor(out_ptr, [T])
+        asc2.store(asc2.full([T], s * 3, dtype=asc.float32), o, offsets=[0])
+    out = np.zeros(16, np.float32)
+    for s, T, expected in [(2, 8, 6.0), (2, 8, 6.0), (2.5, 8, 7.5), (True, 8, None), (2, 16, 6.0),
+                           (2, 8.0, None), (np.float16(0.5), 8, 1.5), (torch.tensor(1.5), 8, 4.5)]:
+        out[:] = 0
+        if expected is None:  # an int8 scalar / a float shape: not the cached int32 / int trace
+            with pytest.raises(CodegenError):
+                k[1](out, s, T)
+            continue
+        k[1](out, s, T)
+        assert np.all(out[:T] == expected) and np.all(out[T:] == 0), (s, T)
+    assert len(trace_count) == 6  # a 0-d float32 tensor is the float scalar's specialisation
+
+
 def test_cache_key_includes_compile_options(trace_count):
     x = np.zeros(64, np.float32)
     copy_kernel[1](x, x.copy(), 64, 16, opt_level=2)

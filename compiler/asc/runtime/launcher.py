@@ -73,7 +73,8 @@ def _report(jit_fn, compiled, ex, hw, core_num):
     dma = ex.bytes["in"] + ex.bytes["out"] > 0
     per_block = hw.launch_ticks + ex.busy.max(axis=0) + ex.serial + \
         ((hw.mte2_latency + hw.mte3_latency) if dma else 0.0)
-    pipes = {p: int(round(ex.busy[i].max())) for i, p in enumerate(PIPES) if ex.busy[i].max() > 0}
+    peak = ex.busy.max(axis=1).tolist()
+    pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
     return {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
             "ticks": int(round(per_block.max())), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
             "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "warnings": list(ex.warnings)}

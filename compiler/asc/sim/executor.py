@@ -13,7 +13,7 @@ import numpy as np
 from ..ir.registry import OPS, PIPES
 from ..ir.types import TileType
 from .errors import SimError
-from .lanes import gather, lane_count
+from .lanes import gather, lane_count, per_lane
 
 
 class KernelRuntimeError(RuntimeError):
@@ -66,6 +66,8 @@ class Executor:
         self.costs = costs                       # op id -> (pipe index, ticks)
         self.busy = np.zeros((len(PIPES), core_num))
         self.serial = np.zeros(core_num)
+        self._pending = [0.0] * len(PIPES)   # ticks per pipe of every lane of the current lane set
+        self._pending_serial = 0.0
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
         self.warnings = []
@@ -73,6 +75,7 @@ class Executor:
 
     # -- lane bookkeeping -------------------------------------------------------------------------
     def _set_lanes(self, blocks):
+        self._flush_ticks()
         self.blocks = blocks
         self.lanes = blocks.shape[0]
         self._counts = None
@@ -82,6 +85,16 @@ class Executor:
         if self._counts is None:
             self._counts = np.bincount(self.blocks, minlength=self.core_num).astype(np.float64)
         return self._counts
+
+    def _flush_ticks(self):
+        """Charge the ticks accumulated for the current lanes to their blocks (one numpy op per lane set
+        instead of one per executed op)."""
+        if any(self._pending):
+            self.busy += np.asarray(self._pending)[:, None] * self.block_counts
+            self._pending = [0.0] * len(PIPES)
+        if self._pending_serial:
+            self.serial += self._pending_serial * self.block_counts
+            self._pending_serial = 0.0
 
     def count_bytes(self, kind, n):
         self.bytes[kind] += int(n)
@@ -99,6 +112,7 @@ class Executor:
         for a, v in zip(self.fn.args, arg_values):
             env[a.id] = v
         self.run_block(self.fn.body, env)
+        self._flush_ticks()
 
     def run_block(self, block, env):
         for op in block.ops:
@@ -130,9 +144,9 @@ class Executor:
             raise self._located(op, e) from None
         pipe, ticks, stall = self.costs[op.id]
         if ticks:
-            self.busy[pipe] += ticks * self.block_counts
+            self._pending[pipe] += ticks
         if stall:
-            self.serial += stall * self.block_counts
+            self._pending_serial += stall
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
         if out is None:
@@ -157,6 +171,10 @@ class Executor:
 
     # -- control flow -----------------------------------------------------------------------------
     def _trips(self, lb, ub, step, op):
+        if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
+            lo, hi, st = int(lb), int(ub), int(step)
+            trips = max(0, -(-(hi - lo) // st))
+            return np.asarray(trips, dtype=np.int64), np.asarray(lo, dtype=np.int64), np.asarray(st, dtype=np.int64)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))
@@ -171,7 +189,7 @@ class Executor:
         body = op.regions[0]
         trips, lb, step = self._trips(lb, ub, step, op)
         L = self.lanes
-        trips = np.broadcast_to(trips, (L,))
+        trips = per_lane(trips, L)
         parallel = op.attrs.get("parallel", False)
         if parallel and not inits:
             self._parallel_for(op, body, env, trips, lb, step)
@@ -190,7 +208,10 @@ class Executor:
         parent = np.repeat(np.arange(L), trips)
         first = np.repeat(np.cumsum(trips) - trips, trips)
         local = np.arange(total) - first
-        iv = (np.broadcast_to(lb, (L,))[parent] + local * np.broadcast_to(step, (L,))[parent]).astype(np.int32)
+        if lb.ndim == 0 and step.ndim == 0:
+            iv = (local * int(step) + int(lb)).astype(np.int32)
+        else:
+            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
         saved = self.blocks
         child = Env(env, parent)
         child[body.args[0].id] = iv
@@ -225,7 +246,7 @@ class Executor:
                 for a, v in zip(body.args[1:], vals):
                     child[a.id] = v
                 if trip_cost:
-                    self.serial += trip_cost * self.block_counts
+                    self._pending_serial += trip_cost
                 out = self.run_block(body, child)
                 if idx is None:
                     carried = out

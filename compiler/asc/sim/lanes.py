@@ -32,5 +32,12 @@ def gather(v, idx):
     return v
 
 
+def per_lane(v, lanes: int, tail=()):
+    """``v`` as an array of shape ``(lanes, *tail)`` (a view when it is uniform)."""
+    v = np.asarray(v)
+    shape = (lanes,) + tuple(tail)
+    return v if v.shape == shape else np.broadcast_to(v, shape)
+
+
 def lane_count(v) -> int:
     return 1 if (v.ndim == 0) else v.shape[0]

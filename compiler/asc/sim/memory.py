@@ -11,7 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .errors import OutOfBoundsError, RaceError
-from .lanes import gather
+from .lanes import gather, per_lane
 
 NO_WRITER = -1
 ATOMIC = -2
@@ -59,7 +59,22 @@ class TensorVal:
         self.name = name
 
     def gather(self, idx):
+        if self.base.ndim == 0 and all(d.ndim == 0 for d in self.dims):
+            return self  # the same tensor in every lane
         return TensorVal(self.buffer, gather(self.base, idx), [gather(d, idx) for d in self.dims], self.name)
+
+
+_UNKNOWN = object()
+_ZERO = np.asarray(0, dtype=np.int64)
+_ONE = np.asarray(1, dtype=np.int64)
+
+
+def _span(v):
+    """(min, max) of a lane value as Python ints."""
+    if v.ndim == 0:
+        x = int(v)
+        return x, x
+    return int(v.min()), int(v.max())
 
 
 def _fmt(v):
@@ -84,59 +99,97 @@ class Access:
         if rank == 1:
             (n,), (o,) = tensor.dims, offs
             rows, cols = 1, shape[0]
-            row_off, col_off, row_dim, col_dim = np.asarray(0), o, np.asarray(1), n
-            row_stride = n
+            row_off, col_off, row_dim, col_dim = _ZERO, o, _ONE, n
         else:
             (m, n), (r, c) = tensor.dims, offs
             rows, cols = shape
             row_off, col_off, row_dim, col_dim = r, c, m, n
-            row_stride = n
+        row_stride = n
         self.rows, self.cols = rows, cols
-        if np.any(col_off < 0) or np.any(row_off < 0):
+        # Checks on (min, max) spans: one reduction per lane array instead of one pass per condition.
+        c_lo, c_hi = _span(col_off)
+        r_lo, r_hi = _span(row_off)
+        if c_lo < 0 or r_lo < 0:
             raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
                                    f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
-        if np.any(row_off + rows > row_dim):
+        if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1) and np.any(row_off + rows > row_dim):
             bad = np.nonzero(np.broadcast_to(row_off + rows > row_dim, (lanes,)))[0]
             raise OutOfBoundsError(
                 f"{what} of tensor '{tensor.name}' (shape [{_fmt(row_dim)}, {_fmt(col_dim)}]) at offsets "
                 f"[{_fmt(gather(row_off, bad))}, {_fmt(gather(col_off, bad))}] with tile shape {list(shape)} "
                 f"reads rows beyond the tensor's {_fmt(row_dim)} rows",
                 "only the last dimension is clipped; make the row loop stop at the tensor's row count", bad)
-        self.valid_cols = np.clip(col_dim - col_off, 0, cols)
-        self.full = bool(np.all(self.valid_cols == cols))
-        self.starts = tensor.base + row_off * row_stride + col_off
+        if col_dim.ndim == 0 and int(col_dim) - c_hi >= cols:
+            self.valid_cols, self.full = cols, True
+        else:
+            self.valid_cols = np.clip(col_dim - col_off, 0, cols)
+            self.full = bool(np.all(self.valid_cols == cols))
+        self.starts = tensor.base + row_off * row_stride + col_off if r_hi or row_stride.ndim else tensor.base + col_off
         self.row_stride = row_stride
+        self.start_lo, self.start_hi = _span(self.starts)
+        self._step = _UNKNOWN
         # Bounds of the buffer itself (a tensor may claim more elements than its buffer holds).
-        last = self.starts + (rows - 1) * row_stride + np.maximum(self.valid_cols, 1) - 1
-        has_any = self.valid_cols > 0
-        if np.any(has_any & ((last >= buf.data.shape[0]) | (self.starts < 0))):
-            bad = np.nonzero(np.broadcast_to(has_any & (last >= buf.data.shape[0]), (lanes,)))[0]
-            raise OutOfBoundsError(
-                f"{what} of tensor '{tensor.name}' at offsets [{', '.join(_fmt(gather(x, bad)) for x in offs)}] touches "
-                f"element {_fmt(gather(last, bad))} of a buffer of {buf.data.shape[0]} elements",
-                "the tensor's shape is larger than the array passed for it: check the size arguments", bad)
+        size = buf.data.shape[0]
+        if self.full and row_stride.ndim == 0:
+            ok = self.start_lo >= 0 and self.start_hi + (rows - 1) * int(row_stride) + cols <= size
+        else:
+            ok = False
+        if not ok:
+            last = self.starts + (rows - 1) * row_stride + np.maximum(self.valid_cols, 1) - 1
+            has_any = self.valid_cols > 0
+            if np.any(has_any & ((last >= size) | (self.starts < 0))):
+                bad = np.nonzero(np.broadcast_to(has_any & ((last >= size) | (self.starts < 0)), (lanes,)))[0]
+                raise OutOfBoundsError(
+                    f"{what} of tensor '{tensor.name}' at offsets [{', '.join(_fmt(gather(x, bad)) for x in offs)}] "
+                    f"touches element {_fmt(gather(last, bad))} of a buffer of {size} elements",
+                    "the tensor's shape is larger than the array passed for it: check the size arguments", bad)
+
+    def valid_count(self, lanes):
+        """Elements inside the tensor over all lanes."""
+        if self.full:
+            return lanes * self.rows * self.cols
+        return int(np.sum(np.broadcast_to(self.valid_cols, (lanes,)))) * self.rows
 
     # -- fast path: every lane's window fully inside, windows at a constant stride ----------------
+    def _regular_step(self, starts, lanes):
+        """The constant distance between consecutive lanes' windows, or None."""
+        if self._step is not _UNKNOWN:
+            return self._step
+        self._step = self._find_step(starts, lanes)
+        return self._step
+
+    def _find_step(self, starts, lanes):
+        if lanes == 1 or self.start_lo == self.start_hi:
+            return 0
+        span = self.start_hi - self.start_lo
+        if span % (lanes - 1):
+            return None
+        step = span // (lanes - 1)
+        if starts[0] != self.start_lo:
+            return None
+        d = starts[1:] - starts[:-1]
+        return step if d.min() == step and d.max() == step else None
+
     def strided_view(self, data, lanes):
         """(view, order) with view[k] the window of lane order[k]; None when windows are irregular."""
         if not self.full or np.ndim(self.row_stride) != 0:
             return None
-        starts = np.broadcast_to(self.starts, (lanes,))
+        starts = per_lane(self.starts, lanes)
         rs = int(self.row_stride)
         es = data.itemsize
-        if lanes == 1 or np.all(starts == starts[0]):
-            v = as_strided(data[int(starts[0]):], shape=(1, self.rows, self.cols), strides=(0, rs * es, es))
+        step = self._regular_step(starts, lanes)
+        if step == 0:
+            v = as_strided(data[self.start_lo:], shape=(1, self.rows, self.cols), strides=(0, rs * es, es))
             return v, None
         order = None
-        d = np.diff(starts)
-        if np.any(d < 0):
+        if step is None:
             order = np.argsort(starts, kind="stable")
             starts = starts[order]
             d = np.diff(starts)
-        step = int(d[0])
-        if step <= 0 or np.any(d != step):
-            return None
-        v = as_strided(data[int(starts[0]):], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
+            step = int(d[0])
+            if step <= 0 or np.any(d != step):
+                return None
+        v = as_strided(data[self.start_lo:], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
         return v, order
 
     def gather_view(self, data, lanes):
@@ -144,18 +197,19 @@ class Access:
         windows (e.g. every block loading the same operand). None when windows are irregular."""
         if not self.full or np.ndim(self.row_stride) != 0:
             return None
-        starts = np.broadcast_to(self.starts, (lanes,))
-        if lanes > 1 and np.any(np.diff(starts) <= 0) and not np.all(starts == starts[0]):
-            u, inv = np.unique(starts, return_inverse=True)
-            d = np.diff(u)
-            if u.size > 1 and np.any(d != d[0]):
-                return None
-            es, rs = data.itemsize, int(self.row_stride)
-            step = int(d[0]) if u.size > 1 else 0
-            v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(step * es, rs * es, es))
-            return v, inv.reshape(-1)
-        sv = self.strided_view(data, lanes)
-        return None if sv is None else (sv[0], None)
+        starts = per_lane(self.starts, lanes)
+        step = self._regular_step(starts, lanes)
+        if step == 0:
+            return self.strided_view(data, lanes)[0], None
+        if step is not None:
+            return self.strided_view(data, lanes)[0], None
+        u, inv = np.unique(starts, return_inverse=True)
+        d = np.diff(u)
+        if np.any(d != d[0]):
+            return None
+        es, rs = data.itemsize, int(self.row_stride)
+        v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(int(d[0]) * es, rs * es, es))
+        return v, inv.reshape(-1)
 
     def indices(self, lanes):
         """Linear indices (lanes, rows, cols) and the in-tensor mask, for the general path."""

@@ -215,7 +215,16 @@ def int_div(a, b, kind):
 
 @define("scalar.const", cost=scalar_cost)
 def _exec_const(ex, op):
-    return np.asarray(op.attrs["value"], dtype=op.results[0].type.dtype.to_numpy())
+    key = (op.attrs["value"], op.results[0].type.dtype.name)
+    v = _CONSTS.get(key)
+    if v is None:
+        v = np.asarray(op.attrs["value"], dtype=op.results[0].type.dtype.to_numpy())
+        v.flags.writeable = False  # shared by every launch
+        _CONSTS[key] = v
+    return v
+
+
+_CONSTS = {}
 
 
 @define("scalar.binary", cost=scalar_cost)

@@ -11,7 +11,7 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from ...sim.errors import OutOfBoundsError, RaceError
-from ...sim.lanes import gather, scalar_for_tile
+from ...sim.lanes import gather, per_lane, scalar_for_tile
 from ...sim.memory import ATOMIC, Access, _fmt, check_read_race, check_write_race
 from .tensor import Tensor
 from .tile import Tile, emit_tile, location_of, require_location
@@ -285,7 +285,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
             atomic.at(data, flat, v)
             tags[flat] = ATOMIC
     buf.written = True
-    ex.count_bytes("out", int(np.sum(np.broadcast_to(acc.valid_cols, (L,)))) * acc.rows * data.itemsize)
+    ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
 
 
 def _windows_overlap(step, lanes, rows, cols, row_stride):
@@ -306,7 +306,7 @@ def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     acc = Access(t, offsets, vtype.shape, L, "store")
-    vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
+    vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:
         if len(t.dims) == 2:
             msg = (f"{op.loc}: a 2-D store was clipped at the end of a row; pyasc's lowering clips by the "
