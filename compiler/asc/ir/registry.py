@@ -16,17 +16,18 @@ class OpDef:
     name: str
     execute: Callable          # execute(ex, op, *operand_values) -> value | tuple | None
     cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks[, stall]) per executed instance
+    shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
 
 
 OPS: dict[str, OpDef] = {}
 
 
-def define(name: str, cost: Optional[Callable] = None):
+def define(name: str, cost: Optional[Callable] = None, shared_operands: bool = False):
     """Register the executor of IR op ``name`` (decorator)."""
     def deco(fn):
         if name in OPS:
             raise RuntimeError(f"op {name} defined twice")
-        OPS[name] = OpDef(name, fn, cost)
+        OPS[name] = OpDef(name, fn, cost, shared_operands)
         return fn
     return deco
 

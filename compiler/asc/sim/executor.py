@@ -13,7 +13,7 @@ import numpy as np
 from ..ir.registry import OPS, PIPES
 from ..ir.types import TileType
 from .errors import SimError
-from .lanes import gather, lane_count, per_lane
+from .lanes import Shared, gather, lane_count, per_lane
 
 
 class KernelRuntimeError(RuntimeError):
@@ -138,8 +138,11 @@ class Executor:
 
     def _exec(self, op, env):
         args = [env[o.id] for o in op.operands]
+        opdef = OPS[op.name]
+        if not opdef.shared_operands:
+            args = [a.materialise() if type(a) is Shared else a for a in args]
         try:
-            out = OPS[op.name].execute(self, op, *args)
+            out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
         pipe, ticks, stall = self.costs[op.id]

@@ -9,6 +9,53 @@ from __future__ import annotations
 import numpy as np
 
 
+class Shared:
+    """A tile value whose lanes share a few distinct windows: lane ``l`` holds ``windows[index[l]]``.
+
+    Loads where many blocks read the same operand (every block of a matmul column loading one B tile)
+    produce it, so the copies are never made. Ops registered with ``shared_operands=True`` work on the
+    distinct windows; every other op receives the per-lane array (``materialise``).
+    """
+    __slots__ = ("windows", "index", "_full")
+
+    def __init__(self, windows, index):
+        self.windows = windows
+        self.index = index
+        self._full = None
+
+    @property
+    def shape(self):
+        return (self.index.shape[0],) + self.windows.shape[1:]
+
+    @property
+    def ndim(self):
+        return self.windows.ndim
+
+    @property
+    def dtype(self):
+        return self.windows.dtype
+
+    def materialise(self):
+        if self._full is None:
+            self._full = self.windows[self.index]
+        return self._full
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.materialise()
+        return a if dtype is None else a.astype(dtype)
+
+    def gather(self, idx):
+        return Shared(self.windows, self.index[idx])
+
+
+def windows_of(v):
+    """(windows, index) of a tile value: index None means lane l holds windows[l] (or the one shared
+    window when there is a single one)."""
+    if type(v) is Shared:
+        return v.windows, v.index
+    return v, None
+
+
 def is_uniform(v) -> bool:
     return v.ndim == 0 or v.shape[0] == 1
 

@@ -192,24 +192,31 @@ class Access:
         v = as_strided(data[self.start_lo:], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
         return v, order
 
+    def sliding(self, arr):
+        """A view of ``arr`` (data or writer tags) whose entry ``s`` is the window starting at element s."""
+        rs, es = int(self.row_stride), arr.itemsize
+        extent = (self.rows - 1) * rs + self.cols
+        return as_strided(arr, shape=(arr.shape[0] - extent + 1, self.rows, self.cols), strides=(es, rs * es, es))
+
     def gather_view(self, data, lanes):
-        """(view, inv) with the window of lane l at view[inv[l]] (inv None: view[l]); lanes may share
-        windows (e.g. every block loading the same operand). None when windows are irregular."""
+        """(windows, index, starts): the window of lane l is windows[index[l]] (index None: windows[l],
+        or the only window); lanes may share windows (e.g. every block loading the same operand).
+        ``starts`` is None when ``windows`` is a view of ``data``, else the windows' first elements
+        (they were copied). None when some window is not fully inside the tensor."""
         if not self.full or np.ndim(self.row_stride) != 0:
             return None
         starts = per_lane(self.starts, lanes)
         step = self._regular_step(starts, lanes)
-        if step == 0:
-            return self.strided_view(data, lanes)[0], None
         if step is not None:
-            return self.strided_view(data, lanes)[0], None
+            return self.strided_view(data, lanes)[0], None, None
         u, inv = np.unique(starts, return_inverse=True)
+        inv = inv.reshape(-1)
         d = np.diff(u)
-        if np.any(d != d[0]):
-            return None
-        es, rs = data.itemsize, int(self.row_stride)
-        v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(int(d[0]) * es, rs * es, es))
-        return v, inv.reshape(-1)
+        if d.min() == d.max():
+            es, rs = data.itemsize, int(self.row_stride)
+            v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(int(d[0]) * es, rs * es, es))
+            return v, inv, None
+        return self.sliding(data)[u], inv, u
 
     def indices(self, lanes):
         """Linear indices (lanes, rows, cols) and the in-tensor mask, for the general path."""

@@ -12,7 +12,8 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import PlainValue, int_div, to_scalar
-from ...sim.lanes import scalar_for_tile
+from ...sim.convert import as_compute, as_float32
+from ...sim.lanes import Shared, scalar_for_tile, windows_of
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, require_location
 from .utils import infer_common_dtype, infer_common_shape
@@ -130,9 +131,9 @@ def binary_values(kind, a, b, out_dtype):
         if kind == "div":
             if out_dtype.kind in "iu":
                 return int_div(a, b, "div").astype(out_dtype)
-            r = np.true_divide(a.astype(cd, copy=False), b.astype(cd, copy=False))
+            r = np.true_divide(as_compute(a, cd), as_compute(b, cd))
         else:
-            r = _UFUNC[kind](a.astype(cd, copy=False), b.astype(cd, copy=False))
+            r = _UFUNC[kind](as_compute(a, cd), as_compute(b, cd))
     return r.astype(out_dtype, copy=False)
 
 
@@ -244,15 +245,42 @@ def _mmad_cost(op, hw):
     return ("M", hw.mmad_issue + m * k * n / hw.mmad_macs_per_tick * (2 if str(a.dtype) == "float32" else 1))
 
 
+def _lane_index(windows, index, lanes):
+    if index is not None:
+        return index
+    return np.zeros(lanes, np.intp) if windows.shape[0] == 1 else np.arange(lanes)
+
+
 def _mm(a, b):
-    return np.matmul(a.astype(np.float32, copy=False), b.astype(np.float32, copy=False))
+    """Lane-wise ``a @ b`` with float32 products and accumulation.
+
+    Operands whose lanes share windows (``lanes.Shared``: e.g. every block of a column loading the
+    same B tile) are converted once per distinct window, and when the distinct (A, B) pairs are about
+    as many as the lanes, all pairs come from one GEMM of the stacked windows.
+    """
+    wa, ia = windows_of(a)
+    wb, ib = windows_of(b)
+    if ia is None and ib is None:
+        return np.matmul(as_float32(wa), as_float32(wb))
+    lanes = (ia if ia is not None else ib).shape[0]
+    ia, ib = _lane_index(wa, ia, lanes), _lane_index(wb, ib, lanes)
+    (ua, m, k), (ub, _, n) = wa.shape, wb.shape
+    if ua * ub <= 2 * lanes:
+        # Stacked before converting: windows that tile the source matrix stack as views of it.
+        stacked_a = as_float32(wa.reshape(ua * m, k))
+        stacked_b = as_float32(wb.transpose(1, 0, 2).reshape(k, ub * n))
+        every_pair = (stacked_a @ stacked_b).reshape(ua, m, ub, n)
+        return every_pair[ia, :, ib, :]
+    return np.matmul(as_float32(wa)[ia], as_float32(wb)[ib])
 
 
-@define("tile.matmul", cost=_mmad_cost)
+@define("tile.matmul", cost=_mmad_cost, shared_operands=True)
 def _exec_matmul(ex, op, a, b):
     return _mm(a, b)
 
 
-@define("tile.matmul_acc", cost=_mmad_cost)
+@define("tile.matmul_acc", cost=_mmad_cost, shared_operands=True)
 def _exec_matmul_acc(ex, op, a, b, acc):
+    if type(acc) is Shared:
+        acc = acc.materialise()
     return acc + _mm(a, b)

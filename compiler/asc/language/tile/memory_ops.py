@@ -11,7 +11,7 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from ...sim.errors import OutOfBoundsError, RaceError
-from ...sim.lanes import gather, per_lane, scalar_for_tile
+from ...sim.lanes import Shared, gather, per_lane, scalar_for_tile
 from ...sim.memory import ATOMIC, Access, _fmt, check_read_race, check_write_race
 from .tensor import Tensor
 from .tile import Tile, emit_tile, location_of, require_location
@@ -197,28 +197,29 @@ def _exec_load(ex, op, t, *rest):
     data = buf.data
     sv = acc.gather_view(data, L)
     if sv is not None:
-        view, inv = sv
-        if buf.has_writes():
-            tv = _tags_view(buf.writer_tags(), view, data)
-            check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
-        if inv is None:
-            # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
-            out = view if buf.read_only else np.array(view)
-        else:
-            out = view[inv]
-    else:
-        idx, valid = acc.indices(L)
-        safe = np.where(valid, idx, 0)
-        out = data[safe]
+        view, inv, starts = sv
         if buf.has_writes():
             tags = buf.writer_tags()
-            check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
-        if pad is None:
-            fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
-            ex.note_poison(op, int(np.count_nonzero(~valid)))
-        else:
-            fill = scalar_for_tile(np.asarray(pad), 2)
-        out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
+            tv = _tags_view(tags, view, data) if starts is None else acc.sliding(tags)[starts]
+            check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
+        # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
+        if starts is None and not buf.read_only:
+            view = np.array(view)
+        ex.count_bytes("in", L * view[0].nbytes)
+        view = view.reshape((view.shape[0],) + rtype.shape)
+        return view if inv is None else Shared(view, inv)
+    idx, valid = acc.indices(L)
+    safe = np.where(valid, idx, 0)
+    out = data[safe]
+    if buf.has_writes():
+        tags = buf.writer_tags()
+        check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
+    if pad is None:
+        fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
+        ex.note_poison(op, int(np.count_nonzero(~valid)))
+    else:
+        fill = scalar_for_tile(np.asarray(pad), 2)
+    out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
     ex.count_bytes("in", out.size * out.itemsize)
     return out.reshape((out.shape[0],) + rtype.shape)
 
@@ -254,6 +255,20 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
             tw = _tags_view(tags, view, data)
             as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
         buf.pending.append(fill)  # writer tags are only materialised if a later access needs them
+    elif atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES:
+        # Irregular windows (e.g. a 2-D grid of output tiles), few lanes: one fancy assignment over a
+        # sliding-window view, collisions checked pairwise.
+        starts = per_lane(acc.starts, L)
+        if _blocks_collide(starts, blocks, acc.rows, acc.cols, int(acc.row_stride)):
+            raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+        if buf.has_writes():
+            check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
+        acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
+
+        def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
+            acc.sliding(tags)[starts] = tag
+        buf.pending.append(fill)
     else:
         idx, valid = acc.indices(L)
         lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
@@ -286,6 +301,19 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
             tags[flat] = ATOMIC
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
+_FEW_LANES = 256
+
+
+def _blocks_collide(starts, blocks, rows, cols, row_stride):
+    """Whether two lanes of different blocks write a common element: windows whose starts differ by d
+    share one iff d = k * row_stride + e with |k| < rows and |e| < cols. Checking k = floor(d / row_stride)
+    for both d and -d covers both candidates k and k + 1."""
+    d = starts[None, :] - starts[:, None]
+    k = np.clip(d // row_stride, -(rows - 1), rows - 1)
+    hit = np.abs(d - k * row_stride) < cols
+    return bool(np.any(hit & (blocks[None, :] != blocks[:, None])))
 
 
 def _windows_overlap(step, lanes, rows, cols, row_stride):

@@ -12,6 +12,7 @@ from ..core.errors import error, not_supported
 from ..core.ir_value import PlainValue, scalar_unary, to_scalar
 from ...sim.lanes import scalar_for_tile
 from .binary_ops import compute_dtype
+from ...sim.convert import as_compute
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
@@ -139,7 +140,7 @@ def _unary_cost(op, hw):
 def _exec_unary(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
     with np.errstate(all="ignore"):
-        r = UNARY_FUNCS[op.attrs["kind"]](a.astype(compute_dtype(rdt), copy=False))
+        r = UNARY_FUNCS[op.attrs["kind"]](as_compute(a, compute_dtype(rdt)))
     return np.asarray(r).astype(rdt, copy=False)
 
 
