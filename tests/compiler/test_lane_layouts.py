@@ -32,14 +32,18 @@ def _windows(r, c, R, C, cols):
     return {(r + i) * cols + c + j for i in range(R) for j in range(C)}
 
 
-def _reference(x, place, R, C, scale):
-    out = np.zeros_like(x)
-    owner = {}
-    race = False
+def _reference(x, place, R, C, scale, in_place=False):
+    """The result of running the blocks one after another, and whether two blocks write a common element
+    (or, in place, one block writes what another reads)."""
+    out = x.copy() if in_place else np.zeros_like(x)
+    writer, readers = {}, {}
     for b, (sr, sc, dr, dc) in enumerate(place):
+        for e in _windows(sr, sc, R, C, x.shape[1]):
+            readers.setdefault(e, set()).add(b)
         for e in _windows(dr, dc, R, C, x.shape[1]):
-            race |= owner.setdefault(e, b) != b
+            writer.setdefault(e, set()).add(b)
         out[dr:dr + R, dc:dc + C] = x[sr:sr + R, sc:sc + C] * (2 if scale else 1)
+    race = any(len(w) > 1 or (in_place and readers.get(e, w) - w) for e, w in writer.items())
     return out, race
 
 
@@ -57,25 +61,29 @@ def _random_placement(rng, blocks, rows, cols, R, C, distinct_sources, spread):
     return np.concatenate([src, dst], axis=1).astype(np.int32)
 
 
+@pytest.mark.parametrize("in_place", [False, True], ids=["copy", "in-place"])
 @pytest.mark.parametrize("seed", range(24))
-def test_irregular_placements_match_a_sequential_reference_or_race(seed):
+def test_irregular_placements_match_a_sequential_reference_or_race(seed, in_place):
     rng = np.random.default_rng(seed)
     R, C = [(4, 8), (1, 16), (3, 8), (8, 24)][seed % 4]
     rows, cols = 6 * R, 4 * C + 8 * (seed % 3)
     spread = "grid" if seed % 2 else "anywhere"
     blocks = int(rng.integers(2, 20)) if spread == "anywhere" else int(rng.integers(2, (rows // R) * (cols // C) + 1))
     place = _random_placement(rng, blocks, rows, cols, R, C, int(rng.integers(1, 5)), spread)
+    if in_place and seed % 4 < 2:
+        place[:, :2] = place[:, 2:]  # every block updates the tile it reads
     x = rng.standard_normal((rows, cols)).astype(np.float32)
-    out = np.zeros_like(x)
+    out = x if in_place else np.zeros_like(x)
     scale = bool(seed % 3)
-    expected, race = _reference(x, place, R, C, scale)
+    expected, race = _reference(x, place, R, C, scale, in_place)
     if race:
-        with pytest.raises(KernelRuntimeError, match="two blocks write the same elements|overlaps elements written"):
+        with pytest.raises(KernelRuntimeError, match="two blocks write the same elements|overlaps elements written|"
+                                                     "overwrites elements block [0-9]+ read"):
             placed_copy[blocks](x, out, place.reshape(-1), rows, cols, R, C, scale)
     else:
         placed_copy[blocks](x, out, place.reshape(-1), rows, cols, R, C, scale)
         np.testing.assert_array_equal(out, expected)
-    assert spread == "anywhere" or not race
+    assert spread == "anywhere" or in_place or not race
 
 
 def test_collision_rule_agrees_with_element_sets():

@@ -43,13 +43,17 @@ def launch(jit_fn, compiled, core_num, runtime):
     views = {name: _host_view(name, value) for name, kind, d, value in runtime if kind == "ptr"}
     written = [v for n, v in views.items() if n in compiled.written_args]
     values = []
+    logs = {}  # (address, bytes, dtype) -> AccessLog: the same array passed twice shares its race records
     for name, kind, d, value in runtime:
         if kind == "ptr":
+            view = views[name]
             # A buffer the kernel never writes may be loaded without copying, unless it overlaps one it
             # writes (the same array passed twice): then a loaded tile must not change under a later store.
             read_only = name not in compiled.written_args and \
-                not any(np.may_share_memory(views[name], w) for w in written)
-            buf = Buffer(name, views[name], read_only=read_only)
+                not any(np.may_share_memory(view, w) for w in written)
+            same = (view.__array_interface__["data"][0], view.nbytes, view.dtype.str)
+            buf = Buffer(name, view, read_only=read_only, log=logs.get(same))
+            logs.setdefault(same, buf.log)
             values.append(PtrVal(buf, np.asarray(0, dtype=np.int64)))
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value

@@ -13,7 +13,9 @@ import numpy as np
 from ..ir.registry import OPS, PIPES
 from ..ir.types import TileType
 from .errors import SimError
-from .lanes import Shared, gather, lane_count, per_lane
+from .lanes import Shared, UnsetAccumulator, gather, lane_count, per_lane
+
+_LAZY = (Shared, UnsetAccumulator)
 
 
 class KernelRuntimeError(RuntimeError):
@@ -140,7 +142,7 @@ class Executor:
         args = [env[o.id] for o in op.operands]
         opdef = OPS[op.name]
         if not opdef.shared_operands:
-            args = [a.materialise() if type(a) is Shared else a for a in args]
+            args = [a if type(a) not in _LAZY else self._materialise(op, a) for a in args]
         try:
             out = opdef.execute(self, op, *args)
         except SimError as e:
@@ -155,6 +157,15 @@ class Executor:
         if out is None:
             return []
         return out if isinstance(out, tuple) else (out,)
+
+    def _materialise(self, op, value):
+        if type(value) is UnsetAccumulator:
+            msg = (f"{op.loc}: an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
+                   "does not clear L0C, so this reads stale data (the simulator reads zeros)")
+            if msg not in self.warnings:
+                self.warnings.append(msg)
+            return value.zeros
+        return value.materialise()
 
     def _located(self, op, e):
         lines = [str(e)]

@@ -48,6 +48,26 @@ class Shared:
         return Shared(self.windows, self.index[idx])
 
 
+class UnsetAccumulator:
+    """A ``zeros_acc`` tile no ``matmul_acc`` has written yet. The hardware does not clear L0C: the first
+    ``matmul_acc`` initialises it, and anything else reading it first sees stale data (the simulator
+    gives zeros and the launch report warns)."""
+    __slots__ = ("zeros",)
+
+    def __init__(self, zeros):
+        self.zeros = zeros
+
+    @property
+    def shape(self):
+        return self.zeros.shape
+
+    def __array__(self, dtype=None, copy=None):
+        return self.zeros if dtype is None else self.zeros.astype(dtype)
+
+    def gather(self, idx):
+        return self
+
+
 def windows_of(v):
     """(windows, index) of a tile value: index None means lane l holds windows[l] (or the one shared
     window when there is a single one)."""

@@ -2,8 +2,9 @@
 
 Loads and stores clip exactly where pyasc does (the last-dimension tail of a tile, and 1-D tails); any
 other access outside a tensor or its buffer is an error, and nothing is written outside a buffer.
-Stores remember which block wrote each element, so two blocks writing (or one reading what another
-wrote in the same launch) is reported as a race; atomic updates are exempt.
+Stores remember which block wrote each element and loads which blocks read it, so two blocks writing
+the same element, one reading what another wrote, or one overwriting what another read in the same
+launch is reported as a race; atomic updates may share elements with each other.
 """
 from __future__ import annotations
 
@@ -17,26 +18,100 @@ NO_WRITER = -1
 ATOMIC = -2
 
 
+class AccessLog:
+    """Who wrote and who read each element of a buffer during one launch (shared by arguments that are
+    the same array)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.tags = None          # per-element writer block, materialised when a second access needs it
+        self.pending = []         # tag writes of stores, replayed on demand
+        self.readers = None       # per-element (lowest, highest) reading block, for write-after-read races
+        self.read_marks = []      # reader updates of loads, replayed when a store needs them
+
+
 class Buffer:
-    def __init__(self, name, data: np.ndarray, read_only=False):
+    def __init__(self, name, data: np.ndarray, read_only=False, log=None):
         self.name = name
         self.data = data          # 1-d view of the caller's memory
         self.read_only = read_only  # the kernel never writes it: loads may alias it without copying
-        self.tags = None          # per-element writer block, materialised when a second access needs it
-        self.pending = []         # tag writes of the first store, replayed on demand
+        self.log = log or AccessLog(data.shape[0])
         self.written = False
+
+    @property
+    def pending(self):
+        return self.log.pending
 
     def writer_tags(self):
         """The per-element writer tags, with every deferred write applied."""
-        if self.tags is None:
-            self.tags = np.full(self.data.shape[0], NO_WRITER, dtype=np.int32)
-        for fill in self.pending:
-            fill(self.tags)
-        self.pending = []
-        return self.tags
+        log = self.log
+        if log.tags is None:
+            log.tags = np.full(log.n, NO_WRITER, dtype=np.int32)
+        for fill in log.pending:
+            fill(log.tags)
+        log.pending = []
+        return log.tags
 
     def has_writes(self):
-        return self.tags is not None or bool(self.pending)
+        return self.log.tags is not None or bool(self.log.pending)
+
+    def reader_span(self):
+        """(lo, hi): the lowest and highest block that read each element (hi < 0: nobody)."""
+        log = self.log
+        if log.readers is None:
+            log.readers = (np.full(log.n, np.iinfo(np.int32).max, dtype=np.int32), np.full(log.n, -1, dtype=np.int32))
+        for mark in log.read_marks:
+            mark(*log.readers)
+        log.read_marks = []
+        return log.readers
+
+    def has_reads(self):
+        return self.log.readers is not None or bool(self.log.read_marks)
+
+    def only_read_by_the_same_lanes(self, view, blocks):
+        """Whether every read so far covered exactly these disjoint windows, each by the block that now
+        writes it (a load-modify-store in place): then no other block read what this store writes."""
+        log = self.log
+        if log.readers is not None:
+            return False
+        key = _geometry(view)
+        for mark in log.read_marks:
+            seen = getattr(mark, "windows", None)
+            if seen is None or seen[0] != key or not np.array_equal(seen[1], blocks):
+                return False
+        return True
+
+    def note_read(self, acc, lanes, blocks, view=None):
+        """Remember which blocks read the windows of ``acc`` (``view``: the windows as a view of ``data``,
+        one per lane, when the load had one)."""
+        if self.read_only:
+            return  # never written in this launch: reading it cannot race
+        blocks = blocks.copy()
+        if view is not None and view.shape[0] == 1:
+            lo_b, hi_b = int(blocks.min()), int(blocks.max())
+
+            def mark(lo, hi):
+                for arr, b, fn in ((lo, lo_b, np.minimum), (hi, hi_b, np.maximum)):
+                    w = tags_window(arr, view, self.data)
+                    fn(w, b, out=w)
+        elif view is not None and not _lanes_overlap(view, acc, self.data.itemsize):
+            b = blocks.reshape(-1, 1, 1)
+
+            def mark(lo, hi):
+                for arr, fn in ((lo, np.minimum), (hi, np.maximum)):
+                    w = tags_window(arr, view, self.data)
+                    fn(w, b, out=w)
+            mark.windows = (_geometry(view), blocks)
+        else:
+            def mark(lo, hi):
+                idx, valid = acc.indices(lanes)
+                # Lanes ordered so that, among lanes reading one element, the extreme block comes last.
+                for arr, order, fn in ((lo, np.argsort(-blocks, kind="stable"), np.minimum),
+                                       (hi, np.argsort(blocks, kind="stable"), np.maximum)):
+                    v = valid[order]
+                    flat = idx[order][v]
+                    arr[flat] = fn(arr[flat], np.broadcast_to(blocks[order].reshape(-1, 1, 1), v.shape)[v])
+        self.log.read_marks.append(mark)
 
 
 class PtrVal:
@@ -75,6 +150,38 @@ def _span(v):
         x = int(v)
         return x, x
     return int(v.min()), int(v.max())
+
+
+def tags_window(tags, view_like, data):
+    """The window of a per-element array (writer tags, reader spans) matching a strided view of data."""
+    es, ts = data.itemsize, tags.itemsize
+    start = (view_like.__array_interface__["data"][0] - data.__array_interface__["data"][0]) // es
+    return as_strided(tags[start:], shape=view_like.shape, strides=tuple(s // es * ts for s in view_like.strides))
+
+
+def _geometry(view):
+    return view.__array_interface__["data"][0], view.shape, view.strides
+
+
+def _lanes_overlap(view, acc, itemsize):
+    """Whether the per-lane windows of a strided view share elements."""
+    step = view.strides[0] // itemsize
+    rs = int(acc.row_stride)
+    return step < (acc.rows - 1) * rs + acc.cols and windows_overlap(step, view.shape[0], acc.rows, acc.cols, rs)
+
+
+def windows_overlap(step, lanes, rows, cols, row_stride):
+    """Whether windows of rows x cols (rows row_stride apart) placed every ``step`` elements overlap."""
+    m = 1
+    reach = (rows - 1) * row_stride + cols - 1
+    while m < lanes and m * step <= reach:
+        d = m * step
+        k = min(rows - 1, d // row_stride) if row_stride else 0
+        for kk in (k, k + 1):
+            if kk <= rows - 1 and abs(d - kk * row_stride) <= cols - 1:
+                return True
+        m += 1
+    return False
 
 
 def _fmt(v):
@@ -236,6 +343,20 @@ def check_read_race(buf: Buffer, tags_window, blocks, what):
                         f"{int(tags_window[conflict].flat[0])} in the same launch",
                         "blocks run concurrently: a block may only read what it wrote itself "
                         "(split the work into two kernel launches)", lane)
+
+
+def check_overwrite_race(buf: Buffer, lo_window, hi_window, blocks, what):
+    """A block writing elements another block read in this launch is a race (the reader may see the old
+    or the new value)."""
+    b = blocks.reshape((-1,) + (1,) * (lo_window.ndim - 1))
+    other_reader = (lo_window != b) | (hi_window != b)
+    conflict = (hi_window >= 0) & other_reader
+    if np.any(conflict):
+        lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
+        other = int(np.where(lo_window != b, lo_window, hi_window)[conflict].flat[0])
+        raise RaceError(f"{what} to '{buf.name}' overwrites elements block {other} read in the same launch",
+                        "blocks run concurrently: the reader may see the old or the new value; split the work "
+                        "into two kernel launches, or let each block read only what it writes", lane)
 
 
 def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):

@@ -13,7 +13,7 @@ from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import PlainValue, int_div, to_scalar
 from ...sim.convert import as_compute, as_float32
-from ...sim.lanes import Shared, scalar_for_tile, windows_of
+from ...sim.lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, require_location
 from .utils import infer_common_dtype, infer_common_shape
@@ -281,6 +281,8 @@ def _exec_matmul(ex, op, a, b):
 
 @define("tile.matmul_acc", cost=_mmad_cost, shared_operands=True)
 def _exec_matmul_acc(ex, op, a, b, acc):
+    if type(acc) is UnsetAccumulator:
+        return _mm(a, b)  # the first accumulation initialises the accumulator
     if type(acc) is Shared:
         acc = acc.materialise()
     return acc + _mm(a, b)

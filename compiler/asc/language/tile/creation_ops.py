@@ -10,6 +10,7 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue
+from ...sim.lanes import UnsetAccumulator
 from .costs import vector_cost
 from .tile import Tile, emit_tile, location_of, require_location, splat
 from .utils import verify_shape, SPLAT_DTYPES
@@ -92,7 +93,7 @@ def concat(*inputs):
 @define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
 def _exec_zeros_acc(ex, op):
     t = op.results[0].type
-    return np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy())
+    return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
 
 
 @define("tile.concat", cost=vector_cost(1))

@@ -12,7 +12,8 @@ from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from ...sim.errors import OutOfBoundsError, RaceError
 from ...sim.lanes import Shared, gather, per_lane, scalar_for_tile
-from ...sim.memory import ATOMIC, Access, _fmt, check_read_race, check_write_race
+from ...sim.memory import (ATOMIC, Access, _fmt, check_overwrite_race, check_read_race, check_write_race,
+                           tags_window, windows_overlap)
 from .tensor import Tensor
 from .tile import Tile, emit_tile, location_of, require_location
 from .utils import check_data_alignment, verify_shape
@@ -179,13 +180,6 @@ def _gm_cost(op, hw):
 
 
 # -- simulator semantics -------------------------------------------------------------------------
-def _tags_view(tags, view_like, data):
-    """The writer-tag window matching a strided data view."""
-    es, ts = data.itemsize, tags.itemsize
-    start = (view_like.__array_interface__["data"][0] - data.__array_interface__["data"][0]) // es
-    return as_strided(tags[start:], shape=view_like.shape, strides=tuple(s // es * ts for s in view_like.strides))
-
-
 @define("tile.load", cost=_load_cost)
 def _exec_load(ex, op, t, *rest):
     rtype = op.results[0].type
@@ -198,9 +192,10 @@ def _exec_load(ex, op, t, *rest):
     sv = acc.gather_view(data, L)
     if sv is not None:
         view, inv, starts = sv
+        buf.note_read(acc, L, ex.blocks, view if starts is None and inv is None else None)
         if buf.has_writes():
             tags = buf.writer_tags()
-            tv = _tags_view(tags, view, data) if starts is None else acc.sliding(tags)[starts]
+            tv = tags_window(tags, view, data) if starts is None else acc.sliding(tags)[starts]
             check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
         # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
         if starts is None and not buf.read_only:
@@ -211,6 +206,7 @@ def _exec_load(ex, op, t, *rest):
     idx, valid = acc.indices(L)
     safe = np.where(valid, idx, 0)
     out = data[safe]
+    buf.note_read(acc, L, ex.blocks)
     if buf.has_writes():
         tags = buf.writer_tags()
         check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
@@ -236,14 +232,17 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         view, order = sv
         step = view.strides[0] // data.itemsize if view.shape[0] > 1 else None
         extent = (acc.rows - 1) * int(acc.row_stride) + acc.cols
-        if step is not None and step < extent and _windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
+        if step is not None and step < extent and windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
             sv = None
     if sv is not None:
         view, order = sv
         lane_vals = vals if order is None else vals[order]
         lane_blocks = blocks if order is None else blocks[order]
         if buf.has_writes():
-            check_write_race(buf, _tags_view(buf.writer_tags(), view, data), lane_blocks, what, atomic is not None)
+            check_write_race(buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what, atomic is not None)
+        if buf.has_reads() and not buf.only_read_by_the_same_lanes(view, lane_blocks):
+            lo, hi = buf.reader_span()
+            check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
         if atomic is None:
             w[...] = lane_vals
@@ -252,7 +251,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         tag = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
-            tw = _tags_view(tags, view, data)
+            tw = tags_window(tags, view, data)
             as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
         buf.pending.append(fill)  # writer tags are only materialised if a later access needs them
     elif atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES:
@@ -264,6 +263,9 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
                             "give every block a disjoint output region, or use asc2.atomic_add/max/min")
         if buf.has_writes():
             check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
+        if buf.has_reads():
+            lo, hi = buf.reader_span()
+            check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
         acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
 
         def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
@@ -271,6 +273,10 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         buf.pending.append(fill)
     else:
         idx, valid = acc.indices(L)
+        if buf.has_reads():
+            lo, hi = buf.reader_span()
+            safe = np.where(valid, idx, 0)
+            check_overwrite_race(buf, lo[safe], np.where(valid, hi[safe], -1), blocks, what)
         lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
         flat = idx[valid]
         v = np.broadcast_to(vals, idx.shape)[valid]
@@ -316,19 +322,6 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
     return bool(np.any(hit & (blocks[None, :] != blocks[:, None])))
 
 
-def _windows_overlap(step, lanes, rows, cols, row_stride):
-    m = 1
-    reach = (rows - 1) * row_stride + cols - 1
-    while m < lanes and m * step <= reach:
-        d = m * step
-        k = min(rows - 1, d // row_stride) if row_stride else 0
-        for kk in (k, k + 1):
-            if kk <= rows - 1 and abs(d - kk * row_stride) <= cols - 1:
-                return True
-        m += 1
-    return False
-
-
 @define("tile.store", cost=_store_cost)
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
@@ -371,6 +364,7 @@ def _exec_get_value(ex, op, t, *offsets):
         raise _scalar_outside("scalar load", t, acc, offsets, L)
     starts = np.broadcast_to(acc.starts, (L,))
     buf = t.buffer
+    buf.note_read(acc, L, ex.blocks)
     if buf.has_writes():
         check_read_race(buf, buf.writer_tags()[starts], ex.blocks, "scalar load")
     out = buf.data[starts]
