@@ -137,27 +137,32 @@ def test_k_tiled_matmul_with_zeros_acc(dtype, stage, runtime_loop):
     assert ktiled_kernel.last_launch["warnings"] == []
 
 
-def test_storing_an_accumulator_no_matmul_acc_wrote_is_reported():
+@pytest.mark.parametrize("cast", [False, True], ids=["store", "fused-cast"])
+def test_storing_an_accumulator_no_matmul_acc_wrote_is_reported(cast):
     @asc2.jit
-    def k(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, k_tiles: int):
+    def k(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, k_tiles: int,
+          CAST: asc.ConstExpr[bool]):
         acc = asc2.zeros_acc([16, 16], asc.float32)
         for kk in asc2.range(k_tiles):
             a = asc2.load(asc2.tensor(a_ptr, [16, 64]), [16, 16], offsets=[0, kk * 16], location=L0A)
             b = asc2.load(asc2.tensor(b_ptr, [64, 16]), [16, 16], offsets=[kk * 16, 0], location=L0B)
             asc2.matmul_acc(a, b, acc)
-        asc2.store(acc, asc2.tensor(c_ptr, [16, 16]), offsets=[0, 0])
+        if CAST:
+            asc2.store(acc.to(asc.float16), asc2.tensor(c_ptr, [16, 16]), offsets=[0, 0])
+        else:
+            asc2.store(acc, asc2.tensor(c_ptr, [16, 16]), offsets=[0, 0])
     a = torch.rand((16, 64), dtype=torch.float16)
     b = torch.rand((64, 16), dtype=torch.float16)
-    c = torch.full((16, 16), 7.0)
-    k[1](a, b, c, 4)
-    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+    c = torch.full((16, 16), 7.0, dtype=torch.float16 if cast else torch.float32)
+    k[1](a, b, c, 4, cast)
+    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-2, rtol=1e-2)
     assert k.last_launch["warnings"] == []
-    k[1](a, b, c, 0)                                     # a K loop of no trips: nothing initialised L0C
+    k[1](a, b, c, 0, cast)                               # a K loop of no trips: nothing initialised L0C
     assert torch.all(c == 0)
     (warning,) = k.last_launch["warnings"]
     lines, first = inspect.getsourcelines(k.fn)
-    store_line = first + next(i for i, line in enumerate(lines) if "asc2.store(acc" in line)
-    assert warning.startswith(f"{__file__}:{store_line}:")
+    reader = "asc2.store(acc.to(" if cast else "asc2.store(acc,"
+    assert warning.startswith(f"{__file__}:{first + next(i for i, l in enumerate(lines) if reader in l)}:")
     assert "read before any matmul_acc" in warning and "stale data" in warning
 
 

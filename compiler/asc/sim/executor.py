@@ -142,7 +142,7 @@ class Executor:
         args = [env[o.id] for o in op.operands]
         opdef = OPS[op.name]
         if not opdef.shared_operands:
-            args = [a if type(a) not in _LAZY else self._materialise(op, a) for a in args]
+            args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
         try:
             out = opdef.execute(self, op, *args)
         except SimError as e:
@@ -158,7 +158,8 @@ class Executor:
             return []
         return out if isinstance(out, tuple) else (out,)
 
-    def _materialise(self, op, value):
+    def materialise(self, op, value):
+        """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
         if type(value) is UnsetAccumulator:
             msg = (f"{op.loc}: an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
                    "does not clear L0C, so this reads stale data (the simulator reads zeros)")

@@ -11,7 +11,7 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from ...sim.errors import OutOfBoundsError, RaceError
-from ...sim.lanes import Shared, gather, per_lane, scalar_for_tile
+from ...sim.lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ...sim.memory import (ATOMIC, Access, _fmt, check_overwrite_race, check_read_race, check_write_race,
                            tags_window, windows_overlap)
 from .tensor import Tensor
@@ -383,16 +383,19 @@ def _exec_set_value(ex, op, t, *rest):
     _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store")
 
 
-@define("tile.copy", cost=_copy_cost)
+@define("tile.copy", cost=_copy_cost, shared_operands=True)
 def _exec_copy(ex, op, tile, *offsets):
     shape = op.results[0].type.shape
     if all(np.ndim(o) == 0 for o in offsets):
+        windows, index = windows_of(tile)  # lanes sharing source windows share the copies too
         sl = tuple(slice(int(o), int(o) + s) for o, s in zip(offsets, shape))
-        out = tile[(slice(None),) + sl]
+        out = windows[(slice(None),) + sl]
         if out.shape[1:] != shape:
             raise OutOfBoundsError(f"copy window {list(shape)} at offsets {[int(o) for o in offsets]} exceeds the "
                                    f"source tile {list(tile.shape[1:])}")
-        return cast_for_location(np.array(out), op)
+        out = cast_for_location(np.array(out), op)
+        return out if index is None else Shared(out, index)
+    tile = np.asarray(tile)
     lanes = max(np.shape(o)[0] if np.ndim(o) else 1 for o in offsets)
     src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
     res = np.empty((lanes,) + shape, dtype=tile.dtype)
