@@ -5,6 +5,7 @@
 Prints, for each kernel, the median wall time of a launch on the embedded simulator (trace cached),
 the median time of the same computation in plain numpy, and their ratio (goal: <= 5x), then the median
 cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are measured in one run.
+Indented rows are variants without a goal of their own (a plain sequential loop, K-tiled matmul).
 """
 from __future__ import annotations
 
@@ -33,6 +34,19 @@ def add_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.
         x = asc2.load(x_gm, [tile], offsets=[off])
         y = asc2.load(y_gm, [tile], offsets=[off])
         asc2.store(x + y, out_gm, offsets=[off])
+
+
+@asc2.jit
+def add_kernel_sequential_loop(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+                               size: int, tile: asc.ConstExpr[int], tiles_per_block: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [size])
+    y_gm = asc2.tensor(y_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    base = asc2.block_idx() * tile * tiles_per_block
+    for i in asc2.range(tiles_per_block):
+        off = base + i * tile
+        asc2.store(asc2.load(x_gm, [tile], offsets=[off]) + asc2.load(y_gm, [tile], offsets=[off]),
+                   out_gm, offsets=[off])
 
 
 @asc2.jit
@@ -124,6 +138,10 @@ def main():
     np.testing.assert_array_equal(out, x + y)
     ref = median_time(lambda: np.add(x, y, out=np.empty_like(x)))
     rows.append(("add f32 [1048576], tile 1024", sim, ref))
+    out[:] = 0
+    sim = median_time(lambda: add_kernel_sequential_loop[CORES](x, y, out, n, tile, tpb))
+    np.testing.assert_array_equal(out, x + y)
+    rows.append(("  the same with a plain (sequential) asc2.range loop", sim, ref))
 
     xs = rng.random((256, 1024), dtype=np.float32) * 4 - 2
     outs = np.empty_like(xs)

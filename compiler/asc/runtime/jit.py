@@ -17,6 +17,7 @@ from .. import __version__
 from ..frontend.errors import CodegenError
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
+from ..ir.analysis import batchable_loops, written_args
 from ..ir.builder import building
 from ..ir.core import Value
 from ..ir.registry import OPS, PIPES
@@ -37,7 +38,8 @@ class CompiledKernel:
 
     def __init__(self, fn: Function, costs, memory, platform):
         self.fn = fn
-        self.written_args = _written_args(fn)
+        self.written_args = written_args(fn)
+        self.batchable_loops = batchable_loops(fn)
         self.costs = costs
         self.memory = memory
         self.platform = platform
@@ -45,26 +47,6 @@ class CompiledKernel:
     @property
     def ir(self) -> str:
         return print_function(self.fn)
-
-
-_WRITES = ("tile.store", "tile.atomic", "tensor.set_value")
-
-
-def _written_args(fn):
-    """Names of the pointer arguments some store may write (the others are read-only in this kernel)."""
-    arg_names = {a.id: n for a, n in zip(fn.args, fn.arg_names)}
-    out = set()
-    for op in fn.walk():
-        if op.name in _WRITES:
-            t = op.operands[1] if op.name != "tensor.set_value" else op.operands[0]
-            v = t.owner.operands[0] if hasattr(t.owner, "operands") else t
-            while hasattr(v.owner, "name") and v.owner.name == "ptr.offset":
-                v = v.owner.operands[0]
-            if v.id in arg_names:
-                out.add(arg_names[v.id])
-            else:
-                return set(fn.arg_names)  # unknown provenance: treat every buffer as written
-    return out
 
 
 def _arg_kind(name, value):

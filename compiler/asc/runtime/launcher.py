@@ -58,7 +58,10 @@ def launch(jit_fn, compiled, core_num, runtime):
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
             values.append(np.asarray(v, dtype=d.to_numpy()))
-    ex = Executor(compiled.fn, hw, core_num, compiled.costs)
+    # Loop trips may run batched only if no argument is another's memory under a different name.
+    aliased = any(np.may_share_memory(views[a], views[b]) for i, a in enumerate(views) for b in list(views)[i + 1:])
+    ex = Executor(compiled.fn, hw, core_num, compiled.costs,
+                  batchable=frozenset() if aliased else compiled.batchable_loops)
     try:
         ex.run(values)
     except KernelRuntimeError as e:

@@ -59,8 +59,9 @@ def _scatter(full, idx, part, lanes):
 
 
 class Executor:
-    def __init__(self, fn, hw, core_num, costs):
+    def __init__(self, fn, hw, core_num, costs, batchable=frozenset()):
         self.fn = fn
+        self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
         self.hw = hw
         self.core_num = core_num
         self.blocks = np.arange(core_num, dtype=np.int64)
@@ -205,18 +206,26 @@ class Executor:
         trips, lb, step = self._trips(lb, ub, step, op)
         L = self.lanes
         trips = per_lane(trips, L)
-        parallel = op.attrs.get("parallel", False)
-        if parallel and not inits:
-            self._parallel_for(op, body, env, trips, lb, step)
+        if not inits and (op.attrs.get("parallel", False) or op.id in self.batchable):
+            self._batched_for(op, body, env, trips, lb, step)
             return []
         return self._sequential_for(op, body, env, trips, lb, step, inits)
 
-    def _parallel_for(self, op, body, env, trips, lb, step):
+    def _trip_stall(self, op):
+        """Serial ticks of one trip: the loop-end barrier of a non-parallel loop, and the lost load/store
+        overlap of a loop unrolled once."""
+        hw = self.hw
+        return (hw.loop_barrier if not op.attrs.get("parallel") else 0.0) + \
+            ((hw.mte2_latency + hw.mte3_latency) if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma")
+             else 0.0)
+
+    def _batched_for(self, op, body, env, trips, lb, step):
+        """Every trip of every lane as one batch (parallel loops, and sequential ones no trip of which
+        depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
-        if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma"):
-            # the lost load/store overlap of an unrolled-once loop, as in _sequential_for
-            self.serial += (self.hw.mte2_latency + self.hw.mte3_latency) * \
-                np.bincount(self.blocks, weights=trips, minlength=self.core_num)
+        stall = self._trip_stall(op)
+        if stall:
+            self.serial += stall * np.bincount(self.blocks, weights=trips, minlength=self.core_num)
         total = int(trips.sum())
         if total == 0:
             return
@@ -241,9 +250,7 @@ class Executor:
         tmax = int(trips.max()) if L else 0
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
-        hw = self.hw
-        trip_cost = (hw.loop_barrier if not op.attrs.get("parallel") else 0.0) + \
-            ((hw.mte2_latency + hw.mte3_latency) if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma") else 0.0)
+        trip_cost = self._trip_stall(op)
         try:
             for t in range(tmax):
                 if uniform:

@@ -1,0 +1,63 @@
+"""Which kernel arguments an op reads or writes through memory, and which loops the simulator may batch.
+
+A global-memory op reaches a buffer through a tensor made from a pointer argument (possibly offset);
+when that chain cannot be followed (a tensor carried through a loop), the op may touch any buffer.
+"""
+from __future__ import annotations
+
+from .core import Function
+
+# op name -> index of its tensor operand
+READS = {"tile.load": 0, "tensor.get_value": 0}
+WRITES = {"tile.store": 1, "tile.atomic": 1, "tensor.set_value": 0}
+UNKNOWN = None
+
+
+def buffer_of(tensor, arg_ids):
+    """The pointer argument behind a tensor value, or UNKNOWN."""
+    owner = tensor.owner
+    v = owner.operands[0] if getattr(owner, "name", None) == "tensor.make" else tensor
+    while getattr(v.owner, "name", None) == "ptr.offset":
+        v = v.owner.operands[0]
+    return v.id if v.id in arg_ids else UNKNOWN
+
+
+def _touched(ops, table, arg_ids):
+    out = set()
+    for op in ops:
+        if op.name in table:
+            out.add(buffer_of(op.operands[table[op.name]], arg_ids))
+    return out
+
+
+def written_args(fn: Function):
+    """Names of the pointer arguments some store may write (the others are read-only in this kernel)."""
+    names = dict(zip((a.id for a in fn.args), fn.arg_names))
+    written = _touched(fn.walk(), WRITES, names)
+    if UNKNOWN in written:
+        return set(fn.arg_names)
+    return {names[i] for i in written}
+
+
+def batchable_loops(fn: Function):
+    """Ids of the sequential ``scf.for`` loops whose trips the simulator may run as one batch.
+
+    A trip can only depend on an earlier one through carried values or through memory an earlier trip
+    wrote. Loops without carried values whose body loads nothing from a buffer it also writes (and has
+    no atomics, whose float order would change) give the same result batched: lanes keep program order
+    for stores to the same element, and the tick model charges each trip as the sequential loop does.
+    Arguments that alias each other are the launcher's concern (it does not batch then).
+    """
+    arg_ids = {a.id for a in fn.args}
+    out = set()
+    for op in fn.walk():
+        if op.name != "scf.for" or op.attrs.get("parallel") or len(op.operands) > 3:
+            continue
+        body = list(op.regions[0].walk())
+        if any(o.name == "tile.atomic" for o in body):
+            continue
+        read, written = _touched(body, READS, arg_ids), _touched(body, WRITES, arg_ids)
+        if written and (UNKNOWN in read or UNKNOWN in written or read & written):
+            continue
+        out.add(op.id)
+    return frozenset(out)
