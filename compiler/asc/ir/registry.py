@@ -15,7 +15,7 @@ PIPES = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 class OpDef:
     name: str
     execute: Callable          # execute(ex, op, *operand_values) -> value | tuple | None
-    cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks[, stall]) per executed instance
+    cost: Optional[Callable]   # cost(op, hw) -> (pipe, busy[, latency]) or a list of stages
     shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
 
 

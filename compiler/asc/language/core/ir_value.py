@@ -227,7 +227,14 @@ def _exec_const(ex, op):
 _CONSTS = {}
 
 
-@define("scalar.binary", cost=scalar_cost)
+def _scalar_math_cost(op, hw):
+    """Float division and transcendentals take the scalar unit many cycles; the rest one."""
+    slow = op.attrs.get("kind") in ("div", "sqrt", "rsqrt", "exp", "log", "erf") and \
+        op.results[0].type.dtype.is_float()
+    return ("S", hw.scalar_float_math if slow else hw.scalar_op)
+
+
+@define("scalar.binary", cost=_scalar_math_cost)
 def _exec_scalar_binary(ex, op, a, b):
     kind = op.attrs["kind"]
     rdt = op.results[0].type.dtype
@@ -255,7 +262,7 @@ def _exec_scalar_cast(ex, op, a):
         return np.asarray(a).astype(rdt.to_numpy())
 
 
-@define("scalar.unary", cost=scalar_cost)
+@define("scalar.unary", cost=_scalar_math_cost)
 def _exec_scalar_unary(ex, op, a):
     from ..tile.unary_ops import UNARY_FUNCS
     kind = op.attrs["kind"]

@@ -137,18 +137,13 @@ def binary_values(kind, a, b, out_dtype):
     return r.astype(out_dtype, copy=False)
 
 
-@define("tile.binary", cost=vector_cost(1))
+@define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]))
 def _exec_binary(ex, op, a, b):
     kind = op.attrs["kind"]
     return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
 
 
-def _div_cost(op, hw):
-    pipe, t = vector_cost(1)(op, hw)
-    return (pipe, t * (2 if op.attrs["kind"] == "div" else 1))
-
-
-@define("tile.binary_scalar", cost=_div_cost)
+@define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]))
 def _exec_binary_scalar(ex, op, a, s):
     kind = op.attrs["kind"]
     rdt = op.results[0].type.dtype.to_numpy()
@@ -160,12 +155,12 @@ def _exec_binary_scalar(ex, op, a, s):
     return binary_values(kind, np.asarray(a), np.asarray(s), rdt)
 
 
-@define("tile.cmp", cost=vector_cost(1))
+@define("tile.cmp", cost=vector_cost("compare"))
 def _exec_cmp(ex, op, a, b):
     return _CMP[op.attrs["mode"]](a, b)
 
 
-@define("tile.cmp_scalar", cost=vector_cost(1))
+@define("tile.cmp_scalar", cost=vector_cost("compare"))
 def _exec_cmp_scalar(ex, op, a, s):
     mode = op.attrs["mode"]
     if op.attrs["reverse"]:

@@ -96,7 +96,7 @@ def _exec_zeros_acc(ex, op):
     return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
 
 
-@define("tile.concat", cost=vector_cost(1))
+@define("tile.concat", cost=vector_cost())
 def _exec_concat(ex, op, *tiles):
     lanes = max(t.shape[0] for t in tiles)
     return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)

@@ -80,7 +80,7 @@ def mask_lanes(mode, args, shape, dtype):
     return (bits == 1).reshape(shape)
 
 
-@define("tile.select", cost=vector_cost(1))
+@define("tile.select", cost=vector_cost("select"))
 def _exec_select(ex, op, m, a, b):
     return np.where(m, a, b)
 

@@ -76,7 +76,7 @@ for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze"):
     bind_tile_method(_n, globals()[_n])
 
 
-@define("tile.broadcast", cost=vector_cost(1))
+@define("tile.broadcast", cost=vector_cost())
 def _exec_broadcast(ex, op, a):
     shape = op.results[0].type.shape
     src = a.reshape((a.shape[0],) + (1,) * (len(shape) - (a.ndim - 1)) + a.shape[1:])

@@ -115,13 +115,13 @@ def splat(value, dtype, shape, location=None) -> Tile:
     return emit_tile("tile.const", [], shape, dtype, location, value=value)
 
 
-@define("tile.const", cost=vector_cost(1))
+@define("tile.const", cost=vector_cost())
 def _exec_const(ex, op):
     t = op.results[0].type
     return np.full((1,) + t.shape, op.attrs["value"], dtype=t.dtype.to_numpy())
 
 
-@define("tile.splat", cost=vector_cost(1))
+@define("tile.splat", cost=vector_cost())
 def _exec_splat(ex, op, s):
     t = op.results[0].type
     s = np.asarray(s).astype(t.dtype.to_numpy())
@@ -179,6 +179,6 @@ def cast_array(a, target: np.dtype):
     return a.astype(target)
 
 
-@define("tile.cast", cost=vector_cost(1))
+@define("tile.cast", cost=vector_cost())
 def _exec_cast(ex, op, a):
     return cast_array(a, op.results[0].type.dtype.to_numpy())

@@ -29,11 +29,6 @@ UNARY_FUNCS = {
     "relu": lambda x: np.maximum(x, 0), "neg": np.negative,
 }
 
-# Relative cost of each function, in simple vector calls (transcendentals expand to several).
-_WEIGHT = {"exp": 2, "exp2": 2, "log": 2, "log2": 2, "sqrt": 2, "rsqrt": 2, "tanh": 6, "erf": 8,
-           "sin": 6, "cos": 6, "tan": 8, "sinh": 6, "cosh": 6}
-
-
 def _unary(kind, input, scalar_ok=False):
     if scalar_ok and isinstance(input, (PlainValue, numbers.Real, np.number)) and not isinstance(input, bool):
         return scalar_unary(kind, input)
@@ -130,7 +125,7 @@ bind_tile_method("__neg__", negative)
 
 # -- simulator semantics -------------------------------------------------------------------------
 def _unary_cost(op, hw):
-    pipe, t = vector_cost(_WEIGHT.get(op.attrs["kind"], 1))(op, hw)
+    pipe, t = vector_cost(op.attrs["kind"])(op, hw)
     if op.results[0].type.location == Location.L0C:
         return ("FIX", 0.0)  # relu on L0C is fused into the fixpipe store
     return (pipe, t)
@@ -144,7 +139,7 @@ def _exec_unary(ex, op, a):
     return np.asarray(r).astype(rdt, copy=False)
 
 
-@define("tile.softmax", cost=vector_cost(7))
+@define("tile.softmax", cost=vector_cost("softmax"))
 def _exec_softmax(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
     x = a.astype(np.float32)
@@ -154,7 +149,7 @@ def _exec_softmax(ex, op, a):
     return r.astype(rdt)
 
 
-@define("tile.rms_norm", cost=vector_cost(6))
+@define("tile.rms_norm", cost=vector_cost("rms_norm"))
 def _exec_rms_norm(ex, op, x, gamma, eps):
     rdt = op.results[0].type.dtype.to_numpy()
     x32 = x.astype(np.float32)
