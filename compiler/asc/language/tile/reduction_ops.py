@@ -5,16 +5,12 @@ input dtype; float32 tiles are summed in float32 with numpy's pairwise summation
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ...ir.builder import current_builder
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core.errors import error
 from ..core.ir_value import PlainValue
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
-
-_NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
 
 
 def _reduce(kind, input, dims, keep_dims):
@@ -61,17 +57,6 @@ bind_tile_method("min", reduce_min)
 bind_tile_method("prod", reduce_prod)
 
 
-def _reduce_values(kind, a, axes, rdt, keepdims=False):
-    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
-    x = a.astype(acc) if acc is not None else a
-    with np.errstate(all="ignore"):
-        if kind in ("sum", "prod"):
-            r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
-        else:
-            r = _NP[kind](x, axis=axes, keepdims=keepdims)
-    return np.asarray(r).astype(rdt, copy=False)
-
-
 def _reduce_cost(op, hw):
     """One call whose passes over the data cost ``reduce`` weight per 256-byte repeat. Reading a reduced
     scalar on the scalar unit (V -> S) is a stall the schedule adds where the scalar is used."""
@@ -79,14 +64,5 @@ def _reduce_cost(op, hw):
     return ("V", hw.vector_issue + hw.vector_weight("reduce") * max(1, -(-nbytes // hw.vector_bytes)) * hw.vector_repeat)
 
 
-@define("tile.reduce_all", cost=_reduce_cost)
-def _exec_reduce_all(ex, op, a):
-    return _reduce_values(op.attrs["kind"], a, tuple(range(1, a.ndim)), op.results[0].type.dtype.to_numpy())
-
-
-@define("tile.reduce", cost=_reduce_cost)
-def _exec_reduce(ex, op, a):
-    rtype = op.results[0].type
-    axes = tuple(d + 1 for d in op.attrs["dims"])
-    r = _reduce_values(op.attrs["kind"], a, axes, rtype.dtype.to_numpy(), keepdims=op.attrs["keep_dims"])
-    return r.reshape((r.shape[0],) + rtype.shape)
+define("tile.reduce_all", cost=_reduce_cost)
+define("tile.reduce", cost=_reduce_cost)
