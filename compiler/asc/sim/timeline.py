@@ -71,12 +71,22 @@ def chrome_trace(reports, clock_mhz) -> dict:
             trace.append({"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": tid, "args": {"sort_index": tid}})
         flow = 0
         for block, lst in sorted(per_block.items()):
+            track_end = {}
             for tid, e in lst:
+                start, dur = e["start"], e["dur"]
+                # scalar work of interleaved unrolled clones is modelled side by side; on its single track
+                # each slice starts where the previous one ended
+                if start < track_end.get(tid, 0.0):
+                    dur -= track_end[tid] - start
+                    start = track_end[tid]
+                    if dur <= 0:
+                        continue
+                track_end[tid] = start + dur
                 args = {"ticks": e["dur"], "start_tick": e["start"]}
                 if e.get("line") is not None:
                     args["line"] = e["line"]
                 trace.append({"ph": "X", "name": e["name"], "cat": e["pipe"], "pid": pid, "tid": tid,
-                              "ts": e["start"] * us, "dur": e["dur"] * us, "args": args})
+                              "ts": start * us, "dur": dur * us, "args": args})
                 dep = e.get("after")
                 if dep is not None and 0 <= dep < len(lst):
                     src_tid, src = lst[dep]
