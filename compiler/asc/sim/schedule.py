@@ -29,12 +29,12 @@ S, MTE2, MTE1, V, M, FIX, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE1", 
 _CUBE = (M, FIX)
 # Unrolled groups of a loop scheduled before its steady state is extrapolated (the schedule of a few
 # trips repeats from the second group on; tests set it very large to check the extrapolation).
-WARM_GROUPS = 2
+WARM_GROUPS = 1
 
 
 class _Step:
     __slots__ = ("kind", "op", "stages", "ins", "outs", "name", "line", "body", "orelse", "uf", "barrier",
-                 "n_instr", "key")
+                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias")
 
     def __init__(self, kind, op):
         self.kind = kind
@@ -72,8 +72,28 @@ def _plan_region(block, costs, plan):
         st.outs = tuple((r.id, isinstance(r.type, TileType)) for r in op.results)
         st.name = op.name.split(".", 1)[-1] if "kind" not in op.attrs else str(op.attrs["kind"])
         st.line = op.loc.line if op.loc is not None else None
+        prev = steps[-1] if steps else None
+        if _scalar_only(st) and prev is not None and prev.kind == "op" and _scalar_only(prev):
+            # a run of scalar instructions is one step: the same ticks, a fraction of the bookkeeping
+            made = {vid for vid, _ in prev.outs}
+            prev.ins += tuple(v for v in st.ins if v not in made)
+            prev.outs += st.outs
+            prev.stages = ((S, prev.stages[0][1] + st.stages[0][1], 0.0),)
+            prev.name = "scalar"
+            continue
         steps.append(st)
+    for st in steps:
+        if st.kind == "op":
+            st.pipe, st.last = st.stages[0][0], st.stages[-1][0]
+            st.tile_outs = tuple(v for v, is_tile in st.outs if is_tile)
+            st.scalar_outs = tuple(v for v, is_tile in st.outs if not is_tile)
+            st.alias = len(st.stages) == 1 and st.pipe == S    # a zero-cost view (reshape) is ready with its input
     return steps
+
+
+def _scalar_only(st):
+    return len(st.stages) == 1 and st.stages[0][0] == S and st.stages[0][1] > 0.0 and \
+        not any(is_tile for _, is_tile in st.outs) and not any(o.type.__class__ is TileType for o in st.op.operands)
 
 
 def plan(compiled):
@@ -92,7 +112,6 @@ class BlockSchedule:
         self.hw = hw
         self.visits = visits        # key -> count for this block
         self.free = [0.0] * len(PIPES)
-        self.busy = [0.0] * len(PIPES)
         self.ready = {}             # value id -> (time, pipe, buffer key, index of its event)
         self.read = {}              # buffer key -> (time the last reader finished, its pipe)
         self.gate = 0.0             # MTE2 / MTE1 start no earlier (loop-end barrier)
@@ -106,72 +125,71 @@ class BlockSchedule:
         hw = self.hw
         free = self.free
         ready = self.ready
-        stages = st.stages
-        pipe = stages[0][0]
+        read = self.read
+        pipe = st.pipe
         t = free[S]                                  # issued in program order by the scalar unit
         cause = None
+        keys = []
         for vid in st.ins:
             r = ready.get(vid)
             if r is None:
                 continue
             rt, rp, rkey, _ = r
-            if rkey is None and rp == V:             # a scalar the vector unit produced: read back
+            if rkey is not None:
+                keys.append(rkey)
+                if rp != pipe and rp != S:
+                    rt += hw.cube_to_vector if (pipe == V and (rp == M or rp == FIX)) else hw.sync
+            elif rp == V:                            # a scalar the vector unit produced: read back
                 rt += hw.vector_to_scalar
                 if rt > free[S]:
                     free[S] = rt                     # the scalar unit waits too: later issue is delayed
                 ready[vid] = (rt, S, None, r[3])     # read once: later uses find it in a scalar register
-            elif rp != pipe:
-                if rp in _CUBE and pipe == V:
-                    rt += hw.cube_to_vector
-                elif rp != S:
-                    rt += hw.sync
+            elif rp != pipe and rp != S:
+                rt += hw.sync
             if rt > t:
                 t, cause = rt, r
-        if pipe == MTE2 or pipe == MTE1:
-            if self.gate > t:
-                t = self.gate
-        outs = []
-        for vid, is_tile in st.outs:
-            key = (vid, self.slot) if is_tile else None
-            outs.append((vid, key))
-            if key is not None:
-                w = self.read.get(key)
-                if w is not None:
-                    wt = w[0] + (hw.sync if w[1] != pipe else 0.0)
-                    if wt > t:
-                        t = wt
+        if (pipe == MTE2 or pipe == MTE1) and self.gate > t:
+            t = self.gate
+        slot = self.slot
+        for vid in st.tile_outs:                     # the buffer must no longer be read (WAR)
+            w = read.get((vid, slot))
+            if w is not None:
+                wt = w[0] + hw.sync if w[1] != pipe else w[0]
+                if wt > t:
+                    t = wt
+        events = self.events
         end = t
-        for i, (p, dur, lat) in enumerate(stages):
-            if i:
+        first = True
+        for p, dur, lat in st.stages:
+            if not first:
                 end += hw.sync
             s = free[p] if free[p] > end else end
-            if dur <= 0.0 and p == S and len(stages) == 1:
+            if dur <= 0.0 and st.alias:
                 end = s
                 break
             free[p] = s + dur
             end = s + dur + lat
-            self.busy[p] += dur
-            if self.events is not None and dur > 0.0:
+            if events is not None and dur > 0.0:
                 # the event this one waited for (a flow arrow in the trace), if a dependency set its start
-                dep = cause[3] if cause is not None and i == 0 and cause[1] != p and t >= s else None
-                self.events.append((p, st.name, s, dur, st.line, dep))
-        last = stages[-1][0]
+                dep = cause[3] if cause is not None and first and cause[1] != p and t >= s else None
+                events.append((p, st.name, s, dur, st.line, dep))
+            first = False
+        last = st.last
         if end > self.done:
             self.done = end
         if last == MTE3 and end > self.stored:
             self.stored = end
-        if pipe != S and hw.issue:
+        if pipe != S:
             free[S] += hw.issue
-        read = self.read
-        for vid in st.ins:
-            r = ready.get(vid)
-            if r is not None and r[2] is not None:
-                prev = read.get(r[2])
-                if prev is None or prev[0] < end:
-                    read[r[2]] = (end, last)
-        ev = len(self.events) - 1 if self.events else None
-        for vid, key in outs:
-            ready[vid] = (end, last, key, ev)
+        for k in keys:
+            prev = read.get(k)
+            if prev is None or prev[0] < end:
+                read[k] = (end, last)
+        ev = len(events) - 1 if events else None
+        for vid in st.tile_outs:
+            ready[vid] = (end, last, (vid, slot), ev)
+        for vid in st.scalar_outs:
+            ready[vid] = (end, last, None, ev)
 
     # -- regions ----------------------------------------------------------------------------------
     def run(self, steps):
@@ -239,14 +257,11 @@ class BlockSchedule:
                 period = (self.frontier() - self._mark) / st.uf
                 if self.events is not None:
                     self.events.append((S, f"{skip} trips (steady state)", self.free[S], skip * period, None, None))
-                trip_busy = [(b - m) / st.uf for b, m in zip(self.busy, self._busy_mark)]
                 self._shift(skip * period)
-                self.busy = [b + skip * tb for b, tb in zip(self.busy, trip_busy)]
                 t += skip
                 continue
             if t == warm - st.uf:
                 self._mark = self.frontier()
-                self._busy_mark = list(self.busy)
             if miss:
                 self.free[S] += miss
             self._trip(st, t)
@@ -259,18 +274,28 @@ def block_schedules(compiled, hw, visits, core_num, record=False):
     (blocks with the same loop and branch record share one)."""
     steps = plan(compiled)
     keys = list(visits)
-    if not keys:
-        sched = BlockSchedule(hw, {}, [] if record else None)
-        sched.run(steps)
-        return np.zeros(core_num, dtype=np.int64), [sched]
-    table = np.stack([visits[k] for k in keys], axis=1)
-    uniq, inverse = np.unique(table, axis=0, return_inverse=True)
+    table = np.stack([visits[k] for k in keys], axis=1) if keys else np.zeros((core_num, 0))
+    # relaunches with the same loop and branch record (the common case) reuse the schedules
+    memo = compiled.__dict__.setdefault("_schedule_memo", {})
+    key = (id(hw), core_num, record, tuple(keys), table.tobytes())
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if not keys or (table == table[0]).all():
+        uniq, inverse = table[:1], np.zeros(core_num, dtype=np.int64)
+    else:
+        rows = {}
+        inverse = np.array([rows.setdefault(r.tobytes(), len(rows)) for r in table], dtype=np.int64)
+        uniq = table[[list(inverse).index(i) for i in range(len(rows))]]
     out = []
     for row in uniq:
         sched = BlockSchedule(hw, dict(zip(keys, row.tolist())), [] if record else None)
         sched.run(steps)
         out.append(sched)
-    return np.asarray(inverse).reshape(-1), out
+    if len(memo) >= 16:
+        memo.clear()
+    memo[key] = result = (np.asarray(inverse).reshape(-1), out)
+    return result
 
 
 def launch_ticks(hw, which, scheds, cube=False):
