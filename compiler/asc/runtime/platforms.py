@@ -28,7 +28,13 @@ class Hardware:
     vector_bytes: int         # one vector repeat
     aiv_cores: int
     aic_cores: int
-    clock_mhz: float          # core clock: one tick is one core cycle (ticks / clock = duration)
+    # AI-core clock (one tick is one core cycle): profiled durations are ticks / clock_mhz microseconds.
+    # No public source gives either
+    # SoC's core clock (docs/simulator.md). C310: 1650 MHz, inferred from a real-NPU measurement of
+    # add_inplace [32, 4096] float32 (2.8 us, skill-stack evidence add_inplace_reuse_alloc0_hw.json) against
+    # its ~4 700 camodel ticks (shared/spec/perf-calibration.md §1.2). C220: 1800 MHz, the commonly quoted
+    # Ascend 910B AI-core clock (perf-calibration.md, "unverified").
+    clock_mhz: float
     # tick model (sim/schedule.py)
     launch_ticks: float       # fixed launch floor
     block_stagger: float      # later blocks of a wave start (and so end) this much later each

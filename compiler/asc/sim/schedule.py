@@ -46,8 +46,8 @@ def _plan_region(block, costs, plan):
     steps = []
     for op in block.ops:
         name = op.name
-        if name in ("scf.yield", "scf.condition"):
-            continue
+        if name in ("scf.yield", "scf.condition", "scalar.const"):
+            continue   # constants are immediates of the instructions that use them
         if name == "scf.for" or name == "scf.while":
             st = _Step("loop", op)
             body = [_plan_region(r, costs, plan) for r in op.regions]

@@ -22,14 +22,23 @@ def is_recording() -> bool:
     return bool(_RECORDING[0]) or os.environ.get("ASC_TIMELINE", "") not in ("", "0")
 
 
+def start_recording():
+    """From now on launch reports carry their per-pipe timeline (nests: each start needs one stop)."""
+    _RECORDING[0] += 1
+
+
+def stop_recording():
+    _RECORDING[0] = max(0, _RECORDING[0] - 1)
+
+
 @contextlib.contextmanager
 def recording():
     """Launches inside the block carry their per-pipe timeline in the launch report."""
-    _RECORDING[0] += 1
+    start_recording()
     try:
         yield
     finally:
-        _RECORDING[0] -= 1
+        stop_recording()
 
 
 def events(which, scheds, starts):
@@ -45,11 +54,12 @@ def events(which, scheds, starts):
 
 
 def chrome_trace(reports, clock_mhz) -> dict:
-    """``{"traceEvents": [...]}`` for a list of launch reports (times in microseconds at ``clock_mhz``).
-
-    Reports without a timeline get one slice per busy pipe (from ``report["pipes"]``) on block 0."""
+    """``{"traceEvents": [...]}`` for a list of launch reports (times in microseconds at ``clock_mhz``;
+    launches follow each other on one stream). Reports without a timeline get one slice per busy pipe
+    (from ``report["pipes"]``) on block 0."""
     us = 1.0 / float(clock_mhz)
     trace = []
+    offset = 0.0
     for pid, rep in enumerate(reports, start=1):
         label = f"{rep.get('kernel', 'kernel')} [{rep.get('core_num', '?')} blocks] #{pid}"
         trace.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": label}})
@@ -86,14 +96,15 @@ def chrome_trace(reports, clock_mhz) -> dict:
                 if e.get("line") is not None:
                     args["line"] = e["line"]
                 trace.append({"ph": "X", "name": e["name"], "cat": e["pipe"], "pid": pid, "tid": tid,
-                              "ts": start * us, "dur": dur * us, "args": args})
+                              "ts": offset + start * us, "dur": dur * us, "args": args})
                 dep = e.get("after")
                 if dep is not None and 0 <= dep < len(lst):
                     src_tid, src = lst[dep]
                     flow += 1
                     fid = pid * 1_000_000 + flow
                     trace.append({"ph": "s", "id": fid, "name": "wait", "cat": "wait", "pid": pid, "tid": src_tid,
-                                  "ts": (src["start"] + src["dur"]) * us})
+                                  "ts": offset + (src["start"] + src["dur"]) * us})
                     trace.append({"ph": "f", "bp": "e", "id": fid, "name": "wait", "cat": "wait", "pid": pid,
-                                  "tid": tid, "ts": e["start"] * us})
+                                  "tid": tid, "ts": offset + start * us})
+        offset += rep.get("ticks", 0) * us
     return {"traceEvents": trace, "displayTimeUnit": "ns"}
