@@ -187,7 +187,7 @@ def test_now_accepts_string_and_naive(repo):
     b = build_site_data(repo.capabilities, repo.evidence_dir, now=dt.datetime(2026, 11, 22, 12, 0, 0))
     assert a["generated_at"] == b["generated_at"] == "2026-11-22T12:00:00Z"
     assert cell(a, A16)["freshness"] == cell(b, A16)["freshness"]
-    with pytest.raises(DashboardError):
+    with pytest.raises(DashboardError, match="invalid time 'yesterday'"):
         build_site_data(repo.capabilities, repo.evidence_dir, now="yesterday")
 
 
@@ -266,8 +266,12 @@ def test_missing_evidence_folder_means_no_evidence(repo, tmp_path):
     assert any("missing from the evidence folder" in ch["text"] for ch in cell(d, A16)["checks"])
 
 
-def test_site_data_is_json(data):
-    json.dumps(data)
+def test_site_data_is_plain_json(data):
+    # The page reads this data as JSON: no NaN/Infinity, no tuples or non-string keys that would come
+    # back different from a round trip.
+    text = json.dumps(data, allow_nan=False)
+    assert json.loads(text) == data
+    assert data["cells"] and all(isinstance(c["slug"], str) for c in data["cells"])
 
 
 def test_cell_slugs_are_unique_file_names(data):
@@ -414,7 +418,7 @@ def test_cli_user_errors(repo, tmp_path, capsys, argv, message):
 
 @pytest.mark.parametrize("argv", [["--stale-days", "0"], ["--stale-days", "x"], ["--port", "70000"], ["--bogus"]])
 def test_cli_bad_options(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(SystemExit, match="^2$") as exc:
         dashboard.main(argv)
     assert exc.value.code == 2
     err = capsys.readouterr().err
