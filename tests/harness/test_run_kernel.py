@@ -433,3 +433,53 @@ def test_cli_cells_runs_goldens_of_matching_cells(ws, capsys):
     assert "has no golden kernel" in capsys.readouterr().err
     assert run_kernel.main([]) == 2
     assert "nothing to run" in capsys.readouterr().err
+
+
+def test_trace_writes_one_chrome_trace_per_launch(tmp_path, capsys):
+    src = '''
+import numpy as np
+import asc
+import asc2
+OP = "abs"
+DTYPE = "float32"
+TOLERANCE = {"atol": 0.0, "rtol": 0.0}
+CASES = [{"id": "one", "shape": [256]}, {"id": "two", "shape": [1024]}]
+
+@asc2.jit
+def abs_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+    x_gm = asc2.tensor(x_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    for t in asc2.range(asc2.block_idx(), n // 256, asc2.block_num(), unroll_factor=2, parallel=True):
+        asc2.store(asc2.abs(asc2.load(x_gm, [256], offsets=[t * 256])), o_gm, offsets=[t * 256])
+
+def make_inputs(case):
+    return (np.linspace(-1, 1, case["shape"][0], dtype=np.float32),)
+
+def launch(x):
+    out = np.zeros_like(x)
+    abs_kernel[2](x, out, x.size)
+    if x.size > 256:
+        abs_kernel[4](x, out, x.size)   # a second launch in the same case
+    return out
+
+def reference(x):
+    return np.abs(x)
+'''
+    path = write_kernel(tmp_path, "traced.py", src)
+    dest = tmp_path / "traces"
+    assert run_kernel.main([str(path), "--trace", str(dest)]) == 0
+    assert "traces: 3 launch trace(s)" in capsys.readouterr().out
+    files = sorted(p.name for p in (dest / "traced").iterdir())
+    assert files == ["one-0001-abs_kernel.json", "two-0002-abs_kernel.json", "two-0003-abs_kernel.json"]
+    trace = json.loads((dest / "traced" / "two-0003-abs_kernel.json").read_text())
+    names = {e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    assert "block 3 MTE2" in names and "block 4 MTE2" not in names
+    assert all(e["ph"] in ("M", "X", "s", "f") for e in trace["traceEvents"])
+
+
+def test_trace_dir_must_be_a_directory(tmp_path, capsys):
+    good = write_kernel(tmp_path, "k.py", GOOD)
+    clash = tmp_path / "file"
+    clash.write_text("x")
+    assert run_kernel.main([str(good), "--trace", str(clash)]) == 2
+    assert "is not a directory" in capsys.readouterr().err

@@ -78,6 +78,8 @@ def launch(jit_fn, compiled, core_num, runtime):
     if path:
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps({k: v for k, v in report.items() if k != "timeline"}) + "\n")
+    if "timeline" in report and os.environ.get("ASC_TRACE_DIR"):
+        timeline.write_launch_trace(os.environ["ASC_TRACE_DIR"], report, hw.clock_mhz)
     return None
 
 

@@ -2,24 +2,30 @@
 
 A launch report carries ``"timeline"`` (a list of events ``{"block", "pipe", "name", "start", "dur",
 "line"}``, ticks, plus ``"after"``: the index in the same block's events of the event it waited for)
-while recording is on: ``recording()`` / ``ASC_TIMELINE=1``; the schedule costs nothing extra
-otherwise. ``chrome_trace`` turns reports into the trace-event format that chrome://tracing and
+while recording is on: ``recording()`` / ``ASC_TIMELINE=1``, or ``ASC_TRACE_DIR=DIR``, which also writes
+each launch's trace to DIR (``write_launch_trace``); the schedule costs nothing extra otherwise. ``chrome_trace`` turns reports into the trace-event format that chrome://tracing and
 Perfetto open: one process per launch, one thread per block x pipe, an "X" slice per event and flow
 arrows for waits across pipes.
 """
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import os
+import re
+import tempfile
 
 from ..ir.registry import PIPES
 
 _RECORDING = [0]
+_LAUNCHES = itertools.count(1)
 PIPE_ORDER = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 
 
 def is_recording() -> bool:
-    return bool(_RECORDING[0]) or os.environ.get("ASC_TIMELINE", "") not in ("", "0")
+    return bool(_RECORDING[0]) or os.environ.get("ASC_TIMELINE", "") not in ("", "0") or \
+        bool(os.environ.get("ASC_TRACE_DIR"))
 
 
 def start_recording():
@@ -108,3 +114,17 @@ def chrome_trace(reports, clock_mhz) -> dict:
                                   "tid": tid, "ts": offset + start * us})
         offset += rep.get("ticks", 0) * us
     return {"traceEvents": trace, "displayTimeUnit": "ns"}
+
+
+def write_launch_trace(directory, report, clock_mhz):
+    """Write one launch's trace as ``<directory>/<ASC_TRACE_PREFIX><n>-<kernel>.json`` (atomically;
+    ``n`` counts the launches of this process). Returns the path."""
+    os.makedirs(directory, exist_ok=True)
+    prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", os.environ.get("ASC_TRACE_PREFIX", ""))
+    kernel = re.sub(r"[^A-Za-z0-9_.-]", "_", str(report.get("kernel", "kernel")))
+    path = os.path.join(directory, f"{prefix}{next(_LAUNCHES):04d}-{kernel}.json")
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(chrome_trace([report], clock_mhz), f)
+    os.replace(tmp, path)
+    return path

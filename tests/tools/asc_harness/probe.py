@@ -455,6 +455,7 @@ def main(argv=None):
             continue
         res.data["current_case"] = {"id": cid, "shape": shape, "atol": atol, "rtol": rtol}
         res.write()
+        os.environ["ASC_TRACE_PREFIX"] = f"{cid}-"   # per-launch traces (ASC_TRACE_DIR) named by case
         capture = CaptureFds()
         try:
             with capture:

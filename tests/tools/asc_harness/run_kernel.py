@@ -48,6 +48,8 @@ def _parser():
     p.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="N",
                    help=f"address-space limit per run in MiB, 0 for none (default {DEFAULT_MEMORY_MB})")
     p.add_argument("--show-output", action="store_true", help="print each run's captured stdout/stderr")
+    p.add_argument("--trace", metavar="DIR", help="write a Chrome trace-event JSON per launch (embedded engine) "
+                   "into DIR/<kernel file stem>/ (open in Perfetto UI or chrome://tracing)")
     add_path_options(p)
     add_cells_option(p)
     return p
@@ -93,6 +95,9 @@ def _print_human(display: str, result: dict, cell: str | None, evidence_path: st
             print(f"  case {c['id']}: " + c["message"].rstrip().replace("\n", "\n    "))
     if evidence_path:
         print(f"  evidence: {evidence_path}")
+    if "traces" in result:
+        where = os.path.dirname(result["traces"][0]) if result["traces"] else None
+        print(f"  traces: {len(result['traces'])} launch trace(s)" + (f" in {where}" if where else ""))
     if show_output:
         for name in ("stdout", "stderr"):
             if result.get(name):
@@ -146,12 +151,16 @@ def _main(argv: Sequence[str] | None) -> int:
         raise HarnessError("--timeout must be positive")
     if args.memory_mb < 0:
         raise HarnessError("--memory-mb must be >= 0")
+    if args.trace and os.path.exists(args.trace) and not os.path.isdir(args.trace):
+        raise HarnessError(f"--trace {args.trace}: exists and is not a directory")
     jobs, reg, ev_dir = _jobs(args)
     failed = 0
     out = []
     for f, platform, cell in jobs:
+        trace_dir = Path(args.trace) / f.stem if args.trace else None
         result = run_file(f, engine=args.engine, backend=args.backend, platform=platform,
-                          timeout_s=args.timeout, memory_mb=args.memory_mb or None, quick=args.quick)
+                          timeout_s=args.timeout, memory_mb=args.memory_mb or None, quick=args.quick,
+                          trace_dir=trace_dir)
         evidence_rel = None
         if cell is not None:
             check_declared(result, cell)

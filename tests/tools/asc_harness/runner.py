@@ -186,7 +186,8 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
              platform: str = DEFAULT_PLATFORM, timeout_s: float = DEFAULT_TIMEOUT_S,
              memory_mb: int | None = DEFAULT_MEMORY_MB, quick: bool = False,
              repo: str | os.PathLike | None | bool = True, evidence_dir: str | os.PathLike | None = None,
-             sys_path: Iterable[str | os.PathLike] = (), env_extra: Mapping[str, str] | None = None) -> dict:
+             sys_path: Iterable[str | os.PathLike] = (), env_extra: Mapping[str, str] | None = None,
+             trace_dir: str | os.PathLike | None = None) -> dict:
     """Run one kernel file and return a result dict (never raises for a failing kernel).
 
     ``repo``: the repository whose files must not change during the run (True: this repository;
@@ -194,6 +195,7 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     ``file, kernel_sha256, mode (golden|script), engine, backend, platform, python, engine_version,
     pyasc_revision, cann_version, seed, op, dtype, started_at, wall_time_s, status, failure,
     runtime_verified, cases, exit_code, timed_out, memory_exceeded, repo_changes, stdout, stderr``.
+    ``trace_dir``: the embedded engine writes one Chrome trace per launch there (``traces``: their paths).
     """
     path = Path(path).resolve()
     if repo is True:
@@ -241,6 +243,10 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     report = run_dir / "launch-report.jsonl"
     report.touch()
     env["ASC_LAUNCH_REPORT"] = str(report)
+    traces = run_dir / "traces"
+    if trace_dir is not None:
+        traces.mkdir()
+        env["ASC_TRACE_DIR"] = str(traces)
     try:
         if result["mode"] == "golden":
             _run_golden(result, path, interpreter, env, run_dir, engine, backend, platform, timeout_s,
@@ -248,6 +254,8 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         else:
             _run_script(result, path, interpreter, env, engine, backend, platform, timeout_s, memory_mb,
                         repo, evidence_dir, report)
+        if trace_dir is not None:
+            result["traces"] = _keep_traces(traces, Path(trace_dir))
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
     if result["repo_changes"] and result["status"] not in ("timeout",):
@@ -256,6 +264,17 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         result["failure"] = _failure("runtime_error", f"the run changed repository files: {changed}")
     result["wall_time_s"] = round(time.time() - started, 6)
     return result
+
+
+def _keep_traces(src: Path, dest: Path) -> list[str]:
+    """Move the run's per-launch traces into ``dest`` (replacing same-named ones); their new paths."""
+    dest.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for f in sorted(src.glob("*.json")):
+        target = dest / f.name
+        shutil.move(str(f), str(target))
+        kept.append(str(target))
+    return kept
 
 
 def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platform, timeout_s, memory_mb,
