@@ -208,3 +208,19 @@ def test_sync_modes_are_exclusive(ws, capsys):
     with pytest.raises(SystemExit, match="^2$") as exc:
         sync_capabilities.main(ws.args("--check", "--dry-run"))
     assert exc.value.code == 2
+
+
+def test_matrix_shows_the_roofline_efficiency_of_the_perf_evidence(ws, capsys):
+    from asc_harness import matrix, sync_capabilities
+
+    ws.record(ABS, status="pass", ticks=300, roofline=0.5)
+    ws.record(ABS, status="pass", ticks=400, roofline=0.234)
+    assert sync_capabilities.main(ws.args()) == 0
+    capsys.readouterr()
+    assert matrix.main(ws.args("--format", "simple")) == 0
+    out = capsys.readouterr().out
+    assert "P measured 23%" in out and "50%" not in out
+    assert "roofline efficiency" in out
+    assert matrix.main(ws.args("--json", "--cells", "abs")) == 0
+    (tier,) = [t for t in json.loads(capsys.readouterr().out)["tiers"] if t["operations"]]
+    assert tier["operations"][0]["cells"]["float16"]["roofline"] == 0.234

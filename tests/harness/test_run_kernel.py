@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from asc_harness import run_kernel, sync_capabilities
-from asc_harness.evidence import load_record, validate_record
+from asc_harness.evidence import build_record, load_record, validate_record
 from asc_harness.registry import load_registry
 from asc_harness.runner import run_cell, run_file
 
@@ -483,3 +483,44 @@ def test_trace_dir_must_be_a_directory(tmp_path, capsys):
     clash.write_text("x")
     assert run_kernel.main([str(good), "--trace", str(clash)]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_perf_gate_fails_a_case_more_than_5_percent_slower_than_its_last_evidence(ws, capsys):
+    golden = ws.root / "golden/kernels/abs_f16.py"       # its case 4x8 reports 100 ticks
+    ws.record(ticks=96)                                    # 100 <= 96 * 1.05: within the limit
+    assert run_kernel.main([str(golden), "--quick", "--perf-gate", *ws.args()]) == 0
+    assert "PERF REGRESSION" not in capsys.readouterr().out
+    newest = ws.record(ticks=95)                           # 100 > 95 * 1.05
+    assert run_kernel.main([str(golden), "--quick", "--perf-gate", *ws.args()]) == 1
+    out = capsys.readouterr().out
+    assert "PERF REGRESSION  case 4x8: 100 ticks vs 95 in the last evidence (+5.3%, limit +5%)" in out
+    assert newest.name in out
+    # a failing or unverified record is not a baseline: the newest passing one is
+    ws.record(ticks=10, status="fail")
+    ws.record(ticks=10, runtime_verified=False)
+    assert run_kernel.main([str(golden), "--quick", "--perf-gate", *ws.args()]) == 1
+    assert "vs 95 in the last evidence" in capsys.readouterr().out
+    # accepting the change: new evidence becomes the baseline
+    assert run_kernel.main([str(golden), "--quick", "--evidence", *ws.args()]) == 0
+    assert run_kernel.main([str(golden), "--quick", "--perf-gate", *ws.args()]) == 0
+
+
+def test_perf_gate_without_evidence_passes_and_needs_a_golden_cell(ws, capsys):
+    golden = ws.root / "golden/kernels/abs_f16.py"
+    assert run_kernel.main([str(golden), "--quick", "--perf-gate", "--json", *ws.args()]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["perf_regressions"] == []
+    stray = write_kernel(ws.root, "stray.py", GOOD)
+    assert run_kernel.main([str(stray), "--perf-gate", *ws.args()]) == 2
+    assert "no evidence to gate its ticks against" in capsys.readouterr().err
+
+
+def test_golden_cases_record_their_roofline_efficiency(tmp_path):
+    src = (Path(__file__).parent / "test_run_kernel.py").read_text()
+    kernel = src.split("    src = '''", 1)[1].split("'''", 1)[0]     # the traced abs kernel above
+    r = run(tmp_path, kernel, name="roof.py")
+    assert r["status"] == "pass"
+    roofs = [c["roofline"] for c in r["cases"]]
+    assert all(0 < x < 1 for x in roofs)
+    assert roofs[1] > roofs[0]      # 4 blocks moving 4x the bytes: a larger share of the floor is useful work
+    rec = build_record(r, cell=ABS, root=tmp_path, kernel=tmp_path / "roof.py")
+    assert [c["roofline"] for c in rec["cases"]] == roofs and validate_record(rec) == []

@@ -87,15 +87,30 @@ def _report(jit_fn, compiled, ex, hw, core_num):
     record = timeline.is_recording()
     which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
     ticks, starts = launch_ticks(hw, which, scheds, cube=bool(ex.busy[PIPES.index("M")].any()))
+
     peak = ex.busy.max(axis=1).tolist()
     pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
+    cube = bool(ex.busy[PIPES.index("M")].any())
+    flops = 2 * int(sum(scheds[k].macs for k in which.tolist()))
     report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
               "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
-              "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"],
+              "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "flops": flops,
+              "roofline": roofline(hw, core_num, ex.bytes["in"], ex.bytes["out"], flops, ticks, cube),
               "warnings": list(getattr(compiled.fn, "warnings", [])) + list(ex.warnings)}
     if record:
         report["timeline"] = timeline.events(which, scheds, starts)
     return report
+
+
+def roofline(hw, core_num, bytes_in, bytes_out, flops, ticks, cube):
+    """The launch against the platform's roofline: the ticks its DMA traffic (at every used core's load and
+    store rates) or its cube FLOPs (at the cube peak) need at least, and that over the modelled ticks."""
+    cores = max(1, min(core_num, hw.aic_cores if cube else hw.aiv_cores))
+    dma = max(bytes_in / hw.mte2_bytes_per_tick, bytes_out / hw.mte3_bytes_per_tick) / cores
+    mma = flops / (2.0 * hw.mmad_macs_per_tick * cores)
+    ideal = max(dma, mma)
+    return {"bound": "cube" if mma > dma else "dma", "ideal_ticks": round(ideal, 1),
+            "efficiency": round(ideal / ticks, 4) if ticks else None}
 
 
 class PlatformInfo:

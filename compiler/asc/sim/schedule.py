@@ -34,7 +34,7 @@ WARM_GROUPS = 1
 
 class _Step:
     __slots__ = ("kind", "op", "stages", "ins", "outs", "name", "line", "body", "orelse", "uf", "barrier",
-                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias")
+                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias", "macs")
 
     def __init__(self, kind, op):
         self.kind = kind
@@ -88,6 +88,10 @@ def _plan_region(block, costs, plan):
             st.tile_outs = tuple(v for v, is_tile in st.outs if is_tile)
             st.scalar_outs = tuple(v for v, is_tile in st.outs if not is_tile)
             st.alias = len(st.stages) == 1 and st.pipe == S    # a zero-cost view (reshape) is ready with its input
+            st.macs = 0
+            if st.op.name in ("tile.matmul", "tile.matmul_acc"):
+                a, b = st.op.operands[0].type.shape, st.op.operands[1].type.shape
+                st.macs = a[0] * a[1] * b[1]
     return steps
 
 
@@ -116,6 +120,7 @@ class BlockSchedule:
         self.read = {}              # buffer key -> (time the last reader finished, its pipe)
         self.gate = 0.0             # MTE2 / MTE1 start no earlier (loop-end barrier)
         self.done = 0.0             # latest completion of any instruction
+        self.macs = 0               # cube multiply-accumulates (roofline)
         self.stored = 0.0           # latest completion of a store (MTE3)
         self.slot = 0
         self.events = events        # list of (pipe, name, start, dur, line, waited_on) or None
@@ -157,6 +162,8 @@ class BlockSchedule:
                 wt = w[0] + hw.sync if w[1] != pipe else w[0]
                 if wt > t:
                     t = wt
+        if st.macs:
+            self.macs += st.macs
         events = self.events
         end = t
         first = True
@@ -258,10 +265,12 @@ class BlockSchedule:
                 if self.events is not None:
                     self.events.append((S, f"{skip} trips (steady state)", self.free[S], skip * period, None, None))
                 self._shift(skip * period)
+                self.macs += (self.macs - self._macs_mark) // st.uf * skip
                 t += skip
                 continue
             if t == warm - st.uf:
                 self._mark = self.frontier()
+                self._macs_mark = self.macs
             if miss:
                 self.free[S] += miss
             self._trip(st, t)

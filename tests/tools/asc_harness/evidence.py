@@ -178,6 +178,8 @@ def build_record(result: dict, *, cell: str, kind: str = "golden", root: str | o
         }
         if c.get("message"):
             case["message"] = str(c["message"])
+        if isinstance(c.get("roofline"), (int, float)):
+            case["roofline"] = _clean_number(float(c["roofline"]))
         cases.append(case)
     record = {
         "schema_version": SCHEMA_VERSION,

@@ -2,8 +2,8 @@
 
 One table per tier: a row per operation, a column per dtype (per dtype@platform when the registry has
 more than one platform). Each entry shows the golden (G), generative (A, agent) and perf (P) status of
-that cell; ``!`` marks a status or link that differs from what the evidence says (run
-sync_capabilities).
+that cell, the perf status with the roofline efficiency recorded in its perf evidence; ``!`` marks a
+status or link that differs from what the evidence says (run sync_capabilities).
 """
 
 from __future__ import annotations
@@ -39,20 +39,32 @@ def _parser():
     return p
 
 
-def _drift_fields(cell, ev_dir, root) -> set[str]:
+def _drift_fields(cell, ev_dir, root) -> tuple[set[str], float | None]:
+    """The fields that differ from the evidence, and the roofline efficiency of the cell's perf evidence
+    (its largest case: the ticks its bytes or FLOPs need at the platform's rates over its ticks)."""
     try:
         records = [r for r in records_for_cell(ev_dir, str(cell["id"]), root=root) if not r.error]
-        return {c.field for c in changes_for(cell, records)}
+        drift = {c.field for c in changes_for(cell, records)}
     except Exception:  # the matrix is a view; a broken record is check_capabilities' business
-        return set()
+        return set(), None
+    roof = None
+    link = (cell.get("evidence") or {}).get("perf")
+    for r in reversed(records):
+        if link is None or r.link == link:
+            cases = [c for c in (r.data or {}).get("cases", []) if isinstance(c.get("roofline"), (int, float))]
+            if cases:
+                roof = max(cases, key=lambda c: c.get("elements") or 0)["roofline"]
+            break
+    return drift, roof
 
 
-def _entry(cell, drift: set[str]) -> str:
+def _entry(cell, drift: set[str], roof: float | None = None) -> str:
     def mark(field: str) -> str:
         return " !" if field in drift or f"evidence.{field.split('_')[0]}" in drift else ""
+    perf = f" {roof:.0%}" if roof is not None else ""
     return "\n".join([f"G {SHORT.get(cell['golden_status'], cell['golden_status'])}{mark('golden_status')}",
                       f"A {SHORT.get(cell['generative_status'], cell['generative_status'])}{mark('generative_status')}",
-                      f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{mark('perf_status')}"])
+                      f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{perf}{mark('perf_status')}"])
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -63,7 +75,9 @@ def _main(argv: Sequence[str] | None) -> int:
     doc = to_plain(reg.doc)
     multi_platform = len(doc["platforms"]) > 1
     cells = [to_plain(c) for c in reg.iter_cells(patterns)]
-    drift = {c["id"]: _drift_fields(c, ev_dir, root) for c in cells}
+    looked = {c["id"]: _drift_fields(c, ev_dir, root) for c in cells}
+    drift = {k: v[0] for k, v in looked.items()}
+    roof = {k: v[1] for k, v in looked.items()}
     op_tier = {o["name"]: o["tier"] for o in doc["operations"]}
     op_order = [o["name"] for o in doc["operations"]]
 
@@ -83,7 +97,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     continue
                 entries = {column(c): {"cell": c["id"], "golden_status": c["golden_status"],
                                        "generative_status": c["generative_status"], "perf_status": c["perf_status"],
-                                       "drift": sorted(drift[c["id"]])}
+                                       "roofline": roof[c["id"]], "drift": sorted(drift[c["id"]])}
                            for c in cells if c["op"] == op}
                 if entries:
                     ops.append({"op": op, "cells": entries})
@@ -101,8 +115,8 @@ def _main(argv: Sequence[str] | None) -> int:
         for op in op_order:
             op_cells = {column(c): c for c in tier_cells if c["op"] == op}
             if op_cells:
-                rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]]) if k in op_cells else ""
-                                    for k in cols])
+                rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]], roof[op_cells[k]["id"]])
+                                    if k in op_cells else "" for k in cols])
         confirmed = sum(c["golden_status"] == "confirmed" for c in tier_cells)
         gen = sum(c["generative_status"] == "confirmed" for c in tier_cells)
         perf = sum(c["perf_status"] == "measured" for c in tier_cells)
@@ -116,7 +130,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if not printed:
         print("no cells" + (f" match {', '.join(patterns)}" if patterns else ""))
         return 0
-    print("G golden, A generative, P perf; - not attempted; ! differs from the evidence (run sync_capabilities)")
+    print("G golden, A generative, P perf (with the largest case's roofline efficiency: the ticks its bytes or "
+          "FLOPs need at the platform's rates over its modelled ticks); - not attempted; ! differs from the "
+          "evidence (run sync_capabilities)")
     return 0
 
 

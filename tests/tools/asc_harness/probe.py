@@ -289,15 +289,16 @@ def _write_all(fd, data):
         view = view[n:]
 
 
-def read_launch_report(path, offset):
-    """Sum of ``ticks`` over the JSON lines appended after ``offset``; (ticks or None, new offset)."""
+def read_launch_report(path, offset, roofline=None):
+    """Sum of ``ticks`` over the JSON lines appended after ``offset``; (ticks or None, new offset).
+    ``roofline``: a list that gets the launches' roofline efficiency (their ideal ticks over their ticks)."""
     if not path or not os.path.exists(path):
         return None, offset
     with open(path, "rb") as fh:
         fh.seek(offset)
         data = fh.read()
         new_offset = fh.tell()
-    total, seen = 0, False
+    total, seen, ideal = 0, False, 0.0
     for line in data.decode("utf-8", errors="replace").splitlines():
         line = line.strip()
         if not line:
@@ -309,6 +310,11 @@ def read_launch_report(path, offset):
         if isinstance(entry, dict) and isinstance(entry.get("ticks"), (int, float)):
             total += int(entry["ticks"])
             seen = True
+            roof = entry.get("roofline")
+            if isinstance(roof, dict) and isinstance(roof.get("ideal_ticks"), (int, float)):
+                ideal += float(roof["ideal_ticks"])
+    if roofline is not None and seen and total and ideal:
+        roofline.append(round(ideal / total, 4))
     return (total if seen else None), new_offset
 
 
@@ -477,7 +483,10 @@ def main(argv=None):
             entry["status"] = "error"
             entry["category"] = classify(exc)
             entry["message"] = describe(exc)
-        ticks, offset = read_launch_report(report, offset)
+        roof = []
+        ticks, offset = read_launch_report(report, offset, roof)
+        if roof:
+            entry["roofline"] = roof[0]
         if ticks is None:
             found = getattr(capture, "ticks", None)
             ticks = sum(found) if found else None

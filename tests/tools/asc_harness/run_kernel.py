@@ -21,6 +21,7 @@ from .cli import add_cells_option, add_path_options, cell_patterns, make_parser,
 from .errors import HarnessError
 from .evidence import build_record, write_record
 from .paths import to_repo_path
+from .perfgate import last_ticks, regressions
 from .registry import load_valid_registry
 from .runner import (BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_PLATFORM, DEFAULT_TIMEOUT_S, ENGINES, check_declared,
                      run_file)
@@ -48,6 +49,9 @@ def _parser():
     p.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="N",
                    help=f"address-space limit per run in MiB, 0 for none (default {DEFAULT_MEMORY_MB})")
     p.add_argument("--show-output", action="store_true", help="print each run's captured stdout/stderr")
+    p.add_argument("--perf-gate", action="store_true",
+                   help="fail a golden file whose case ticks exceed its cell's last evidence by more than 5%% "
+                        "(accept an intended change by recording new evidence: --evidence)")
     p.add_argument("--trace", metavar="DIR", help="write a Chrome trace-event JSON per launch (embedded engine) "
                    "into DIR/<kernel file stem>/ (open in Perfetto UI or chrome://tracing)")
     add_path_options(p)
@@ -118,14 +122,17 @@ def _jobs(args) -> tuple[list[tuple[Path, str, dict | None]], object, Path | Non
     if not files and not patterns:
         raise HarnessError("nothing to run: give kernel FILEs and/or --cells PATTERN")
     reg = ev_dir = None
-    if args.evidence or patterns:
+    if args.evidence or patterns or args.perf_gate:
         cap, ev_dir, _root = resolve_paths(args)
         reg = load_valid_registry(cap)
     jobs: list[tuple[Path, str, dict | None]] = []
     for f in files:
         cell = None
-        if args.evidence:
+        if args.evidence or args.perf_gate:
             matches = [c for c in reg.cells_for_file(f) if str(c["platform"]) == args.platform]
+            if not matches and args.perf_gate and not args.evidence:
+                raise HarnessError(f"{f} is not the golden kernel of any cell on platform {args.platform} in "
+                                   f"{reg.path}; there is no evidence to gate its ticks against")
             if not matches:
                 raise HarnessError(f"{f} is not the golden kernel of any cell on platform {args.platform} in "
                                    f"{reg.path}; cannot write evidence for it")
@@ -141,7 +148,7 @@ def _jobs(args) -> tuple[list[tuple[Path, str, dict | None]], object, Path | Non
                 raise HarnessError(f"cell {c['id']} has no golden kernel to run")
             if not path.is_file():
                 raise HarnessError(f"golden kernel of {c['id']} not found: {c['golden']}")
-            jobs.append((path, str(c["platform"]), c if args.evidence else None))
+            jobs.append((path, str(c["platform"]), c if args.evidence or args.perf_gate else None))
     return jobs, reg, ev_dir
 
 
@@ -162,12 +169,16 @@ def _main(argv: Sequence[str] | None) -> int:
                           timeout_s=args.timeout, memory_mb=args.memory_mb or None, quick=args.quick,
                           trace_dir=trace_dir)
         evidence_rel = None
-        if cell is not None:
+        slower = []
+        if cell is not None and args.perf_gate:
+            baseline, link = last_ticks(ev_dir, str(cell["id"]), reg.root, args.engine)
+            slower = [f"{m} ({link})" for m in regressions(result, baseline)]
+        if cell is not None and args.evidence:
             check_declared(result, cell)
             record = build_record(result, cell=str(cell["id"]), kind="golden", root=reg.root, kernel=f)
             written = write_record(record, ev_dir)
             evidence_rel = to_repo_path(written, reg.root)
-        if result["status"] not in ("pass", "skipped"):
+        if result["status"] not in ("pass", "skipped") or slower:
             failed += 1
         rel = os.path.relpath(f)
         display = rel if not rel.startswith("..") else str(f)
@@ -175,12 +186,17 @@ def _main(argv: Sequence[str] | None) -> int:
             item = {k: v for k, v in result.items() if k not in ("stdout", "stderr", "sandbox_dirs")}
             item["cell"] = str(cell["id"]) if cell is not None else None
             item["evidence"] = evidence_rel
+            item["perf_regressions"] = slower
             if args.show_output:
                 item["stdout"], item["stderr"] = result["stdout"], result["stderr"]
             out.append(item)
         else:
             _print_human(display, result, str(cell["id"]) if cell is not None else None, evidence_rel,
                          args.show_output)
+            for m in slower:
+                print(f"PERF REGRESSION  {m}")
+            if slower:
+                print()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     elif len(jobs) > 1:
