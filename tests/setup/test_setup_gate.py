@@ -179,7 +179,7 @@ def test_pr_runs_the_three_checks_and_passes(tmp_path):
     assert repo.calls() == [
         "pytest -n auto -q tests",
         "check_capabilities --soft-runtime",
-        "run_kernel --quick -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
+        "run_kernel --quick --perf-gate -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
     ]
     assert "CI gate pr: PASSED" in r.stdout
     assert last_line(r) == "gate: 3 passed, 0 failed, 0 skipped"
