@@ -4,7 +4,7 @@ import numpy as np
 from asc.experimental import asctile
 
 EXPECT = "reject"
-ERROR = "out of bounds"
+ERROR = "negative offsets"
 
 
 @asctile.jit

@@ -10,8 +10,8 @@ EXPECT = "accept"
 def fill_kernel(out_ptr: asctile.GlobalAddress, iout_ptr: asctile.GlobalAddress):
     out_gm = asctile.global_tensor(out_ptr, [3, 64])
     iout_gm = asctile.global_tensor(iout_ptr, [64])
-    asctile.copy_out(asctile.full([64], 2.5, dtype=asctile.float32), out_gm, [0, 0])
-    z = asctile.zeros([64], dtype=asctile.float32)
+    asctile.copy_out(asctile.full([1, 64], 2.5, dtype=asctile.float32), out_gm, [0, 0])
+    z = asctile.zeros([1, 64], dtype=asctile.float32)
     asctile.copy_out(z, out_gm, [1, 0])
     asctile.copy_out(asctile.full_like(z, -1.0), out_gm, [2, 0])
     asctile.copy_out(asctile.zeros([64], dtype=asctile.int_) + 7, iout_gm, [0])

@@ -227,7 +227,8 @@ def compare_outputs(up: dict[str, np.ndarray], here: dict[str, np.ndarray], tol:
 
 
 def _one_line(text: str | None, limit: int = 160) -> str:
-    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip()]
+    """The error's own line: the last one that is not this engine's fix hint."""
+    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip() and not ln.startswith("hint:")]
     line = lines[-1] if lines else ""
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
