@@ -53,6 +53,7 @@ ALLOW_KINDS = {
     "interpreter-gap": "upstream's interpreter cannot run or check this",
     "engine-check": "this engine reports a mistake on purpose that upstream's front end lets through",
     "engine-extension": "this engine accepts on purpose what upstream rejects (a documented extension)",
+    "upstream-text": "upstream's error text is wrong; this engine keeps a correct one",
 }
 ASPECTS = ("verdict", "message", "results")
 DEFAULT_TOLERANCE = {"atol": 1e-5, "rtol": 1e-5}
