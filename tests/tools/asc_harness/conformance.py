@@ -195,7 +195,8 @@ def run_case(case: Case, python: Path, env: dict[str, str], platform: str, timeo
     with tempfile.TemporaryDirectory(prefix="asc-conformance-") as tmp:
         result, outputs = Path(tmp) / "result.json", Path(tmp) / "outputs.npz"
         sb = sandbox.run([str(python), str(DRIVER), str(case.path), str(result), str(outputs), platform],
-                         timeout_s=timeout_s, memory_mb=MEMORY_MB, env_extra=env)
+                         timeout_s=timeout_s, memory_mb=MEMORY_MB, env_extra=env, writable=[tmp],
+                         readable=[case.path.parent, python.parent], network=False)
         if sb.timed_out:
             return Run(None, problem=f"timed out after {timeout_s:g} s")
         try:
