@@ -61,3 +61,19 @@ def batchable_loops(fn: Function):
             continue
         out.add(op.id)
     return frozenset(out)
+
+
+def unbarriered_gm_loops(fn: Function, aliased: bool = False):
+    """Ids of the un-barriered loops (``parallel=True`` / ``gm_barrier=False``) whose body both loads and
+    stores global memory that may be the same (the same argument, an unknown one, or any two when
+    arguments alias): one iteration may load what another stores, which the simulator then checks."""
+    arg_ids = {a.id for a in fn.args}
+    out = set()
+    for op in fn.walk():
+        if op.name != "scf.for" or not op.attrs.get("parallel"):
+            continue
+        body = list(op.regions[0].walk())
+        read, written = _touched(body, READS, arg_ids), _touched(body, WRITES, arg_ids)
+        if read and written and (aliased or UNKNOWN in read or UNKNOWN in written or read & written):
+            out.add(op.id)
+    return frozenset(out)

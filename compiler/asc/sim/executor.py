@@ -12,6 +12,7 @@ import numpy as np
 
 from ..ir.registry import PIPES
 from ..ir.types import TileType
+from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
@@ -61,12 +62,16 @@ def _scatter(full, idx, part, lanes):
 
 
 class Executor:
-    def __init__(self, fn, hw, core_num, costs, batchable=frozenset()):
+    def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
+                 block_order=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
+        self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
+        self.checks = checks                     # race / coverage / dependency checks (bounds always)
         self.hw = hw
         self.core_num = core_num
-        self.blocks = np.arange(core_num, dtype=np.int64)
+        # Lanes start in block order (or a permutation of it: the order of same-element writes in one op).
+        self.blocks = np.arange(core_num, dtype=np.int64) if block_order is None else block_order
         self.lanes = core_num
         self.costs = costs                       # op id -> (pipe index, ticks)
         self.busy = np.zeros((len(PIPES), core_num))
@@ -76,7 +81,11 @@ class Executor:
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
         self.warnings = []
+        self._warned = set()
         self.mask_stack = []
+        self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
+        self.has_inputs = True                   # some pointer argument is only read (set by the launcher)
+        self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
     def _set_lanes(self, blocks):
@@ -104,12 +113,17 @@ class Executor:
     def count_bytes(self, kind, n):
         self.bytes[kind] += int(n)
 
+    def warn(self, op, text):
+        """Add a launch-report warning located at ``op`` (each distinct one once)."""
+        msg = f"{op.loc}: {text}" if op is not None and op.loc is not None else text
+        if msg not in self._warned:
+            self._warned.add(msg)
+            self.warnings.append(msg)
+
     def note_poison(self, op, n):
         if n:
-            msg = (f"{op.loc}: load with pad_value=None leaves {n} tail element(s) undefined; "
-                   "reading them is an uninitialised read")
-            if msg not in self.warnings:
-                self.warnings.append(msg)
+            self.warn(op, f"load with pad_value=None leaves {n} tail element(s) undefined; "
+                      "reading them is an uninitialised read")
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
@@ -146,6 +160,12 @@ class Executor:
         opdef = IMPLS[op.name]
         if not opdef.shared_operands:
             args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
+        if self.trackers:
+            self.env = env
+        if self.mask_stack and opdef.stores:
+            self.warn(op, "asc2.mask does not constrain stores: this store writes the whole tile (the mask only "
+                      "applies to vector computations); to write part of a tile, store a smaller tile or use "
+                      "asc2.where before the store")
         try:
             out = opdef.execute(self, op, *args)
         except SimError as e:
@@ -164,10 +184,8 @@ class Executor:
     def materialise(self, op, value):
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
         if type(value) is UnsetAccumulator:
-            msg = (f"{op.loc}: an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
-                   "does not clear L0C, so this reads stale data (the simulator reads zeros)")
-            if msg not in self.warnings:
-                self.warnings.append(msg)
+            self.warn(op, "an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
+                      "does not clear L0C, so this reads stale data (the simulator reads zeros)")
             return value.zeros
         return value.materialise()
 
@@ -241,11 +259,24 @@ class Executor:
         saved = self.blocks
         child = Env(env, parent)
         child[body.args[0].id] = iv
+        tracker = self._tracker(op, int(trips.max()))
+        if tracker is not None:
+            child[tracker.key] = parent * tracker.span + local
         self._set_lanes(saved[parent])
         try:
             self.run_block(body, child)
         finally:
             self._set_lanes(saved)
+            if tracker is not None:
+                self.trackers.pop()
+
+    def _tracker(self, op, span):
+        """Start tracking the global-memory accesses of an un-barriered loop that may depend on itself."""
+        if not self.checks or op.id not in self.gm_loops or span <= 1:
+            return None
+        tracker = GmLoopTracker(op, span)
+        self.trackers.append(tracker)
+        return tracker
 
     def _sequential_for(self, op, body, env, trips, lb, step, carried):
         L = self.lanes
@@ -253,6 +284,7 @@ class Executor:
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
         trip_cost = self._trip_stall(op)
+        tracker = self._tracker(op, tmax)
         try:
             for t in range(tmax):
                 if uniform:
@@ -265,6 +297,8 @@ class Executor:
                     child = Env(env, idx)
                     self._set_lanes(saved[idx])
                     vals = [gather(np.asarray(c), idx) for c in carried]
+                if tracker is not None:
+                    child[tracker.key] = (np.arange(L) if idx is None else idx) * tmax + t
                 iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])
                 child[body.args[0].id] = np.asarray(iv, dtype=np.int32)
                 for a, v in zip(body.args[1:], vals):
@@ -278,6 +312,8 @@ class Executor:
                     carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
             self._set_lanes(saved)
+            if tracker is not None:
+                self.trackers.pop()
         return carried
 
     def _if(self, op, env):
