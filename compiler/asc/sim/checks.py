@@ -111,16 +111,19 @@ def coverage_warnings(buffers):
                     g = (flat + other.off) // per_block * per_block
                     starts.append(g)
                     ends.append(g + per_block)
-        for off, st, rows, rs, vc in log.cover:
+        for off, st, rows, rs, vc, vr in log.cover:
             st = st.reshape(-1, 1) + off
             vc = np.broadcast_to(np.asarray(vc).reshape(-1, 1), (st.shape[0], 1))
-            if rows > 1 and rs == vc.max() == vc.min():   # whole rows: one interval per lane
+            if vr is None and rows > 1 and rs == vc.max() == vc.min():   # whole rows: one interval per lane
                 starts.append(st.ravel())
                 ends.append((st + rows * rs).ravel())
                 continue
             row = st + np.arange(rows).reshape(1, -1) * rs
+            end = row + vc
+            if vr is not None:   # real_shape: rows past it are not written
+                end = np.where(np.arange(rows).reshape(1, -1) < np.asarray(vr).reshape(-1, 1), end, row)
             starts.append(row.ravel())
-            ends.append((row + vc).ravel())
+            ends.append(end.ravel())
         lo, hi = buf.off, buf.off + buf.n
         if starts:
             s, e = _merged(np.concatenate(starts), np.concatenate(ends))

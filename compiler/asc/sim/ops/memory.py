@@ -7,7 +7,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
-from ..memory import (ATOMIC, NO_WRITER, Access, TensorVal, _fmt, check_overwrite_race, check_read_race, check_write_race,
+from ..memory import (ATOMIC, NO_WRITER, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race,
+                      check_read_race, check_write_race,
                       tags_window, windows_overlap)
 from . import impl
 
@@ -47,9 +48,13 @@ def _exec_block_num(ex, op):
 def _exec_load(ex, op, t, *rest):
     rtype = op.results[0].type
     rank = len(t.dims)
-    offsets, pad = rest[:rank], (rest[rank] if op.attrs["has_pad"] else None)
+    has_pad = op.attrs["has_pad"]
+    offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
     L = ex.lanes
-    acc = Access(t, offsets, rtype.shape, L, "load")
+    if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
+        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load")
+    else:
+        acc = Access(t, offsets, rtype.shape, L, "load")
     buf = t.buffer
     data = buf.data
     checks = ex.checks and not buf.read_only
@@ -128,7 +133,8 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
     if ex.trackers and op is not None:
         _track(ex, op, buf, acc, L, load=False)
     buf.log.cover.append((buf.off, per_lane(acc.starts, L).copy(), acc.rows, int(np.max(acc.row_stride)),
-                          acc.valid_cols if np.ndim(acc.valid_cols) == 0 else np.array(acc.valid_cols)))
+                          acc.valid_cols if np.ndim(acc.valid_cols) == 0 else np.array(acc.valid_cols),
+                          getattr(acc, "valid_rows", None)))
     sv = acc.strided_view(data, L)
     if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
         sv = None  # every lane writes the same window: resolve lane by lane below
@@ -255,6 +261,24 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
+    if op.attrs.get("has_real"):  # real_shape: only that part is written
+        rank = len(t.dims)
+        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store")
+        if rank == 2:
+            # real_shape limits the DMA; columns of it past the row still land in the next row.
+            rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
+            spill = np.broadcast_to((acc.valid_rows > 0) & (rc > 0) & (col_off + np.minimum(rc, acc.cols) > t.dims[1]), (L,))
+            if np.any(spill):
+                bad = np.nonzero(spill)[0]
+                raise OutOfBoundsError(
+                    f"2-D store to tensor '{t.name}' (shape [{', '.join(_fmt(d) for d in t.dims)}]) at offsets "
+                    f"[{_fmt(gather(np.asarray(offsets[0]), bad))}, {_fmt(gather(col_off, bad))}] with real_shape "
+                    f"[{_fmt(gather(np.asarray(offsets[rank]), bad))}, {_fmt(gather(rc, bad))}] runs past the end of "
+                    "the row: on the hardware the columns past the row land in the next row",
+                    "limit real_shape's columns to the row's remaining elements", bad)
+        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
+                    op=op)
+        return
     acc = Access(t, offsets, vtype.shape, L, "store")
     vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:
