@@ -29,6 +29,7 @@ from ..language.core.ir_value import GlobalAddress, PlainValue, const
 from . import config
 from .options import CodegenOptions, CompileOptions, LaunchOptions, names
 from .platforms import hardware
+from .tracebacks import user_entry
 
 _OPTION_NAMES = set(names(CodegenOptions)) | set(names(CompileOptions)) | set(names(LaunchOptions))
 
@@ -155,6 +156,7 @@ class JITFunction:
         self.last_launch = None
 
     # -- launching --------------------------------------------------------------------------------
+    @user_entry
     def __getitem__(self, launch):
         try:
             opts = LaunchOptions(*launch) if isinstance(launch, tuple) else LaunchOptions(launch)
@@ -162,6 +164,7 @@ class JITFunction:
             raise TypeError("Parse user launch options failed") from None
         return _Launcher(self, opts)
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
@@ -332,6 +335,7 @@ class JITFunction:
             costs[op.id] = (PIPES.index(pipe), float(ticks), float(stall[0]) if stall else 0.0)
         return CompiledKernel(fn_ir, costs, memory, platform)
 
+    @user_entry
     def ir(self, *args, **kwargs) -> str:
         """The IR traced for these arguments (as ``kernel[n](*args)`` would trace it)."""
         compiled, _ = self.compile(args, kwargs)
@@ -370,6 +374,7 @@ class _Launcher:
         self.jit_fn = jit_fn
         self.opts = opts
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         from .launcher import launch
         core_num = self.opts.core_num
@@ -378,12 +383,10 @@ class _Launcher:
         if config.STATE.backend != config.Backend.Model:
             raise error(RuntimeError, "Runtime library is not available! Select the simulator first: "
                         "config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)")
-        try:
-            compiled, runtime = self.jit_fn.compile(args, kwargs)
-        except CodegenError as e:
-            raise e.with_traceback(None) from None
+        compiled, runtime = self.jit_fn.compile(args, kwargs)
         return launch(self.jit_fn, compiled, int(core_num), runtime)
 
+    @user_entry
     def ir(self, *args, **kwargs):
         return self.jit_fn.ir(*args, **kwargs)
 

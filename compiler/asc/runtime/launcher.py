@@ -77,7 +77,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     except KernelRuntimeError as e:
         if order_text:
             e.args = (f"{e.args[0]}\n(blocks ran in the order of ASC_BLOCK_ORDER={order_text})",)
-        raise e.with_traceback(None) from None
+        raise
     if checks:
         for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
             ex.warn(None, w)
