@@ -68,7 +68,8 @@ def launch(jit_fn, compiled, core_num, runtime):
     order, order_text = _block_order(core_num)
     ex = Executor(compiled.fn, hw, core_num, compiled.costs,
                   batchable=frozenset() if aliased else compiled.batchable_loops,
-                  gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order)
+                  gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
+                  hoistable={} if aliased else compiled.hoistable)
     for name, b in buffers.items():
         b.stored = name in compiled.written_args
     ex.has_inputs = any(b.read_only for b in buffers.values())

@@ -111,7 +111,14 @@ def coverage_warnings(buffers):
                     g = (flat + other.off) // per_block * per_block
                     starts.append(g)
                     ends.append(g + per_block)
-        for off, st, rows, rs, vc, vr in log.cover:
+        spans = [c for c in log.cover if len(c) == 2]
+        if spans:
+            starts.append(np.array([s for s, _ in spans], np.int64))
+            ends.append(np.array([e for _, e in spans], np.int64))
+        for entry in log.cover:
+            if len(entry) == 2:
+                continue
+            off, st, rows, rs, vc, vr = entry
             st = st.reshape(-1, 1) + off
             vc = np.broadcast_to(np.asarray(vc).reshape(-1, 1), (st.shape[0], 1))
             if vr is None and rows > 1 and rs == vc.max() == vc.min():   # whole rows: one interval per lane

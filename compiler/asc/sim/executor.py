@@ -63,10 +63,12 @@ def _scatter(full, idx, part, lanes):
 
 class Executor:
     def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
-                 block_order=None):
+                 block_order=None, hoistable=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
         self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
+        self.hoistable = hoistable or {}         # carried-value loop id -> ops independent of the carried chain
+        self._split = {}                         # loop id -> (hoisted ops, the other ops of the body)
         self.checks = checks                     # race / coverage / dependency checks (bounds always)
         self.hw = hw
         self.core_num = core_num
@@ -134,7 +136,10 @@ class Executor:
         self._flush_ticks()
 
     def run_block(self, block, env):
-        for op in block.ops:
+        return self.run_ops(block.ops, env)
+
+    def run_ops(self, ops, env):
+        for op in ops:
             name = op.name
             if name == "scf.yield":
                 return [env[o.id] for o in op.operands]
@@ -285,6 +290,9 @@ class Executor:
         saved = self.blocks
         trip_cost = self._trip_stall(op)
         tracker = self._tracker(op, tmax)
+        hoisted = None
+        if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
+            hoisted, ops = self._hoist(op, body, env, tmax, lb, step)
         try:
             for t in range(tmax):
                 if uniform:
@@ -305,7 +313,13 @@ class Executor:
                     child[a.id] = v
                 if trip_cost:
                     self._pending_serial += trip_cost
-                out = self.run_block(body, child)
+                if hoisted is not None:
+                    sel = np.arange(L) * tmax + t
+                    for rid, v in hoisted.items():
+                        child[rid] = gather(v, sel)
+                    out = self.run_ops(ops, child)
+                else:
+                    out = self.run_block(body, child)
                 if idx is None:
                     carried = out
                 else:
@@ -315,6 +329,33 @@ class Executor:
             if tracker is not None:
                 self.trackers.pop()
         return carried
+
+    def _hoist(self, op, body, env, tmax, lb, step):
+        """Run the ops of a carried-value loop that do not depend on the carried chain for every trip of
+        every lane as one batch (lane-major: lane l's trip t is row l * tmax + t); their ticks are charged
+        as if each trip ran them. Returns their results and the remaining ops of the body."""
+        split = self._split.get(op.id)
+        if split is None:
+            ids = self.hoistable[op.id]
+            split = ([o for o in body.ops if o.id in ids], [o for o in body.ops if o.id not in ids])
+            self._split[op.id] = split
+        first, rest = split
+        L = self.lanes
+        saved = self.blocks
+        parent = np.repeat(np.arange(L), tmax)
+        local = np.tile(np.arange(tmax), L)
+        if lb.ndim == 0 and step.ndim == 0:
+            iv = (local * int(step) + int(lb)).astype(np.int32)
+        else:
+            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
+        child = Env(env, parent)
+        child[body.args[0].id] = iv
+        self._set_lanes(saved[parent])
+        try:
+            self.run_ops(first, child)
+        finally:
+            self._set_lanes(saved)
+        return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
 
     def _if(self, op, env):
         cond = np.asarray(env[op.operands[0].id]).astype(bool)

@@ -122,6 +122,21 @@ def _track(ex, op, buf, acc, L, load):
         (tr.note_load if load else tr.note_store)(buf, flat, per_lane(ex.env[tr.key], L), op)
 
 
+def _note_cover(buf, acc, L):
+    """Remember the windows a store wrote (for the launch's coverage check): one interval when the lanes'
+    windows tile a contiguous range (rows or tiles handed out in order), else the windows themselves."""
+    if acc.full and np.ndim(acc.row_stride) == 0:
+        rs = int(acc.row_stride)
+        length = acc.cols if acc.rows == 1 else (acc.rows * rs if acc.cols == rs else 0)
+        if length and acc._regular_step(per_lane(acc.starts, L), L) in (length, 0):
+            step = length if acc.start_hi > acc.start_lo else 0
+            buf.log.cover.append((buf.off + acc.start_lo, buf.off + acc.start_lo + (L - 1) * step + length))
+            return
+    buf.log.cover.append((buf.off, per_lane(acc.starts, L).copy(), acc.rows, int(np.max(acc.row_stride)),
+                          acc.valid_cols if np.ndim(acc.valid_cols) == 0 else np.array(acc.valid_cols),
+                          getattr(acc, "valid_rows", None)))
+
+
 def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
     """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None."""
     L = vals.shape[0]
@@ -132,9 +147,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         return
     if ex.trackers and op is not None:
         _track(ex, op, buf, acc, L, load=False)
-    buf.log.cover.append((buf.off, per_lane(acc.starts, L).copy(), acc.rows, int(np.max(acc.row_stride)),
-                          acc.valid_cols if np.ndim(acc.valid_cols) == 0 else np.array(acc.valid_cols),
-                          getattr(acc, "valid_rows", None)))
+    _note_cover(buf, acc, L)
     sv = acc.strided_view(data, L)
     if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
         sv = None  # every lane writes the same window: resolve lane by lane below
