@@ -291,6 +291,9 @@ class Executor:
         hoisted = None
         if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
             hoisted, ops = self._hoist(op, body, env, tmax, lb, step)
+            folded = self._fold(op, body, ops, hoisted, carried, tmax)
+            if folded is not None:
+                return folded
         try:
             for t in range(tmax):
                 if uniform:
@@ -352,6 +355,68 @@ class Executor:
         finally:
             self._set_lanes(saved)
         return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
+
+    _FOLDS = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
+
+    def _fold_plan(self, op, body, ops):
+        """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
+        value (h hoisted, op one of + * max min, one dtype): the ufunc and the hoisted operand per value."""
+        key = ("fold", op.id)
+        if key in self._split:
+            return self._split[key]
+        plan = None
+        args = body.args[1:]
+        *binops, last = ops
+        if last.name == "scf.yield" and len(binops) == len(args) and len(last.operands) == len(args):
+            plan = []
+            for a, y in zip(args, last.operands):
+                b = y.owner
+                if getattr(b, "name", None) != "tile.binary" or b not in binops or b.attrs["kind"] not in self._FOLDS:
+                    plan = None
+                    break
+                x, h = b.operands
+                if h.id == a.id:
+                    x, h = h, x
+                dtype = b.results[0].type.dtype
+                if x.id != a.id or h.id == a.id or str(dtype) == "bfloat16" or \
+                        any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
+                    plan = None
+                    break
+                plan.append((b, self._FOLDS[b.attrs["kind"]], h.id))
+        self._split[key] = plan
+        return plan
+
+    def _fold(self, op, body, ops, hoisted, carried, tmax):
+        """Run the carried chain ``acc = acc <op> h_t`` of every trip as one reduction over the trips. A
+        reduction over the first axis accumulates in order, trip after trip, rounding each step to the
+        dtype: the same values as the trip-by-trip run."""
+        if self.mask_stack:
+            return None
+        plan = self._fold_plan(op, body, ops)
+        if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
+                or any(type(c) is UnsetAccumulator for c in carried):
+            return None
+        L = self.lanes
+        out = []
+        for (b, ufunc, hid), init in zip(plan, carried):
+            h = hoisted[hid]
+            init = np.asarray(init.materialise() if type(init) is Shared else init)
+            tail = b.results[0].type.shape
+            stack = np.empty((tmax + 1, L) + tail, dtype=h.dtype)
+            stack[0] = init
+            if type(h) is Shared:   # one gather straight into trip-major order
+                stack[1:] = h.windows[h.index.reshape(L, tmax).T].reshape((tmax, L) + tail)
+            else:
+                h = np.asarray(h)
+                stack[1:] = np.broadcast_to(h, (1,) + tail) if h.shape[0] == 1 else \
+                    h.reshape((L, tmax) + tail).swapaxes(0, 1)
+            with np.errstate(all="ignore"):
+                out.append(ufunc.reduce(stack, axis=0))
+            pipe, ticks, extra, _ = self.costs[b.id]
+            self._pending[pipe] += ticks * tmax
+            for p, tk in extra:
+                self._pending[p] += tk * tmax
+        return out
 
     def _if(self, op, env):
         cond = np.asarray(env[op.operands[0].id]).astype(bool)
