@@ -126,5 +126,6 @@ def write_launch_trace(directory, report, clock_mhz):
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(chrome_trace([report], clock_mhz), f)
+    os.chmod(tmp, 0o644)   # readable like any other output file (mkstemp makes it private)
     os.replace(tmp, path)
     return path
