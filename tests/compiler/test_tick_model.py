@@ -175,3 +175,15 @@ def test_platforms_have_their_own_fitted_tables():
     b1 = _unary(tile=128)
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     assert b1 > 2 * _unary(tile=128)      # small stores are several times slower on the C220 camodel
+
+
+def test_every_table_number_has_a_source_and_a_confidence():
+    import dataclasses
+
+    from asc.runtime.platforms import SOURCES
+    for platform in (config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1):
+        hw = hardware(platform)
+        sources = SOURCES[hw.arch]
+        fields = {f.name for f in dataclasses.fields(hw)} - {"arch"}
+        assert set(sources) == fields
+        assert all(src and conf in ("high", "medium", "low", "guess") for src, conf in sources.values())

@@ -106,5 +106,76 @@ _C220 = Hardware(
     vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0)))
 
 
+# Where each number of the tables comes from and how far to trust it: (source, confidence). "fitted":
+# fitted to the camodel rows of bench/ticks_calibration.py (May-Aug 2026 measurements, perf-calibration
+# §2); "spec": perf-calibration §3 / public headers; "guess": plausible, not measured.
+_COMMON = {
+    "ub_bytes": ("pyasc launcher ub_capacity", "high"),
+    "l1_bytes": ("public arch headers (catlass, ops-transformer)", "high"),
+    "l0a_bytes": ("public arch headers", "high"),
+    "l0b_bytes": ("public arch headers", "high"),
+    "l0c_bytes": ("public arch headers (C310: header for Ascend910_95, unconfirmed for dav_3510)", "medium"),
+    "vector_bytes": ("VL = 256 B (RegTensor doc; one repeat of 8 x 32 B blocks on C220)", "high"),
+    "aiv_cores": ("C310: the camodel as used by the reference harness; C220: platform ini example", "medium"),
+    "aic_cores": ("as aiv_cores", "medium"),
+    "clock_mhz": ("inferred (C310) / commonly quoted (C220), see the field comment", "low"),
+    "scalar_op": ("guess: one cycle", "guess"),
+    "scalar_gm": ("guess: a scalar GM access through the data cache", "guess"),
+    "issue": ("guess: scalar issue of one instruction", "guess"),
+    "loop_trip": ("guess: loop control", "guess"),
+    "mte1_latency": ("guess (cube path not separately measured)", "guess"),
+    "mte1_bytes_per_tick": ("guess", "guess"),
+    "fix_bytes_per_tick": ("guess", "guess"),
+    "vector_repeat": ("spec: one tick per 256-byte repeat (perf-calibration §5, fixed)", "medium"),
+    "icache_instrs": ("guess: sized so unroll_factor=8 of a typical body overflows (perf-calibration §1.3)", "guess"),
+    "icache_miss": ("guess", "guess"),
+    "mmad_issue": ("guess", "guess"),
+    "mmad_macs_per_tick": ("spec: 16x16x16 fp16 MAC per cycle (Da Vinci cube)", "medium"),
+    "vector_weights": ("spec guesses (exp/sqrt/div 2, tanh 6, erf 8), fitted where the table overrides "
+                       "(reduce, compare, select, softmax, tanh)", "low"),
+}
+SOURCES = {
+    CompilationArch.C310: {**_COMMON,
+        "launch_ticks": ("fitted (rows of 1 to 128 trips at 1, 8 and 16 cores)", "medium"),
+        "block_stagger": ("spec: 8 blocks of one launch end ~40 ticks apart each (ticks-calculation §4)", "medium"),
+        "scalar_float_math": ("fitted (rms_norm row)", "low"),
+        "sync": ("fitted", "medium"),
+        "mte2_setup": ("fitted: per-load cost of 128-2048 element tiles (abs f32 TILE 128, add vs abs f16)", "high"),
+        "mte2_latency": ("fitted: 0, the occupancy carries the latency (loads do not overlap on MTE2)", "medium"),
+        "mte2_bytes_per_tick": ("fitted (within the spec's 50-75 B/tick)", "medium"),
+        "mte3_setup": ("fitted", "medium"),
+        "mte3_latency": ("fitted", "medium"),
+        "mte3_bytes_per_tick": ("fitted (spec: 7-9 B/tick)", "medium"),
+        "fix_latency": ("fitted (matmul 32x32x32 row only)", "low"),
+        "vector_issue": ("fitted (VF-fused default builds)", "medium"),
+        "vector_to_scalar": ("fitted (reduce_sum rows)", "medium"),
+        "cube_to_vector": ("guess: on-chip FIFO hand-off", "guess"),
+        "loop_barrier": ("spec mechanism (InsertBufIdSync); size from the ~500 ticks per trip parallel=True saves", "medium"),
+        "unroll_fill": ("not observed on C310: 0", "low"),
+        "interleave_clones": ("spec: static allocation and buffer-id sync let clones overlap (reduce rows)", "medium"),
+    },
+    CompilationArch.C220: {**_COMMON,
+        "launch_ticks": ("fitted (reduce_sum row sweep: ~3.4k fixed)", "medium"),
+        "block_stagger": ("fitted", "low"),
+        "scalar_float_math": ("guess", "guess"),
+        "sync": ("fitted", "low"),
+        "mte2_setup": ("fitted (reduce_sum row sweep)", "medium"),
+        "mte2_latency": ("as C310", "low"),
+        "mte2_bytes_per_tick": ("fitted (reduce_sum row sweep)", "medium"),
+        "mte3_setup": ("fitted", "low"),
+        "mte3_latency": ("fitted", "low"),
+        "mte3_bytes_per_tick": ("fitted: 0.2 B/tick is the only store rate that gives both ~1.2-1.6k ticks per "
+                                "256-byte elementwise tile and ~800 per 8 KiB reduce row", "low"),
+        "fix_latency": ("not measured on C220: C310 guess", "guess"),
+        "vector_issue": ("fitted", "low"),
+        "vector_to_scalar": ("fitted (reduce_sum row sweep)", "medium"),
+        "cube_to_vector": ("guess: through GM on A2", "guess"),
+        "loop_barrier": ("spec: InsertSync on A2 has no loop-end barrier (parallel=True changes nothing)", "high"),
+        "unroll_fill": ("fitted: unroll_factor=2 costs ~1.4-2k fixed on the reduce_sum sweep", "medium"),
+        "interleave_clones": ("fitted: unroll_factor=2 gains nothing per row on the reduce_sum sweep", "medium"),
+    },
+}
+
+
 def hardware(platform: Platform) -> Hardware:
     return _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
