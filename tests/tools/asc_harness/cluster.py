@@ -204,7 +204,7 @@ class Cluster:
         by_key: dict[str, dict] = {}
         per_worker: Counter = Counter()
         stats = {"duplicates": 0, "resubmitted": 0}
-        pending = as_completed()
+        pending = as_completed(loop=self.client.loop)
         unique = len({t["id"] for t in tasks} - done)
 
         def submit(task: dict) -> None:
