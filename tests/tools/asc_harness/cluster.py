@@ -17,6 +17,7 @@ import contextlib
 import logging
 import os
 import re
+import time
 from collections import Counter
 from typing import Any, Callable, Iterable
 
@@ -217,6 +218,7 @@ class Cluster:
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), console=self.console, transient=False)
         bar = progress.add_task(noun, total=unique)
+        started = time.monotonic()
         try:
             with progress:
                 for task in tasks:
@@ -251,7 +253,14 @@ class Cluster:
             with contextlib.suppress(Exception):
                 self.client.cancel(list(pending.futures) if hasattr(pending, "futures") else [])
             raise
-        return {"per_worker": dict(per_worker), **stats}
+        elapsed = time.monotonic() - started
+        shares = ", ".join(f"{w} {n}" for w, n in sorted(per_worker.items()))
+        self.console.print(f"cluster: {sum(per_worker.values())} {noun} in {elapsed:.1f} s on "
+                           f"{len(per_worker)} worker(s) ({shares})"
+                           + (f"; {stats['resubmitted']} resubmitted" if stats["resubmitted"] else "")
+                           + (f"; {stats['duplicates']} duplicate result(s) dropped" if stats["duplicates"] else ""),
+                           highlight=False)
+        return {"per_worker": dict(per_worker), "elapsed_s": elapsed, **stats}
 
     _last_error = ""
 

@@ -111,6 +111,10 @@ def pack_files(root: Path, rel_paths: list[str]) -> dict[str, str]:
     return out
 
 
+def decode(data: str) -> bytes:
+    return base64.b64decode(data)
+
+
 def materialise(files: Mapping[str, str], root: Path) -> None:
     for rel, data in files.items():
         target = (root / rel).resolve()
