@@ -135,3 +135,59 @@ def test_an_unreachable_scheduler_exits_2_before_writing_anything(make_repo, run
     assert not (repo.root / ".nightly").exists() and not repo.records() and repo.cap.read_text() == before
     code, out, err = run_nightly(*repo.args("--scheduler", "local:0"))
     assert code == 2 and "local:N needs N >= 1" in err
+
+
+def test_a_killed_coordinator_resumes_with_the_cells_not_yet_recorded(make_repo, run_nightly, cluster):
+    lc, _client = cluster
+    repo = make_repo({"abs": "good", "neg": "good", "sq": "good"})
+    for op in repo.ops:
+        repo.write_golden(op, kernel_source(op, "good").replace("    return np.abs(x)\n\n\ndef reference",
+                                                                SLOW_BODY + "\n\n\ndef reference", 1))
+    repo.commit("slow kernels")
+    state_path = repo.root / ".nightly" / "state.json"
+    proc = subprocess.Popen([PYTHON, "-m", "asc_harness.nightly", *repo.args("--scheduler", lc.scheduler_address,
+                                                                              "--no-dashboard")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):  # kill the coordinator once it has recorded a cell
+            if state_path.exists() and json.loads(state_path.read_text() or "{}").get("results"):
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    done_before = set(json.loads(state_path.read_text())["results"])
+    assert 1 <= len(done_before) < 3
+    code, out, err = run_nightly(*repo.args("--resume", "--scheduler", lc.scheduler_address, "--no-dashboard"))
+    assert code == 0, out + err
+    assert f"{len(done_before)} of 3 cell(s) already done, {3 - len(done_before)} to run" in out
+    assert statuses(repo) == {f"{op}/float16/{PLATFORM}": "pass" for op in repo.ops}  # each cell recorded once
+    assert repo.cell("sq")["golden_status"] == "confirmed"
+
+
+def test_generate_attempts_run_on_workers_and_are_written_here(make_repo, cluster, monkeypatch, capsys):
+    import shlex
+
+    from asc_harness import generate
+    from nightly_helpers import AGENT
+
+    lc, _client = cluster
+    repo = make_repo({"abs": "good"})
+    monkeypatch.setenv("SCRIPTED_BEHAVIOUR", "good")
+    template = f"{shlex.quote(PYTHON)} {shlex.quote(str(AGENT))} {{prompt_file}} {{workspace}}"
+    code = generate.main(repo.args("--agent-command", template, "--attempts", "2", "--agent-env", "SCRIPTED_BEHAVIOUR",
+                                   "--allow-host-only", "--no-dashboard", "--scheduler", lc.scheduler_address))
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    recs = [load_record(p) for p in repo.records("abs", kind="generative")]
+    assert sorted(r["generative"]["attempt"] for r in recs) == [1, 2]
+    for rec in recs:
+        assert rec["status"] == "pass"
+        assert rec["provenance"]["worker"]["task"].endswith(f"/abs/float16/{PLATFORM}#{rec['generative']['attempt']}")
+        kernel = repo.root / rec["kernel"]  # the artifact the worker produced, written here
+        assert rec["kernel"].startswith(f"evidence/abs/float16/{PLATFORM}/artifacts/")
+        assert kernel.read_text().startswith("import numpy as np") and rec["kernel_sha256"]
+        assert rec["generative"]["agent_command"].startswith(shlex.quote(PYTHON))  # as on the coordinator
+        assert "SCRIPTED_BEHAVIOUR" in rec["generative"]["agent_output"]  # the --agent-env value travelled
+    assert repo.cell("abs")["generative_status"] == "confirmed"
