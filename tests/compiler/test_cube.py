@@ -3,6 +3,7 @@ capacities, and matmul's argument errors (spec §1.6, §2.2 copy, §2.6)."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -325,7 +326,7 @@ def misuse_kernel(a_ptr: asc.GlobalAddress, WHAT: asc.ConstExpr[str]):
 ])
 def test_location_misuse_is_a_trace_time_error(what, msg, hint):
     a = torch.zeros((32, 32), dtype=torch.float16)
-    with pytest.raises(CodegenError) as e:
+    with pytest.raises(CodegenError, match=re.escape(msg)) as e:
         misuse_kernel[1](a, what)
     text = str(e.value)
     assert msg in text, text
@@ -347,7 +348,7 @@ def test_l0a_capacity_error_names_the_tile_bytes_and_budget():
     a = torch.zeros((64, 1024), dtype=torch.float16)   # 64 * 1024 * 2 = 128 KiB > 64 KiB
     b = torch.zeros((1024, 16), dtype=torch.float16)
     c = torch.zeros((64, 16))
-    with pytest.raises(CodegenError) as e:
+    with pytest.raises(CodegenError, match=re.escape("L0A overflow: tile [64, 1024] x float16 needs 131072 bytes")) as e:
         matmul_kernel[1](a, b, c, (64, 1024), (1024, 16), (64, 16), 64, 1, 16, 1)
     text = str(e.value)
     assert "L0A overflow: tile [64, 1024] x float16 needs 131072 bytes, L0A holds 65536 bytes" in text
@@ -367,7 +368,7 @@ def test_l0c_capacity_error():
     a = torch.zeros((512, 16), dtype=torch.float16)
     b = torch.zeros((16, 256), dtype=torch.float16)
     c = torch.zeros((512, 256))                    # 512 * 256 * 4 = 512 KiB of float32 in L0C (256 KiB on C310)
-    with pytest.raises(CodegenError) as e:
+    with pytest.raises(CodegenError, match=re.escape("L0C overflow: tile [512, 256] x float32 needs 524288 bytes")) as e:
         matmul_kernel[1](a, b, c, (512, 16), (16, 256), (512, 256), 512, 1, 256, 1)
     text = str(e.value)
     assert "L0C overflow: tile [512, 256] x float32 needs 524288 bytes, L0C holds 262144 bytes" in text
@@ -460,7 +461,7 @@ def bad_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, SA: as
 def test_matmul_bad_inputs(sa, sb, da, db, what, msg):
     a = torch.zeros(sa, dtype=da)
     b = torch.zeros(sb, dtype=db)
-    with pytest.raises(CodegenError) as e:
+    with pytest.raises(CodegenError, match=re.escape(msg)) as e:
         bad_matmul_kernel[1](a, b, sa, sb, what)
     text = str(e.value)
     assert msg in text, text

@@ -3,6 +3,7 @@ one-line fix hint. One kernel per error site of the op library and the frontend.
 from __future__ import annotations
 
 import linecache
+import re
 
 import numpy as np
 import pytest
@@ -139,7 +140,7 @@ def test_error_report(body, message):
     ns = {"asc": asc, "asc2": asc2, "np": np, "__name__": "error_sites"}
     exec(compile(src, fname, "exec"), ns)
     k = asc2.jit(ns["kern"])
-    with pytest.raises(CodegenError) as e:
+    with pytest.raises(CodegenError, match=re.escape(message)) as e:
         k[1](np.zeros((4, 64), np.float32), np.zeros((4, 64), np.int32), 3, 1.5)
     text = str(e.value)
     assert message in text, text

@@ -88,7 +88,7 @@ def test_no_report_file_without_the_variable(tmp_path, monkeypatch):
 def test_a_failing_launch_does_not_replace_the_last_report():
     before = _launch_add()
     x = np.zeros(100, np.float32)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="larger than"):
         add_kernel[2](x, x, x.copy(), 256, 128, 1)   # tensor larger than the buffers
     assert asc.runtime.last_launch_report() is before
 

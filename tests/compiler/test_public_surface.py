@@ -93,7 +93,7 @@ def test_dtype_aliases_and_equality_by_name():
     assert asc.DataType("float16") == asc.float16
     assert asc.float16 != asc.bfloat16
     assert str(asc.bfloat16) == "bfloat16"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="unhashable type"):
         hash(asc.float32)  # pyasc's DataType defines __eq__ without __hash__
 
 
@@ -179,7 +179,7 @@ def test_set_platform_accepts_strings_and_rejects_npu_without_runtime():
     assert config.current_platform() is config.Platform.Ascend910B1  # Model defaults to 910B1
     with pytest.raises(RuntimeError, match="Runtime library is not available!"):
         config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'Ascend999' is not a valid Platform"):
         config.set_platform(config.Backend.Model, "Ascend999")
 
 
@@ -219,7 +219,7 @@ def test_compile_options_fields_defaults_and_order():
 def test_launch_options_is_frozen():
     assert _fields(asc.LaunchOptions) == [("core_num", 0), ("stream", None)]
     opts = asc.LaunchOptions(4)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'core_num'"):
         opts.core_num = 8
 
 

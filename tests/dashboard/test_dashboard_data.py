@@ -187,7 +187,7 @@ def test_now_accepts_string_and_naive(repo):
     b = build_site_data(repo.capabilities, repo.evidence_dir, now=dt.datetime(2026, 11, 22, 12, 0, 0))
     assert a["generated_at"] == b["generated_at"] == "2026-11-22T12:00:00Z"
     assert cell(a, A16)["freshness"] == cell(b, A16)["freshness"]
-    with pytest.raises(DashboardError):
+    with pytest.raises(DashboardError, match="invalid time 'yesterday'"):
         build_site_data(repo.capabilities, repo.evidence_dir, now="yesterday")
 
 
@@ -268,8 +268,12 @@ def test_evidence_time_falls_back_to_file_name(repo):
     assert cell(d, f"add/float32/{fx.P1}")["freshness"]["newest"] == "2026-11-21T12:00:00Z"
 
 
-def test_site_data_is_json(data):
-    json.dumps(data)
+def test_site_data_is_plain_json(data):
+    # The page reads this data as JSON: no NaN/Infinity, no tuples or non-string keys that would come
+    # back different from a round trip.
+    text = json.dumps(data, allow_nan=False)
+    assert json.loads(text) == data
+    assert data["cells"] and all(isinstance(c["slug"], str) for c in data["cells"])
 
 
 def test_cell_slugs_are_unique_file_names(data):
@@ -422,7 +426,7 @@ def test_cli_user_errors(repo, tmp_path, capsys, argv, message):
 
 @pytest.mark.parametrize("argv", [["--stale-days", "0"], ["--stale-days", "x"], ["--port", "70000"], ["--bogus"]])
 def test_cli_bad_options(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(SystemExit, match="^2$") as exc:
         dashboard.main(argv)
     assert exc.value.code == 2
     assert capsys.readouterr().err.startswith("dashboard: error:")

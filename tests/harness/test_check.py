@@ -140,7 +140,7 @@ def test_cannot_run_exits_2(ws, capsys, tmp_path):
 def test_unknown_flag_exits_2(capsys):
     import pytest
 
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(SystemExit, match="^2$") as exc:
         check_capabilities.main(["--bogus-flag"])
     assert exc.value.code == 2
     assert "unrecognized arguments: --bogus-flag" in capsys.readouterr().err
@@ -158,7 +158,7 @@ def test_cells_filter_and_orphans(ws, capsys):
 def test_help_explains_statuses_and_exit_codes(capsys):
     import pytest
 
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^0$"):
         check_capabilities.main(["--help"])
     out = capsys.readouterr().out
     for word in ("confirmed", "failing", "pending", "blocked", "not_attempted", "measured", "exit codes", "--soft-runtime"):
@@ -205,6 +205,6 @@ def test_evidence_dir_outside_the_repository(ws, capsys, tmp_path):
 def test_sync_modes_are_exclusive(ws, capsys):
     import pytest
 
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(SystemExit, match="^2$") as exc:
         sync_capabilities.main(ws.args("--check", "--dry-run"))
     assert exc.value.code == 2

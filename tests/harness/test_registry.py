@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -95,7 +96,7 @@ def test_duplicate_cell_and_unknown_platform(tmp_path):
     ("- a\n- b\n", "not a mapping"),
 ])
 def test_malformed_yaml_is_a_clean_error(tmp_path, text, fragment):
-    with pytest.raises(HarnessError) as exc:
+    with pytest.raises(HarnessError, match=re.escape(fragment)) as exc:
         _reg(tmp_path, text)
     assert fragment in str(exc.value)
     assert exc.value.exit_code == 2
@@ -122,7 +123,7 @@ def test_load_valid_registry_lists_problems(tmp_path):
 def test_cell_ids_and_globs():
     assert str(parse_cell_id(ABS)) == ABS
     for bad in ("abs", "abs/float16", "a/b/c/d", "abs//x", " abs/float16/x"):
-        with pytest.raises(HarnessError):
+        with pytest.raises(HarnessError, match="invalid cell id"):
             parse_cell_id(bad)
     assert cell_matches("abs", ABS)
     assert cell_matches("abs/*", ABS)
@@ -132,7 +133,7 @@ def test_cell_ids_and_globs():
     assert not cell_matches("ab", ABS)          # globs match whole components
     assert not cell_matches("*", "abs/x")       # not a cell id
     assert check_patterns(["abs,add/*", "matmul"]) == ["abs", "add/*", "matmul"]
-    with pytest.raises(HarnessError):
+    with pytest.raises(HarnessError, match="invalid cell pattern 'a/b/c/d'"):
         check_patterns(["a/b/c/d"])
 
 
@@ -194,10 +195,6 @@ def test_committed_registry_round_trips_byte_for_byte():
     assert reg.dump() == reg.text
 
 
-GOLDENS_PRESENT = all((REPO / "golden" / "kernels" / f"{name}.py").is_file() for name in EXPECTED)
-
-
-@pytest.mark.skipif(not GOLDENS_PRESENT, reason="the golden kernel library is not complete in this checkout")
 def test_committed_registry_passes_soft_check(capsys):
     from asc_harness import check_capabilities
 

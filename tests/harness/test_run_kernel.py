@@ -375,7 +375,7 @@ def test_cli_user_errors(tmp_path, capsys):
     assert run_kernel.main([str(tmp_path / "missing.py")]) == 2
     err = capsys.readouterr().err
     assert "kernel file not found" in err and "Traceback" not in err
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(SystemExit, match="^2$") as exc:
         run_kernel.main(["-r", "GPU", str(tmp_path)])
     assert exc.value.code == 2
     good = write_kernel(tmp_path, "good.py", GOOD)

@@ -32,7 +32,7 @@ def test_environment_is_scrubbed_and_workspace_fresh(monkeypatch):
 
 
 def test_pythonpath_cannot_be_injected():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="PYTHONPATH may not be passed into the sandbox"):
         sandbox.run([PY, "-c", "pass"], timeout_s=5, memory_mb=None, env_extra={"PYTHONPATH": "/x"})
 
 

@@ -14,7 +14,8 @@ from nightly_helpers import GOOD, PLATFORM, PYTHON, build_repo, git
 
 BODIES = {
     "loop": "    while True:\n        pass",
-    "hog": "    hog = []\n    while True:\n        hog.append(bytearray(64 << 20))",
+    # Each step asks for more than the whole limit, so the limit (not the time budget) stops it at once.
+    "hog": "    hog = []\n    while True:\n        hog.append(bytearray(2 << 30))",
     "shell": ("    import os\n"
               "    os.system('sleep 120 & echo $! > {pidfile}; env > {envfile}; echo pwned >> {readme}')\n"
               "    return np.abs(x)"),
