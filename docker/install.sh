@@ -150,10 +150,10 @@ if [ "$DO_PROJECT" = 1 ]; then
     make_venv "$PROJECT_VENV"
     if [ "$EDITABLE" = 1 ]; then
         log "installing the project from $PROJECT_SOURCE (editable)"
-        pip_install "$PROJECT_VENV" -e "$PROJECT_SOURCE[cluster]"
+        pip_install "$PROJECT_VENV" -e "${PROJECT_SOURCE}[cluster]"
     else
         log "installing the project from $PROJECT_SOURCE"
-        pip_install "$PROJECT_VENV" "$PROJECT_SOURCE[cluster]"
+        pip_install "$PROJECT_VENV" "${PROJECT_SOURCE}[cluster]"
     fi
     log "checking the project venv"
     "$PROJECT_VENV/bin/python" -c 'import asc, asc2, asc_harness'

@@ -90,7 +90,8 @@ def test_a_worker_killed_mid_run_loses_nothing(make_repo, cluster):
     assert state["phase"] == "done" and len(state["results"]) == 3
 
 
-def test_a_result_delivered_twice_is_recorded_once(make_repo, cluster, capsys):
+def test_a_result_delivered_twice_is_recorded_once_and_a_failing_task_is_retried_a_bounded_number_of_times(
+        make_repo, cluster):
     from rich.console import Console
 
     from asc_harness.cluster import Cluster
@@ -101,13 +102,18 @@ def test_a_result_delivered_twice_is_recorded_once(make_repo, cluster, capsys):
     task = {"id": "run-1/abs", "cell": cell, "options": {"engine": "embedded", "backend": "Model",
                                                          "timeout_s": 60.0, "memory_mb": 0, "quick": True},
             "files": remote.pack_files(repo.root, [cell["golden"]]), "versions": remote.versions()}
+    broken = dict(task, id="run-1/broken", files={"../outside.py": ""})  # raises on the worker, every time
     received = []
-    with Cluster(lc.scheduler_address, engine="embedded", console=Console(file=open(os.devnull, "w"))) as cl:
-        stats = cl.run(remote.run_cell_task, [task, dict(task)], lambda t, r: received.append(r),
+    with open(os.devnull, "w") as sink, Cluster(lc.scheduler_address, engine="embedded", console=Console(file=sink),
+                                                retries=1) as cl:
+        stats = cl.run(remote.run_cell_task, [task, dict(task), broken], lambda t, r: received.append(r),
                        label=lambda t: t["id"])
-    assert len(received) == 1 and stats["duplicates"] == 1
-    assert received[0]["record"]["status"] == "pass"
-    assert received[0]["record"]["provenance"]["worker"]["task"] == "run-1/abs"
+    assert sorted(r["id"] for r in received) == ["run-1/abs", "run-1/broken"]  # each task id once
+    assert stats["duplicates"] == 1 and stats["resubmitted"] == 1
+    good = next(r for r in received if r["id"] == "run-1/abs")
+    assert good["record"]["status"] == "pass" and good["record"]["provenance"]["worker"]["task"] == "run-1/abs"
+    lost = next(r for r in received if r["id"] == "run-1/broken")
+    assert lost["lost"].startswith("the run was lost 2 time(s): ValueError: refusing a task file outside")
 
 
 def test_workers_of_another_version_are_refused(make_repo, run_nightly, cluster, monkeypatch):

@@ -128,6 +128,9 @@ def _parser():
                    help="dashboard output folder (default: site/ next to capabilities.yaml)")
     p.add_argument("--commit", action="store_true",
                    help="commit the new records, their artifacts and capabilities.yaml (nothing else)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run (its own cells, attempts and options) with the attempts "
+                        "not yet recorded")
     cluster_mod.add_options(p)
     return p
 
@@ -583,7 +586,7 @@ def attempt_tasks(ctx: Context, cells: list[dict], attempts: int, run_id: str, v
     return tasks
 
 
-def run_on_cluster(cl, ctx: Context, tasks: list[dict], console, outcomes: list[dict]) -> None:
+def run_on_cluster(cl, ctx: Context, tasks: list[dict], console, outcomes: list[dict], state=None) -> None:
     """Run ``tasks`` on the cluster; write each attempt's artifacts and record here, append its outcome."""
     from .evidence import harness_git_state
     from .remote import decode
@@ -613,6 +616,8 @@ def run_on_cluster(cl, ctx: Context, tasks: list[dict], console, outcomes: list[
         worker = result.get("worker")
         o["worker"] = f"{worker['name']}@{worker['host']}" if worker else None
         outcomes.append(o)
+        if state is not None:
+            state.record(task["id"], o)
         style = {"pass": "green"}.get(o["status"], "red")
         detail = f" ({o['category']}: {o['message']})" if o.get("category") else ""
         console.print(f"[{len(outcomes)}/{total}] {cell['id']} attempt {attempt}: [{style}]{o['status']}[/{style}]"
@@ -621,6 +626,90 @@ def run_on_cluster(cl, ctx: Context, tasks: list[dict], console, outcomes: list[
 
     cl.run(attempt_task, tasks, on_result, label=lambda t: f"{t['cell']['id']} attempt {t['attempt']}",
            noun="attempts")
+
+
+# --------------------------------------------------------------------------------------------------
+# run state: .generate/state.json, for --resume
+
+STATE_VERSION = 1
+RUN_DIR_NAME = ".generate"
+# options a resumed run may set afresh; every other option is the interrupted run's
+RESUME_OPTIONS = ("capabilities", "evidence_dir", "scheduler", "retries", "connect_timeout", "no_dashboard", "site",
+                  "commit", "resume")
+
+
+class RunState:
+    """The attempts of one run and those already recorded, saved atomically after every attempt."""
+
+    def __init__(self, root: Path):
+        self.dir = root / RUN_DIR_NAME
+        self.path = self.dir / "state.json"
+        self.data: dict = {}
+
+    def start(self, argv: list[str]) -> None:
+        run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{os.getpid()}"
+        self.data = {"version": STATE_VERSION, "run_id": run_id, "argv": argv, "phase": "attempts", "done": {}}
+        self.save()
+
+    def load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise HarnessError(f"nothing to resume: no generate state in {self.dir}") from None
+        except (OSError, ValueError) as exc:
+            raise HarnessError(f"{self.path} is unreadable ({exc}); delete it to start afresh") from None
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise HarnessError(f"nothing to resume: {self.path} is not a generate state")
+        if data.get("phase") == "done":
+            raise HarnessError(f"nothing to resume: the run {data.get('run_id')} finished; run generate without "
+                               "--resume")
+        self.data = data
+
+    def save(self) -> None:
+        from .registry import atomic_write_text
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        ignore = self.dir / ".gitignore"
+        if not ignore.exists():  # the state never shows up as a change in the repository
+            ignore.write_text("*\n", encoding="utf-8")
+        atomic_write_text(self.path, json.dumps(self.data, indent=2) + "\n")
+
+    def task_id(self, cell_id: str, attempt: int) -> str:
+        return f"{self.data['run_id']}/{cell_id}#{attempt}"
+
+    def record(self, task_id: str, outcome: dict) -> None:
+        self.data["done"][task_id] = outcome
+        self.save()
+
+    def finish(self) -> None:
+        self.data["phase"] = "done"
+        self.save()
+
+
+def resumed_args(parser, args, state: RunState):
+    """The interrupted run's options, with only RESUME_OPTIONS taken from this command line."""
+    for action in parser._actions:
+        if action.dest in RESUME_OPTIONS or action.dest == "help":
+            continue
+        if getattr(args, action.dest) != action.default:
+            raise HarnessError(f"--resume continues the interrupted run with its own options; drop "
+                               f"{'/'.join(action.option_strings)}")
+    old = parser.parse_args(state.data["argv"])
+    for name in RESUME_OPTIONS:
+        setattr(old, name, getattr(args, name))
+    return old
+
+
+def adopt_recorded(ev_dir: Path, root: Path, cell_id: str, task_ids: set[str]) -> dict[str, tuple[dict, Path]]:
+    """Records of these tasks already written (by a coordinator killed before it saved its state)."""
+    from .evidence import records_for_cell
+
+    found = {}
+    for rec in records_for_cell(ev_dir, cell_id, root=root):
+        worker = rec.data["provenance"].get("worker") if rec.valid and rec.kind == "generative" else None
+        if worker and worker.get("task") in task_ids:
+            found[worker["task"]] = (rec.data, rec.path)
+    return found
 
 
 # --------------------------------------------------------------------------------------------------
@@ -648,7 +737,14 @@ def select_cells(reg, patterns: list[str], platform: str | None, variant: str) -
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    state = None
+    if args.resume:
+        state = RunState(resolve_paths(args)[2])
+        state.load()
+        args = resumed_args(parser, args, state)
     if args.attempts < 1:
         raise HarnessError("--attempts must be >= 1")
     for name, value in (("--timeout", args.timeout), ("--kernel-timeout", args.kernel_timeout)):
@@ -691,24 +787,56 @@ def _main(argv: Sequence[str] | None) -> int:
                 golden_hashes[sha] = str(c["golden"])
     ctx = Context(args, root, ev_dir, tokens, golden_hashes)
     started = time.monotonic()
-    outcomes: list[dict] = []
     total = len(cells) * args.attempts
+    with contextlib.ExitStack() as stack:
+        cl = stack.enter_context(cluster_mod.Cluster(scheduler, engine=args.engine, console=console,
+                                                     retries=args.retries, connect_timeout=args.connect_timeout)) \
+            if scheduler else None
+        if state is None:
+            state = RunState(root)
+            kept = [a for a in argv if a not in ("--resume",)]
+            state.start(kept if args.agent_command else kept + ["--agent-command", " ".join(map(shlex.quote, tokens))])
+        else:
+            console.print(f"resuming generate {state.data['run_id']}: {len(state.data['done'])} of {total} attempt(s) "
+                          "already recorded", highlight=False)
+        outcomes: list[dict] = list(state.data["done"].values())
+        interrupted = _attempts(args, ctx, cl, state, cells, outcomes, total, console)
+    if not interrupted:
+        state.finish()
+    return _finish(args, ctx, reg, cap, repo, skipped, outcomes, interrupted, started, console)
+
+
+def _attempts(args, ctx: Context, cl, state: RunState, cells: list[dict], outcomes: list[dict], total: int,
+              console) -> bool:
+    """Run the attempts not yet recorded, locally or on the cluster; True when interrupted."""
+    root, ev_dir = ctx.root, ctx.ev_dir
     console.print(f"generate: {len(cells)} cell(s) x {args.attempts} attempt(s), {args.variant} prompts, "
                   f"agent budget {args.timeout:g} s", highlight=False)
-    interrupted = False
     try:
-        if scheduler:
-            with cluster_mod.Cluster(scheduler, engine=args.engine, console=console, retries=args.retries,
-                                     connect_timeout=args.connect_timeout) as cl:
-                run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{os.getpid()}"
-                run_on_cluster(cl, ctx, attempt_tasks(ctx, cells, args.attempts, run_id, cl.versions), console,
-                               outcomes)
-        for cell in cells if not scheduler else []:
+        if cl is not None:
+            tasks = [t for t in attempt_tasks(ctx, cells, args.attempts, state.data["run_id"], cl.versions)
+                     if t["id"] not in state.data["done"]]
+            for cell in cells:  # records a killed coordinator wrote but did not note
+                for tid, (record, path) in adopt_recorded(ev_dir, root, cell["id"], {t["id"] for t in tasks}).items():
+                    attempt = record["generative"]["attempt"]
+                    o = attempt_outcome(ctx, cell, attempt, record, path, {}, record.get("wall_time_s") or 0.0)
+                    outcomes.append(o)
+                    state.record(tid, o)
+            tasks = [t for t in tasks if t["id"] not in state.data["done"]]
+            run_on_cluster(cl, ctx, tasks, console, outcomes, state)
+            return False
+        for cell in cells:
             golden = root / cell["golden"] if cell.get("golden") else None
-            contract = describe_inputs(golden, cell["platform"], root, ev_dir) if golden and golden.is_file() else None
+            contract = None
             for attempt in range(1, args.attempts + 1):
+                tid = state.task_id(cell["id"], attempt)
+                if tid in state.data["done"]:
+                    continue
+                if contract is None and golden is not None and golden.is_file():
+                    contract = describe_inputs(golden, cell["platform"], root, ev_dir)
                 o = run_attempt(ctx, cell, attempt, contract, console)
                 outcomes.append(o)
+                state.record(tid, o)
                 style = {"pass": "green"}.get(o["status"], "red")
                 detail = f" ({o['category']}: {o['message']})" if o.get("category") else ""
                 console.print(f"[{len(outcomes)}/{total}] {cell['id']} attempt {attempt}: "
@@ -717,9 +845,15 @@ def _main(argv: Sequence[str] | None) -> int:
                 if o.get("workspace"):
                     console.print(f"    workspace kept: {o['workspace']}", highlight=False)
     except KeyboardInterrupt:
-        interrupted = True
-        console.print("interrupted: the attempts recorded so far are kept", highlight=False)
+        console.print("interrupted: the attempts recorded so far are kept (continue with generate --resume)",
+                      highlight=False)
+        return True
+    return False
 
+
+def _finish(args, ctx: Context, reg, cap: Path, repo, skipped: dict, outcomes: list[dict], interrupted: bool,
+            started: float, console) -> int:
+    root, ev_dir = ctx.root, ctx.ev_dir
     ran = sorted({o["cell"] for o in outcomes})
     fin = finish_pipeline(console, cap=cap, ev_dir=ev_dir, root=root, cell_ids=ran, dashboard=not args.no_dashboard,
                           site=(args.site or root / "site").resolve(), repo=repo if repo is not None and ran else None)
