@@ -99,10 +99,10 @@ def test_a_result_delivered_twice_is_recorded_once_and_a_failing_task_is_retried
     lc, _client = cluster
     repo = make_repo({"abs": "good"})
     cell = repo.cell("abs")
-    task = {"id": "run-1/abs", "cell": cell, "options": {"engine": "embedded", "backend": "Model",
-                                                         "timeout_s": 60.0, "memory_mb": 0, "quick": True},
-            "files": remote.pack_files(repo.root, [cell["golden"]]), "versions": remote.versions()}
-    broken = dict(task, id="run-1/broken", files={"../outside.py": ""})  # raises on the worker, every time
+    task = {"id": "run-1/abs", "cell": cell, "source": (repo.root / cell["golden"]).read_text(),
+            "options": {"engine": "embedded", "backend": "Model", "timeout_s": 60.0, "memory_mb": 0, "quick": True},
+            "versions": remote.versions()}
+    broken = dict(task, id="run-1/broken", options={**task["options"], "bogus": 1})  # raises on the worker, always
     received = []
     with open(os.devnull, "w") as sink, Cluster(lc.scheduler_address, engine="embedded", console=Console(file=sink),
                                                 retries=1) as cl:
@@ -113,7 +113,7 @@ def test_a_result_delivered_twice_is_recorded_once_and_a_failing_task_is_retried
     good = next(r for r in received if r["id"] == "run-1/abs")
     assert good["record"]["status"] == "pass" and good["record"]["provenance"]["worker"]["task"] == "run-1/abs"
     lost = next(r for r in received if r["id"] == "run-1/broken")
-    assert lost["lost"].startswith("the run was lost 2 time(s): ValueError: refusing a task file outside")
+    assert lost["lost"] == "the run was lost 2 time(s): HarnessError: unknown run option(s): bogus"
 
 
 def test_workers_of_another_version_are_refused(make_repo, run_nightly, cluster, monkeypatch):

@@ -19,7 +19,7 @@ import os
 import re
 import time
 from collections import Counter
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from . import remote
 from .errors import HarnessError

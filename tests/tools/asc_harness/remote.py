@@ -16,10 +16,8 @@ import base64
 import hashlib
 import importlib.metadata
 import importlib.util
-import shutil
 import socket
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -151,22 +149,15 @@ def stamp(record: dict, worker: dict, task_id: str) -> dict:
 
 
 def run_cell_task(task: Mapping[str, Any], worker: dict) -> dict:
-    """One golden cell: ``{"id", "cell", "files", "options", "versions"}`` -> ``{"id", "worker", "record"}``."""
+    """One golden cell: ``{"id", "cell", "source", "options", "versions"}`` -> ``{"id", "worker", "record"}``.
+
+    The run is :func:`asc_harness.pipeline.evaluate_cell`, as for a local run; ``options`` carry the
+    coordinator's ``provenance`` (harness commit).
+    """
     refused = check_versions(task, worker)
     if refused:
         return refused
-    from .runner import run_cell
+    from .pipeline import evaluate_cell
 
-    opts = task["options"]
-    root = Path(tempfile.mkdtemp(prefix="asc-task-"))
-    try:
-        materialise(task["files"], root)
-        (root / "evidence").mkdir(exist_ok=True)
-        record = run_cell(task["cell"], root=root, engine=opts["engine"], backend=opts["backend"],
-                          timeout_s=opts["timeout_s"], memory_mb=opts["memory_mb"] or None,
-                          quick=opts["quick"], evidence_dir=root / "evidence")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    record = evaluate_cell(task["cell"], task["source"], task["options"])
     return {"id": task["id"], "worker": worker, "record": stamp(record, worker, task["id"])}
-
-
