@@ -17,6 +17,12 @@ record), statically checked by tracing it on the embedded compiler in a sandboxe
 is a result, not a crash), then run against the cell's cases with the harness's own comparison: the
 cell's golden ``make_inputs`` / ``reference`` / ``CASES`` with the generated ``launch``. Each attempt
 writes one generative evidence record; sync_capabilities then applies the K-of-M rule.
+
+The run's state (``.generate/state.json`` next to capabilities.yaml, written after every attempt)
+lets ``--resume`` continue an interrupted run with the attempts not yet recorded. ``--scheduler
+ADDRESS`` (or ``$ASC_SCHEDULER``; ``local:N`` for N local worker processes) runs each attempt as a
+task on a Dask cluster: the worker runs the agent and the evaluation, this process writes the
+artifacts and records (docs/cluster.md).
 """
 
 from __future__ import annotations
