@@ -130,7 +130,11 @@ class Cluster:
             self.close()
             raise HarnessError(f"the Dask scheduler at {self.spec} has no workers (waited {WORKER_WAIT_S:g} s); "
                                f"start some with `dask worker {self.spec}`") from None
-        self.check_workers()
+        try:
+            self.check_workers()
+        except BaseException:
+            self.close()
+            raise
         link = self.dashboard()
         names = sorted(self.worker_names().values())
         self.console.print(f"cluster: {self.address} with {len(names)} worker(s)"
