@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test pr-gate merge-gate nightly dashboard setup clean
+.PHONY: run test pr-gate merge-gate nightly dashboard mutation setup clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "environment missing: $(PYTHON) not found" >&2; exit 2; }
@@ -36,5 +36,11 @@ nightly:
 dashboard: $(STAMP)
 	$(BIN)/dashboard
 
+# Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in
+# .mutation/report.md. MUTATION_ARGS passes more options, e.g. MUTATION_ARGS="--only memory_plan --sample 40".
+MUTATION_MIN ?= 20
+mutation: $(STAMP)
+	$(BIN)/python tests/mutation/mutation.py --budget-min $(MUTATION_MIN) $(MUTATION_ARGS)
+
 clean:
-	rm -rf $(VENV) site .pytest_cache
+	rm -rf $(VENV) site .pytest_cache .mutation
