@@ -10,9 +10,8 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue
-from ...sim.lanes import UnsetAccumulator
 from .costs import vector_cost
-from .tile import Tile, emit_tile, location_of, require_location, splat
+from .tile import Tile, emit_tile, require_location, splat
 from .utils import verify_shape, SPLAT_DTYPES
 
 
@@ -90,13 +89,5 @@ def concat(*inputs):
     return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
 
 
-@define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
-def _exec_zeros_acc(ex, op):
-    t = op.results[0].type
-    return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
-
-
-@define("tile.concat", cost=vector_cost(1))
-def _exec_concat(ex, op, *tiles):
-    lanes = max(t.shape[0] for t in tiles)
-    return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)
+define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
+define("tile.concat", cost=vector_cost(1))

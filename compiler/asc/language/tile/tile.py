@@ -11,7 +11,6 @@ from ...ir.types import Location, ScalarType, TileType
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import IRHandle, PlainValue, to_scalar
-from ...sim.lanes import scalar_for_tile
 from .costs import vector_cost
 
 TileLocation = Location
@@ -115,18 +114,8 @@ def splat(value, dtype, shape, location=None) -> Tile:
     return emit_tile("tile.const", [], shape, dtype, location, value=value)
 
 
-@define("tile.const", cost=vector_cost(1))
-def _exec_const(ex, op):
-    t = op.results[0].type
-    return np.full((1,) + t.shape, op.attrs["value"], dtype=t.dtype.to_numpy())
-
-
-@define("tile.splat", cost=vector_cost(1))
-def _exec_splat(ex, op, s):
-    t = op.results[0].type
-    s = np.asarray(s).astype(t.dtype.to_numpy())
-    lanes = 1 if s.ndim == 0 else s.shape[0]
-    return np.broadcast_to(scalar_for_tile(s, len(t.shape)), (lanes,) + t.shape)
+define("tile.const", cost=vector_cost(1))
+define("tile.splat", cost=vector_cost(1))
 
 
 # -- conversion ---------------------------------------------------------------------------------
@@ -161,25 +150,4 @@ def cast(tile, dtype) -> Tile:
     return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
 
 
-def cast_array(a, target: np.dtype):
-    """Convert values as the hardware's Cast does: float->int rounds to nearest even and saturates."""
-    if a.dtype == target:
-        return a
-    if a.dtype.kind == "f" or str(a.dtype) == "bfloat16":
-        if target.kind in "iu":
-            info = np.iinfo(target)
-            with np.errstate(invalid="ignore"):
-                r = np.rint(a.astype(np.float64))  # float64: the int32 limits are exact there
-                r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
-                return np.clip(r, info.min, info.max).astype(target)
-        if target == np.bool_:
-            return a != 0
-    if a.dtype.kind in "iub" and (target.kind == "f" or str(target) == "bfloat16") and a.dtype.kind != "b":
-        return a.astype(np.float32).astype(target) if str(target) == "bfloat16" else a.astype(target)
-    with np.errstate(over="ignore"):                # float narrowing overflows to inf, as the hardware does
-        return a.astype(target)
-
-
-@define("tile.cast", cost=vector_cost(1))
-def _exec_cast(ex, op, a):
-    return cast_array(a, op.results[0].type.dtype.to_numpy())
+define("tile.cast", cost=vector_cost(1))
