@@ -333,3 +333,21 @@ def test_disjoint_neighbours_touching_at_the_boundary_are_not_races():
             g = asc2.tensor(buf_ptr, [asc2.block_num() * T + 1])
             asc2.store(asc2.full([T + 1], 1.0), g, offsets=[asc2.block_idx() * T])   # one element of overlap
         k2[4](np.zeros(4 * 64 + 1, np.float32), 64)
+
+
+# -- liveness (reuse_ub / the queue allocator): a tile's space is free right after its last use ---------------
+@pytest.mark.parametrize("opts,peak", [({"reuse_ub": True}, 2 * 4096), ({"static_alloc": False}, 2 * 4096),
+                                       ({}, 4 * 4096)])
+def test_a_chain_of_tile_ops_holds_two_tiles_at_a_time(opts, peak):
+    @asc2.jit(**opts)
+    def chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        t1 = asc2.load(asc2.tensor(x_ptr, [1024]), [1024], offsets=[0])
+        t2 = asc2.abs(t1)
+        t3 = asc2.exp(t2)
+        t4 = asc2.abs(t3)
+        asc2.store(t4, asc2.tensor(out_ptr, [1024]), offsets=[0])
+    x = np.linspace(-2, 2, 1024, dtype=np.float32)
+    out = np.zeros_like(x)
+    chain[1](x, out)
+    np.testing.assert_allclose(out, np.exp(np.abs(x)), rtol=1e-6)
+    assert chain.last_launch["peak_ub_bytes"] == peak
