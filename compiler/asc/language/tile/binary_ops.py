@@ -13,7 +13,7 @@ from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
-from .tile import Tile, bind_tile_method, emit_tile, require_location
+from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 from .utils import infer_common_dtype, infer_common_shape
 
 _UB = (Location.UB,)
@@ -126,9 +126,6 @@ define("tile.cmp_scalar", cost=vector_cost(1))
 
 # -- cube: matrix multiply ------------------------------------------------------------------------
 # Operands of the cube unit: left in L0A, right in L0B; the result is float32 in L0C.
-CARRIED_INIT = {}   # block-argument value id -> the value it was initialised from (set by the frontend)
-
-
 def _verify_matmul(input, other):
     if not isinstance(input, Tile) or not isinstance(other, Tile):
         raise error(BinaryOperandTypeError, f"Input operands must be tiles, got {type(input)} and {type(other)}",
@@ -155,28 +152,57 @@ def matmul(input, other):
                      Location.L0C)
 
 
-def _from_accumulator(value, seen=None):
+def _from_accumulator(value):
     owner = value.owner
     if hasattr(owner, "name"):
         return owner.name in ("tile.zeros_acc", "tile.matmul_acc")
-    init = CARRIED_INIT.get(value.id)
+    init = current_builder().carried_init.get(value.id)
     return init is not None and _from_accumulator(init)
 
 
-def matmul_acc(input, other, acc):
+def _is_accumulator(t):
+    return isinstance(t, Tile) and location_of(t) == Location.L0C
+
+
+def matmul_acc(*args, hf32=False, **kwargs):
+    """``matmul_acc(acc, input, other)`` (August) or ``matmul_acc(input, other, acc)`` (April): the
+    accumulator is the L0C tile, so both orders are unambiguous."""
+    if not isinstance(hf32, bool):
+        raise error(TypeError, f"'hf32' argument must be bool, got {type(hf32)}", "pass hf32=True or hf32=False")
+    unknown = sorted(set(kwargs) - {"input", "other", "acc"})
+    if unknown or len(args) + len(kwargs) != 3:
+        raise error(TypeError, f"matmul_acc() takes an accumulator and two operands, got {len(args)} positional "
+                    f"and keyword(s) {sorted(kwargs)}", "call @matmul_acc(acc, a, b) (accumulator first) or "
+                    "matmul_acc(a, b, acc)")
+    if "acc" in kwargs or len(args) == 3 and not _is_accumulator(args[0]) and _is_accumulator(args[2]):
+        names = ("input", "other", "acc")
+    elif args and _is_accumulator(args[0]):
+        names = ("acc", "input", "other")
+    else:
+        names = ("input", "other", "acc")
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k in bound:
+            raise error(TypeError, f"matmul_acc() got multiple values for argument '{k}'",
+                        "pass each of acc, input, other once")
+        bound[k] = v
+    return _matmul_acc(bound["input"], bound["other"], bound["acc"])
+
+
+def _matmul_acc(input, other, acc):
     _verify_matmul(input, other)
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
-                    "pass the accumulator created by asc2.zeros_acc([M, N], asc.float32)")
+                    "pass the accumulator created by @zeros_acc([M, N], asc.float32)")
     if len(acc.shape) != 2:
         raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
-                    "create the accumulator as asc2.zeros_acc([M, N], asc.float32)")
+                    "create the accumulator as @zeros_acc([M, N], asc.float32)")
     if acc.dtype != dt.float32:
         raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}",
-                    "the cube accumulates in float32: asc2.zeros_acc([M, N], asc.float32); cast on the store")
+                    "the cube accumulates in float32: @zeros_acc([M, N], asc.float32); cast on the store")
     if not _from_accumulator(acc.handle):
         raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
-                    "create the accumulator with asc2.zeros_acc([M, N], asc.float32) and only update it with matmul_acc")
+                    "create the accumulator with @zeros_acc([M, N], asc.float32) and only update it with @matmul_acc")
     if tuple(acc.shape) != (input.shape[0], other.shape[1]):
         raise error(RuntimeError, f"Accumulation tile shape {list(acc.shape)} does not match the product shape "
                     f"{[input.shape[0], other.shape[1]]}",

@@ -1,6 +1,8 @@
 """``load`` / ``store`` / ``copy``: moving tiles between global memory and on-chip buffers."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...ir.builder import current_builder
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType
@@ -8,10 +10,10 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from .tensor import Tensor
-from .tile import Tile, emit_tile, location_of, require_location
+from .tile import Tile, as_location, emit_tile, location_of, require_location
 from .utils import check_data_alignment, verify_shape
 
-_LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B)
+_LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Location.BT)
 
 
 def _check_tensor(t, what):
@@ -38,7 +40,26 @@ def _offsets(tensor, shape, tile_id, offsets):
     return [to_scalar(v, dt.int32).handle for v in vals]
 
 
-def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0):
+def _real_shape(real_shape, shape, what):
+    """Operands of ``real_shape`` (how many elements per dimension are valid), checked against ``shape``."""
+    if real_shape is None:
+        return []
+    try:
+        vals = list(real_shape)
+    except TypeError:
+        raise error(TypeError, f"'real_shape' must be a list of ints, got {type(real_shape)}",
+                    "pass one count per dimension, e.g. real_shape=[rows_left, cols]") from None
+    if len(vals) != len(shape):
+        raise error(RuntimeError, f"'real_shape' needs one value per dimension: got {len(vals)} for a rank-"
+                    f"{len(shape)} {what}", "give real_shape the rank of the tile shape")
+    for d, r in zip(shape, vals):
+        if isinstance(r, (int, np.integer)) and not isinstance(r, bool) and not 0 <= int(r) <= d:
+            raise error(RuntimeError, f"real_shape[{vals.index(r)}] (which is {vals}) exceeds tensor dimension "
+                        f"#{d} (which is {list(shape)})", "each real_shape value must lie in 0..shape[i]")
+    return [to_scalar(r, dt.int32).handle for r in vals]
+
+
+def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0, real_shape=None):
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -58,21 +79,29 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
     if len(shape) != tensor.rank:
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
                     f"the tensor has {tensor.rank} dimension(s); give the tile shape as many")
-    if not isinstance(location, Location):
-        raise error(TypeError, f"'location' must be an asc2.TileLocation, got {location!r}",
-                    "e.g. location=asc2.TileLocation.L0A")
+    location = as_location(location)
+    if location == Location.Auto:
+        location = Location.UB
     if location not in _LOAD_LOCATIONS:
         raise error(RuntimeError, "invalid destination location of the tile",
-                    "load into UB (vector ops), L1 (cube staging) or L0A / L0B (matmul operands)")
+                    "load into UB (vector ops), L1 (cube staging), L0A / L0B (matmul operands) or BT (a bias row)")
+    if location == Location.BT and (len(shape) != 1 or not tensor.dtype.is_float()):
+        raise error(RuntimeError, "a BT (bias table) tile holds one row of float16 / bfloat16 / float32 values",
+                    "load the bias as a 1-D tile, e.g. shape [n]")
     offs = _offsets(tensor, shape, tile_id, offsets)
+    real = _real_shape(real_shape, shape, "tile")
+    if real and location in (Location.L1, Location.L0A, Location.L0B):
+        raise error(RuntimeError, f"real_shape is not supported for loads into {location.name}",
+                    "load the full tile into L1 / L0A / L0B, or load into UB with real_shape")
     operands = [tensor.handle] + offs
     has_pad = pad_value is not None
     if has_pad:
         operands.append(to_scalar(pad_value, tensor.dtype).handle)
-    return emit_tile("tile.load", operands, shape, tensor.dtype, location, has_pad=has_pad)
+    return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
+                     has_real=bool(real))
 
 
-def store(value, tensor, *, tile_id=None, offsets=None):
+def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
     _check_tensor(tensor, "store")
     if not isinstance(value, Tile) or value.size == 1:
         if tile_id is not None:
@@ -81,6 +110,9 @@ def store(value, tensor, *, tile_id=None, offsets=None):
         if offsets is None:
             raise error(ValueError, "'offsets' argument must be provided",
                         "pass offsets=[...] with one element index per tensor dimension")
+        if real_shape is not None:
+            raise error(ValueError, "'real_shape' cannot be used when storing a scalar value",
+                        "drop real_shape: a scalar store writes one element")
         if isinstance(value, Tile):
             value = value.reshape(*([1] * len(value.shape)))
             v = value.to(tensor.dtype)
@@ -102,14 +134,13 @@ def store(value, tensor, *, tile_id=None, offsets=None):
                     f"the tensor has {tensor.rank} dimension(s) but the tile has {len(shape)}")
     if value.dtype != tensor.dtype:
         raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
-                    f"cast the tile first: asc2.store(t.to(asc.{tensor.dtype}), ...)")
-    current_builder().create("tile.store", [value.handle, tensor.handle] + offs, [])
+                    f"cast the tile first: .to(asc.{tensor.dtype}) before storing it")
+    real = _real_shape(real_shape, shape, "tile")
+    current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], {"has_real": bool(real)})
 
 
-_L1_TARGETS = {}  # L1 tile value id -> the L0 location it was first copied to (fixes its fractal layout)
-
-_COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L0C, Location.L1),
-                (Location.L0C, Location.UB)}
+_COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L1, Location.BT),
+                (Location.L0C, Location.L1), (Location.L0C, Location.UB)}
 
 
 def copy(tile, shape=None, *, offsets=None, location=Location.UB):
@@ -122,11 +153,16 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
                     "the copy shape needs the source tile's rank")
     src = location_of(tile)
-    if src == Location.L1:
+    location = as_location(location)
+    if src == Location.L1 and location == Location.BT:
+        if len(shape) != 1 or not tile.dtype.is_float():
+            raise error(RuntimeError, "a BT (bias table) tile holds one row of float16 / bfloat16 / float32 values",
+                        "copy a 1-D slice of the L1 tile into BT")
+    elif src == Location.L1:
         if location not in (Location.L0A, Location.L0B):
             raise error(RuntimeError, "L1 tile copy to L0A/L0B location is expected only.",
-                        "an L1 tile only stages matmul operands: copy it to location=asc2.TileLocation.L0A or L0B")
-        first = _L1_TARGETS.setdefault(tile.handle.id, location)
+                        "an L1 tile only stages matmul operands: copy it to location=@TileLocation.L0A or L0B")
+        first = current_builder().l1_targets.setdefault(tile.handle.id, location)
         if first != location:
             raise error(RuntimeError, "The same L1 tile should be copied only to tiles in same L0A/L0B location.",
                         f"this L1 tile already feeds {first.name} (its layout depends on the operand): load the "

@@ -5,7 +5,7 @@ from math import prod
 
 import numpy as np
 
-from ...ir.builder import current_builder
+from ...ir.builder import current_builder, dialect_qualified
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType, TileType
 from ..core import dtype as dt
@@ -13,7 +13,18 @@ from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import IRHandle, PlainValue, to_scalar
 from .costs import vector_cost
 
-TileLocation = Location
+TileLocation = TensorLocation = Location
+
+
+def as_location(value) -> Location:
+    """A location argument: the enum, or its name as a string (``"UB"``), as pyasc accepts."""
+    if isinstance(value, Location):
+        return value
+    if isinstance(value, str) and value in Location.__members__:
+        return Location[value]
+    spelled = dialect_qualified("Location")
+    raise error(TypeError, f"'location' must be an {spelled}, got {value!r}",
+                f"e.g. location=@Location.L0A")
 
 
 class Tile(IRHandle):
@@ -79,6 +90,7 @@ def require_location(tile, allowed, what):
             Location.L0C: "an L0C tile (matmul result) can only be stored, copied, cast with .to() or passed to relu",
             Location.L1: "an L1 tile can only be copied to L0A / L0B with asc2.copy",
             Location.FIX: "no asc2 operation works on FIX tiles",
+            Location.BT: "a BT (bias table) tile only initialises an accumulator: @zeros_acc([M, N], dtype, bias=b)",
             Location.UB: "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy "
                          "them there from L1 with asc2.copy" if Location.L0A in allowed or Location.L0B in allowed
                          else "UB tiles feed vector ops and asc2.store",

@@ -7,7 +7,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OutOfBoundsError, RaceError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
-from ..memory import (ATOMIC, Access, TensorVal, _fmt, check_overwrite_race, check_read_race, check_write_race,
+from ..memory import (ATOMIC, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race, check_read_race, check_write_race,
                       tags_window, windows_overlap)
 from . import impl
 
@@ -38,9 +38,13 @@ def _exec_block_num(ex, op):
 def _exec_load(ex, op, t, *rest):
     rtype = op.results[0].type
     rank = len(t.dims)
-    offsets, pad = rest[:rank], (rest[rank] if op.attrs["has_pad"] else None)
+    has_pad = op.attrs["has_pad"]
+    offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
     L = ex.lanes
-    acc = Access(t, offsets, rtype.shape, L, "load")
+    if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
+        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load")
+    else:
+        acc = Access(t, offsets, rtype.shape, L, "load")
     buf = t.buffer
     data = buf.data
     sv = acc.gather_view(data, L)
@@ -180,6 +184,11 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
+    if op.attrs.get("has_real"):  # real_shape: only that part is written
+        rank = len(t.dims)
+        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store")
+        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store")
+        return
     acc = Access(t, offsets, vtype.shape, L, "store")
     vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:

@@ -46,8 +46,11 @@ def _exec_cast(ex, op, a):
 
 
 @impl("tile.zeros_acc")
-def _exec_zeros_acc(ex, op):
+def _exec_zeros_acc(ex, op, bias=None):
     t = op.results[0].type
+    if bias is not None:  # the bias row (promoted to float32) initialises every row
+        b = np.asarray(bias).astype(np.float32)
+        return np.broadcast_to(b.reshape(b.shape[0], 1, -1), (b.shape[0],) + t.shape).astype(t.dtype.to_numpy())
     return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
 
 
