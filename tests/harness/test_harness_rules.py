@@ -144,9 +144,13 @@ def test_a_hand_made_record_with_another_provenance_platform_is_rejected_by_ever
     assert "provenance.platform" in capsys.readouterr().out
 
 
-def test_a_record_whose_cell_differs_from_its_op_dtype_platform_is_refused(ws):
+@pytest.mark.parametrize("field,value", [("dtype", "float32"), ("dtype", "bfloat16"), ("op", "zzz"), ("op", "aaa"),
+                                         ("platform", "Ascend910B1")])
+def test_a_record_whose_cell_differs_from_its_op_dtype_platform_is_refused(ws, field, value):
     rec = build_record(_result(ws), cell=ABS, root=ws.root)
-    rec["dtype"] = "float32"
+    rec[field] = value
+    if field == "platform":
+        rec["provenance"]["platform"] = value
     with pytest.raises(EvidenceError, match="does not match op/dtype/platform"):
         write_record(rec, ws.evidence)
 
@@ -298,3 +302,77 @@ def test_check_capabilities_strict_and_soft_exit_codes(ws, capsys):
     ws.cap.write_text(ws.text().replace("schema_version: 1", "schema_version: [", 1))
     assert check_capabilities.main(ws.args()) == 2               # unparsable: cannot run
     assert sync(ws) == 2
+
+
+# -- sync never overwrites a hand edit that its own evidence link does not support ------------------------------------
+def _edit(ws, old, new):
+    text = ws.text()
+    assert old in text
+    ws.cap.write_text(text.replace(old, new, 1))
+    return ws.text()
+
+
+def test_a_local_promotion_over_a_timed_out_run_is_a_hand_edit(ws, capsys):
+    ws.record(ABS, status="timeout")
+    assert sync(ws) == 0 and cell(ws, ABS)["golden_status"] == "failing"
+    ws.commit("sync")
+    edited = _edit(ws, "golden_status: failing", "golden_status: confirmed")
+    assert sync(ws) == 1
+    assert "golden_status was edited locally (failing at HEAD, confirmed now)" in capsys.readouterr().err
+    assert ws.text() == edited
+
+
+def test_a_local_generative_confirmation_without_k_passes_is_a_hand_edit(ws, capsys):
+    for _ in range(3):
+        gen(ws, "fail")
+    assert sync(ws) == 0 and cell(ws, ADD)["generative_status"] == "pending"
+    ws.commit("sync")
+    edited = _edit(ws, "generative_status: pending", "generative_status: confirmed")
+    assert sync(ws) == 1
+    assert "generative_status was edited locally (pending at HEAD, confirmed now)" in capsys.readouterr().err
+    assert ws.text() == edited
+    assert sync(ws, "--force") == 0 and cell(ws, ADD)["generative_status"] == "pending"
+
+
+def test_a_local_perf_demotion_that_keeps_the_link_is_a_hand_edit(ws, capsys):
+    ws.record(ABS, status="pass", ticks=100)
+    assert sync(ws) == 0 and cell(ws, ABS)["perf_status"] == "measured"
+    ws.commit("sync")
+    edited = _edit(ws, "perf_status: measured", "perf_status: pending")
+    assert sync(ws) == 1
+    assert "perf_status was edited locally (measured at HEAD, pending now)" in capsys.readouterr().err
+    assert ws.text() == edited
+
+
+def test_generative_links_are_written_as_a_block_list_and_emptied_as_flow(ws):
+    recs = [gen(ws, "pass"), gen(ws, "fail")]
+    assert sync(ws) == 0
+    text = ws.text()
+    block = "      generative:\n" + "".join(f"        - {link(ws, r)}\n" for r in reversed(recs))
+    assert block in text, text
+    ws.commit("sync")
+    for r in recs:
+        r.unlink()
+    assert sync(ws) == 0
+    text = ws.text()
+    assert "generative: []\n" in text and "generative:\n" not in text.split(f"id: {ADD}")[1].split("- id:")[0]
+    assert cell(ws, ADD)["evidence"]["generative"] == []
+
+
+def test_files_that_are_not_json_records_are_ignored_by_readers(ws, capsys):
+    ok = ws.record(ABS, status="pass")
+    for name in ("README", "notes.txt", "golden-old.bak", "golden.JSON", ".tmp-123.json"):
+        (ok.parent / name).write_text("not a record\n")
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["golden_status"] == "confirmed"
+    ws.commit("sync")
+    assert check_capabilities.main(ws.args()) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("runs,median,spread", [
+    ([100, 104], 102, 0.039216), ([99, 100, 101, 102], 100.5, 0.029851), ([7], 7, 0.0), ([5, 1, 3], 3, 1.333333),
+])
+def test_perf_block_median_and_spread(runs, median, spread):
+    block = evidence.perf_block(runs)
+    assert block["ticks_median"] == median and block["spread"] == spread
+    assert block["ticks_runs"] == runs
