@@ -8,7 +8,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test pr-gate merge-gate nightly dashboard mutation setup clean
+# The pyasc-dev oracle of `make conformance` lives in a virtualenv of its own (it ships a package named asc too).
+PYASC_DEV_VENV ?= $(HOME)/.cache/asc-embedded/pyasc-dev
+
+.PHONY: run test pr-gate merge-gate nightly dashboard conformance mutation setup clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "environment missing: $(PYTHON) not found" >&2; exit 2; }
@@ -36,6 +39,10 @@ nightly:
 dashboard: $(STAMP)
 	$(BIN)/dashboard
 
+# Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
+conformance: $(STAMP)
+	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json
+
 # Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in
 # .mutation/report.md. MUTATION_ARGS passes more options, e.g. MUTATION_ARGS="--only memory_plan --sample 40".
 MUTATION_MIN ?= 20
@@ -43,4 +50,4 @@ mutation: $(STAMP)
 	$(BIN)/python tests/mutation/mutation.py --budget-min $(MUTATION_MIN) $(MUTATION_ARGS)
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mutation
+	rm -rf $(VENV) site .pytest_cache .conformance .mutation
