@@ -351,3 +351,40 @@ def test_a_chain_of_tile_ops_holds_two_tiles_at_a_time(opts, peak):
     chain[1](x, out)
     np.testing.assert_allclose(out, np.exp(np.abs(x)), rtol=1e-6)
     assert chain.last_launch["peak_ub_bytes"] == peak
+
+
+@pytest.mark.parametrize("level,peak", [(0, 4 * 4096), (1, 2 * 4096), (2, 2 * 4096)])
+def test_reuse_alloc_levels_outside_loops(level, peak):
+    @asc2.jit(reuse_alloc=level, always_compile=True)
+    def chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        t1 = asc2.load(asc2.tensor(x_ptr, [1024]), [1024], offsets=[0])
+        t2 = asc2.abs(t1)
+        t3 = asc2.exp(t2)
+        t4 = asc2.abs(t3)
+        asc2.store(t4, asc2.tensor(out_ptr, [1024]), offsets=[0])
+    x = np.linspace(-2, 2, 1024, dtype=np.float32)
+    out = np.zeros_like(x)
+    chain[1](x, out)
+    np.testing.assert_allclose(out, np.exp(np.abs(x)), rtol=1e-6)
+    assert chain.last_launch["peak_ub_bytes"] == peak
+
+
+@pytest.mark.parametrize("level,peak", [(1, 3 * 4096), (2, 2 * 4096)])
+def test_reuse_alloc_frees_loop_tiles_when_the_loop_ends(level, peak):
+    # Level 1 keeps the loop's three tiles until the loop ends, then they are free for the tile made
+    # right after it; level 2 reuses them from one op to the next.
+    @asc2.jit(reuse_alloc=level, always_compile=True)
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+        x_gm = asc2.tensor(x_ptr, [n * 1024])
+        o_gm = asc2.tensor(out_ptr, [n * 1024 + 1024])
+        for i in range(n):
+            a = asc2.load(x_gm, [1024], offsets=[i * 1024])
+            b = asc2.abs(a)
+            asc2.store(asc2.exp(b), o_gm, offsets=[i * 1024])
+        asc2.store(asc2.full([1024], 7.0), o_gm, offsets=[n * 1024])
+    x = np.linspace(-2, 2, 2 * 1024, dtype=np.float32)
+    out = np.zeros(3 * 1024, np.float32)
+    k[1](x, out, 2)
+    np.testing.assert_allclose(out[:2048], np.exp(np.abs(x)), rtol=1e-6)
+    assert np.all(out[2048:] == 7)
+    assert k.last_launch["peak_ub_bytes"] == peak

@@ -376,3 +376,22 @@ def test_perf_block_median_and_spread(runs, median, spread):
     block = evidence.perf_block(runs)
     assert block["ticks_median"] == median and block["spread"] == spread
     assert block["ticks_runs"] == runs
+
+
+def test_perf_links_the_newest_measured_run_and_says_so(ws, capsys):
+    ws.record(ABS, status="pass", ticks=100)
+    newest = ws.record(ABS, status="pass", ticks=90)
+    ws.record(ABS, status="fail", ticks=80)                      # later, but failing: not a measurement
+    assert sync(ws, "--dry-run") == 0
+    assert f"ticks recorded in {link(ws, newest)}" in capsys.readouterr().out
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["evidence"]["perf"] == link(ws, newest)
+
+
+def test_records_name_the_home_directory_as_a_tilde(ws, monkeypatch):
+    home = "/home/kernel-author"
+    monkeypatch.setenv("HOME", home)
+    res = _result(ws, status="error", failure={"category": "runtime_error",
+                                               "message": f"cannot open {home}/data/x.npy"}, cases=[])
+    rec = build_record(res, cell=ABS, root=ws.root)
+    assert rec["failure"]["message"] == "cannot open ~/data/x.npy"

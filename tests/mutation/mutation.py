@@ -83,7 +83,7 @@ def run_module(name: str, spec: dict, budget_s: float, fresh: bool, python: str,
     source = (SRC / module_path).read_text()
     h = hashlib.sha256((source + json.dumps(spec, sort_keys=True) + str(sample)).encode())
     for t in spec["tests"]:                     # changed tests may kill old survivors: start over
-        p = SRC / t
+        p = SRC / t.split("::")[0]
         for f in sorted(p.rglob("*.py")) if p.is_dir() else [p]:
             h.update(f.read_bytes())
     digest = h.hexdigest()[:16]
@@ -104,7 +104,7 @@ def run_module(name: str, spec: dict, budget_s: float, fresh: bool, python: str,
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(SRC / "compiler"), str(SRC / "tests" / "tools")])
     cr = str(Path(python).with_name("cosmic-ray"))
-    missing = [t for t in spec["tests"] if not (SRC / t).exists()]
+    missing = [t for t in spec["tests"] if not (SRC / t.split("::")[0]).exists()]
     if missing:
         raise SystemExit(f"mutation: {name}: test path(s) not found: {', '.join(missing)}")
     if not db_path.exists():
