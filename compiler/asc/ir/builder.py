@@ -13,10 +13,11 @@ class Builder:
     """Tracing state of one kernel: insertion point, source location, platform, the kernel's dialect
     (how errors spell public names) and facts ops record while tracing."""
 
-    def __init__(self, platform=None, dialect=None):
+    def __init__(self, platform=None, dialect=None, arch=None):
         self.blocks: list[Block] = []
         self.loc = None
         self.platform = platform
+        self.arch = arch            # "c220" / "c310": ops whose rules differ per architecture ask this
         self.dialect = dialect      # an object with ``spell(key) -> str`` (asc.language.dialect.Dialect)
         self.carried_init = {}      # loop block-argument value id -> the value it was initialised from
         self.l1_targets = {}        # L1 tile value id -> the L0 location it was first copied to

@@ -7,7 +7,6 @@ import numpy as np
 
 from ...ir.builder import current_builder
 from ...ir.registry import define
-from ...runtime.config import CompilationArch, platform_to_arch
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
@@ -75,11 +74,10 @@ def _compare(mode, input, other):
     for x in (input, other):
         if isinstance(x, Tile):
             require_location(x, _UB, "comparison")
-    platform = current_builder().platform
-    if str(dtype) == "int8" and platform is not None and platform_to_arch(platform) == CompilationArch.C220:
+    if str(dtype) == "int8" and current_builder().arch == "c220":
         # C220 compares integers through a float cast of i16 / i32 tiles (pyasc's LowerAscTileI1)
         raise error(RuntimeError, "can only be lowered with i16 or i32 tile operands",
-                    f"on {platform.value} compare int8 tiles after converting them with .to(asc.int16)")
+                    f"on {current_builder().platform.value} compare int8 tiles after converting them with .to(asc.int16)")
     if isinstance(input, Tile) and isinstance(other, Tile):
         return emit_tile("tile.cmp", [input.to(dtype).handle, other.to(dtype).handle], shape, dt.int1, mode=mode)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
