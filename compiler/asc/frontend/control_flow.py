@@ -70,10 +70,10 @@ class ControlFlowMixin:
                         "move the else-block after the loop")
         if not isinstance(node.target, ast.Name):
             raise error(RuntimeError, f"For-loop target must be an identifier, got {type(node.target)}",
-                        "loop over one index (for i in asc2.range(n)) and compute the other values from it")
+                        "loop over one index (for i in @range(n)) and compute the other values from it")
         it = node.iter
         bad = error(RuntimeError, "Only for-loops with range or asc.language.range or asc.language.static_range "
-                    "are supported", "iterate over asc2.range(...) (runtime) or asc.static_range(...) (unrolled)")
+                    "are supported", "iterate over @range(...) (runtime) or asc.static_range(...) (unrolled)")
         if not isinstance(it, ast.Call):
             raise bad
         func = self.visit(it.func)
@@ -117,14 +117,14 @@ class ControlFlowMixin:
     def stmt_With(self, node):
         if len(node.items) != 1:
             raise error(RuntimeError, "Only one item in with-statement is supported",
-                        "nest the with-statements, one asc2.mask(...) each")
+                        "nest the with-statements, one @mask(...) each")
         item = node.items[0]
         ctx = self.visit(item.context_expr)
         if not isinstance(ctx, MaskSpec):
-            raise error(RuntimeError, f"with-statement needs asc2.mask(...), got {type(ctx)}",
-                        "the only context manager in kernels is asc2.mask(count=... or bits=...)")
+            raise error(RuntimeError, f"with-statement needs @mask(...), got {type(ctx)}",
+                        "the only context manager in kernels is @mask(count=... or bits=...)")
         if item.optional_vars is not None:
-            raise error(RuntimeError, "asc2.mask(...) does not bind a name: write `with asc2.mask(...):`",
+            raise error(RuntimeError, "@mask(...) does not bind a name: write `with @mask(...):`",
                         "drop the `as` clause")
         operands, attrs = ctx.operands()
         region = Block()
@@ -325,7 +325,7 @@ class ControlFlowMixin:
 def _carry_hint(name, orig, new):
     if isinstance(orig, (int, float)) and isinstance(new, PlainValue):
         return (f"initialise '{name}' as a runtime scalar before the loop, e.g. {name} = "
-                f"asc2.reduce_sum(asc2.full([1, 64], 0.0, dtype=asc.float32)) or asc.number(0.0, asc.float32)")
+                f"@reduce_sum(@full([1, 64], 0.0, dtype=asc.float32)) or asc.number(0.0, asc.float32)")
     return f"keep '{name}' the same kind of value (scalar, tile or number) in every iteration and branch"
 
 

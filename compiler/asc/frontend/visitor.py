@@ -86,7 +86,7 @@ class FunctionVisitor(ControlFlowMixin):
         msg = str(exc) if not isinstance(exc, KeyError) else str(exc.args[0]) if exc.args else str(exc)
         if isinstance(exc, AttributeError) and "__r" in msg and "Tile" in msg:
             hint = hint or "asc2 tiles have no reflected operators: put the tile on the left, e.g. x * 2 instead of 2 * x"
-        return CodegenError(msg, loc.file, loc.line, loc.col, exc, self.dialect.localise(hint))
+        return CodegenError(msg, loc.file, loc.line, loc.col, exc, hint)
 
     # -- entry points -----------------------------------------------------------------------------
     def inline_call(self, fn, args, kwargs):
@@ -160,7 +160,7 @@ class FunctionVisitor(ControlFlowMixin):
         elif name == "bool":
             hint = "pyasc kernels have no bool builtin: compare explicitly (e.g. n != 0) or compute it on the host"
         elif name in ("abs", "min", "max", "sum", "zip", "enumerate", "pow", "round"):
-            hint = f"the builtin {name} is not available in kernels; use the asc2 function (e.g. asc2.{ {'abs': 'abs', 'min': 'minimum', 'max': 'maximum', 'sum': 'reduce_sum'}.get(name, name)})"
+            hint = f"the builtin {name} is not available in kernels; use the tile function (e.g. @{ {'abs': 'abs', 'min': 'minimum', 'max': 'maximum', 'sum': 'reduce_sum'}.get(name, name)})"
         raise error(NameError, f"{name} is not defined", hint)
 
     def _check_global(self, v, node):
@@ -170,8 +170,8 @@ class FunctionVisitor(ControlFlowMixin):
         if mod.startswith(("asc.language", "asc.experimental", "typing", "asc2")):
             return
         raise error(RuntimeError, f"Unsupported function referenced: {v}",
-                    "kernels may only call asc / asc2 functions and @asc2.jit functions: compute the value on "
-                    "the host (a module-level constant or a ConstExpr argument) or decorate the helper with @asc2.jit")
+                    "kernels may only call asc / asc2 functions and @@jit functions: compute the value on "
+                    "the host (a module-level constant or a ConstExpr argument) or decorate the helper with @@jit")
 
     def assign(self, target, value, node):
         if isinstance(target, ast.Name):
@@ -228,7 +228,7 @@ class FunctionVisitor(ControlFlowMixin):
 
     def stmt_FunctionDef(self, node):
         raise error(RuntimeError, "Nested functions are not supported",
-                    "move the helper to module level and decorate it with @asc2.jit")
+                    "move the helper to module level and decorate it with @@jit")
 
     def stmt_Assert(self, node):
         cond = self.visit(node.test)
@@ -248,7 +248,7 @@ class FunctionVisitor(ControlFlowMixin):
         value = self.visit(node.value) if node.value is not None else None
         if value is not None and not self.nested_call:
             raise error(RuntimeError, "JIT kernel function cannot return objects",
-                        "kernels write results with asc2.store; only @asc2.jit helpers called from a kernel return values")
+                        "kernels write results with @store; only @@jit helpers called from a kernel return values")
         raise Return(value)
 
     def stmt_If(self, node):
@@ -261,7 +261,7 @@ class FunctionVisitor(ControlFlowMixin):
                 return
         if not isinstance(cond, PlainValue):
             raise error(RuntimeError, f"Condition expression must be evaluated as PlainValue, got {type(cond)}",
-                        "branch on a scalar, e.g. `if asc2.reduce_max(t) > 0:`; select tile elements with asc2.where")
+                        "branch on a scalar, e.g. `if @reduce_max(t) > 0:`; select tile elements with @where")
         self._runtime_if(node, cond)
 
     def expr_Constant(self, node):
@@ -300,7 +300,7 @@ class FunctionVisitor(ControlFlowMixin):
         index = self.visit(node.slice)
         if isinstance(value, Tile):
             raise error(TypeError, "'Tile' object is not subscriptable",
-                        "tiles cannot be indexed; use asc2.load with offsets, reductions or asc2.where")
+                        "tiles cannot be indexed; use @load with offsets, reductions or @where")
         return value[index]
 
     def expr_JoinedStr(self, node):
@@ -325,7 +325,7 @@ class FunctionVisitor(ControlFlowMixin):
         lhs, rhs = ConstExpr.unwrap(lhs), ConstExpr.unwrap(rhs)
         if name == "pow" and isinstance(lhs, Tile):
             raise error(TypeError, "unsupported operand type(s) for ** on a Tile",
-                        "asc2 tiles have no power operator: write x * x, or asc2.exp(asc2.log(x) * p)")
+                        "asc2 tiles have no power operator: write x * x, or @exp(@log(x) * p)")
         if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile):
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
                         "asc2 tiles support + - * / // << >> @ and comparisons only")
@@ -365,7 +365,7 @@ class FunctionVisitor(ControlFlowMixin):
             return not v
         if isinstance(v, Tile):
             raise error(TypeError, "bad operand type for unary ~: 'Tile'",
-                        "tiles have no bitwise operators; use comparisons and asc2.where")
+                        "tiles have no bitwise operators; use comparisons and @where")
         return ~v
 
     def expr_Compare(self, node):
@@ -415,7 +415,7 @@ class FunctionVisitor(ControlFlowMixin):
         a, b = ConstExpr.unwrap(self.visit(node.body)), ConstExpr.unwrap(self.visit(node.orelse))
         if isinstance(a, Tile) or isinstance(b, Tile):
             raise error(RuntimeError, f"Conditional operator must have numeric result type, got {type(a if isinstance(a, Tile) else b)}",
-                        "select tile elements with asc2.where(mask, a, b)")
+                        "select tile elements with @where(mask, a, b)")
         a, b = self._materialize(a), self._materialize(b)
         if a.dtype != b.dtype:
             raise error(RuntimeError, f"Conditional operator has inconsistent result types: {a.dtype} / {b.dtype}",
@@ -446,7 +446,7 @@ class FunctionVisitor(ControlFlowMixin):
             return self.inline_call(func, args, kwargs)
         if not callable(func):
             raise error(TypeError, f"{type(func)} instance is not callable",
-                        "only functions, asc / asc2 operations and @asc2.jit helpers can be called")
+                        "only functions, asc / asc2 operations and @@jit helpers can be called")
         return func(*args, **kwargs)
 
     def expr_Starred(self, node):

@@ -10,6 +10,7 @@ import linecache
 
 import numpy as np
 
+from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
 from .errors import SimError
@@ -182,7 +183,7 @@ class Executor:
             blk = sorted(set(np.atleast_1d(self.blocks[np.atleast_1d(e.blocks)]).tolist()))
             lines.append(f"in block(s) {blk[:8]}{' ...' if len(blk) > 8 else ''} of {self.core_num}")
         if getattr(e, "hint", None):
-            lines.append(f"hint: {e.hint}")
+            lines.append(f"hint: {localise(e.hint, getattr(self.fn, 'dialect', None))}")
         err = KernelRuntimeError("\n".join(lines))
         err.category = type(e).__name__
         return err

@@ -140,8 +140,8 @@ def _verify_matmul(input, other):
     if input.shape[1] != other.shape[0]:
         raise error(RuntimeError, f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}",
                     "the left tile's last dimension (K) must equal the right tile's first dimension")
-    require_location(input, (Location.L0A,), "asc2.matmul (left operand)")
-    require_location(other, (Location.L0B,), "asc2.matmul (right operand)")
+    require_location(input, (Location.L0A,), "@matmul (left operand)")
+    require_location(other, (Location.L0B,), "@matmul (right operand)")
 
 
 def matmul(input, other):

@@ -118,7 +118,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         starts = per_lane(acc.starts, L)
         if _blocks_collide(starts, blocks, acc.rows, acc.cols, int(acc.row_stride)):
             raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                            "give every block a disjoint output region, or use @atomic_add/max/min")
         if buf.has_writes():
             check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
         if buf.has_reads():
@@ -148,7 +148,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
             other = int(prev[bad][0])
             raise RaceError(f"{what} to '{buf.name}' overlaps elements written by "
                             f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
-                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                            "give every block a disjoint output region, or use @atomic_add/max/min")
         if atomic is None:
             uniq, first = np.unique(flat, return_index=True)
             if uniq.size != flat.size:
@@ -157,7 +157,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
                 same = fs[1:] == fs[:-1]
                 if np.any(same & (bs[1:] != bs[:-1])):
                     raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                                    "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                                    "give every block a disjoint output region, or use @atomic_add/max/min")
             data[flat] = v  # duplicates within one block: program order, the last lane wins
             tags[flat] = lane_blocks
         else:
