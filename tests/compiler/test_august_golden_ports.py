@@ -172,4 +172,4 @@ def test_split_d_port_with_the_august_default_loses_only_the_barrier():
     case = next(c for c in mod.CASES if c["id"] == "8x1055_split_d")
     (a, ta), (b, tb) = _run_both(mod, {"rms_norm_split_d_kernel": rms_norm_split_d_no_barrier}, case)
     np.testing.assert_array_equal(_as_np(b), _as_np(a))  # the carried sum stays sequential
-    assert tb < ta
+    assert tb <= ta  # the loop only loads: its barrier orders no store, so it may cost nothing

@@ -64,10 +64,11 @@ def test_profiled_durations_are_the_launch_ticks_over_the_clock(tmp_path, platfo
     run_dir = tmp_path / profiler.last_result.run_id
     trace = json.loads((run_dir / "timeline.json").read_text())
     xs = [e for e in trace["traceEvents"] if e["ph"] == "X"]
-    assert {e["pid"] for e in xs} == {0, 1, 2}
+    pids = sorted({e["pid"] for e in xs})
+    assert len(pids) == 3  # one process per launch
     start = (ticks[0] + ticks[1]) / clock  # launches follow each other on the stream
-    last = [e for e in xs if e["pid"] == 2]
-    assert len(last) >= len(last_launch_report()["pipes"])
+    last = [e for e in xs if e["pid"] == pids[-1]]
+    assert {e["cat"] if "cat" in e else e["name"] for e in last} >= set(last_launch_report()["pipes"]) - {"S"}
     assert all(start - 1e-9 <= e["ts"] and e["ts"] + e["dur"] <= start + ticks[2] / clock + 1e-9 for e in last)
 
 
