@@ -109,6 +109,9 @@ class ControlFlowMixin:
                         "every loop, or parallel= (True removes it) in every loop")
 
     def stmt_While(self, node):
+        if self.dialect.august:  # pyasc-dev's asctile front end has no while loop
+            self.fail(node, "'while' statement is not supported in JIT function", syntax=True,
+                      hint="use for i in range(...) with a trip count computed up front")
         if node.orelse:
             raise error(RuntimeError, "else statement is not allowed after while-loop",
                         "move the else-block after the loop")
@@ -173,7 +176,7 @@ class ControlFlowMixin:
             new = self.scope.get(name, init)
             if new is not start and type(new) is not type(orig):
                 raise error(RuntimeError, f"'{name}' was re-assigned to an object with different type: initial type "
-                            f"is {type(orig)}, new type is {type(new)}",
+                            f"is {type(orig).__name__}, new type is {type(new).__name__}",
                             _carry_hint(name, orig, new))
             new = self._materialize(new)
             if new.handle.type != init.handle.type:

@@ -22,6 +22,7 @@ from ..language.core.constexpr import ConstExpr
 from ..language.core.errors import error, not_supported
 from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
+from ..language.tile.creation_ops import full_like
 from ..language.tile.range import asctile_range
 from ..language.tile.tile import Tile
 from .control_flow import ControlFlowMixin, Return
@@ -37,6 +38,7 @@ DEFAULT_BUILTINS = {n: getattr(builtins, n) for n in
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv",
            ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift", ast.RShift: "rshift", ast.BitOr: "or",
            ast.BitXor: "xor", ast.BitAnd: "and", ast.MatMult: "matmul"}
+_REFLECTED = ("add", "sub", "mul", "truediv")  # scalar-first operators of August tiles
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
            "lshift": "<<", "rshift": ">>", "or": "|", "xor": "^", "and": "&", "matmul": "@"}
 _CMPOPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
@@ -321,6 +323,13 @@ class FunctionVisitor(ControlFlowMixin):
     def expr_BinOp(self, node):
         return self.binop(self.visit(node.left), self.visit(node.right), _BINOPS[type(node.op)])
 
+    def _reflected(self, scalar, tile, name):
+        """August tiles have reflected operators (April ones do not): ``2 * x`` is ``x * 2``; ``2 - x`` and
+        ``2 / x`` are computed as ``full_like(x, 2) - x`` and ``full_like(x, 2) / x``."""
+        if name in ("add", "mul"):
+            return self.binop(tile, scalar, name)
+        return self.binop(full_like(tile, scalar), tile, name)
+
     def binop(self, lhs, rhs, name):
         lhs, rhs = ConstExpr.unwrap(lhs), ConstExpr.unwrap(rhs)
         if name == "pow" and isinstance(lhs, Tile):
@@ -329,6 +338,9 @@ class FunctionVisitor(ControlFlowMixin):
         if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile):
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
                         "asc2 tiles support + - * / // << >> @ and comparisons only")
+        if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile) and name in _REFLECTED
+                and getattr(type(rhs), f"__r{name}__", None) is None):
+            return self._reflected(lhs, rhs, name)
         if not _is_ir(lhs) and _is_ir(rhs):
             method = getattr(type(rhs), f"__r{name}__", None)
             if method is None:
