@@ -13,6 +13,7 @@ import builtins
 import numpy as np
 
 from ..ir.core import Block, Value
+from ..ir.registry import traits
 from ..ir.types import ScalarType, TileType
 from ..language.core import dtype as dt
 from ..language.core.errors import error
@@ -236,7 +237,7 @@ class ControlFlowMixin:
             self.builder.create("scf.yield", yields)
         if parallel and names and rng.explicit_parallel:
             self._warn_parallel_carry(node, names, yields)
-        has_dma = any(op.name in ("tile.load", "tile.store") for op in body.walk())
+        has_dma = any(traits(op.name).dma for op in body.walk())
         self.builder.loc = self.loc(node)
         op = self.builder.create("scf.for", [b.handle for b in bounds] + [i.handle for i in inits],
                                  [i.handle.type for i in inits],
@@ -250,7 +251,7 @@ class ControlFlowMixin:
         are legal (pyasc accepts them) but were seen to give wrong results on the CANN simulator."""
         line = self.loc(node).line
         for n, y in zip(names, yields):
-            if getattr(y.owner, "name", None) == "tile.matmul_acc":
+            if traits(getattr(y.owner, "name", "")).accumulator:  # an in-place cube accumulator
                 continue
             msg = (f"{self.file}:{line}: loop with parallel=True carries '{n}' from one iteration to the next; "
                    f"pyasc accepts this, but such loops were seen to give wrong results on the CANN simulator. "

@@ -32,4 +32,4 @@ def atomic_max(tile, tensor, offsets): return _atomic("max", tile, tensor, offse
 def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offsets)
 
 
-define("tile.atomic", cost=_store_cost)
+define("tile.atomic", cost=_store_cost, writes_gm=1, atomic=True)

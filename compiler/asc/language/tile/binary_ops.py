@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from ...ir.builder import current_builder, tracing_august
-from ...ir.registry import define
+from ...ir.registry import define, traits
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
@@ -151,7 +151,7 @@ def matmul(input, other):
 def _from_accumulator(value):
     owner = value.owner
     if hasattr(owner, "name"):
-        return owner.name in ("tile.zeros_acc", "tile.matmul_acc")
+        return traits(owner.name).accumulator
     init = current_builder().carried_init.get(value.id)
     return init is not None and _from_accumulator(init)
 
@@ -219,4 +219,4 @@ def _mmad_cost(op, hw):
 
 
 define("tile.matmul", cost=_mmad_cost)
-define("tile.matmul_acc", cost=_mmad_cost)
+define("tile.matmul_acc", cost=_mmad_cost, accumulator=True)

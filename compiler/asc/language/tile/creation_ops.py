@@ -102,5 +102,5 @@ def concat(*inputs):
     return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
 
 
-define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
+define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0), accumulator=True)
 define("tile.concat", cost=vector_cost())

@@ -209,10 +209,10 @@ def _gm_cost(op, hw):
 
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
-define("tile.load", cost=_load_cost)
-define("tile.store", cost=_store_cost)
-define("tensor.get_value", cost=_gm_cost)
-define("tensor.set_value", cost=_gm_cost)
+define("tile.load", cost=_load_cost, reads_gm=0, dma=True)
+define("tile.store", cost=_store_cost, writes_gm=1, dma=True)
+define("tensor.get_value", cost=_gm_cost, reads_gm=0)
+define("tensor.set_value", cost=_gm_cost, writes_gm=0)
 define("tile.copy", cost=_copy_cost)
 
 

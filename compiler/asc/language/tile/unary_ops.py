@@ -125,5 +125,5 @@ def _unary_cost(op, hw):
 
 
 define("tile.unary", cost=_unary_cost)
-define("tile.softmax", cost=vector_cost("softmax"))
-define("tile.rms_norm", cost=vector_cost("rms_norm"))
+define("tile.softmax", cost=vector_cost("softmax"), temp_factor=2)
+define("tile.rms_norm", cost=vector_cost("rms_norm"), temp_factor=2)
