@@ -15,7 +15,6 @@ import numpy as np
 
 from .. import __version__
 from ..frontend.device_calls import KernelFunction
-from ..frontend.errors import CodegenError
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from . import config
@@ -23,6 +22,7 @@ from .arguments import arg_kind, resolved_signature
 from .cache import disk_load, disk_store
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .trace import trace
+from .tracebacks import user_entry
 
 
 
@@ -60,6 +60,7 @@ class JITFunction(KernelFunction):
         self.last_launch = None
 
     # -- launching --------------------------------------------------------------------------------
+    @user_entry
     def __getitem__(self, launch):
         try:
             opts = LaunchOptions(*launch) if isinstance(launch, tuple) else LaunchOptions(launch)
@@ -67,6 +68,7 @@ class JITFunction(KernelFunction):
             raise TypeError("Parse user launch options failed") from None
         return _Launcher(self, opts)
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
@@ -176,16 +178,19 @@ class JITFunction(KernelFunction):
             disk_store(key, self.__name__, compiled)
         return compiled, runtime
 
+    @user_entry
     def ir(self, *args, **kwargs) -> str:
         """The IR traced for these arguments (as ``kernel[n](*args)`` would trace it)."""
         compiled, _ = self.compile(args, kwargs)
         return compiled.ir
+
 
 class _Launcher:
     def __init__(self, jit_fn, opts):
         self.jit_fn = jit_fn
         self.opts = opts
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         from .launcher import launch
         core_num = self.opts.core_num
@@ -194,12 +199,10 @@ class _Launcher:
         if config.STATE.backend != config.Backend.Model:
             raise error(RuntimeError, "Runtime library is not available! Select the simulator first: "
                         "config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)")
-        try:
-            compiled, runtime = self.jit_fn.compile(args, kwargs)
-        except CodegenError as e:
-            raise e.with_traceback(None) from None
+        compiled, runtime = self.jit_fn.compile(args, kwargs)
         return launch(self.jit_fn, compiled, int(core_num), runtime)
 
+    @user_entry
     def ir(self, *args, **kwargs):
         return self.jit_fn.ir(*args, **kwargs)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
-from ..ir.analysis import batchable_loops, written_args
+from ..ir.analysis import batchable_loops, hoistable_ops, unbarriered_gm_loops, written_args
 from ..ir.builder import building
 from ..ir.core import Value
 from ..ir.registry import OPS, PIPES
@@ -22,6 +22,10 @@ class CompiledKernel:
         self.fn = fn
         self.written_args = written_args(fn)
         self.batchable_loops = batchable_loops(fn)
+        self.hoistable = hoistable_ops(fn)   # carried-value loop -> ops run for all trips at once
+        # Un-barriered loops whose iterations may depend on each other through global memory (without and
+        # with arguments that alias each other).
+        self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
         self.costs = costs
         self.memory = memory
         self.platform = platform
