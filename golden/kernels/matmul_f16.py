@@ -8,7 +8,8 @@ Operation
     into a float32 L0C tile, and stored to c through the fixpipe.
 
 Cell metadata (mirrors capabilities.yaml, matmul/float16/Ascend950PR_9599; do not drift)
-    shapes      [M, K, N] = [16, 16, 16] on 1 core, [32, 16, 32] on 2 cores, [256, 256, 256] on 16
+    shapes      [M, K, N] = [16, 16, 16] on 1 core, [32, 16, 32] on 2 cores, [32, 32, 32] on 1 core
+                (the shape of the aclnnMatmul reference, 4074 camodel ticks), [256, 256, 256] on 16
                 cores (``full_only``: the quick run skips it).
     tolerance   atol 1e-2, rtol 1e-2.
     regime      output blocks: c is cut into m_split x n_split = core_num blocks; each block is
@@ -62,6 +63,7 @@ TOLERANCE = {"atol": 1e-2, "rtol": 1e-2}
 CASES = [
     {"id": "16x16x16", "shape": [16, 16, 16], "core_num": 1},
     {"id": "32x16x32", "shape": [32, 16, 32], "core_num": 2},
+    {"id": "32x32x32", "shape": [32, 32, 32], "core_num": 1},
     {"id": "256x256x256", "shape": [256, 256, 256], "core_num": 16, "full_only": True},
 ]
 

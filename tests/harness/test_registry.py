@@ -152,8 +152,9 @@ def test_schemas_are_versioned_draft_2020_12():
 # --------------------------------------------------------------------------------------------------
 # the committed registry
 
+PLATFORMS = ["Ascend950PR_9599", "Ascend910B1"]
 EXPECTED = {
-    # file: (op, dtype, tier, shapes, atol, rtol)
+    # file: (op, dtype, tier, shapes, atol, rtol); one cell per platform
     "abs_f16": ("abs", "float16", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-3, 1e-3),
     "abs_f32": ("abs", "float32", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-5, 1e-5),
     "add_f16": ("add", "float16", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-3, 1e-3),
@@ -165,7 +166,7 @@ EXPECTED = {
     "reduce_max_f32": ("reduce_max", "float32", 1, [[32, 4096], [16, 2048]], 0.0, 0.0),
     "softmax_f16": ("softmax", "float16", 3, [[32, 4096], [64, 1024]], 5e-2, 5e-2),
     "softmax_f32": ("softmax", "float32", 3, [[32, 4096], [64, 1024]], 1e-5, 1e-5),
-    "matmul_f16": ("matmul", "float16", 3, [[16, 16, 16], [32, 16, 32], [256, 256, 256]], 1e-2, 1e-2),
+    "matmul_f16": ("matmul", "float16", 3, [[16, 16, 16], [32, 16, 32], [32, 32, 32], [256, 256, 256]], 1e-2, 1e-2),
     "rms_norm_f16": ("rms_norm", "float16", 3, [[8, 256], [8, 1055], [64, 100003]], 5e-2, 5e-2),
     "rms_norm_f32": ("rms_norm", "float32", 3, [[8, 256], [8, 1055], [64, 100003]], 1e-4, 1e-4),
 }
@@ -174,15 +175,23 @@ EXPECTED = {
 def test_committed_registry_is_valid_and_complete():
     reg = load_valid_registry(REPO / "capabilities.yaml")
     assert [t["id"] for t in reg.tiers] == [0, 1, 2, 3]
-    cells = {c["golden"]: c for c in reg.cells}
-    assert set(cells) == {f"golden/kernels/{f}.py" for f in EXPECTED}
-    for name, (op, dtype, tier, shapes, atol, rtol) in EXPECTED.items():
-        c = cells[f"golden/kernels/{name}.py"]
-        assert c["id"] == f"{op}/{dtype}/Ascend950PR_9599"
-        assert reg.tier_of(op) == tier
-        assert [list(s) for s in c["shapes"]] == shapes
-        assert (c["tolerance"]["atol"], c["tolerance"]["rtol"]) == (atol, rtol)
-        assert c["prompts"]["minimal"].strip() and c["prompts"]["guided"].strip()
+    assert list(reg.platforms) == PLATFORMS
+    by_platform = {p: {c["golden"]: c for c in reg.cells if c["platform"] == p} for p in PLATFORMS}
+    assert len(reg.cells) == len(EXPECTED) * len(PLATFORMS)
+    for platform, cells in by_platform.items():
+        assert set(cells) == {f"golden/kernels/{f}.py" for f in EXPECTED}
+        for name, (op, dtype, tier, shapes, atol, rtol) in EXPECTED.items():
+            c = cells[f"golden/kernels/{name}.py"]
+            assert c["id"] == f"{op}/{dtype}/{platform}"
+            assert reg.tier_of(op) == tier
+            assert [list(s) for s in c["shapes"]] == shapes
+            assert (c["tolerance"]["atol"], c["tolerance"]["rtol"]) == (atol, rtol)
+            assert c["prompts"]["minimal"].strip() and platform in c["prompts"]["guided"]
+    cells = by_platform["Ascend950PR_9599"]
+    refs = {c["id"]: c["reference"] for c in reg.cells if c.get("reference")}
+    assert all(cid.endswith("/Ascend950PR_9599") for cid in refs), "the aclnn references are C310 measurements"
+    assert refs["matmul/float16/Ascend950PR_9599"]["ticks"] == 4074
+    assert refs["rms_norm/float32/Ascend950PR_9599"]["shape"] == [8, 256]
     rms16 = cells["golden/kernels/rms_norm_f16.py"]
     assert [(list(s["shape"]), s["atol"]) for s in rms16["shape_tolerances"]] == [([8, 256], 2e-2)]
     issues = " ".join(i["text"] for i in cells["golden/kernels/gelu_f32.py"]["known_issues"])

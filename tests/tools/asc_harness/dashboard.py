@@ -33,6 +33,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
+from .reference import compare as ascend_c_compare
+
 __all__ = [
     "DashboardError",
     "build_site_data",
@@ -660,6 +662,7 @@ def build_site_data(capabilities_path, evidence_dir, now=None, *, repo_root=None
             "history": history,
             "cases": cases,
             "perf": perf,
+            "ascend_c": ascend_c_compare(c, case_src),
             "attempts": attempts,
             "golden": golden,
             "prompts": {str(k): v for k, v in prompts.items()},
