@@ -39,17 +39,38 @@ PLATFORMS = {
 }
 
 
-def test_asc2_exports_exactly_the_66_pyasc_names():
+# The August 2026 names asc2 adds (and asc.experimental.asctile spells without the April ones).
+AUGUST_NAMES = ["global_tensor", "copy_in", "copy_out", "TensorLocation", "GlobalAddress", "GlobalTensor",
+                "LocalTensor", "ConstExpr", "static_range", "ceildiv", "number", "DataType", "int8",
+                "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
+                "float64", "half", "float_", "double", "int_"]
+
+
+def test_asc2_exports_the_66_april_names_and_the_august_ones():
     assert len(ASC2_NAMES) == 66
-    assert sorted(asc2.__all__) == sorted(ASC2_NAMES)
-    for name in ASC2_NAMES:
+    assert sorted(asc2.__all__) == sorted(set(ASC2_NAMES) | set(AUGUST_NAMES))
+    for name in ASC2_NAMES + AUGUST_NAMES:
         assert getattr(asc2, name) is not None, name
+    assert asc2.GlobalAddress is asc.GlobalAddress and asc2.ConstExpr is asc.ConstExpr
+    assert asc2.float16 is asc.float16 and asc2.int_ is asc.int32
+
+
+def test_asctile_exports_the_august_names_only():
+    from asc.experimental import asctile
+    for name in AUGUST_NAMES + ["range", "copy", "matmul_acc", "zeros", "jit", "set_platform", "Platform",
+                                "profiling", "runtime"]:
+        assert hasattr(asctile, name), name
+    for name in ("tensor", "load", "store", "TileLocation", "num_tiles"):
+        assert not hasattr(asctile, name), name
+    assert asctile.copy_in is asc2.copy_in and asctile.range is not asc2.range
 
 
 def test_asc2_range_is_a_class_and_tile_location_members():
     assert isinstance(asc2.range, type)
     loc = asc2.TileLocation
-    assert {m.name: m.value for m in loc} == {"L0A": 23, "L0B": 24, "L0C": 25, "UB": 26, "L1": 27, "FIX": 28}
+    assert loc is asc2.TensorLocation
+    assert {m.name: m.value for m in loc} == {"L0A": 23, "L0B": 24, "L0C": 25, "UB": 26, "L1": 27, "FIX": 28,
+                                              "BT": 29, "Auto": 30}
 
 
 def test_asc2_jit_returns_a_jit_function_with_asc2_defaults():
@@ -213,7 +234,8 @@ def test_compile_options_fields_defaults_and_order():
         ("run_passes", True), ("kernel_type", None), ("auto_sync", True), ("auto_sync_log", ""),
         ("matmul_cube_only", False), ("always_compile", False), ("bisheng_options", None), ("opt_level", 3),
         ("run_asc2_passes", False), ("densify_load_store", False), ("insert_sync", None), ("reuse_ub", False),
-        ("reuse_ub_in_out", False), ("static_alloc", None), ("vf_fusion", False)]
+        ("reuse_ub_in_out", False), ("static_alloc", None), ("vf_fusion", False),
+        ("reuse_alloc", None), ("cv_ratio", 1)]
 
 
 def test_launch_options_is_frozen():

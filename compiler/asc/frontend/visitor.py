@@ -15,14 +15,16 @@ import types
 import numpy as np
 
 from ..ir.builder import current_builder
-from ..ir.core import Block, SourceLoc
+from ..ir.core import Block, SourceLoc, Value
 from ..ir.types import PtrType, ScalarType, TileType
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr
 from ..language.core.errors import error, not_supported
 from ..language.core.ir_value import GlobalAddress, PlainValue, const, to_scalar
 from ..language.core.range import BaseRange, static_range
-from ..language.tile.binary_ops import CARRIED_INIT
+from ..language.dialect import AUGUST
+from ..language.tile.range import asctile_range, range as TileRange
+from .generation import kernel_dialect
 from ..language.tile.indexing_ops import mask as MaskSpec
 from ..language.tile.tile import Tile
 from .errors import CodegenError, UnsupportedSyntaxError
@@ -87,7 +89,9 @@ def _assigned_names(nodes):
                 f = sub.func
                 fname = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
                 if fname == "matmul_acc" and len(sub.args) >= 3:
-                    targets = [sub.args[2]]
+                    # April matmul_acc(a, b, acc) or August matmul_acc(acc, a, b): both are candidates;
+                    # the loop keeps only the names whose value changed.
+                    targets = [sub.args[0], sub.args[2]]
                 for kw in sub.keywords:
                     if fname == "matmul_acc" and kw.arg == "acc":
                         targets = [kw.value]
@@ -104,7 +108,7 @@ class _Return(Exception):
 
 
 class FunctionVisitor:
-    def __init__(self, jit_fn, builder, options, constexprs, nested_call=False):
+    def __init__(self, jit_fn, builder, options, constexprs, nested_call=False, caller_dialect=None):
         self.fn = jit_fn
         self.builder = builder
         self.options = options
@@ -115,6 +119,10 @@ class FunctionVisitor:
         self.constexprs = constexprs
         self.builtins = dict(DEFAULT_BUILTINS)
         self.builtins.update(options.custom_builtins or {})
+        forced = AUGUST if self.builtins.get("range") is asctile_range else None
+        self.dialect = kernel_dialect(jit_fn.node, self.globals, forced)
+        if caller_dialect is not None and caller_dialect.august and not self.dialect.august:
+            self.dialect = caller_dialect
         self.scope = {}
         self.runtime_depth = 0
         self.nested_call = nested_call
@@ -126,7 +134,8 @@ class FunctionVisitor:
     def fail(self, node, message, exc_type=RuntimeError, hint=None, syntax=False):
         loc = self.loc(node)
         cls = UnsupportedSyntaxError if syntax else CodegenError
-        raise cls(message, loc.file, loc.line, loc.col, None if syntax else exc_type(message), hint)
+        raise cls(message, loc.file, loc.line, loc.col, None if syntax else exc_type(message),
+                  self.dialect.localise(hint))
 
     def _wrap(self, node, exc):
         if isinstance(exc, (CodegenError, _Return)):
@@ -138,8 +147,7 @@ class FunctionVisitor:
         msg = str(exc) if not isinstance(exc, KeyError) else str(exc.args[0]) if exc.args else str(exc)
         if isinstance(exc, AttributeError) and "__r" in msg and "Tile" in msg:
             hint = hint or "asc2 tiles have no reflected operators: put the tile on the left, e.g. x * 2 instead of 2 * x"
-        err = CodegenError(msg, loc.file, loc.line, loc.col, exc, hint)
-        return err
+        return CodegenError(msg, loc.file, loc.line, loc.col, exc, self.dialect.localise(hint))
 
     # -- entry points -----------------------------------------------------------------------------
     def run_body(self, body):
@@ -207,7 +215,7 @@ class FunctionVisitor:
         if isinstance(v, (JITFunction, ConstExpr, type, types.ModuleType)) or not callable(v):
             return
         mod = getattr(v, "__module__", "") or ""
-        if mod.startswith("asc.language") or mod.startswith("typing") or mod.startswith("asc2"):
+        if mod.startswith(("asc.language", "asc.experimental", "typing", "asc2")):
             return
         raise error(RuntimeError, f"Unsupported function referenced: {v}",
                     "kernels may only call asc / asc2 functions and @asc2.jit functions: compute the value on "
@@ -327,12 +335,26 @@ class FunctionVisitor:
             rng = BaseRange(*args)
             if kwargs:
                 raise error(TypeError, f"range() got unexpected keyword arguments {sorted(kwargs)}",
-                            "use asc2.range(..., unroll_factor=2, parallel=True)")
+                            "use @range(..., unroll_factor=2)")
         elif isinstance(func, type) and issubclass(func, BaseRange):
             rng = func(*args, **kwargs)
         else:
             raise bad
+        if isinstance(rng, TileRange):
+            self._check_barrier_spelling(rng, node)
         self._runtime_for(node, rng)
+
+    def _check_barrier_spelling(self, rng, node):
+        """A kernel spells the loop-end barrier one way: ``parallel=`` (April) or ``gm_barrier=`` (August)."""
+        used = self.builder.barrier_keywords
+        for kw, value in (("parallel", rng.explicit_parallel), ("gm_barrier", rng.explicit_gm_barrier)):
+            if value is not None:
+                used.setdefault(kw, self.loc(node).line)
+        if len(used) > 1:
+            other = min(used, key=used.get)
+            raise error(RuntimeError, f"a kernel may not mix parallel= and gm_barrier=: '{other}' is used at line "
+                        f"{used[other]}", "use gm_barrier= (True keeps the loop-end global-memory barrier) in "
+                        "every loop, or parallel= (True removes it) in every loop")
 
     def stmt_While(self, node):
         if node.orelse:
@@ -417,18 +439,11 @@ class FunctionVisitor:
                 raise error(RuntimeError, f"Loop bounds must be integers, got {b.dtype}",
                             "compute the trip count as an int, e.g. asc.ceildiv(n, TILE)")
             bounds.append(to_scalar(b, dt.int32))
-        names = self._carried(node.body)
-        names = [n for n in names if n != node.target.id]
-        if rng.parallel and names:
-            raise error(RuntimeError, f"loop with parallel=True carries {', '.join(repr(n) for n in names)} from one "
-                        "iteration to the next",
-                        "remove parallel=True: only loops whose iterations are independent may be parallel "
-                        "(an accumulator such as sum_sq = sum_sq + ... is a carried dependency)")
+        parallel = not rng.barrier(self.dialect.august) if isinstance(rng, TileRange) else False
+        names = [n for n in self._carried(node.body) if n != node.target.id]
         originals = [self.scope[n] for n in names]
         inits = [self._materialize(v) for v in originals]
         body = Block()
-        iv = body.args.append if False else None  # noqa: F841
-        from ..ir.core import Value
         iv_val = Value(ScalarType(dt.int32), self.loc(node.target), body)
         body.args.append(iv_val)
         outer = self.scope
@@ -437,7 +452,7 @@ class FunctionVisitor:
         entry = []
         for n, init in zip(names, inits):
             arg = Value(init.handle.type, self.loc(node), body)
-            CARRIED_INIT[arg.id] = init.handle
+            self.builder.carried_init[arg.id] = init.handle
             body.args.append(arg)
             self.scope[n] = self._wrap_value(arg)
             entry.append(self.scope[n])
@@ -446,20 +461,47 @@ class FunctionVisitor:
             with self.builder.insert_into(body):
                 self.visit_body(node.body)
                 self.builder.loc = self.loc(node)
-                self.builder.create("scf.yield", self._yield_values(names, originals, inits, node, "loop", entry))
+                yields = self._yield_values(names, originals, inits, node, "loop", entry)
         finally:
             self.runtime_depth -= 1
-            inner = self.scope
             self.scope = outer
+        # Names the body never re-bound (candidates such as a matmul_acc operand) are not carried.
+        args = body.args[1:]
+        kept = [i for i, (y, a) in enumerate(zip(yields, args)) if y is not a]
+        dropped = {args[i]: inits[i].handle for i in range(len(args)) if i not in kept}
+        if dropped:
+            for op in body.walk():
+                op.operands = [dropped.get(o, o) for o in op.operands]
+        yields = [dropped.get(yields[i], yields[i]) for i in kept]
+        names = [names[i] for i in kept]
+        inits = [inits[i] for i in kept]
+        body.args = [iv_val] + [args[i] for i in kept]
+        with self.builder.insert_into(body):
+            self.builder.loc = self.loc(node)
+            self.builder.create("scf.yield", yields)
+        if parallel and names and rng.explicit_parallel:
+            self._warn_parallel_carry(node, names, yields)
         has_dma = any(op.name in ("tile.load", "tile.store") for op in body.walk())
         self.builder.loc = self.loc(node)
         op = self.builder.create("scf.for", [b.handle for b in bounds] + [i.handle for i in inits],
                                  [i.handle.type for i in inits],
-                                 {"unroll_factor": rng.unroll_factor, "parallel": rng.parallel, "has_dma": has_dma},
+                                 {"unroll_factor": rng.unroll_factor, "parallel": parallel, "has_dma": has_dma},
                                  [body])
-        del inner
         for n, r in zip(names, op.results):
             self.scope[n] = self._wrap_value(r)
+
+    def _warn_parallel_carry(self, node, names, yields):
+        """April ``parallel=True`` loops carrying a scalar or tile (not an in-place matmul accumulator)
+        are legal (pyasc accepts them) but were seen to give wrong results on the CANN simulator."""
+        line = self.loc(node).line
+        for n, y in zip(names, yields):
+            if getattr(y.owner, "name", None) == "tile.matmul_acc":
+                continue
+            msg = (f"{self.file}:{line}: loop with parallel=True carries '{n}' from one iteration to the next; "
+                   f"pyasc accepts this, but such loops were seen to give wrong results on the CANN simulator. "
+                   f"Fix: drop parallel=True from this loop (keep it on loops whose iterations are independent)")
+            if msg not in self.builder.warnings:
+                self.builder.warnings.append(msg)
 
     def _runtime_if(self, node, cond):
         names = self._carried(node.body + node.orelse)
@@ -488,7 +530,6 @@ class FunctionVisitor:
             self.scope[n] = self._wrap_value(r)
 
     def _runtime_while(self, node):
-        from ..ir.core import Value
         names = self._carried(node.body)
         originals = [self.scope[n] for n in names]
         inits = [self._materialize(v) for v in originals]

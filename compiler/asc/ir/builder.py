@@ -10,10 +10,18 @@ _state = threading.local()
 
 
 class Builder:
-    def __init__(self, platform=None):
+    """Tracing state of one kernel: insertion point, source location, platform, the kernel's dialect
+    (how errors spell public names) and facts ops record while tracing."""
+
+    def __init__(self, platform=None, dialect=None):
         self.blocks: list[Block] = []
         self.loc = None
         self.platform = platform
+        self.dialect = dialect      # an object with ``spell(key) -> str`` (asc.language.dialect.Dialect)
+        self.carried_init = {}      # loop block-argument value id -> the value it was initialised from
+        self.l1_targets = {}        # L1 tile value id -> the L0 location it was first copied to
+        self.warnings = []          # trace-time warnings, copied into every launch report
+        self.barrier_keywords = {}  # "parallel" / "gm_barrier" -> first line using it (never both)
 
     @property
     def block(self) -> Block:
@@ -31,6 +39,22 @@ class Builder:
         op = Op(name, operands, result_types, attrs, regions, self.loc)
         self.block.ops.append(op)
         return op
+
+
+def dialect_spelling(key: str) -> str:
+    """How the kernel being traced spells the public name ``key`` (April spelling outside tracing)."""
+    b = getattr(_state, "builder", None)
+    d = getattr(b, "dialect", None)
+    if d is None:
+        return {"Location": "TileLocation"}.get(key, key)
+    return d.name_of(key)
+
+
+def dialect_qualified(key: str) -> str:
+    """``dialect_spelling`` with the kernel's module name (``asc2.TileLocation``, ``asctile.copy_in``)."""
+    b = getattr(_state, "builder", None)
+    d = getattr(b, "dialect", None)
+    return d.spell(key) if d is not None else "asc2." + dialect_spelling(key)
 
 
 def current_builder() -> Builder:

@@ -72,6 +72,8 @@ class Function:
     body: Block
     source_file: str = ""
     constexprs: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)   # trace-time warnings for every launch report
+    dialect: object = None                          # the kernel's dialect (how hints spell names)
 
     def walk(self):
         return self.body.walk()

@@ -1,7 +1,8 @@
-"""One definition per IR op: how the simulator executes it and what it costs.
+"""One definition per IR op: its name and what it costs.
 
 The user-facing function that builds an op (with pyasc's shape/dtype rules and messages) lives next to
-its ``define`` call in ``asc.language``; the executor and the cost model only look ops up here.
+its ``define`` call in ``asc.language``; how the simulator executes the op is registered separately in
+``asc.sim.ops`` (``@impl``), so the language layer never depends on the simulator.
 """
 from __future__ import annotations
 
@@ -14,22 +15,18 @@ PIPES = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 @dataclass
 class OpDef:
     name: str
-    execute: Callable          # execute(ex, op, *operand_values) -> value | tuple | None
     cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks[, stall]) per executed instance
-    shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
 
 
 OPS: dict[str, OpDef] = {}
 
 
-def define(name: str, cost: Optional[Callable] = None, shared_operands: bool = False):
-    """Register the executor of IR op ``name`` (decorator)."""
-    def deco(fn):
-        if name in OPS:
-            raise RuntimeError(f"op {name} defined twice")
-        OPS[name] = OpDef(name, fn, cost, shared_operands)
-        return fn
-    return deco
+def define(name: str, cost: Optional[Callable] = None) -> OpDef:
+    """Register IR op ``name`` with its cost model."""
+    if name in OPS:
+        raise RuntimeError(f"op {name} defined twice")
+    OPS[name] = opdef = OpDef(name, cost)
+    return opdef
 
 
 def scalar_cost(op, hw):

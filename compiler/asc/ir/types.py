@@ -9,16 +9,20 @@ from ..language.core.dtype import DataType
 
 
 class Location(enum.Enum):
-    """On-chip memory of a tile (pyasc's ``TileLocation``; values as in the MLIR attribute)."""
+    """On-chip memory of a tile: pyasc's April ``TileLocation`` and August ``TensorLocation`` (one enum;
+    values as in the MLIR attribute). ``Auto`` is only an argument value: the op picks the location."""
     L0A = 23
     L0B = 24
     L0C = 25
     UB = 26
     L1 = 27
     FIX = 28
+    BT = 29
+    Auto = 30
 
     def __repr__(self):
-        return f"TileLocation.{self.name}"
+        from .builder import dialect_spelling
+        return f"{dialect_spelling('Location')}.{self.name}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -173,6 +173,12 @@ class JITFunction:
         co = CompileOptions(**{k: v for k, v in merged.items() if k in names(CompileOptions)})
         if co.opt_level not in (1, 2, 3):
             raise error(RuntimeError, "Please check input compile option", "opt_level must be 1, 2 or 3")
+        if co.reuse_alloc is not None and (co.reuse_alloc not in (0, 1, 2) or isinstance(co.reuse_alloc, bool)):
+            raise error(RuntimeError, "'reuse_alloc' is only allowed to be 0, 1, 2",
+                        "reuse_alloc=0 (no reuse), 1 (reuse dead tiles' UB) or 2 (also across loop iterations)")
+        if co.cv_ratio not in (1, 2):
+            raise error(RuntimeError, f"'cv_ratio' is only allowed to be 1, 2 for the "
+                        f"{config.platform_to_arch(config.current_platform())} architecture", "use cv_ratio=1 or 2")
         return cg, co
 
     def specialise(self, args, kwargs):
@@ -307,8 +313,13 @@ class JITFunction:
                          {k: v for k, v in constexprs.items()})
         visitor = FunctionVisitor(self, builder, cg, constexprs)
         visitor.scope.update(handles)
+        builder.dialect = fn_ir.dialect = visitor.dialect
+        if co.vf_fusion and hw.arch.value != "c310":
+            raise error(RuntimeError, f"VF fusion is not supported for the {hw.arch.value} architecture",
+                        "drop vf_fusion=True on this platform (it only applies to C310 SoCs)")
         with building(builder), builder.insert_into(body):
             visitor.run_body(self.node.body)
+        fn_ir.warnings = list(builder.warnings)
         verify_function(fn_ir)
         memory = plan(fn_ir, hw, co)
         costs = {}
@@ -340,13 +351,15 @@ class JITFunction:
             else:
                 scope[name] = v
         cg, _ = self._split_options({})
-        visitor = FunctionVisitor(self, caller.builder, cg, constexprs, nested_call=True)
+        visitor = FunctionVisitor(self, caller.builder, cg, constexprs, nested_call=True,
+                                  caller_dialect=caller.dialect)
         visitor.scope.update(scope)
-        saved = caller.builder.loc
+        saved, saved_dialect = caller.builder.loc, caller.builder.dialect
+        caller.builder.dialect = visitor.dialect
         try:
             return visitor.run_body(self.node.body)
         finally:
-            caller.builder.loc = saved
+            caller.builder.loc, caller.builder.dialect = saved, saved_dialect
 
 
 class _Launcher:

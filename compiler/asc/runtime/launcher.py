@@ -13,6 +13,7 @@ from ..sim.memory import Buffer, PtrVal
 from .platforms import hardware
 
 LAST_REPORT = [None]
+LAUNCH_LISTENERS = []  # callables given every launch report (asc.lib.profiling's active profilers)
 
 
 def _host_view(name, value):
@@ -69,6 +70,8 @@ def launch(jit_fn, compiled, core_num, runtime):
     report = _report(jit_fn, compiled, ex, hw, core_num)
     LAST_REPORT[0] = report
     jit_fn.last_launch = report
+    for listener in list(LAUNCH_LISTENERS):
+        listener(report)
     path = os.environ.get("ASC_LAUNCH_REPORT")
     if path:
         with open(path, "a", encoding="utf-8") as f:
@@ -84,4 +87,37 @@ def _report(jit_fn, compiled, ex, hw, core_num):
     pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
     return {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
             "ticks": int(round(per_block.max())), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
-            "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "warnings": list(ex.warnings)}
+            "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "warnings": list(getattr(compiled.fn, "warnings", [])) + list(ex.warnings)}
+
+
+class PlatformInfo:
+    """What pyasc's launcher tells test helpers about a SoC (sizes in bytes)."""
+
+    def __init__(self, platform, hw):
+        self.platform = platform
+        self.arch = hw.arch
+        self.ub_size = hw.ub_bytes
+        self.l1_size = hw.l1_bytes
+        self.l0a_size = hw.l0a_bytes
+        self.l0b_size = hw.l0b_bytes
+        self.l0c_size = hw.l0c_bytes
+        self.aiv_core_num = hw.aiv_cores
+        self.aic_core_num = hw.aic_cores
+        self.clock_mhz = hw.clock_mhz
+
+    def __repr__(self):
+        return f"PlatformInfo({self.platform.value}, ub_size={self.ub_size})"
+
+
+def get_platform_info(soc=None) -> PlatformInfo:
+    """Capacities of ``soc`` (a ``config.Platform`` or its name; default: the selected platform)."""
+    from . import config
+    if soc is None:
+        soc = config.current_platform()
+    elif not isinstance(soc, config.Platform):
+        try:
+            soc = config.Platform(soc)
+        except ValueError:
+            raise ValueError(f"unknown platform {soc!r}; expected one of "
+                             f"{', '.join(p.value for p in config.Platform)}") from None
+    return PlatformInfo(soc, hardware(soc))

@@ -33,6 +33,8 @@ class CompileOptions:
     reuse_ub_in_out: bool = False
     static_alloc: Optional[bool] = None
     vf_fusion: bool = False
+    reuse_alloc: Optional[int] = None   # August: 0 no UB reuse, 1 dead tiles' UB reused, 2 also across loop trips
+    cv_ratio: int = 1
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,12 @@ class Hardware:
     loop_barrier: float       # MTE3 -> MTE2 barrier at the end of a non-parallel loop trip
     mmad_issue: float
     mmad_macs_per_tick: float
+    # AI-core clock: profiled durations are ticks / clock_mhz microseconds. No public source gives either
+    # SoC's core clock (docs/simulator.md). C310: 1650 MHz, inferred from a real-NPU measurement of
+    # add_inplace [32, 4096] float32 (2.8 us, skill-stack evidence add_inplace_reuse_alloc0_hw.json) against
+    # its ~4 700 camodel ticks (shared/spec/perf-calibration.md §1.2). C220: 1800 MHz, the commonly quoted
+    # Ascend 910B AI-core clock (perf-calibration.md, "unverified").
+    clock_mhz: float = 1800.0
 
 
 _C310 = Hardware(CompilationArch.C310, ub_bytes=248 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB,
@@ -51,7 +57,7 @@ _C310 = Hardware(CompilationArch.C310, ub_bytes=248 * KiB, l1_bytes=512 * KiB, l
                  mte2_latency=330.0, mte2_bytes_per_tick=64.0, mte3_latency=120.0, mte3_bytes_per_tick=8.0,
                  mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=150.0, fix_bytes_per_tick=32.0,
                  vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=450.0, loop_barrier=500.0,
-                 mmad_issue=20.0, mmad_macs_per_tick=4096.0)
+                 mmad_issue=20.0, mmad_macs_per_tick=4096.0, clock_mhz=1650.0)
 
 _C220 = Hardware(CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB,
                  l0b_bytes=64 * KiB, l0c_bytes=128 * KiB, vector_bytes=256, aiv_cores=48, aic_cores=24,
@@ -59,7 +65,7 @@ _C220 = Hardware(CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l
                  mte2_latency=330.0, mte2_bytes_per_tick=64.0, mte3_latency=120.0, mte3_bytes_per_tick=8.0,
                  mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=150.0, fix_bytes_per_tick=32.0,
                  vector_issue=12.0, vector_repeat=1.0, vector_to_scalar=450.0, loop_barrier=0.0,
-                 mmad_issue=20.0, mmad_macs_per_tick=4096.0)
+                 mmad_issue=20.0, mmad_macs_per_tick=4096.0, clock_mhz=1800.0)
 
 
 def hardware(platform: Platform) -> Hardware:

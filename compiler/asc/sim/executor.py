@@ -10,10 +10,12 @@ import linecache
 
 import numpy as np
 
-from ..ir.registry import OPS, PIPES
+from ..ir.registry import PIPES
 from ..ir.types import TileType
 from .errors import SimError
-from .lanes import Shared, UnsetAccumulator, gather, lane_count, per_lane
+from .lanes import Shared, UnsetAccumulator, gather, per_lane
+from .ops import IMPLS
+from .ops.tile import mask_lanes
 
 _LAZY = (Shared, UnsetAccumulator)
 
@@ -141,7 +143,7 @@ class Executor:
 
     def _exec(self, op, env):
         args = [env[o.id] for o in op.operands]
-        opdef = OPS[op.name]
+        opdef = IMPLS[op.name]
         if not opdef.shared_operands:
             args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
         try:
@@ -343,7 +345,6 @@ class Executor:
             self.mask_stack.pop()
 
     def _apply_mask(self, op, out):
-        from ..language.tile.indexing_ops import mask_lanes
         attrs, args = self.mask_stack[-1]
         shape = op.results[0].type.shape
         m = mask_lanes(attrs["mode"], args, shape, out.dtype)

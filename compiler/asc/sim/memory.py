@@ -371,3 +371,65 @@ def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):
         who = "an atomic update" if other == ATOMIC else f"block {other}"
         raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {who} in the same launch",
                         "give every block a disjoint output region, or use asc2.atomic_add/max/min", lane)
+
+
+class ClippedAccess:
+    """A load / store limited to ``real`` elements per dimension (``real_shape`` of copy_in / copy_out):
+    only the elements inside both the real window and the tensor's last dimension are read or written;
+    rows of the real window past the tensor's rows are an error. Always takes the general (indexed) path."""
+
+    full = False
+
+    def __init__(self, tensor: TensorVal, offsets, shape, real, lanes, what):
+        self.tensor = tensor
+        self.shape = shape
+        offs = [np.asarray(o, dtype=np.int64) for o in offsets]
+        real = [np.asarray(r, dtype=np.int64) for r in real]
+        if len(tensor.dims) == 1:
+            (n,), (o,), (rc,) = tensor.dims, offs, real
+            self.rows, self.cols = 1, shape[0]
+            row_off, col_off, row_dim, col_dim, real_rows = _ZERO, o, _ONE, n, _ONE
+        else:
+            (m, n), (row_off, col_off), (real_rows, rc) = tensor.dims, offs, real
+            self.rows, self.cols = shape
+            row_dim, col_dim = m, n
+        if np.any(row_off < 0) or np.any(col_off < 0):
+            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
+                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+        beyond = np.broadcast_to((real_rows > 0) & (row_off + real_rows > row_dim), (lanes,))
+        if np.any(beyond):
+            bad = np.nonzero(beyond)[0]
+            raise OutOfBoundsError(
+                f"{what} of tensor '{tensor.name}' at offsets [{', '.join(_fmt(gather(x, bad)) for x in offs)}] "
+                f"with real_shape [{', '.join(_fmt(gather(x, bad)) for x in real)}] reaches rows beyond the "
+                f"tensor's {_fmt(row_dim)} rows", "keep offset + real_shape within the tensor", bad)
+        self.row_stride = n
+        self.starts = tensor.base + row_off * n + col_off
+        self.valid_rows = np.minimum(real_rows, self.rows)
+        self.valid_cols = np.clip(np.minimum(rc, col_dim - col_off), 0, self.cols)
+        size = tensor.buffer.data.shape[0]
+        idx, valid = self.indices(lanes)
+        if np.any(valid & ((idx >= size) | (idx < 0))):
+            bad = np.nonzero((valid & ((idx >= size) | (idx < 0))).reshape(lanes, -1).any(axis=1))[0]
+            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' reaches past the end of a buffer of {size} "
+                                   "elements", "the tensor's shape is larger than the array passed for it: check "
+                                   "the size arguments", bad)
+
+    def indices(self, lanes):
+        starts = np.broadcast_to(self.starts, (lanes,)).reshape(lanes, 1, 1)
+        rs = np.broadcast_to(self.row_stride, (lanes,)).reshape(lanes, 1, 1)
+        r = np.arange(self.rows).reshape(1, -1, 1)
+        c = np.arange(self.cols).reshape(1, 1, -1)
+        idx = starts + r * rs + c
+        valid = (r < np.broadcast_to(self.valid_rows, (lanes,)).reshape(lanes, 1, 1)) & \
+            (c < np.broadcast_to(self.valid_cols, (lanes,)).reshape(lanes, 1, 1))
+        return idx, valid
+
+    def valid_count(self, lanes):
+        return int(np.sum(np.broadcast_to(self.valid_rows * self.valid_cols, (lanes,))))
+
+    def strided_view(self, data, lanes):
+        return None
+
+    def gather_view(self, data, lanes):
+        return None

@@ -196,81 +196,11 @@ def scalar_unary(kind, value):
     return PlainValue(_emit("scalar.unary", [v.handle], ScalarType(dt.float32), kind=kind).result)
 
 
-# -- simulator semantics -----------------------------------------------------------------------
-_NP_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "lshift": np.left_shift,
-           "rshift": np.right_shift, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
-           "logical_and": np.logical_and, "logical_or": np.logical_or, "max": np.maximum, "min": np.minimum}
-_NP_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
-           "lt": np.less, "le": np.less_equal}
-
-
-def int_div(a, b, kind):
-    """Signed truncating division (C semantics) for both ``/`` and ``//``; ``%`` takes the sign of a."""
-    from ...sim.errors import SimError
-    if np.any(b == 0):
-        raise SimError("integer division by zero", "the divisor is a runtime value that reached 0: guard it")
-    q = np.trunc(np.true_divide(a, b)).astype(np.result_type(a, b))
-    return q if kind != "mod" else a - q * b
-
-
-@define("scalar.const", cost=scalar_cost)
-def _exec_const(ex, op):
-    key = (op.attrs["value"], op.results[0].type.dtype.name)
-    v = _CONSTS.get(key)
-    if v is None:
-        v = np.asarray(op.attrs["value"], dtype=op.results[0].type.dtype.to_numpy())
-        v.flags.writeable = False  # shared by every launch
-        _CONSTS[key] = v
-    return v
-
-
-_CONSTS = {}
-
-
-@define("scalar.binary", cost=scalar_cost)
-def _exec_scalar_binary(ex, op, a, b):
-    kind = op.attrs["kind"]
-    rdt = op.results[0].type.dtype
-    with np.errstate(all="ignore"):
-        if kind in ("div", "floordiv", "mod"):
-            if rdt.is_int():
-                return int_div(a, b, kind)
-            if kind == "mod":
-                return np.fmod(a, b).astype(rdt.to_numpy())
-            return np.true_divide(a, b).astype(rdt.to_numpy())
-        return _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
-
-
-@define("scalar.cmp", cost=scalar_cost)
-def _exec_scalar_cmp(ex, op, a, b):
-    return _NP_CMP[op.attrs["mode"]](a, b)
-
-
-@define("scalar.cast", cost=scalar_cost)
-def _exec_scalar_cast(ex, op, a):
-    rdt = op.results[0].type.dtype
-    with np.errstate(all="ignore"):
-        if rdt.is_int() and a.dtype.kind == "f":
-            a = np.trunc(a)
-        return np.asarray(a).astype(rdt.to_numpy())
-
-
-@define("scalar.unary", cost=scalar_cost)
-def _exec_scalar_unary(ex, op, a):
-    from ..tile.unary_ops import UNARY_FUNCS
-    kind = op.attrs["kind"]
-    if kind == "neg":
-        with np.errstate(all="ignore"):
-            return np.negative(a)
-    with np.errstate(all="ignore"):
-        return UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
-
-
-@define("ptr.offset", cost=scalar_cost)
-def _exec_ptr_offset(ex, op, p, off):
-    return p.offset_by(off)
-
-
-@define("scalar.select", cost=scalar_cost)
-def _exec_scalar_select(ex, op, c, a, b):
-    return np.where(np.asarray(c).astype(bool), a, b)
+# -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
+define("scalar.const", cost=scalar_cost)
+define("scalar.binary", cost=scalar_cost)
+define("scalar.cmp", cost=scalar_cost)
+define("scalar.cast", cost=scalar_cost)
+define("scalar.unary", cost=scalar_cost)
+define("ptr.offset", cost=scalar_cost)
+define("scalar.select", cost=scalar_cost)

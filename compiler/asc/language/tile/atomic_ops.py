@@ -1,19 +1,14 @@
 """Atomic read-modify-write stores: many blocks may update one region and get the exact result."""
 from __future__ import annotations
 
-import numpy as np
-
 from ...ir.builder import current_builder
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import to_scalar
-from ...sim.memory import Access
-from .memory_ops import _check_tensor, _store_cost, _store_into
+from .memory_ops import _check_tensor, _store_cost
 from .tile import Tile, require_location
-
-_UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 
 
 def _atomic(kind, tile, tensor, offsets):
@@ -37,11 +32,4 @@ def atomic_max(tile, tensor, offsets): return _atomic("max", tile, tensor, offse
 def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offsets)
 
 
-@define("tile.atomic", cost=_store_cost)
-def _exec_atomic(ex, op, value, t, *offsets):
-    vtype = op.operands[0].type
-    L = ex.lanes
-    acc = Access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
-    vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
-    acc.full = False  # resolve element by element so overlapping lanes accumulate
-    _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]])
+define("tile.atomic", cost=_store_cost)

@@ -11,11 +11,9 @@ from ...runtime.config import CompilationArch, platform_to_arch
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
-from ..core.ir_value import PlainValue, int_div, to_scalar
-from ...sim.convert import as_compute, as_float32
-from ...sim.lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
+from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
-from .tile import Tile, bind_tile_method, emit_tile, require_location
+from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 from .utils import infer_common_dtype, infer_common_shape
 
 _UB = (Location.UB,)
@@ -112,35 +110,8 @@ for _name, _fn in (("__add__", add), ("__sub__", sub), ("__mul__", mul), ("__tru
     bind_tile_method(_name, _fn, operator=True)
 
 
-# -- simulator semantics -------------------------------------------------------------------------
-_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
-          "lshift": np.left_shift, "rshift": np.right_shift}
-_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
-        "le": np.less_equal}
-_SWAP = {"eq": "eq", "ne": "ne", "gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
-
-
-def compute_dtype(np_dtype):
-    """Narrow floats are computed in float32 and rounded once to the result type."""
-    return np.float32 if np_dtype.itemsize < 4 and np_dtype.kind not in "iub" else np_dtype
-
-
-def binary_values(kind, a, b, out_dtype):
-    cd = compute_dtype(out_dtype)
-    with np.errstate(all="ignore"):
-        if kind == "div":
-            if out_dtype.kind in "iu":
-                return int_div(a, b, "div").astype(out_dtype)
-            r = np.true_divide(as_compute(a, cd), as_compute(b, cd))
-        else:
-            r = _UFUNC[kind](as_compute(a, cd), as_compute(b, cd))
-    return r.astype(out_dtype, copy=False)
-
-
-@define("tile.binary", cost=vector_cost(1))
-def _exec_binary(ex, op, a, b):
-    kind = op.attrs["kind"]
-    return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
+# -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
+define("tile.binary", cost=vector_cost(1))
 
 
 def _div_cost(op, hw):
@@ -148,36 +119,13 @@ def _div_cost(op, hw):
     return (pipe, t * (2 if op.attrs["kind"] == "div" else 1))
 
 
-@define("tile.binary_scalar", cost=_div_cost)
-def _exec_binary_scalar(ex, op, a, s):
-    kind = op.attrs["kind"]
-    rdt = op.results[0].type.dtype.to_numpy()
-    s = scalar_for_tile(np.asarray(s), a.ndim - 1)
-    if kind in ("lshift", "rshift"):
-        return _UFUNC[kind](a, s.astype(a.dtype)).astype(rdt)
-    if op.attrs["reverse"]:
-        a, s = s, a
-    return binary_values(kind, np.asarray(a), np.asarray(s), rdt)
-
-
-@define("tile.cmp", cost=vector_cost(1))
-def _exec_cmp(ex, op, a, b):
-    return _CMP[op.attrs["mode"]](a, b)
-
-
-@define("tile.cmp_scalar", cost=vector_cost(1))
-def _exec_cmp_scalar(ex, op, a, s):
-    mode = op.attrs["mode"]
-    if op.attrs["reverse"]:
-        mode = _SWAP[mode]
-    return _CMP[mode](a, scalar_for_tile(np.asarray(s), a.ndim - 1).astype(a.dtype))
+define("tile.binary_scalar", cost=_div_cost)
+define("tile.cmp", cost=vector_cost(1))
+define("tile.cmp_scalar", cost=vector_cost(1))
 
 
 # -- cube: matrix multiply ------------------------------------------------------------------------
 # Operands of the cube unit: left in L0A, right in L0B; the result is float32 in L0C.
-CARRIED_INIT = {}   # block-argument value id -> the value it was initialised from (set by the frontend)
-
-
 def _verify_matmul(input, other):
     if not isinstance(input, Tile) or not isinstance(other, Tile):
         raise error(BinaryOperandTypeError, f"Input operands must be tiles, got {type(input)} and {type(other)}",
@@ -204,28 +152,57 @@ def matmul(input, other):
                      Location.L0C)
 
 
-def _from_accumulator(value, seen=None):
+def _from_accumulator(value):
     owner = value.owner
     if hasattr(owner, "name"):
         return owner.name in ("tile.zeros_acc", "tile.matmul_acc")
-    init = CARRIED_INIT.get(value.id)
+    init = current_builder().carried_init.get(value.id)
     return init is not None and _from_accumulator(init)
 
 
-def matmul_acc(input, other, acc):
+def _is_accumulator(t):
+    return isinstance(t, Tile) and location_of(t) == Location.L0C
+
+
+def matmul_acc(*args, hf32=False, **kwargs):
+    """``matmul_acc(acc, input, other)`` (August) or ``matmul_acc(input, other, acc)`` (April): the
+    accumulator is the L0C tile, so both orders are unambiguous."""
+    if not isinstance(hf32, bool):
+        raise error(TypeError, f"'hf32' argument must be bool, got {type(hf32)}", "pass hf32=True or hf32=False")
+    unknown = sorted(set(kwargs) - {"input", "other", "acc"})
+    if unknown or len(args) + len(kwargs) != 3:
+        raise error(TypeError, f"matmul_acc() takes an accumulator and two operands, got {len(args)} positional "
+                    f"and keyword(s) {sorted(kwargs)}", "call @matmul_acc(acc, a, b) (accumulator first) or "
+                    "matmul_acc(a, b, acc)")
+    if "acc" in kwargs or len(args) == 3 and not _is_accumulator(args[0]) and _is_accumulator(args[2]):
+        names = ("input", "other", "acc")
+    elif args and _is_accumulator(args[0]):
+        names = ("acc", "input", "other")
+    else:
+        names = ("input", "other", "acc")
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k in bound:
+            raise error(TypeError, f"matmul_acc() got multiple values for argument '{k}'",
+                        "pass each of acc, input, other once")
+        bound[k] = v
+    return _matmul_acc(bound["input"], bound["other"], bound["acc"])
+
+
+def _matmul_acc(input, other, acc):
     _verify_matmul(input, other)
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
-                    "pass the accumulator created by asc2.zeros_acc([M, N], asc.float32)")
+                    "pass the accumulator created by @zeros_acc([M, N], asc.float32)")
     if len(acc.shape) != 2:
         raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
-                    "create the accumulator as asc2.zeros_acc([M, N], asc.float32)")
+                    "create the accumulator as @zeros_acc([M, N], asc.float32)")
     if acc.dtype != dt.float32:
         raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}",
-                    "the cube accumulates in float32: asc2.zeros_acc([M, N], asc.float32); cast on the store")
+                    "the cube accumulates in float32: @zeros_acc([M, N], asc.float32); cast on the store")
     if not _from_accumulator(acc.handle):
         raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
-                    "create the accumulator with asc2.zeros_acc([M, N], asc.float32) and only update it with matmul_acc")
+                    "create the accumulator with @zeros_acc([M, N], asc.float32) and only update it with @matmul_acc")
     if tuple(acc.shape) != (input.shape[0], other.shape[1]):
         raise error(RuntimeError, f"Accumulation tile shape {list(acc.shape)} does not match the product shape "
                     f"{[input.shape[0], other.shape[1]]}",
@@ -245,44 +222,5 @@ def _mmad_cost(op, hw):
     return ("M", hw.mmad_issue + m * k * n / hw.mmad_macs_per_tick * (2 if str(a.dtype) == "float32" else 1))
 
 
-def _lane_index(windows, index, lanes):
-    if index is not None:
-        return index
-    return np.zeros(lanes, np.intp) if windows.shape[0] == 1 else np.arange(lanes)
-
-
-def _mm(a, b):
-    """Lane-wise ``a @ b`` with float32 products and accumulation.
-
-    Operands whose lanes share windows (``lanes.Shared``: e.g. every block of a column loading the
-    same B tile) are converted once per distinct window, and when the distinct (A, B) pairs are about
-    as many as the lanes, all pairs come from one GEMM of the stacked windows.
-    """
-    wa, ia = windows_of(a)
-    wb, ib = windows_of(b)
-    if ia is None and ib is None:
-        return np.matmul(as_float32(wa), as_float32(wb))
-    lanes = (ia if ia is not None else ib).shape[0]
-    ia, ib = _lane_index(wa, ia, lanes), _lane_index(wb, ib, lanes)
-    (ua, m, k), (ub, _, n) = wa.shape, wb.shape
-    if ua * ub <= 2 * lanes:
-        # Stacked before converting: windows that tile the source matrix stack as views of it.
-        stacked_a = as_float32(wa.reshape(ua * m, k))
-        stacked_b = as_float32(wb.transpose(1, 0, 2).reshape(k, ub * n))
-        every_pair = (stacked_a @ stacked_b).reshape(ua, m, ub, n)
-        return every_pair[ia, :, ib, :]
-    return np.matmul(as_float32(wa)[ia], as_float32(wb)[ib])
-
-
-@define("tile.matmul", cost=_mmad_cost, shared_operands=True)
-def _exec_matmul(ex, op, a, b):
-    return _mm(a, b)
-
-
-@define("tile.matmul_acc", cost=_mmad_cost, shared_operands=True)
-def _exec_matmul_acc(ex, op, a, b, acc):
-    if type(acc) is UnsetAccumulator:
-        return _mm(a, b)  # the first accumulation initialises the accumulator
-    if type(acc) is Shared:
-        acc = acc.materialise()
-    return acc + _mm(a, b)
+define("tile.matmul", cost=_mmad_cost)
+define("tile.matmul_acc", cost=_mmad_cost)

@@ -10,9 +10,8 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue
-from ...sim.lanes import UnsetAccumulator
 from .costs import vector_cost
-from .tile import Tile, emit_tile, location_of, require_location, splat
+from .tile import Tile, emit_tile, require_location, splat
 from .utils import verify_shape, SPLAT_DTYPES
 
 
@@ -61,12 +60,21 @@ def zeros_like(input, location=Location.UB):
     return full(input.shape, 0, input.dtype, location)
 
 
-def zeros_acc(shape, dtype=dt.float32):
+def zeros_acc(shape, dtype=dt.float32, *, bias=None):
     shape = verify_shape(shape)
     if len(shape) != 2:
         raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(shape)}",
-                    "the accumulator is the [M, N] result of a matmul: asc2.zeros_acc([M, N], asc.float32)")
-    return emit_tile("tile.zeros_acc", [], shape, dtype, Location.L0C)
+                    "the accumulator is the [M, N] result of a matmul: @zeros_acc([M, N], asc.float32)")
+    if bias is None:
+        return emit_tile("tile.zeros_acc", [], shape, dtype, Location.L0C)
+    if not isinstance(bias, Tile):
+        raise error(TypeError, f"'bias' argument must be Tile, got {type(bias)}",
+                    "pass a 1-D bias tile in BT, e.g. @copy(bias_l1, location=@TileLocation.BT)")
+    require_location(bias, (Location.BT,), "zeros_acc bias")
+    if tuple(bias.shape) != (shape[1],) or str(bias.dtype) not in ("float16", "bfloat16", "float32"):
+        raise error(RuntimeError, f"the bias must be a [{shape[1]}] float16 / bfloat16 / float32 tile, got "
+                    f"{list(bias.shape)} x {bias.dtype}", "the bias row has one value per accumulator column")
+    return emit_tile("tile.zeros_acc", [bias.handle], shape, dtype, Location.L0C)
 
 
 def concat(*inputs):
@@ -90,13 +98,5 @@ def concat(*inputs):
     return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
 
 
-@define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
-def _exec_zeros_acc(ex, op):
-    t = op.results[0].type
-    return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
-
-
-@define("tile.concat", cost=vector_cost(1))
-def _exec_concat(ex, op, *tiles):
-    lanes = max(t.shape[0] for t in tiles)
-    return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)
+define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
+define("tile.concat", cost=vector_cost(1))

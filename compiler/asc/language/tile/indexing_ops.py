@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
 
 from ...ir.registry import define
 from ...ir.types import Location
@@ -65,26 +64,5 @@ class mask:
         return False
 
 
-def mask_lanes(mode, args, shape, dtype):
-    """Boolean array over a tile's elements: which lanes the mask enables."""
-    n = int(np.prod(shape))
-    flat = np.arange(n)
-    if mode == "count":
-        count = np.asarray(args[0])
-        return (flat.reshape((1,) * (count.ndim) + (n,)) < count.reshape(count.shape + (1,))).reshape(
-            count.shape + tuple(shape)) if count.ndim else (flat < int(count)).reshape(shape)
-    hi, lo = (int(np.asarray(a).reshape(-1)[0]) for a in args[:2])
-    per_repeat = 256 // dtype.itemsize
-    lane = flat % per_repeat
-    bits = np.where(lane < 64, (lo >> np.minimum(lane, 63)) & 1, (hi >> np.clip(lane - 64, 0, 63)) & 1)
-    return (bits == 1).reshape(shape)
-
-
-@define("tile.select", cost=vector_cost(1))
-def _exec_select(ex, op, m, a, b):
-    return np.where(m, a, b)
-
-
-@define("mask.region", cost=lambda op, hw: ("S", hw.scalar_op))
-def _exec_mask(ex, op, *args):
-    return ex.run_masked_region(op, args)
+define("tile.select", cost=vector_cost(1))
+define("mask.region", cost=lambda op, hw: ("S", hw.scalar_op))

@@ -1,8 +1,6 @@
 """The programming model: which block am I, how many blocks run, how many tiles cover an axis."""
 from __future__ import annotations
 
-import numpy as np
-
 from ...ir.builder import current_builder
 from ...ir.registry import define, scalar_cost
 from ...ir.types import ScalarType
@@ -43,11 +41,5 @@ def num_tiles(tensor, axis, shape):
     return ceildiv(tensor.shape[axis], shape[axis])
 
 
-@define("block.idx", cost=scalar_cost)
-def _exec_block_idx(ex, op):
-    return ex.blocks.astype(np.int32)
-
-
-@define("block.num", cost=scalar_cost)
-def _exec_block_num(ex, op):
-    return np.asarray(ex.core_num, dtype=np.int32)
+define("block.idx", cost=scalar_cost)
+define("block.num", cost=scalar_cost)

@@ -5,8 +5,6 @@ input dtype; float32 tiles are summed in float32 with numpy's pairwise summation
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ...ir.builder import current_builder
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType
@@ -14,8 +12,6 @@ from ..core.errors import error
 from ..core.ir_value import PlainValue
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
-
-_NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
 
 
 def _reduce(kind, input, dims, keep_dims):
@@ -62,31 +58,11 @@ bind_tile_method("min", reduce_min)
 bind_tile_method("prod", reduce_prod)
 
 
-def _reduce_values(kind, a, axes, rdt, keepdims=False):
-    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
-    x = a.astype(acc) if acc is not None else a
-    with np.errstate(all="ignore"):
-        if kind in ("sum", "prod"):
-            r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
-        else:
-            r = _NP[kind](x, axis=axes, keepdims=keepdims)
-    return np.asarray(r).astype(rdt, copy=False)
-
-
 def _reduce_scalar_cost(op, hw):
     # The scalar unit waits for the vector result: the read-back stalls the whole core.
     pipe, t = vector_cost(1)(op, hw)
     return ("V", t, hw.vector_to_scalar)
 
 
-@define("tile.reduce_all", cost=_reduce_scalar_cost)
-def _exec_reduce_all(ex, op, a):
-    return _reduce_values(op.attrs["kind"], a, tuple(range(1, a.ndim)), op.results[0].type.dtype.to_numpy())
-
-
-@define("tile.reduce", cost=vector_cost(1))
-def _exec_reduce(ex, op, a):
-    rtype = op.results[0].type
-    axes = tuple(d + 1 for d in op.attrs["dims"])
-    r = _reduce_values(op.attrs["kind"], a, axes, rtype.dtype.to_numpy(), keepdims=op.attrs["keep_dims"])
-    return r.reshape((r.shape[0],) + rtype.shape)
+define("tile.reduce_all", cost=_reduce_scalar_cost)
+define("tile.reduce", cost=vector_cost(1))

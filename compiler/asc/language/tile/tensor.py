@@ -9,7 +9,6 @@ from ...ir.types import ScalarType, TensorType
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import GlobalAddress, IRHandle, PlainValue
-from ...sim.memory import TensorVal
 
 
 class RuntimeShape:
@@ -90,13 +89,5 @@ def tensor(base, shape):
     return Tensor(op.result, [d if d is not None else "?" for d in static])
 
 
-@define("tensor.make", cost=scalar_cost)
-def _exec_tensor(ex, op, ptr, *dyn):
-    dyn = iter(dyn)
-    dims = [np.asarray(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
-    return TensorVal(ptr.buffer, ptr.off, dims, ptr.buffer.name)
-
-
-@define("tensor.dim", cost=scalar_cost)
-def _exec_dim(ex, op, t):
-    return t.dims[op.attrs["index"]].astype(np.int32)
+define("tensor.make", cost=scalar_cost)
+define("tensor.dim", cost=scalar_cost)

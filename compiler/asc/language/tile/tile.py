@@ -5,16 +5,26 @@ from math import prod
 
 import numpy as np
 
-from ...ir.builder import current_builder
+from ...ir.builder import current_builder, dialect_qualified
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType, TileType
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import IRHandle, PlainValue, to_scalar
-from ...sim.lanes import scalar_for_tile
 from .costs import vector_cost
 
-TileLocation = Location
+TileLocation = TensorLocation = Location
+
+
+def as_location(value) -> Location:
+    """A location argument: the enum, or its name as a string (``"UB"``), as pyasc accepts."""
+    if isinstance(value, Location):
+        return value
+    if isinstance(value, str) and value in Location.__members__:
+        return Location[value]
+    spelled = dialect_qualified("Location")
+    raise error(TypeError, f"'location' must be an {spelled}, got {value!r}",
+                f"e.g. location=@Location.L0A")
 
 
 class Tile(IRHandle):
@@ -80,6 +90,7 @@ def require_location(tile, allowed, what):
             Location.L0C: "an L0C tile (matmul result) can only be stored, copied, cast with .to() or passed to relu",
             Location.L1: "an L1 tile can only be copied to L0A / L0B with asc2.copy",
             Location.FIX: "no asc2 operation works on FIX tiles",
+            Location.BT: "a BT (bias table) tile only initialises an accumulator: @zeros_acc([M, N], dtype, bias=b)",
             Location.UB: "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy "
                          "them there from L1 with asc2.copy" if Location.L0A in allowed or Location.L0B in allowed
                          else "UB tiles feed vector ops and asc2.store",
@@ -115,18 +126,8 @@ def splat(value, dtype, shape, location=None) -> Tile:
     return emit_tile("tile.const", [], shape, dtype, location, value=value)
 
 
-@define("tile.const", cost=vector_cost(1))
-def _exec_const(ex, op):
-    t = op.results[0].type
-    return np.full((1,) + t.shape, op.attrs["value"], dtype=t.dtype.to_numpy())
-
-
-@define("tile.splat", cost=vector_cost(1))
-def _exec_splat(ex, op, s):
-    t = op.results[0].type
-    s = np.asarray(s).astype(t.dtype.to_numpy())
-    lanes = 1 if s.ndim == 0 else s.shape[0]
-    return np.broadcast_to(scalar_for_tile(s, len(t.shape)), (lanes,) + t.shape)
+define("tile.const", cost=vector_cost(1))
+define("tile.splat", cost=vector_cost(1))
 
 
 # -- conversion ---------------------------------------------------------------------------------
@@ -161,24 +162,4 @@ def cast(tile, dtype) -> Tile:
     return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
 
 
-def cast_array(a, target: np.dtype):
-    """Convert values as the hardware's Cast does: float->int rounds to nearest even and saturates."""
-    if a.dtype == target:
-        return a
-    if a.dtype.kind == "f" or str(a.dtype) == "bfloat16":
-        if target.kind in "iu":
-            info = np.iinfo(target)
-            with np.errstate(invalid="ignore"):
-                r = np.rint(a.astype(np.float64))  # float64: the int32 limits are exact there
-                r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
-                return np.clip(r, info.min, info.max).astype(target)
-        if target == np.bool_:
-            return a != 0
-    if a.dtype.kind in "iub" and (target.kind == "f" or str(target) == "bfloat16") and a.dtype.kind != "b":
-        return a.astype(np.float32).astype(target) if str(target) == "bfloat16" else a.astype(target)
-    return a.astype(target)
-
-
-@define("tile.cast", cost=vector_cost(1))
-def _exec_cast(ex, op, a):
-    return cast_array(a, op.results[0].type.dtype.to_numpy())
+define("tile.cast", cost=vector_cost(1))

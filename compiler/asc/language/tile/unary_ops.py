@@ -7,27 +7,11 @@ import numpy as np
 
 from ...ir.registry import define
 from ...ir.types import Location
-from ..core import dtype as dt
 from ..core.errors import error, not_supported
 from ..core.ir_value import PlainValue, scalar_unary, to_scalar
-from ...sim.lanes import scalar_for_tile
-from .binary_ops import compute_dtype
-from ...sim.convert import as_compute
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
-
-def _erf(x):
-    import torch
-    return torch.special.erf(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))).numpy()
-
-
-UNARY_FUNCS = {
-    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
-    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "floor": np.floor, "ceil": np.ceil,
-    "abs": np.abs, "erf": _erf, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
-    "relu": lambda x: np.maximum(x, 0), "neg": np.negative,
-}
 
 # Relative cost of each function, in simple vector calls (transcendentals expand to several).
 _WEIGHT = {"exp": 2, "exp2": 2, "log": 2, "log2": 2, "sqrt": 2, "rsqrt": 2, "tanh": 6, "erf": 8,
@@ -128,7 +112,7 @@ for _k in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "l
 bind_tile_method("__neg__", negative)
 
 
-# -- simulator semantics -------------------------------------------------------------------------
+# -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
 def _unary_cost(op, hw):
     pipe, t = vector_cost(_WEIGHT.get(op.attrs["kind"], 1))(op, hw)
     if op.results[0].type.location == Location.L0C:
@@ -136,30 +120,6 @@ def _unary_cost(op, hw):
     return (pipe, t)
 
 
-@define("tile.unary", cost=_unary_cost)
-def _exec_unary(ex, op, a):
-    rdt = op.results[0].type.dtype.to_numpy()
-    with np.errstate(all="ignore"):
-        r = UNARY_FUNCS[op.attrs["kind"]](as_compute(a, compute_dtype(rdt)))
-    return np.asarray(r).astype(rdt, copy=False)
-
-
-@define("tile.softmax", cost=vector_cost(7))
-def _exec_softmax(ex, op, a):
-    rdt = op.results[0].type.dtype.to_numpy()
-    x = a.astype(np.float32)
-    with np.errstate(all="ignore"):
-        e = np.exp(x - x.max(axis=-1, keepdims=True))
-        r = e / e.sum(axis=-1, keepdims=True)
-    return r.astype(rdt)
-
-
-@define("tile.rms_norm", cost=vector_cost(6))
-def _exec_rms_norm(ex, op, x, gamma, eps):
-    rdt = op.results[0].type.dtype.to_numpy()
-    x32 = x.astype(np.float32)
-    eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
-    with np.errstate(all="ignore"):
-        ms = np.mean(x32 * x32, axis=-1, keepdims=True)
-        r = x32 / np.sqrt(ms + eps) * gamma.astype(np.float32)
-    return r.astype(rdt)
+define("tile.unary", cost=_unary_cost)
+define("tile.softmax", cost=vector_cost(7))
+define("tile.rms_norm", cost=vector_cost(6))

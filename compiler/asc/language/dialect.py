@@ -1,0 +1,229 @@
+"""The dialect table: every public kernel name of both pyasc generations -> the one semantic function.
+
+pyasc's April 2026 API (``asc2.tensor`` / ``load`` / ``store`` / ``TileLocation`` / ``range(parallel=)``)
+and its August 2026 API (``global_tensor`` / ``copy_in`` / ``copy_out`` / ``TensorLocation`` /
+``range(gm_barrier=)``, published upstream as ``asc.experimental.asctile``) are spellings of the same
+ops. ``asc2`` exports both generations, ``asc.experimental.asctile`` the August names only; both
+namespaces are built from ``ENTRIES`` below. Keyword adapters (argument order, renamed keywords) are the
+small functions here; they call the April functions, which own the checks and emit the IR.
+
+A kernel's dialect (``Dialect``) decides how error hints spell names (``@load`` in a hint becomes
+``asc2.load`` or ``asctile.copy_in``) and which default ``range`` has (see ``frontend.generation``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..ir.types import Location
+from .core import dtype as dt
+from .core.constexpr import ConstExpr
+from .core.errors import error
+from .core.ir_value import GlobalAddress
+from .core.ops import number
+from .core.range import static_range
+from .core.utils import ceildiv
+from .tile import (atomic_ops, binary_ops, creation_ops, indexing_ops, memory_ops, prog_model_ops,
+                   reduction_ops, shape_ops, unary_ops)
+from .tile.range import asctile_range, range as asc2_range
+from .tile.tensor import Tensor, tensor
+from .tile.tile import Tile
+
+APRIL, AUGUST = "april", "august"
+
+
+# -- August adapters (argument order / keywords of the August spelling -> the April function) ---------
+def global_tensor(base, shape, l2_cache=True):
+    """``global_tensor(base, shape, l2_cache=True)``: a global-memory view of a pointer argument."""
+    if not isinstance(l2_cache, bool):
+        raise error(TypeError, f"'l2_cache' argument must be bool, got {type(l2_cache)}",
+                    "pass l2_cache=True or l2_cache=False")
+    return tensor(base, shape)
+
+
+def _require_tensor(value, what, arg):
+    if not isinstance(value, Tensor):
+        raise error(TypeError, f"'{arg}' argument of {what} must be a GlobalTensor, got {type(value)}",
+                    "wrap the pointer first: x_gm = @tensor(x_ptr, [size])")
+
+
+def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None, pad_value=None):
+    """``copy_in(src, offsets, shape=None, location=Auto, *, real_shape=None, pad_value=None)``.
+
+    Without ``shape`` one scalar is read. ``real_shape`` elements per dimension are read, the rest of
+    the tile is ``pad_value`` (undefined when no pad value is given); ``pad_value`` alone pads the part
+    of the tile outside the tensor."""
+    _require_tensor(src, "copy_in", "src")
+    if shape is None:
+        if real_shape is not None or pad_value is not None:
+            raise error(ValueError, "'real_shape' and 'pad_value' need a tile shape",
+                        "pass a shape to load a tile, or drop them to read one scalar")
+        return memory_ops.load(src, offsets=offsets)
+    return memory_ops.load(src, shape, offsets=offsets, location=location, pad_value=pad_value,
+                           real_shape=real_shape)
+
+
+def copy_out(src, dst, offsets, *, real_shape=None):
+    """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile."""
+    _require_tensor(dst, "copy_out", "dst")
+    return memory_ops.store(src, dst, offsets=offsets, real_shape=real_shape)
+
+
+def copy_form(n_positional, keywords):
+    """Which spelling a ``copy`` call uses: April ``copy(tile, shape, *, offsets=, location=)`` or August
+    ``copy(src, offsets, shape, location)``; None when the call reads the same in both."""
+    keywords = set(keywords)
+    if n_positional >= 3 or "shape" in keywords or "distrib" in keywords:
+        return AUGUST
+    if "offsets" in keywords:
+        return APRIL
+    if n_positional == 2:
+        return AUGUST
+    return None
+
+
+def copy(src, *args, **kwargs):
+    """``copy`` in both spellings (``copy_form``); an ambiguous call follows the kernel's generation.
+    August: ``copy(src, offsets=None, shape=None, location=None)`` (location defaults to the source's);
+    April: ``copy(tile, shape=None, *, offsets=None, location=UB)``."""
+    unknown = sorted(set(kwargs) - {"offsets", "shape", "location", "distrib"})
+    if unknown:
+        raise error(TypeError, f"copy() got an unexpected keyword argument '{unknown[0]}'",
+                    "copy(src, offsets, shape, location)")
+    if kwargs.get("distrib") is not None:
+        raise error(RuntimeError, "copy with distrib= (vector sub-block distribution) is not supported on this "
+                    "engine", "copy without distrib; split the work between blocks with block_idx instead")
+    form = copy_form(len(args), [k for k, v in kwargs.items()])
+    if form is None:
+        form = AUGUST if current_dialect().august else APRIL
+    names = ("shape",) if form == APRIL else ("offsets", "shape", "location")
+    if len(args) > len(names):
+        raise error(TypeError, f"copy() takes at most {len(names) + 1} positional arguments ({len(args) + 1} given)",
+                    "@copy(src, offsets, shape, location)" if form == AUGUST else
+                    "@copy(tile, shape, offsets=[...], location=...)")
+    given = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k in given:
+            raise error(TypeError, f"copy() got multiple values for argument '{k}'", "pass each argument once")
+        given[k] = v
+    if not isinstance(src, Tile):
+        raise error(TypeError, f"'tile' argument must be Tile, got {type(src)}",
+                    "copy moves a tile between on-chip locations")
+    location = given.get("location")
+    if location is None:
+        location = Location.UB if form == APRIL else src.handle.type.location
+    return memory_ops.copy(src, given.get("shape"), offsets=given.get("offsets"), location=location)
+
+
+def current_dialect():
+    from ..ir.builder import current_builder
+    return current_builder().dialect or Dialect()
+
+
+# -- the table -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    obj: object
+    dialects: tuple = (APRIL, AUGUST)
+
+
+def _module_entries(module, names, dialects=(APRIL, AUGUST)):
+    return [Entry(n, getattr(module, n), dialects) for n in names]
+
+
+_BOTH = (APRIL, AUGUST)
+ENTRIES = [
+    # global memory and placement
+    Entry("tensor", tensor, (APRIL,)),
+    Entry("load", memory_ops.load, (APRIL,)),
+    Entry("store", memory_ops.store, (APRIL,)),
+    Entry("TileLocation", Location, (APRIL,)),
+    Entry("global_tensor", global_tensor, (AUGUST,)),
+    Entry("copy_in", copy_in, (AUGUST,)),
+    Entry("copy_out", copy_out, (AUGUST,)),
+    Entry("TensorLocation", Location, (AUGUST,)),
+    Entry("copy", copy),
+    Entry("GlobalAddress", GlobalAddress),
+    Entry("GlobalTensor", Tensor, (AUGUST,)),
+    Entry("LocalTensor", Tile, (AUGUST,)),
+    Entry("ConstExpr", ConstExpr),
+    # loops
+    Entry("range", asc2_range, (APRIL,)),
+    Entry("static_range", static_range),
+    Entry("ceildiv", ceildiv),
+    Entry("number", number),
+    *_module_entries(atomic_ops, ("atomic_add", "atomic_max", "atomic_min")),
+    *_module_entries(binary_ops, ("add", "div", "equal", "greater", "greater_equal", "left_shift", "less",
+                                  "less_equal", "matmul", "matmul_acc", "maximum", "minimum", "mul", "not_equal",
+                                  "right_shift", "sub")),
+    *_module_entries(creation_ops, ("concat", "full", "full_like", "zeros", "zeros_acc", "zeros_like")),
+    *_module_entries(prog_model_ops, ("block_idx", "block_num")),
+    Entry("num_tiles", prog_model_ops.num_tiles, (APRIL,)),
+    *_module_entries(shape_ops, ("broadcast_to", "expand_dims", "ravel", "reshape", "squeeze")),
+    *_module_entries(unary_ops, ("abs", "ceil", "cos", "cosh", "erf", "exp", "exp2", "floor", "log", "log2",
+                                 "negative", "relu", "rms_norm", "rsqrt", "sin", "sinh", "softmax", "sqrt", "tan",
+                                 "tanh")),
+    *_module_entries(indexing_ops, ("mask", "where")),
+    *_module_entries(reduction_ops, ("reduce_max", "reduce_min", "reduce_prod", "reduce_sum")),
+    *[Entry(n, getattr(dt, n)) for n in ("DataType", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                          "uint32", "uint64", "float16", "bfloat16", "float32", "float64", "half",
+                                          "float_", "double", "int_")],
+]
+
+# The August loop (gm_barrier only) is what asctile calls ``range``; asc2.range takes both keywords.
+ASCTILE_ONLY = [Entry("range", asctile_range, (AUGUST,))]
+
+# Names whose use makes a kernel August (``frontend.generation``); ``copy`` only in its August form.
+AUGUST_ONLY_NAMES = frozenset({"global_tensor", "copy_in", "copy_out", "TensorLocation", "GlobalAddress",
+                               "GlobalTensor", "LocalTensor"})
+
+
+def namespace(dialects):
+    """Public name -> object of the entries of ``dialects`` (asc2: both; asctile: August)."""
+    out = {}
+    for e in ENTRIES:
+        if any(d in e.dialects for d in dialects):
+            out[e.name] = e.obj
+    if dialects == (AUGUST,):
+        out.update({e.name: e.obj for e in ASCTILE_ONLY})
+    return out
+
+
+# -- how a kernel's errors spell names -----------------------------------------------------------------
+_AUGUST_SPELLING = {"tensor": "global_tensor", "load": "copy_in", "store": "copy_out",
+                    "TileLocation": "TensorLocation", "Location": "TensorLocation"}
+_APRIL_SPELLING = {"Location": "TileLocation"}
+
+
+@dataclass
+class Dialect:
+    """The generation of a kernel and the module name it calls the API by (``asc2``, ``asctile``...)."""
+    generation: str = APRIL
+    module: str = "asc2"
+    aliases: dict = field(default_factory=dict)
+
+    @property
+    def august(self):
+        return self.generation == AUGUST
+
+    def name_of(self, key):
+        table = _AUGUST_SPELLING if self.august else _APRIL_SPELLING
+        return table.get(key, key)
+
+    def spell(self, key):
+        return f"{self.module}.{self.name_of(key)}"
+
+    def localise(self, text):
+        return localise(text, self)
+
+
+_TOKEN = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def localise(text, dialect=None):
+    """Replace ``@name`` tokens of a hint with the dialect's spelling (``@load`` -> ``asc2.load``)."""
+    if not text or "@" not in text:
+        return text
+    d = dialect or Dialect()
+    return _TOKEN.sub(lambda m: d.spell(m.group(1)), text)

@@ -1,0 +1,32 @@
+"""The simulator's implementation of every IR op (an interpreter backend of the op registry).
+
+``@impl(name)`` registers how the executor runs op ``name`` for a batch of lanes:
+``fn(ex, op, *operand_values) -> value | tuple | None``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass
+class Impl:
+    name: str
+    execute: Callable
+    shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
+
+
+IMPLS: dict[str, Impl] = {}
+
+
+def impl(name: str, shared_operands: bool = False):
+    """Register the executor of IR op ``name`` (decorator)."""
+    def deco(fn):
+        if name in IMPLS:
+            raise RuntimeError(f"op {name} implemented twice")
+        IMPLS[name] = Impl(name, fn, shared_operands)
+        return fn
+    return deco
+
+
+from . import arith, memory, scalar, tile  # noqa: E402,F401  (registration)

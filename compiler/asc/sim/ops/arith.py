@@ -1,0 +1,180 @@
+"""Tile arithmetic: binary ops and comparisons, unary math, fused row ops, reductions, the cube."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..convert import as_compute, as_float32
+from ..lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
+from . import impl
+from .scalar import int_div
+
+
+_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
+          "lshift": np.left_shift, "rshift": np.right_shift}
+
+
+_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
+        "le": np.less_equal}
+
+
+_SWAP = {"eq": "eq", "ne": "ne", "gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
+
+
+def compute_dtype(np_dtype):
+    """Narrow floats are computed in float32 and rounded once to the result type."""
+    return np.float32 if np_dtype.itemsize < 4 and np_dtype.kind not in "iub" else np_dtype
+
+
+def binary_values(kind, a, b, out_dtype):
+    cd = compute_dtype(out_dtype)
+    with np.errstate(all="ignore"):
+        if kind == "div":
+            if out_dtype.kind in "iu":
+                return int_div(a, b, "div").astype(out_dtype)
+            r = np.true_divide(as_compute(a, cd), as_compute(b, cd))
+        else:
+            r = _UFUNC[kind](as_compute(a, cd), as_compute(b, cd))
+    return r.astype(out_dtype, copy=False)
+
+
+@impl("tile.binary")
+def _exec_binary(ex, op, a, b):
+    kind = op.attrs["kind"]
+    return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
+
+
+@impl("tile.binary_scalar")
+def _exec_binary_scalar(ex, op, a, s):
+    kind = op.attrs["kind"]
+    rdt = op.results[0].type.dtype.to_numpy()
+    s = scalar_for_tile(np.asarray(s), a.ndim - 1)
+    if kind in ("lshift", "rshift"):
+        return _UFUNC[kind](a, s.astype(a.dtype)).astype(rdt)
+    if op.attrs["reverse"]:
+        a, s = s, a
+    return binary_values(kind, np.asarray(a), np.asarray(s), rdt)
+
+
+@impl("tile.cmp")
+def _exec_cmp(ex, op, a, b):
+    return _CMP[op.attrs["mode"]](a, b)
+
+
+@impl("tile.cmp_scalar")
+def _exec_cmp_scalar(ex, op, a, s):
+    mode = op.attrs["mode"]
+    if op.attrs["reverse"]:
+        mode = _SWAP[mode]
+    return _CMP[mode](a, scalar_for_tile(np.asarray(s), a.ndim - 1).astype(a.dtype))
+
+
+def _lane_index(windows, index, lanes):
+    if index is not None:
+        return index
+    return np.zeros(lanes, np.intp) if windows.shape[0] == 1 else np.arange(lanes)
+
+
+def _mm(a, b):
+    """Lane-wise ``a @ b`` with float32 products and accumulation.
+
+    Operands whose lanes share windows (``lanes.Shared``: e.g. every block of a column loading the
+    same B tile) are converted once per distinct window, and when the distinct (A, B) pairs are about
+    as many as the lanes, all pairs come from one GEMM of the stacked windows.
+    """
+    wa, ia = windows_of(a)
+    wb, ib = windows_of(b)
+    if ia is None and ib is None:
+        return np.matmul(as_float32(wa), as_float32(wb))
+    lanes = (ia if ia is not None else ib).shape[0]
+    ia, ib = _lane_index(wa, ia, lanes), _lane_index(wb, ib, lanes)
+    (ua, m, k), (ub, _, n) = wa.shape, wb.shape
+    if ua * ub <= 2 * lanes:
+        # Stacked before converting: windows that tile the source matrix stack as views of it.
+        stacked_a = as_float32(wa.reshape(ua * m, k))
+        stacked_b = as_float32(wb.transpose(1, 0, 2).reshape(k, ub * n))
+        every_pair = (stacked_a @ stacked_b).reshape(ua, m, ub, n)
+        return every_pair[ia, :, ib, :]
+    return np.matmul(as_float32(wa)[ia], as_float32(wb)[ib])
+
+
+@impl("tile.matmul", shared_operands=True)
+def _exec_matmul(ex, op, a, b):
+    return _mm(a, b)
+
+
+@impl("tile.matmul_acc", shared_operands=True)
+def _exec_matmul_acc(ex, op, a, b, acc):
+    if type(acc) is UnsetAccumulator:
+        return _mm(a, b)  # the first accumulation initialises the accumulator
+    if type(acc) is Shared:
+        acc = acc.materialise()
+    return acc + _mm(a, b)
+
+
+def _erf(x):
+    import torch
+    return torch.special.erf(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))).numpy()
+
+
+UNARY_FUNCS = {
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "floor": np.floor, "ceil": np.ceil,
+    "abs": np.abs, "erf": _erf, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "relu": lambda x: np.maximum(x, 0), "neg": np.negative,
+}
+
+
+@impl("tile.unary")
+def _exec_unary(ex, op, a):
+    rdt = op.results[0].type.dtype.to_numpy()
+    with np.errstate(all="ignore"):
+        r = UNARY_FUNCS[op.attrs["kind"]](as_compute(a, compute_dtype(rdt)))
+    return np.asarray(r).astype(rdt, copy=False)
+
+
+@impl("tile.softmax")
+def _exec_softmax(ex, op, a):
+    rdt = op.results[0].type.dtype.to_numpy()
+    x = a.astype(np.float32)
+    with np.errstate(all="ignore"):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        r = e / e.sum(axis=-1, keepdims=True)
+    return r.astype(rdt)
+
+
+@impl("tile.rms_norm")
+def _exec_rms_norm(ex, op, x, gamma, eps):
+    rdt = op.results[0].type.dtype.to_numpy()
+    x32 = x.astype(np.float32)
+    eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
+    with np.errstate(all="ignore"):
+        ms = np.mean(x32 * x32, axis=-1, keepdims=True)
+        r = x32 / np.sqrt(ms + eps) * gamma.astype(np.float32)
+    return r.astype(rdt)
+
+
+_NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
+
+
+def _reduce_values(kind, a, axes, rdt, keepdims=False):
+    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
+    x = a.astype(acc) if acc is not None else a
+    with np.errstate(all="ignore"):
+        if kind in ("sum", "prod"):
+            r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+        else:
+            r = _NP[kind](x, axis=axes, keepdims=keepdims)
+    return np.asarray(r).astype(rdt, copy=False)
+
+
+@impl("tile.reduce_all")
+def _exec_reduce_all(ex, op, a):
+    return _reduce_values(op.attrs["kind"], a, tuple(range(1, a.ndim)), op.results[0].type.dtype.to_numpy())
+
+
+@impl("tile.reduce")
+def _exec_reduce(ex, op, a):
+    rtype = op.results[0].type
+    axes = tuple(d + 1 for d in op.attrs["dims"])
+    r = _reduce_values(op.attrs["kind"], a, axes, rtype.dtype.to_numpy(), keepdims=op.attrs["keep_dims"])
+    return r.reshape((r.shape[0],) + rtype.shape)

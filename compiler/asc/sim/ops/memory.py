@@ -1,0 +1,286 @@
+"""Global memory: tensors, tile loads and stores, scalar accesses, atomics, on-chip copies; with the
+bounds and race checks of every access."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..errors import OutOfBoundsError, RaceError
+from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
+from ..memory import (ATOMIC, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race, check_read_race, check_write_race,
+                      tags_window, windows_overlap)
+from . import impl
+
+
+@impl("tensor.make")
+def _exec_tensor(ex, op, ptr, *dyn):
+    dyn = iter(dyn)
+    dims = [np.asarray(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
+    return TensorVal(ptr.buffer, ptr.off, dims, ptr.buffer.name)
+
+
+@impl("tensor.dim")
+def _exec_dim(ex, op, t):
+    return t.dims[op.attrs["index"]].astype(np.int32)
+
+
+@impl("block.idx")
+def _exec_block_idx(ex, op):
+    return ex.blocks.astype(np.int32)
+
+
+@impl("block.num")
+def _exec_block_num(ex, op):
+    return np.asarray(ex.core_num, dtype=np.int32)
+
+
+@impl("tile.load")
+def _exec_load(ex, op, t, *rest):
+    rtype = op.results[0].type
+    rank = len(t.dims)
+    has_pad = op.attrs["has_pad"]
+    offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
+    L = ex.lanes
+    if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
+        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load")
+    else:
+        acc = Access(t, offsets, rtype.shape, L, "load")
+    buf = t.buffer
+    data = buf.data
+    sv = acc.gather_view(data, L)
+    if sv is not None:
+        view, inv, starts = sv
+        buf.note_read(acc, L, ex.blocks, view if starts is None and inv is None else None)
+        if buf.has_writes():
+            tags = buf.writer_tags()
+            tv = tags_window(tags, view, data) if starts is None else acc.sliding(tags)[starts]
+            check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
+        # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
+        if starts is None and not buf.read_only:
+            view = np.array(view)
+        ex.count_bytes("in", L * view[0].nbytes)
+        view = view.reshape((view.shape[0],) + rtype.shape)
+        return view if inv is None else Shared(view, inv)
+    idx, valid = acc.indices(L)
+    safe = np.where(valid, idx, 0)
+    out = data[safe]
+    buf.note_read(acc, L, ex.blocks)
+    if buf.has_writes():
+        tags = buf.writer_tags()
+        check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
+    if pad is None:
+        fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
+        ex.note_poison(op, int(np.count_nonzero(~valid)))
+    else:
+        fill = scalar_for_tile(np.asarray(pad), 2)
+    out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
+    ex.count_bytes("in", out.size * out.itemsize)
+    return out.reshape((out.shape[0],) + rtype.shape)
+
+
+def _store_into(ex, buf, acc, vals, what, atomic=None):
+    """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None."""
+    L = vals.shape[0]
+    data = buf.data
+    blocks = ex.blocks
+    sv = acc.strided_view(data, L)
+    if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
+        sv = None  # every lane writes the same window: resolve lane by lane below
+    if sv is not None:
+        view, order = sv
+        step = view.strides[0] // data.itemsize if view.shape[0] > 1 else None
+        extent = (acc.rows - 1) * int(acc.row_stride) + acc.cols
+        if step is not None and step < extent and windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
+            sv = None
+    if sv is not None:
+        view, order = sv
+        lane_vals = vals if order is None else vals[order]
+        lane_blocks = blocks if order is None else blocks[order]
+        if buf.has_writes():
+            check_write_race(buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what, atomic is not None)
+        if buf.has_reads() and not buf.only_read_by_the_same_lanes(view, lane_blocks):
+            lo, hi = buf.reader_span()
+            check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
+        w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
+        if atomic is None:
+            w[...] = lane_vals
+        else:
+            w[...] = atomic(w, lane_vals)
+        tag = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
+
+        def fill(tags, view=view, tag=tag):
+            tw = tags_window(tags, view, data)
+            as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
+        buf.pending.append(fill)  # writer tags are only materialised if a later access needs them
+    elif atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES:
+        # Irregular windows (e.g. a 2-D grid of output tiles), few lanes: one fancy assignment over a
+        # sliding-window view, collisions checked pairwise.
+        starts = per_lane(acc.starts, L)
+        if _blocks_collide(starts, blocks, acc.rows, acc.cols, int(acc.row_stride)):
+            raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+        if buf.has_writes():
+            check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
+        if buf.has_reads():
+            lo, hi = buf.reader_span()
+            check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
+        acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
+
+        def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
+            acc.sliding(tags)[starts] = tag
+        buf.pending.append(fill)
+    else:
+        idx, valid = acc.indices(L)
+        if buf.has_reads():
+            lo, hi = buf.reader_span()
+            safe = np.where(valid, idx, 0)
+            check_overwrite_race(buf, lo[safe], np.where(valid, hi[safe], -1), blocks, what)
+        lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
+        flat = idx[valid]
+        v = np.broadcast_to(vals, idx.shape)[valid]
+        tags = buf.writer_tags()
+        prev = tags[flat]
+        if atomic is None:
+            bad = (prev == ATOMIC) | ((prev >= 0) & (prev != lane_blocks))
+        else:
+            bad = prev >= 0
+        if np.any(bad):
+            other = int(prev[bad][0])
+            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by "
+                            f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
+                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+        if atomic is None:
+            uniq, first = np.unique(flat, return_index=True)
+            if uniq.size != flat.size:
+                order = np.argsort(flat, kind="stable")
+                fs, bs = flat[order], lane_blocks[order]
+                same = fs[1:] == fs[:-1]
+                if np.any(same & (bs[1:] != bs[:-1])):
+                    raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                                    "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+            data[flat] = v  # duplicates within one block: program order, the last lane wins
+            tags[flat] = lane_blocks
+        else:
+            atomic.at(data, flat, v)
+            tags[flat] = ATOMIC
+    buf.written = True
+    ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
+_FEW_LANES = 256
+
+
+def _blocks_collide(starts, blocks, rows, cols, row_stride):
+    """Whether two lanes of different blocks write a common element: windows whose starts differ by d
+    share one iff d = k * row_stride + e with |k| < rows and |e| < cols. Checking k = floor(d / row_stride)
+    for both d and -d covers both candidates k and k + 1."""
+    d = starts[None, :] - starts[:, None]
+    k = np.clip(d // row_stride, -(rows - 1), rows - 1)
+    hit = np.abs(d - k * row_stride) < cols
+    return bool(np.any(hit & (blocks[None, :] != blocks[:, None])))
+
+
+@impl("tile.store")
+def _exec_store(ex, op, value, t, *offsets):
+    vtype = op.operands[0].type
+    L = ex.lanes
+    if op.attrs.get("has_real"):  # real_shape: only that part is written
+        rank = len(t.dims)
+        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store")
+        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store")
+        return
+    acc = Access(t, offsets, vtype.shape, L, "store")
+    vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
+    if not acc.full:
+        if len(t.dims) == 2:
+            msg = (f"{op.loc}: a 2-D store was clipped at the end of a row; pyasc's lowering clips by the "
+                   "tensor's remaining elements instead, so on the real toolchain the tail would spill into "
+                   "the next row")
+            if msg not in ex.warnings:
+                ex.warnings.append(msg)
+        _store_clipped(ex, t.buffer, acc, vals, "store")
+        return
+    _store_into(ex, t.buffer, acc, vals, "store")
+
+
+def _store_clipped(ex, buf, acc, vals, what, atomic=None):
+    # Tail windows: only the columns inside the tensor are written (general path handles the mask).
+    acc.full = False
+    _store_into(ex, buf, acc, vals, what, atomic)
+
+
+def _scalar_outside(what, t, acc, offsets, lanes):
+    bad = np.nonzero(np.broadcast_to(acc.valid_cols == 0, (lanes,)))[0]
+    offs = ", ".join(_fmt(gather(np.asarray(o), bad)) for o in offsets)
+    dims = ", ".join(_fmt(d) for d in t.dims)
+    return OutOfBoundsError(f"{what} to tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]"
+                            if what.endswith("store") else
+                            f"{what} of tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]",
+                            "scalar accesses are not clipped: keep every offset below the tensor's dimension", bad)
+
+
+@impl("tensor.get_value")
+def _exec_get_value(ex, op, t, *offsets):
+    L = ex.lanes
+    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar load")
+    if not acc.full:
+        raise _scalar_outside("scalar load", t, acc, offsets, L)
+    starts = np.broadcast_to(acc.starts, (L,))
+    buf = t.buffer
+    buf.note_read(acc, L, ex.blocks)
+    if buf.has_writes():
+        check_read_race(buf, buf.writer_tags()[starts], ex.blocks, "scalar load")
+    out = buf.data[starts]
+    return out if not np.all(starts == starts[0]) else out[:1]
+
+
+@impl("tensor.set_value")
+def _exec_set_value(ex, op, t, *rest):
+    offsets, value = rest[:-1], rest[-1]
+    L = ex.lanes
+    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar store")
+    if not acc.full:
+        raise _scalar_outside("scalar store", t, acc, offsets, L)
+    vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
+    acc.full = False  # resolve lane by lane (general path)
+    _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store")
+
+
+@impl("tile.copy", shared_operands=True)
+def _exec_copy(ex, op, tile, *offsets):
+    shape = op.results[0].type.shape
+    if all(np.ndim(o) == 0 for o in offsets):
+        windows, index = windows_of(tile)  # lanes sharing source windows share the copies too
+        sl = tuple(slice(int(o), int(o) + s) for o, s in zip(offsets, shape))
+        out = windows[(slice(None),) + sl]
+        if out.shape[1:] != shape:
+            raise OutOfBoundsError(f"copy window {list(shape)} at offsets {[int(o) for o in offsets]} exceeds the "
+                                   f"source tile {list(tile.shape[1:])}")
+        out = cast_for_location(np.array(out), op)
+        return out if index is None else Shared(out, index)
+    tile = np.asarray(tile)
+    lanes = max(np.shape(o)[0] if np.ndim(o) else 1 for o in offsets)
+    src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
+    res = np.empty((lanes,) + shape, dtype=tile.dtype)
+    for l in range(lanes):
+        sl = tuple(slice(int(np.broadcast_to(o, (lanes,))[l]), int(np.broadcast_to(o, (lanes,))[l]) + s)
+                   for o, s in zip(offsets, shape))
+        res[l] = src[(l,) + sl]
+    return res
+
+
+def cast_for_location(a, op):
+    return a.astype(op.results[0].type.dtype.to_numpy(), copy=False)
+
+
+_UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
+
+
+@impl("tile.atomic")
+def _exec_atomic(ex, op, value, t, *offsets):
+    vtype = op.operands[0].type
+    L = ex.lanes
+    acc = Access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
+    vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
+    acc.full = False  # resolve element by element so overlapping lanes accumulate
+    _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]])

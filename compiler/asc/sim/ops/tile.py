@@ -1,0 +1,96 @@
+"""Tile creation, casts, shape ops and selection."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..lanes import UnsetAccumulator, scalar_for_tile
+from . import impl
+
+
+@impl("tile.const")
+def _exec_const(ex, op):
+    t = op.results[0].type
+    return np.full((1,) + t.shape, op.attrs["value"], dtype=t.dtype.to_numpy())
+
+
+@impl("tile.splat")
+def _exec_splat(ex, op, s):
+    t = op.results[0].type
+    s = np.asarray(s).astype(t.dtype.to_numpy())
+    lanes = 1 if s.ndim == 0 else s.shape[0]
+    return np.broadcast_to(scalar_for_tile(s, len(t.shape)), (lanes,) + t.shape)
+
+
+def cast_array(a, target: np.dtype):
+    """Convert values as the hardware's Cast does: float->int rounds to nearest even and saturates."""
+    if a.dtype == target:
+        return a
+    if a.dtype.kind == "f" or str(a.dtype) == "bfloat16":
+        if target.kind in "iu":
+            info = np.iinfo(target)
+            with np.errstate(invalid="ignore"):
+                r = np.rint(a.astype(np.float64))  # float64: the int32 limits are exact there
+                r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
+                return np.clip(r, info.min, info.max).astype(target)
+        if target == np.bool_:
+            return a != 0
+    if a.dtype.kind in "iub" and (target.kind == "f" or str(target) == "bfloat16") and a.dtype.kind != "b":
+        return a.astype(np.float32).astype(target) if str(target) == "bfloat16" else a.astype(target)
+    return a.astype(target)
+
+
+@impl("tile.cast")
+def _exec_cast(ex, op, a):
+    return cast_array(a, op.results[0].type.dtype.to_numpy())
+
+
+@impl("tile.zeros_acc")
+def _exec_zeros_acc(ex, op, bias=None):
+    t = op.results[0].type
+    if bias is not None:  # the bias row (promoted to float32) initialises every row
+        b = np.asarray(bias).astype(np.float32)
+        return np.broadcast_to(b.reshape(b.shape[0], 1, -1), (b.shape[0],) + t.shape).astype(t.dtype.to_numpy())
+    return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
+
+
+@impl("tile.concat")
+def _exec_concat(ex, op, *tiles):
+    lanes = max(t.shape[0] for t in tiles)
+    return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)
+
+
+@impl("tile.broadcast")
+def _exec_broadcast(ex, op, a):
+    shape = op.results[0].type.shape
+    src = a.reshape((a.shape[0],) + (1,) * (len(shape) - (a.ndim - 1)) + a.shape[1:])
+    return np.broadcast_to(src, (a.shape[0],) + shape)
+
+
+@impl("tile.reshape")
+def _exec_reshape(ex, op, a):
+    return a.reshape((a.shape[0],) + op.results[0].type.shape)
+
+
+def mask_lanes(mode, args, shape, dtype):
+    """Boolean array over a tile's elements: which lanes the mask enables."""
+    n = int(np.prod(shape))
+    flat = np.arange(n)
+    if mode == "count":
+        count = np.asarray(args[0])
+        return (flat.reshape((1,) * (count.ndim) + (n,)) < count.reshape(count.shape + (1,))).reshape(
+            count.shape + tuple(shape)) if count.ndim else (flat < int(count)).reshape(shape)
+    hi, lo = (int(np.asarray(a).reshape(-1)[0]) for a in args[:2])
+    per_repeat = 256 // dtype.itemsize
+    lane = flat % per_repeat
+    bits = np.where(lane < 64, (lo >> np.minimum(lane, 63)) & 1, (hi >> np.clip(lane - 64, 0, 63)) & 1)
+    return (bits == 1).reshape(shape)
+
+
+@impl("tile.select")
+def _exec_select(ex, op, m, a, b):
+    return np.where(m, a, b)
+
+
+@impl("mask.region")
+def _exec_mask(ex, op, *args):
+    return ex.run_masked_region(op, args)
