@@ -135,9 +135,13 @@ def simulator():
 
 
 def test_library_is_complete():
-    expected = {"abs_f16", "abs_f32", "add_f16", "leaky_relu_f16", "gelu_f16", "gelu_f32", "reduce_sum_f16",
-                "reduce_sum_f32", "reduce_max_f32", "softmax_f16", "softmax_f32", "matmul_f16", "rms_norm_f16",
-                "rms_norm_f32"}
+    expected = {
+        "abs_f16", "abs_f32", "add_bf16", "add_f16", "add_inplace_f16", "addcdiv_f16", "apply_adam_f32",
+        "batch_norm_f32", "bmm_f16", "broadcast_f16", "cast_bf16", "cast_f16", "dropout_f16", "gelu_f16",
+        "gelu_f32", "kl_div_f32", "layer_norm_bf16", "layer_norm_f16", "leaky_relu_f16", "matmul_f16",
+        "one_hot_i32", "reciprocal_f32", "reduce_max_f32", "reduce_sum_bf16", "reduce_sum_f16", "reduce_sum_f32",
+        "rms_norm_bf16", "rms_norm_f16", "rms_norm_f32", "select_f16", "softmax_bf16", "softmax_f16",
+        "softmax_f32", "split_f16", "tanh_f16", "transpose_f16"}
     assert {p.stem for p in FILES} == expected
     registered = {Path(g).stem for g in _cells()}
     assert registered == expected, "every registry cell has a golden file and vice versa"
