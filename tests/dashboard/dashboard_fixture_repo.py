@@ -214,6 +214,7 @@ def build(root: Path, *, platforms=(P1, P2), now: dt.datetime = NOW) -> FixtureR
     # relu/float16: blocked, golden kernel file missing.
     r.cell("relu", "float16", p1, "blocked", "blocked", "not_attempted", golden_file=False,
            known_issues=[{"text": "vector max with scalar 0 crashes the simulator",
+                          "link": "https://example.invalid/issues/31",
                           "since": dt.date(2026, 10, 1)}])
 
     # reduce_sum/float32: confirmed, perf measured, registry points at a missing record.

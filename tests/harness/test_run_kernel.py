@@ -332,11 +332,24 @@ def test_pyasc_engine(tmp_path, monkeypatch):
     assert by_id(r)["small"]["ticks"] == 42
 
 
-def test_repository_changes_fail_the_run(ws, tmp_path):
+@pytest.mark.parametrize("confinement", ["bubblewrap", "process-tree"])
+def test_repository_changes_fail_the_run_and_change_nothing(ws, tmp_path, monkeypatch, confinement):
+    from asc_harness import sandbox
+
+    monkeypatch.setenv("ASC_SANDBOX", confinement)
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
     victim = ws.root / "golden/kernels/add_f16.py"
+    before = victim.read_bytes()
     src = GOOD.replace("def launch(x):", f"def launch(x):\n    open({str(victim)!r}, 'a').write('# tampered')")
     r = run(tmp_path, src, repo=ws.root)
-    assert r["status"] == "error" and "golden/kernels/add_f16.py (modified)" in r["failure"]["message"]
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    assert r["status"] == "error" and victim.read_bytes() == before
+    assert r["sandbox"]["confinement"] == confinement and r["sandbox"]["network"] is False
+    if confinement == "bubblewrap":
+        assert "Read-only file system" in r["failure"]["message"] and r["sandbox"]["tampering"] == []
+    else:
+        assert "golden/kernels/add_f16.py (modified, restored)" in r["failure"]["message"]
+        assert r["sandbox"]["tampering"] == ["golden/kernels/add_f16.py (modified, restored)"]
 
 
 def test_run_cell_builds_a_valid_record(ws):

@@ -1,9 +1,12 @@
-"""sandbox.run: scrubbed environment, fresh workspace, process-group timeout, memory limit, repo changes."""
+"""sandbox.run under both confinements: scrubbed environment, fresh workspace, every descendant killed
+(detached ones too), memory limit; bubblewrap: nothing outside the workspace is written, no network for
+kernels; process-tree fallback: tracked files a run changed are restored and reported."""
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -13,14 +16,86 @@ import pytest
 from asc_harness import sandbox
 
 PY = sys.executable
+CONFINEMENTS = [sandbox.BUBBLEWRAP, sandbox.PROCESS_TREE]
 
 
-def test_environment_is_scrubbed_and_workspace_fresh(monkeypatch):
+def _use(monkeypatch, kind: str) -> None:
+    monkeypatch.setenv("ASC_SANDBOX", kind)
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    conf = sandbox.confinement()
+    if kind == sandbox.BUBBLEWRAP and conf.bwrap is None:
+        pytest.fail(f"bubblewrap is unavailable on this machine: {conf.reason}")
+
+
+@pytest.fixture(params=CONFINEMENTS)
+def confined(request, monkeypatch):
+    _use(monkeypatch, request.param)
+    yield request.param
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+
+
+@pytest.fixture
+def bwrap(monkeypatch):
+    _use(monkeypatch, sandbox.BUBBLEWRAP)
+    yield
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+
+
+@pytest.fixture
+def fallback(monkeypatch):
+    _use(monkeypatch, sandbox.PROCESS_TREE)
+    yield
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+
+
+def survivors(marker: str) -> list[int]:
+    """Live processes whose command line carries ``marker`` (seen from outside any pid namespace)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                cmd = fh.read()
+            with open(f"/proc/{name}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmd and state not in ("Z", "X"):
+            found.append(int(name))
+    return found
+
+
+def wait_gone(marker: str) -> list[int]:
+    for _ in range(50):
+        alive = survivors(marker)
+        if not alive:
+            return []
+        time.sleep(0.1)
+    return survivors(marker)
+
+
+def test_the_default_is_bubblewrap_on_this_machine(monkeypatch):
+    monkeypatch.delenv("ASC_SANDBOX", raising=False)
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    conf = sandbox.confinement()
+    assert conf.kind == sandbox.BUBBLEWRAP and conf.bwrap, conf.reason
+    assert sandbox.confinement_note() is None
+
+
+def test_the_fallback_says_why_in_one_line(fallback):
+    note = sandbox.confinement_note()
+    assert note.startswith("sandbox: no bubblewrap (ASC_SANDBOX=process-tree)") and "\n" not in note
+
+
+def test_environment_is_scrubbed_and_workspace_fresh(confined, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/should/not/leak")
     monkeypatch.setenv("SECRET_TOKEN", "hunter2")
     code = "import os, json; print(json.dumps({'env': dict(os.environ), 'cwd': os.getcwd(), 'ls': os.listdir('.')}))"
     res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, env_extra={"ASC_LAUNCH_REPORT": "/x/r.jsonl"})
-    assert res.exit_code == 0 and not res.timed_out
+    assert res.exit_code == 0 and not res.timed_out, res.stderr
+    assert res.confinement == confined and res.provenance() == {"confinement": confined, "network": False,
+                                                                "tampering": []}
     data = json.loads(res.stdout)
     env = data["env"]
     assert "PYTHONPATH" not in env and "SECRET_TOKEN" not in env
@@ -32,62 +107,129 @@ def test_environment_is_scrubbed_and_workspace_fresh(monkeypatch):
 
 
 def test_pythonpath_cannot_be_injected():
-    with pytest.raises(ValueError, match="PYTHONPATH may not be passed into the sandbox"):
+    with pytest.raises(ValueError, match="PYTHONPATH may not be passed"):
         sandbox.run([PY, "-c", "pass"], timeout_s=5, memory_mb=None, env_extra={"PYTHONPATH": "/x"})
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return "\nState:\tZ" not in fh.read()
-    except FileNotFoundError:
-        return False
-
-
-def test_timeout_kills_the_whole_process_group(tmp_path):
-    pidfile = tmp_path / "child.pid"
-    code = (f"import subprocess, time; p = subprocess.Popen(['sleep', '300']); "
-            f"open({str(pidfile)!r}, 'w').write(str(p.pid)); time.sleep(300)")
+def test_timeout_kills_every_descendant(confined):
+    marker = f"31{secrets.randbelow(10**6):06d}"
+    code = (f"import subprocess, time; subprocess.Popen(['sleep', '{marker}']); time.sleep(300)")
     start = time.monotonic()
     res = sandbox.run([PY, "-c", code], timeout_s=1.5, memory_mb=None)
     assert res.timed_out and time.monotonic() - start < 20
-    pid = int(pidfile.read_text())
-    for _ in range(50):
-        if not _alive(pid):
-            break
-        time.sleep(0.1)
-    assert not _alive(pid)
+    assert wait_gone(marker) == []
 
 
-def test_memory_limit():
+@pytest.mark.parametrize("how", ["setsid", "double-fork"])
+def test_a_detached_process_does_not_survive_a_normal_exit(confined, how):
+    marker = f"32{secrets.randbelow(10**6):06d}"
+    if how == "setsid":
+        code = f"import subprocess; subprocess.Popen(['setsid', 'sleep', '{marker}'], start_new_session=True)"
+    else:
+        code = (f"import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+                f"        os.execvp('sleep', ['sleep', '{marker}'])\n    os._exit(0)\nos.wait()\n")
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
+    assert res.exit_code == 0 and not res.timed_out, res.stderr
+    assert wait_gone(marker) == []
+
+
+def test_memory_limit(confined):
     res = sandbox.run([PY, "-c", "x = bytearray(1500 << 20)"], timeout_s=30, memory_mb=400)
     assert res.exit_code != 0 and res.memory_exceeded and "MemoryError" in res.stderr
 
 
-def test_unstartable_command():
-    res = sandbox.run(["/nonexistent/python"], timeout_s=5, memory_mb=None)
-    assert res.exit_code == 127 and res.error and "cannot execute" in res.error
+def test_a_killed_command_reports_the_signal(confined):
+    res = sandbox.run([PY, "-c", "import os; os.abort()"], timeout_s=30, memory_mb=None)
+    assert res.exit_code == -6 and not res.timed_out
 
 
-def test_binary_output_is_decoded():
+@pytest.mark.parametrize("argv0", ["/nonexistent/python", "no-such-command-anywhere"])
+def test_unstartable_command(confined, argv0):
+    res = sandbox.run([argv0], timeout_s=5, memory_mb=None)
+    assert res.exit_code == 127 and res.error and f"cannot execute {argv0}" in res.error
+
+
+def test_binary_output_is_decoded(confined):
     res = sandbox.run([PY, "-c", "import os; os.write(1, bytes(range(256)) * 4); os.write(2, b'\\xff\\xfe')"],
                       timeout_s=10, memory_mb=None)
     assert res.exit_code == 0 and "\ufffd" in res.stdout and "\x00" not in res.stdout
 
 
-def test_repo_changes_are_reported(ws):
+def test_writable_paths_are_writable(confined, tmp_path):
+    out = tmp_path / "results"
+    out.mkdir()
+    res = sandbox.run([PY, "-c", f"open({str(out / 'r.json')!r}, 'w').write('{{}}')"], timeout_s=30,
+                      memory_mb=None, writable=[out])
+    assert res.exit_code == 0, res.stderr
+    assert (out / "r.json").read_text() == "{}"
+
+
+# --------------------------------------------------------------------------------------------------
+# bubblewrap
+
+
+def test_bubblewrap_writes_nothing_outside_the_workspace(bwrap, ws, tmp_path):
+    tag = secrets.token_hex(4)
+    targets = [tmp_path / f"outside-{tag}.txt", Path.home() / f".asc-sandbox-test-{tag}",
+               Path("/var/tmp") / f"asc-sandbox-test-{tag}", ws.root / "golden/kernels/abs_f16.py",
+               ws.evidence / f"stray-{tag}.txt"]
+    before = (ws.root / "golden/kernels/abs_f16.py").read_bytes()
+    code = ("import json, sys\nout = {}\nfor p in sys.argv[1:]:\n    try:\n        open(p, 'a').write('x')\n"
+            "        out[p] = 'written'\n    except OSError as e:\n        out[p] = type(e).__name__\n"
+            "open('/tmp/private.txt', 'w').write('mine')\nprint(json.dumps(out))\n")
+    try:
+        res = sandbox.run([PY, "-c", code, *map(str, targets)], timeout_s=30, memory_mb=None, repo=ws.root,
+                          evidence_dir=ws.evidence)
+        assert res.exit_code == 0, res.stderr
+        seen = json.loads(res.stdout)
+        # writes outside the run's own directories fail (or land in the private /tmp, discarded)
+        assert seen[str(ws.root / "golden/kernels/abs_f16.py")] == "OSError"
+        assert seen[str(Path.home() / f".asc-sandbox-test-{tag}")] == "OSError"
+        assert (ws.root / "golden/kernels/abs_f16.py").read_bytes() == before
+        for t in targets[:3] + targets[4:]:
+            assert not t.exists(), t
+        assert not Path("/tmp/private.txt").exists() or Path("/tmp/private.txt").read_text() != "mine"
+        assert res.repo_changes == [] and res.tampering == []
+    finally:
+        for t in targets[1:3]:
+            if t.exists():
+                t.unlink()
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_bubblewrap_network_only_when_asked(bwrap, network):
+    code = ("print(' '.join(sorted(line.split(':')[0].strip() for line in open('/proc/net/dev').readlines()[2:])))")
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, network=network)
+    assert res.exit_code == 0, res.stderr
+    interfaces = res.stdout.split()
+    if network:
+        assert interfaces == sorted(line.split(":")[0].strip() for line in open("/proc/net/dev").readlines()[2:])
+        assert interfaces != ["lo"]
+    else:
+        assert interfaces == ["lo"]
+    assert res.network is network
+
+
+# --------------------------------------------------------------------------------------------------
+# process-tree fallback
+
+
+def test_fallback_restores_tracked_files_and_records_the_tampering(fallback, ws):
     tracked = ws.root / "golden/kernels/abs_f16.py"
+    gone = ws.root / "golden/kernels/add_f16.py"
+    original, original_gone = tracked.read_bytes(), gone.read_bytes()
     record_dir = ws.evidence / "abs/float16/Ascend950PR_9599"
     record_dir.mkdir(parents=True)
-    code = (f"import pathlib; pathlib.Path({str(tracked)!r}).write_text('changed'); "
+    code = (f"import pathlib, os; pathlib.Path({str(tracked)!r}).write_text('changed'); os.remove({str(gone)!r}); "
             f"pathlib.Path({str(record_dir / 'golden-20260101T000000000000Z-abcd.json')!r}).write_text('{{}}'); "
             f"pathlib.Path({str(ws.evidence / 'notes.txt')!r}).write_text('x')")
-    res = sandbox.run([PY, "-c", code], timeout_s=10, memory_mb=None, repo=ws.root)
-    # a new record from a concurrent writer is fine; everything else is a change
-    assert res.repo_changes == ["evidence/notes.txt (added)", "golden/kernels/abs_f16.py (modified)"]
-    res = sandbox.run([PY, "-c", "pass"], timeout_s=10, memory_mb=None, repo=ws.root)
-    assert res.repo_changes == []
-    existing = record_dir / "golden-20260101T000000000000Z-abcd.json"
-    res = sandbox.run([PY, "-c", f"import os; os.remove({str(existing)!r})"], timeout_s=10, memory_mb=None,
-                      repo=ws.root)
-    assert res.repo_changes == ["evidence/abs/float16/Ascend950PR_9599/golden-20260101T000000000000Z-abcd.json (deleted)"]
+    res = sandbox.run([PY, "-c", code], timeout_s=10, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
+    assert res.exit_code == 0, res.stderr
+    assert tracked.read_bytes() == original and gone.read_bytes() == original_gone
+    assert res.tampering == ["golden/kernels/abs_f16.py (modified, restored)",
+                             "golden/kernels/add_f16.py (deleted, restored)"]
+    # a new record from a concurrent writer is fine; an untracked new file is reported, not removed
+    assert res.repo_changes == res.tampering + ["evidence/notes.txt (added)"]
+    assert res.provenance()["tampering"] == res.tampering
+    res = sandbox.run([PY, "-c", "pass"], timeout_s=10, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
+    assert res.repo_changes == [] and res.tampering == []

@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """A scripted stand-in for a code-generating agent.
 
-Usage: scripted_agent.py PROMPT_FILE WORKSPACE [--sequence B1,B2,...] [--counter FILE]
+Usage: scripted_agent.py PROMPT_FILE WORKSPACE [--sequence B1,B2,...]
 
-The behaviour comes from $SCRIPTED_BEHAVIOUR, else from ``--sequence`` indexed by a counter file that
-is incremented on every call. Every run prints what it saw (its argv, the workspace listing, the first
+The behaviour comes from $SCRIPTED_BEHAVIOUR, else from ``--sequence`` indexed by the attempt number
+the harness passes in $ASC_ATTEMPT (the agent can keep no state outside its workspace). Every run prints what it saw (its argv, the workspace listing, the first
 prompt line) so that tests can check what the agent was given.
 
 Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), wrong (numerically
 wrong), noncompile (an asc2 kernel that does not trace), syntax (a Python syntax error), hang (a kernel
 that loops forever), agent_hang (the agent itself never finishes), nothing (writes no kernel),
-stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), repo_write (appends
-to $SCRIPTED_REPO_FILE, then a good kernel), repo_new (creates $SCRIPTED_REPO_NEW, then a good kernel).
+stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), hostile (appends to
+the files in $SCRIPTED_TAMPER, separated by ':', ignoring failures, starts `setsid sleep $SCRIPTED_SLEEP`
+detached, then writes a good kernel).
 """
 
 import os
@@ -80,10 +81,7 @@ def behaviour(args):
     if os.environ.get("SCRIPTED_BEHAVIOUR"):
         return os.environ["SCRIPTED_BEHAVIOUR"]
     seq = args["--sequence"].split(",")
-    counter = args["--counter"]
-    n = int(open(counter).read()) if os.path.exists(counter) else 0
-    with open(counter, "w") as fh:
-        fh.write(str(n + 1))
+    n = int(os.environ["ASC_ATTEMPT"]) - 1
     return seq[n % len(seq)]
 
 
@@ -117,14 +115,18 @@ def main():
         os.utime(path, (time.time() - 3600, time.time() - 3600))
     elif b == "golden_copy":
         shutil.copyfile(os.environ["SCRIPTED_GOLDEN"], target)
-    elif b == "repo_new":
-        with open(os.environ["SCRIPTED_REPO_NEW"], "w") as fh:
-            fh.write("a new file dropped into the repository\n")
-        with open(target, "w") as fh:
-            fh.write(GOOD)
-    elif b == "repo_write":
-        with open(os.environ["SCRIPTED_REPO_FILE"], "a") as fh:
-            fh.write("# written by the agent\n")
+    elif b == "hostile":
+        for path in filter(None, os.environ.get("SCRIPTED_TAMPER", "").split(":")):
+            try:
+                with open(path, "a") as fh:
+                    fh.write("# written by a hostile agent\n")
+                print("tampered:", path)
+            except OSError as exc:
+                print("refused:", path, type(exc).__name__)
+        import subprocess
+
+        subprocess.Popen(["setsid", "sleep", os.environ.get("SCRIPTED_SLEEP", "600")], start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(target, "w") as fh:
             fh.write(GOOD)
     else:

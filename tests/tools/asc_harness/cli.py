@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .errors import HarnessError
-from .paths import default_capabilities
+from .paths import find_root
 from .registry import STATUS_HELP, check_patterns
 
 
@@ -30,8 +30,11 @@ def make_parser(prog: str, description: str, exit_codes: str, *, statuses: bool 
 
 
 def add_path_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", metavar="DIR", type=Path,
+                        help="repository root (default: the directory of --capabilities, else the git work "
+                             "tree containing the current directory)")
     parser.add_argument("--capabilities", metavar="PATH", type=Path,
-                        help="capability registry (default: the repository's capabilities.yaml)")
+                        help="capability registry (default: capabilities.yaml at the repository root)")
     parser.add_argument("--evidence-dir", metavar="PATH", type=Path,
                         help="evidence directory (default: evidence/ next to the capabilities file)")
 
@@ -42,10 +45,26 @@ def add_cells_option(parser: argparse.ArgumentParser) -> None:
                              "'*/float32/*' (repeatable, comma-separated allowed)")
 
 
+def resolve_root(args: argparse.Namespace) -> Path:
+    """The repository root: --root, else the directory of --capabilities, else the git work tree of the cwd."""
+    explicit = getattr(args, "root", None)
+    cap = getattr(args, "capabilities", None)
+    if explicit is None and cap is not None:
+        return Path(os.path.abspath(cap)).parent.resolve()
+    return find_root(explicit)
+
+
 def resolve_paths(args: argparse.Namespace, *, need_evidence_inside: bool = True) -> tuple[Path, Path, Path]:
-    """(capabilities file, evidence dir, repository root) from the common options."""
-    cap = Path(args.capabilities) if getattr(args, "capabilities", None) else default_capabilities()
-    root = cap.resolve().parent
+    """(capabilities file, evidence dir, repository root) from the common options (see paths.find_root)."""
+    root = resolve_root(args)
+    cap = Path(os.path.abspath(args.capabilities)) if getattr(args, "capabilities", None) else root / "capabilities.yaml"
+    if cap.resolve().parent != root:
+        raise HarnessError(f"the capabilities file {cap} must be at the repository root {root} (its golden and "
+                           "evidence paths are relative to that root)")
+    if not cap.is_file():
+        what = "is a directory, not a file" if cap.is_dir() else "not found"
+        raise HarnessError(f"capabilities file {what}: {cap}" + (
+            "" if getattr(args, "capabilities", None) else f" (repository root {root}; pass --root DIR)"))
     ev = Path(args.evidence_dir) if getattr(args, "evidence_dir", None) else root / "evidence"
     ev = Path(os.path.abspath(ev))
     if ev.exists() and not ev.is_dir():
@@ -54,8 +73,8 @@ def resolve_paths(args: argparse.Namespace, *, need_evidence_inside: bool = True
         try:
             ev.resolve().relative_to(root)
         except ValueError:
-            raise HarnessError(f"the evidence directory {ev} must be inside {root} (the directory of the "
-                               "capabilities file) so that evidence links stay repository-relative") from None
+            raise HarnessError(f"the evidence directory {ev} must be inside the repository root {root} so that "
+                               "evidence links stay repository-relative") from None
     return cap, ev, root
 
 

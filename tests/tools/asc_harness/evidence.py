@@ -206,6 +206,8 @@ def build_record(result: dict, *, cell: str, kind: str = "golden", root: str | o
         "generative": generative,
         "perf": perf,
     }
+    if result.get("sandbox"):
+        record["provenance"]["sandbox"] = dict(result["sandbox"])
     replacements = [(str(root) + os.sep, ""), (str(root), ".")]
     home = os.path.expanduser("~")
     if home and home != "/":

@@ -39,8 +39,8 @@ from .cli import add_cells_option, add_path_options, cell_patterns, make_parser,
 from .errors import HarnessError
 from .evidence import build_record, cell_dir, file_sha256, iso_utc, record_filename, write_record
 from .kernelfile import read_kernel_file
-from .nightly import (commit_message, commit_paths, commit_preflight, finish_pipeline, infrastructure_record,
-                      _first_line)
+from .pipeline import (_first_line, commit_message, commit_paths, commit_preflight, finish_pipeline,
+                       infrastructure_record)
 from .paths import to_repo_path
 from .registry import load_valid_registry
 from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES, check_declared, run_file
@@ -119,6 +119,9 @@ def _parser():
     p.add_argument("--quick", action="store_true", help="skip cases marked full_only")
     p.add_argument("--allow-host-only", action="store_true",
                    help="accept kernels that launch no @asc2.jit kernel (for checking the harness itself)")
+    p.add_argument("--no-agent-network", action="store_true",
+                   help="run the agent without network access (by default it keeps the network to reach its "
+                        "model's API; kernels never have it)")
     p.add_argument("--keep-workspaces", action="store_true", help="keep the agents' workspaces (paths printed)")
     p.add_argument("--list", action="store_true", help="print the cells that would be evaluated")
     p.add_argument("--no-dashboard", action="store_true", help="do not render the dashboard")
@@ -187,7 +190,8 @@ def agent_argv(tokens: list[str], prompt_file: Path, workspace: Path) -> list[st
 
 def _sandbox_json(argv: list[str], out: Path, *, timeout_s: float, memory_mb: int | None, root: Path,
                   ev_dir: Path) -> tuple[dict | None, sandbox.SandboxResult]:
-    sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, repo=root, evidence_dir=ev_dir)
+    sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, repo=root, evidence_dir=ev_dir,
+                     writable=[out.parent], network=False)
     try:
         data = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -371,7 +375,7 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
         argv = agent_argv(ctx.tokens, prompt_file, workspace)
         untracked = untracked_files(ctx.root)
         sb = sandbox.run(argv, timeout_s=args.timeout, memory_mb=args.agent_memory_mb or None, cwd=workspace,
-                         env_extra=env, repo=ctx.root, evidence_dir=ctx.ev_dir)
+                         env_extra=env, repo=ctx.root, evidence_dir=ctx.ev_dir, network=not args.no_agent_network)
         sb.repo_changes = list(sb.repo_changes) + new_repo_files(untracked, ctx.root, ctx.ev_dir)
         gen["agent_exit"] = 124 if sb.timed_out else sb.exit_code
         gen["agent_wall_s"] = round(sb.wall_s, 3)
@@ -388,10 +392,6 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
         if sb.error:
             record = _simple_record(ctx, cell, gen, status="error", category="infrastructure",
                                     message=f"the agent could not be started: {sb.error}", verified=False, kernel=copy)
-        elif sb.repo_changes:
-            record = _simple_record(ctx, cell, gen, status="error", category="runtime_error",
-                                    message="the agent changed repository files: " + ", ".join(sb.repo_changes[:10]),
-                                    verified=True, kernel=copy)
         elif copy is None:
             if sb.timed_out:
                 record = _simple_record(ctx, cell, gen, status="timeout", category="timeout",
@@ -410,6 +410,10 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
                                         verified=True, kernel=copy)
             else:
                 record = evaluate_kernel(ctx, cell, copy, gen, base)
+        # what the agent tried against the repository costs nothing (the kernel is still evaluated) but is kept
+        prov = record["provenance"].setdefault("sandbox", {**sb.provenance(), "network": False})
+        prov["agent_network"] = sb.network
+        prov["tampering"] = [f"agent: {c}" for c in sb.repo_changes] + list(prov["tampering"])
         written = write_record(record, ctx.ev_dir)
     except HarnessError:
         raise
@@ -572,6 +576,9 @@ def _main(argv: Sequence[str] | None) -> int:
     started = time.monotonic()
     outcomes: list[dict] = []
     total = len(cells) * args.attempts
+    note = sandbox.confinement_note()
+    if note:
+        console.print(note, highlight=False, soft_wrap=True)
     console.print(f"generate: {len(cells)} cell(s) x {args.attempts} attempt(s), {args.variant} prompts, "
                   f"agent budget {args.timeout:g} s", highlight=False)
     interrupted = False

@@ -27,18 +27,20 @@ import datetime as _dt
 import fcntl
 import json
 import os
-import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
+from . import sandbox
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
-from .evidence import build_record, iso_utc, write_record
+from .evidence import harness_git_state, iso_utc, write_record
 from .paths import to_repo_path
+from .pipeline import (RUN_OPTIONS, _count_text, _counts, _first_line, commit_message, commit_paths,
+                       commit_preflight, evaluate_cell, finish_pipeline, infrastructure_record)
 from .registry import atomic_write_text, load_valid_registry
-from .runner import BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_PLATFORM, ENGINES, run_cell
+from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES
 from .validation import to_plain
 
 PROG = "nightly"
@@ -103,21 +105,6 @@ def _read_json(path: Path) -> Any:
     except (OSError, ValueError) as exc:
         raise HarnessError(f"{path} is unreadable ({exc}); delete it to start afresh") from None
 
-
-_ERROR_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s+\S")
-
-
-def _first_line(text: str | None, limit: int = 240) -> str:
-    """A one-line headline of a failure message (the exception line of a compile error listing)."""
-    if not text:
-        return ""
-    lines = [ln.strip() for ln in str(text).strip().splitlines() if ln.strip()]
-    line = lines[0] if lines else ""
-    if line.rstrip().endswith(":") and len(lines) > 1:
-        errors = [ln for ln in lines[1:] if _ERROR_LINE.match(ln)]
-        if errors:
-            line = f"{line} {errors[0]}"
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _workers(requested: str, cells: int) -> int:
@@ -215,20 +202,6 @@ def _outcome(record: dict, written: Path | None, root: Path) -> dict:
             "evidence": to_repo_path(written, root) if written else None}
 
 
-def infrastructure_record(cell: dict, root: Path, opts: dict, message: str, *, kind: str = "golden",
-                          kernel: Path | None = None, generative: dict | None = None) -> dict:
-    """An evidence record for a run the harness itself could not complete (never changes a status)."""
-    result = {"file": str(kernel) if kernel else (str(root / cell["golden"]) if cell.get("golden") else None),
-              "status": "error", "failure": {"category": "infrastructure", "message": message},
-              "runtime_verified": False, "cases": [], "engine": opts.get("engine", "embedded"),
-              "backend": opts.get("backend", "Model"), "platform": cell["platform"], "started_at": iso_utc(),
-              "wall_time_s": 0.0}
-    if result["file"] is None or not Path(result["file"]).exists():
-        result.pop("file")
-        kernel = None
-    return build_record(result, cell=cell["id"], kind=kind, root=root, kernel=kernel, generative=generative)
-
-
 def run_planned_cell(plan: dict, cell_id: str) -> dict:
     """Run one planned cell, write its evidence record and result marker; return the outcome dict."""
     opts = plan["options"]
@@ -238,9 +211,9 @@ def run_planned_cell(plan: dict, cell_id: str) -> dict:
     cell = plan["cells"][cell_id]
     started = time.monotonic()
     try:
-        record = run_cell(cell, root=root, engine=opts["engine"], backend=opts["backend"],
-                          timeout_s=opts["timeout_s"], memory_mb=opts["memory_mb"] or None, quick=opts["quick"],
-                          evidence_dir=ev_dir)
+        source = (root / cell["golden"]).read_text(encoding="utf-8")
+        record = evaluate_cell(cell, source, {**{k: opts[k] for k in RUN_OPTIONS}, "provenance": plan["provenance"]},
+                               repo=root, evidence_dir=ev_dir)
         written = write_record(record, ev_dir)
         outcome = _outcome(record, written, root)
     except Exception as exc:  # noqa: BLE001 - a harness problem must cost only this cell
@@ -395,166 +368,7 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
 
 
 # --------------------------------------------------------------------------------------------------
-# git
-
-
-def _git_retry(fn, *args, **kwargs):
-    import git
-
-    for attempt in range(40):
-        try:
-            return fn(*args, **kwargs)
-        except git.GitCommandError as exc:
-            if "index.lock" in str(exc) and attempt < 39:
-                time.sleep(0.25)
-                continue
-            raise
-
-
-def _git_message(exc) -> str:
-    text = (getattr(exc, "stderr", "") or str(exc)).strip()
-    text = text.replace("stderr: ", "").strip().strip("'").strip()
-    return _first_line(text, 400) or str(exc)
-
-
-def open_repo(root: Path):
-    import git
-
-    try:
-        return git.Repo(root, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise HarnessError(f"--commit needs a git repository; {root} is not in one") from None
-
-
-def commit_preflight(root: Path, cap: Path):
-    """Refuse --commit up front when other changes are staged or capabilities.yaml has local edits."""
-    repo = open_repo(root)
-    if repo.head.is_detached:
-        raise HarnessError("--commit: HEAD is detached; check out a branch first")
-    staged = [p for p in repo.git.diff("--cached", "--name-only").splitlines() if p]
-    if staged:
-        listing = ", ".join(staged[:10]) + (" ..." if len(staged) > 10 else "")
-        raise HarnessError(f"--commit: other changes are staged ({listing}); commit or unstage them first "
-                           "(--commit commits only evidence records and capabilities.yaml)")
-    cap_rel = to_repo_path(cap.resolve(), repo.working_tree_dir)
-    if cap_rel and repo.git.status("--porcelain", "--", cap_rel).strip():
-        raise HarnessError(f"--commit: {cap_rel} has uncommitted changes; commit or revert them first so that "
-                           "the nightly commit holds only the statuses it derives")
-    return repo
-
-
-def rebase_on_upstream(repo, console) -> str | None:
-    """``git pull --rebase`` when the branch tracks a remote; returns a note, raises HarnessError on failure."""
-    import git
-
-    tracking = repo.active_branch.tracking_branch()
-    if tracking is None:
-        return None
-    try:
-        _git_retry(repo.git.pull, "--rebase", "--autostash")
-    except git.GitCommandError as exc:
-        with contextlib.suppress(git.GitCommandError):
-            repo.git.rebase("--abort")
-        raise HarnessError(f"git pull --rebase from {tracking.name} failed: {_git_message(exc)}") from None
-    return f"rebased onto {tracking.name} ({repo.head.commit.hexsha[:10]})"
-
-
-def commit_paths(repo, paths: Iterable[Path], message: str) -> str | None:
-    """Commit exactly ``paths`` (new or changed); returns the commit sha, None when nothing changed."""
-    import git
-
-    top = Path(repo.working_tree_dir).resolve()
-    rels = []
-    for p in paths:
-        rel = to_repo_path(Path(p).resolve(), top)
-        if rel and Path(p).exists() and rel not in rels:
-            rels.append(rel)
-    if not rels:
-        return None
-    changed = [r for r in rels if repo.git.status("--porcelain", "--untracked-files=all", "--", r).strip()]
-    if not changed:
-        return None
-    staged = [p for p in repo.git.diff("--cached", "--name-only").splitlines() if p and p not in changed]
-    if staged:
-        raise HarnessError("--commit: other changes were staged meanwhile (" + ", ".join(staged[:10]) +
-                           "); nothing was committed, the evidence is in the working tree")
-    try:
-        for i in range(0, len(changed), 200):
-            _git_retry(repo.git.add, "--", *changed[i:i + 200])
-        _git_retry(repo.git.commit, "-q", "-m", message, "--", *changed)
-    except git.GitCommandError as exc:
-        raise HarnessError(f"git commit failed: {_git_message(exc)}") from None
-    return repo.head.commit.hexsha
-
-
-# --------------------------------------------------------------------------------------------------
-# after the cells: sync, dashboard, matrix
-
-
-def run_step(console, title: str, fn, argv: list[str]) -> int:
-    console.print(f"\n[bold]{title}[/bold]", markup=True, highlight=False)
-    sys.stdout.flush()
-    try:
-        code = fn(argv)
-    except SystemExit as exc:  # argparse inside a tool
-        code = exc.code if isinstance(exc.code, int) else 2
-    sys.stdout.flush()
-    sys.stderr.flush()
-    return int(code or 0)
-
-
-def finish_pipeline(console, *, cap: Path, ev_dir: Path, root: Path, cell_ids: list[str], dashboard: bool,
-                    site: Path, repo=None) -> dict:
-    """Optional rebase, then sync, dashboard and matrix; returns {step: message} and failures."""
-    from . import dashboard as dashboard_mod
-    from . import matrix, sync_capabilities
-
-    steps: dict[str, str] = {}
-    failed: list[str] = []
-    paths = ["--capabilities", str(cap), "--evidence-dir", str(ev_dir)]
-    if repo is not None:
-        try:
-            note = rebase_on_upstream(repo, console)
-            steps["rebase"] = note or "no upstream branch: committing on the local branch head"
-        except HarnessError as exc:
-            steps["rebase"] = f"FAILED: {exc}"
-            failed.append("rebase")
-    if cell_ids and "rebase" not in failed:
-        code = run_step(console, "sync_capabilities", sync_capabilities.main, paths + ["--cells", ",".join(cell_ids)])
-        steps["sync"] = "ok" if code == 0 else f"FAILED (exit {code})"
-        if code:
-            failed.append("sync")
-    elif not cell_ids:
-        steps["sync"] = "nothing to sync"
-    if dashboard:
-        code = run_step(console, "dashboard", dashboard_mod.main, paths + ["--out", str(site)])
-        steps["dashboard"] = f"{site / 'index.html'}" if code == 0 else f"FAILED (exit {code})"
-        if code:
-            failed.append("dashboard")
-    else:
-        steps["dashboard"] = "skipped (--no-dashboard)"
-    code = run_step(console, "matrix", matrix.main, paths)
-    if code:
-        steps["matrix"] = f"FAILED (exit {code})"
-        failed.append("matrix")
-    return {"steps": steps, "failed": failed}
-
-
-# --------------------------------------------------------------------------------------------------
 # summary and commit message
-
-
-def _counts(results: dict[str, dict]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in results.values():
-        out[r["status"]] = out.get(r["status"], 0) + 1
-    return out
-
-
-def _count_text(counts: dict[str, int]) -> str:
-    order = ["pass", "fail", "error", "timeout", "skipped"]
-    words = {"pass": "passed", "fail": "failed", "error": "error", "timeout": "timed out", "skipped": "skipped"}
-    return ", ".join(f"{counts[s]} {words[s]}" for s in order if counts.get(s)) or "none"
 
 
 def print_summary(console, state: dict, *, interrupted: bool, wall_s: float, steps: dict | None) -> None:
@@ -582,23 +396,6 @@ def print_summary(console, state: dict, *, interrupted: bool, wall_s: float, ste
     console.print(f"  evidence: {len(written)} record(s) written", highlight=False)
     for name, msg in (steps or {}).items():
         console.print(f"  {name}: {msg}", highlight=False, soft_wrap=True)
-
-
-def commit_message(state: dict, sync_ok: bool) -> str:
-    results = state["results"]
-    opts = state["options"]
-    head = f"nightly: golden evidence for {len(results)} cell(s) on the {opts['engine']} engine"
-    lines = [head, "", f"{_count_text(_counts(results))}; backend {opts['backend']}, "
-             f"{'quick' if opts['quick'] else 'full'} cases, run {state['run_id']}.", ""]
-    for cid in state["plan"]:
-        r = results.get(cid)
-        if r:
-            extra = f" ({r['category']})" if r.get("category") else ""
-            lines.append(f"  {cid}: {r['status']}{extra}")
-    lines.append("")
-    lines.append("capabilities.yaml synced from the evidence." if sync_ok else
-                 "capabilities.yaml not synced (sync failed).")
-    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -710,12 +507,17 @@ def _main(argv: Sequence[str] | None) -> int:
         started = time.monotonic()
         interrupted = False
         code = 0
+        note = sandbox.confinement_note() if todo else None
+        if note:
+            console.print(note, highlight=False, soft_wrap=True)
         if todo:
             workers = _workers(args.workers, len(todo))
             console.print(f"nightly: {len(todo)} cell(s) on the {state['options']['engine']} engine, "
                           f"{workers or 'no'} worker process(es), {state['options']['timeout_s']:g} s per cell",
                           highlight=False)
+            commit, dirty = harness_git_state(root)
             plan = {"version": STATE_VERSION, "root": str(root), "evidence_dir": str(ev_dir),
+                    "provenance": {"harness_commit": commit, "harness_dirty": dirty},
                     "run_dir": str(run_dir.path), "options": state["options"], "cells": cells, "run": todo}
             try:
                 code = _run_pytest(run_dir, plan, state, workers, console)

@@ -1,36 +1,56 @@
-"""Locating the repository, and converting between absolute and repository-relative paths."""
+"""The repository root rule, and conversion between absolute and repository-relative paths.
+
+Every tool finds the repository it works on the same way (:func:`find_root`): ``--root DIR`` when
+given; else the directory of an explicit ``--capabilities FILE``; else the git work tree that
+contains the current directory. Never the location of this package: one virtualenv may serve several
+clones, and each run must read and write only the clone it was started in.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from .errors import HarnessError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_DIR = PACKAGE_DIR / "schema"
 
 
-def _git_root(start: Path) -> Path | None:
+class NotInRepository(HarnessError):
+    """No repository root could be determined (exit 2)."""
+
+
+def git_work_tree(start: str | os.PathLike) -> Path | None:
+    """The top of the git work tree containing ``start`` (a ``.git`` directory or worktree file), or None."""
+    start = Path(os.path.abspath(start))
     for candidate in [start, *start.parents]:
         if (candidate / ".git").exists():
             return candidate
     return None
 
 
+def find_root(explicit: str | os.PathLike | None = None, *, cwd: str | os.PathLike | None = None) -> Path:
+    """The repository root: ``explicit`` (``--root``), else the git work tree containing ``cwd``.
+
+    Raises :class:`NotInRepository` (exit 2) when neither applies.
+    """
+    if explicit is not None:
+        root = Path(os.path.abspath(explicit))
+        if not root.is_dir():
+            raise NotInRepository(f"--root {explicit}: not a directory")
+        return root.resolve()
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    top = git_work_tree(here)
+    if top is None:
+        raise NotInRepository(f"not inside a harness repository: no git work tree contains {here}; "
+                              "run from a clone or pass --root DIR")
+    return top.resolve()
+
+
 def default_root() -> Path:
-    """The repository root: found from this package's location, else from the current directory."""
-    pkg_root = PACKAGE_DIR.parents[2]  # <root>/tests/tools/asc_harness
-    if (pkg_root / "capabilities.yaml").exists() or (pkg_root / ".git").exists():
-        return pkg_root
-    cwd = Path.cwd().resolve()
-    return _git_root(cwd) or cwd
-
-
-def default_capabilities() -> Path:
-    return default_root() / "capabilities.yaml"
-
-
-def default_evidence_dir() -> Path:
-    return default_root() / "evidence"
+    """The repository root of the current directory (see :func:`find_root`)."""
+    return find_root()
 
 
 def to_repo_path(path: str | os.PathLike, root: str | os.PathLike) -> str | None:

@@ -6,7 +6,8 @@ file is run as ``python FILE -r BACKEND -v PLATFORM`` and judged by its exit cod
 
 Engines: ``embedded`` runs under this environment's interpreter (``sys.executable``); ``pyasc`` runs
 under ``$PYASC_PYTHON`` (a real pyasc + CANN install; the CANN environment variables are passed
-through and the camodel's ``Total tick`` lines are read).
+through and the camodel's ``Total tick`` lines are read), or a pyasc-dev virtualenv running asctile
+kernels in its interpreter when ``ASCTILE_INTERPRET=1`` is set (passed through as well).
 
 Failure categories: compile_error, numeric_mismatch, runtime_error, timeout, memory, infrastructure.
 Both entry points are side-effect free apart from the subprocesses they start (no files are written
@@ -29,7 +30,7 @@ from . import sandbox
 from .errors import HarnessError
 from .evidence import build_record, file_sha256, iso_utc
 from .kernelfile import read_kernel_file
-from .paths import default_root
+from .paths import NotInRepository, find_root
 
 ENGINES = ("embedded", "pyasc")
 BACKENDS = ("Model", "NPU")
@@ -40,7 +41,7 @@ PROBE = Path(__file__).resolve().parent / "probe.py"
 SEED = 2026
 
 _PASS_PREFIXES = ("ASCEND_", "CANN_", "TOOLCHAIN_", "CAMODEL_")
-_PASS_NAMES = ("LD_LIBRARY_PATH", "PYASC_DUMP_PATH", "DRY_RUN")
+_PASS_NAMES = ("LD_LIBRARY_PATH", "PYASC_DUMP_PATH", "DRY_RUN", "ASCTILE_INTERPRET")
 _COMPILE_NAMES = ("CodegenError", "CompilationError", "UnsupportedSyntaxError", "SyntaxError",
                   "IndentationError", "TabError")
 _EXC_LINE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit))\b:?\s*(.*)$")
@@ -165,7 +166,8 @@ def engine_facts(interpreter: str, engine: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="asc-facts-") as tmp:
         out = Path(tmp) / "facts.json"
         sb = sandbox.run([interpreter, str(PROBE), "--facts-only", "--result", str(out), "--engine", engine],
-                         timeout_s=120, memory_mb=None, env_extra=engine_env(engine, "Model", DEFAULT_PLATFORM))
+                         timeout_s=120, memory_mb=None, env_extra=engine_env(engine, "Model", DEFAULT_PLATFORM),
+                         writable=[tmp])
         try:
             data = json.loads(out.read_text(encoding="utf-8"))
             for k in facts:
@@ -196,8 +198,10 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     """
     path = Path(path).resolve()
     if repo is True:
-        root = default_root()
-        repo = root if (root / ".git").exists() else None
+        try:
+            repo = find_root()
+        except NotInRepository:
+            repo = None
     elif repo is False:
         repo = None
     started = time.time()
@@ -208,6 +212,7 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         "started_at": iso_utc(), "wall_time_s": 0.0, "status": "error", "failure": None,
         "runtime_verified": False, "cases": [], "exit_code": None, "timed_out": False,
         "memory_exceeded": False, "repo_changes": [], "stdout": "", "stderr": "", "sandbox_dirs": [],
+        "sandbox": None,
     }
 
     def finish(status: str, failure: dict | None, verified: bool) -> dict:
@@ -264,9 +269,10 @@ def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platfo
     for p in sys_path:
         argv += ["--sys-path", str(p)]
     sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, env_extra=env, repo=repo,
-                     evidence_dir=evidence_dir)
+                     evidence_dir=evidence_dir, writable=[run_dir], readable=list(sys_path), network=False)
     result.update(exit_code=sb.exit_code, timed_out=sb.timed_out, memory_exceeded=sb.memory_exceeded,
-                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr), seed=SEED)
+                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr), seed=SEED,
+                  sandbox=sb.provenance())
     if sb.error:
         result.update(status="error", failure=_failure("infrastructure", sb.error), runtime_verified=False)
         return
@@ -341,9 +347,10 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
                 evidence_dir, report) -> None:
     argv = [interpreter, str(path), "-r", backend, "-v", platform]
     sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, env_extra=env, repo=repo,
-                     evidence_dir=evidence_dir)
+                     evidence_dir=evidence_dir, writable=[report.parent], network=False)
     result.update(exit_code=sb.exit_code, timed_out=sb.timed_out, memory_exceeded=sb.memory_exceeded,
-                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr))
+                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr),
+                  sandbox=sb.provenance())
     if sb.error:
         result.update(status="error", failure=_failure("infrastructure", sb.error), runtime_verified=False)
         return
@@ -419,13 +426,13 @@ def run_cell(cell: Mapping[str, Any] | str, *, root: str | os.PathLike | None = 
 
     if isinstance(cell, str):
         parse_cell_id(cell)
-        reg = load_registry(capabilities or (Path(root) / "capabilities.yaml" if root else default_root() / "capabilities.yaml"))
+        reg = load_registry(capabilities or Path(root or find_root()) / "capabilities.yaml")
         try:
             cell = reg.cell(cell)
         except KeyError:
             raise HarnessError(f"cell {cell} is not in {reg.path}") from None
         root = root or reg.root
-    root = Path(root or default_root()).resolve()
+    root = Path(root or find_root()).resolve()
     cell_id = str(cell["id"])
     if kernel is None:
         if not cell.get("golden"):

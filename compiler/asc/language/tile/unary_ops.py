@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error, not_supported
@@ -13,9 +14,7 @@ from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
-# Relative cost of each function, in simple vector calls (transcendentals expand to several).
-_WEIGHT = {"exp": 2, "exp2": 2, "log": 2, "log2": 2, "sqrt": 2, "rsqrt": 2, "tanh": 6, "erf": 8,
-           "sin": 6, "cos": 6, "tan": 8, "sinh": 6, "cosh": 6}
+_AUGUST_ABS_DTYPES = ("int8", "int16", "int32", "int64", "float16", "float32")
 
 
 def _unary(kind, input, scalar_ok=False):
@@ -24,6 +23,11 @@ def _unary(kind, input, scalar_ok=False):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
+    if tracing_august():  # pyasc-dev's dtype lists and text (no bfloat16)
+        allowed = _AUGUST_ABS_DTYPES if kind == "abs" else ("float16", "float32")
+        if str(input.dtype) not in allowed:
+            raise error(RuntimeError, f"'input' dtype must be one of {', '.join(allowed)}, got {input.dtype}",
+                        "convert the tile first, e.g. x.to(@float32)")
     if not input.dtype.is_float():
         raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
                     "convert the tile to a float type first, e.g. x.to(asc.float32)")
@@ -114,12 +118,12 @@ bind_tile_method("__neg__", negative)
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
 def _unary_cost(op, hw):
-    pipe, t = vector_cost(_WEIGHT.get(op.attrs["kind"], 1))(op, hw)
+    pipe, t = vector_cost(op.attrs["kind"])(op, hw)
     if op.results[0].type.location == Location.L0C:
         return ("FIX", 0.0)  # relu on L0C is fused into the fixpipe store
     return (pipe, t)
 
 
 define("tile.unary", cost=_unary_cost)
-define("tile.softmax", cost=vector_cost(7))
-define("tile.rms_norm", cost=vector_cost(6))
+define("tile.softmax", cost=vector_cost("softmax"))
+define("tile.rms_norm", cost=vector_cost("rms_norm"))
