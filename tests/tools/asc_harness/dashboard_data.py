@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import HarnessError
 from .evidence import iter_records
+from .reference import compare as ascend_c_compare
 from .registry import GENERATIVE_STATUSES, GOLDEN_STATUSES, PERF_STATUSES, load_registry
 from .validation import to_plain
 
@@ -497,6 +498,7 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
         "history": history,
         "cases": cases,
         "perf": perf,
+        "ascend_c": ascend_c_compare(c, case_src),
         "attempts": attempts,
         "golden": golden,
         "prompts": {str(k): v for k, v in prompts.items()},
