@@ -139,6 +139,18 @@ def confinement_note() -> str | None:
             "outside the workspace are not prevented, changed tracked files are restored and recorded")
 
 
+def require_confinement() -> None:
+    """Raise HarnessError (exit 2) when ASC_SANDBOX asks for a confinement this machine cannot give."""
+    from .errors import HarnessError
+
+    wanted = os.environ.get("ASC_SANDBOX", "auto").strip().lower() or "auto"
+    if wanted not in ("auto", BUBBLEWRAP, PROCESS_TREE):
+        raise HarnessError(f"ASC_SANDBOX={wanted!r}: expected auto, bubblewrap or process-tree")
+    c = confinement()
+    if c.kind == BUBBLEWRAP and c.bwrap is None:
+        raise HarnessError(f"ASC_SANDBOX=bubblewrap, but {c.reason}")
+
+
 # --------------------------------------------------------------------------------------------------
 # helpers
 
