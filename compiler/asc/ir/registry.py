@@ -15,7 +15,7 @@ PIPES = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 @dataclass
 class OpDef:
     name: str
-    cost: Optional[Callable]   # cost(op, hw) -> (pipe, ticks[, stall]) per executed instance
+    cost: Optional[Callable]   # cost(op, hw) -> (pipe, busy[, latency]) or a list of such stages run in turn
 
 
 OPS: dict[str, OpDef] = {}

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..runtime import config, launcher
 from ..runtime.platforms import hardware
+from ..sim import timeline
 from ..sim.timeline import chrome_trace
 
 TASK_TYPES = frozenset({"AI_CORE", "AIV_SQE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "KERNEL_AIVEC",
@@ -140,6 +141,7 @@ class Profiler:
         self._reports = []
         if self._record not in launcher.LAUNCH_LISTENERS:
             launcher.LAUNCH_LISTENERS.append(self._record)
+        timeline.start_recording()   # reports carry the per-pipe schedule for timeline.json
         self.started = True
 
     def stop(self) -> None:
@@ -147,6 +149,7 @@ class Profiler:
             return
         if self._record in launcher.LAUNCH_LISTENERS:
             launcher.LAUNCH_LISTENERS.remove(self._record)
+        timeline.stop_recording()
         self.started = False
         self._write_run()
 

@@ -325,8 +325,11 @@ class JITFunction:
         costs = {}
         for op in fn_ir.walk():
             d = OPS.get(op.name)
-            pipe, ticks, *stall = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
-            costs[op.id] = (PIPES.index(pipe), float(ticks), float(stall[0]) if stall else 0.0)
+            c = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
+            # (pipe, busy ticks[, further latency until the result is ready]), or such stages run in turn
+            st = tuple((PIPES.index(x[0]), float(x[1]), float(x[2]) if len(x) > 2 else 0.0)
+                       for x in ([c] if isinstance(c[0], str) else c))
+            costs[op.id] = (st[0][0], st[0][1], tuple(x[:2] for x in st[1:]), st)
         return CompiledKernel(fn_ir, costs, memory, platform)
 
     def ir(self, *args, **kwargs) -> str:

@@ -8,8 +8,10 @@ import numpy as np
 
 from ..ir.registry import PIPES
 from ..language.core.errors import error
+from ..sim import timeline
 from ..sim.executor import Executor, KernelRuntimeError
 from ..sim.memory import Buffer, PtrVal
+from ..sim.schedule import block_schedules, launch_ticks
 from .platforms import hardware
 
 LAST_REPORT = [None]
@@ -75,19 +77,23 @@ def launch(jit_fn, compiled, core_num, runtime):
     path = os.environ.get("ASC_LAUNCH_REPORT")
     if path:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(report) + "\n")
+            f.write(json.dumps({k: v for k, v in report.items() if k != "timeline"}) + "\n")
     return None
 
 
 def _report(jit_fn, compiled, ex, hw, core_num):
-    dma = ex.bytes["in"] + ex.bytes["out"] > 0
-    per_block = hw.launch_ticks + ex.busy.max(axis=0) + ex.serial + \
-        ((hw.mte2_latency + hw.mte3_latency) if dma else 0.0)
+    record = timeline.is_recording()
+    which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
+    ticks, starts = launch_ticks(hw, which, scheds, cube=bool(ex.busy[PIPES.index("M")].any()))
     peak = ex.busy.max(axis=1).tolist()
     pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
-    return {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
-            "ticks": int(round(per_block.max())), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
-            "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "warnings": list(getattr(compiled.fn, "warnings", [])) + list(ex.warnings)}
+    report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
+              "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
+              "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"],
+              "warnings": list(getattr(compiled.fn, "warnings", [])) + list(ex.warnings)}
+    if record:
+        report["timeline"] = timeline.events(which, scheds, starts)
+    return report
 
 
 class PlatformInfo:

@@ -68,11 +68,10 @@ class Executor:
         self.core_num = core_num
         self.blocks = np.arange(core_num, dtype=np.int64)
         self.lanes = core_num
-        self.costs = costs                       # op id -> (pipe index, ticks)
+        self.costs = costs                       # op id -> (pipe, ticks, further (pipe, ticks), all stages)
         self.busy = np.zeros((len(PIPES), core_num))
-        self.serial = np.zeros(core_num)
         self._pending = [0.0] * len(PIPES)   # ticks per pipe of every lane of the current lane set
-        self._pending_serial = 0.0
+        self.visits = {}                     # ("enter"|"trips"|"then"|"else", op id) -> count per block
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
         self.warnings = []
@@ -97,9 +96,14 @@ class Executor:
         if any(self._pending):
             self.busy += np.asarray(self._pending)[:, None] * self.block_counts
             self._pending = [0.0] * len(PIPES)
-        if self._pending_serial:
-            self.serial += self._pending_serial * self.block_counts
-            self._pending_serial = 0.0
+
+    def _visit(self, key, per_block):
+        """Record per-block counts of a loop / branch for the schedule (``sim/schedule.py``)."""
+        v = self.visits.get(key)
+        if v is None:
+            self.visits[key] = np.array(per_block, dtype=np.float64)
+        else:
+            v += per_block
 
     def count_bytes(self, kind, n):
         self.bytes[kind] += int(n)
@@ -150,11 +154,11 @@ class Executor:
             out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
-        pipe, ticks, stall = self.costs[op.id]
+        pipe, ticks, extra, _ = self.costs[op.id]
         if ticks:
             self._pending[pipe] += ticks
-        if stall:
-            self._pending_serial += stall
+        for p, t in extra:
+            self._pending[p] += t
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
         if out is None:
@@ -213,21 +217,15 @@ class Executor:
             return []
         return self._sequential_for(op, body, env, trips, lb, step, inits)
 
-    def _trip_stall(self, op):
-        """Serial ticks of one trip: the loop-end barrier of a non-parallel loop, and the lost load/store
-        overlap of a loop unrolled once."""
-        hw = self.hw
-        return (hw.loop_barrier if not op.attrs.get("parallel") else 0.0) + \
-            ((hw.mte2_latency + hw.mte3_latency) if op.attrs.get("unroll_factor", 1) == 1 and op.attrs.get("has_dma")
-             else 0.0)
+    def _visit_loop(self, op, trips):
+        self._visit(("enter", op.id), self.block_counts)
+        self._visit(("trips", op.id), np.bincount(self.blocks, weights=trips, minlength=self.core_num))
 
     def _batched_for(self, op, body, env, trips, lb, step):
         """Every trip of every lane as one batch (parallel loops, and sequential ones no trip of which
         depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
-        stall = self._trip_stall(op)
-        if stall:
-            self.serial += stall * np.bincount(self.blocks, weights=trips, minlength=self.core_num)
+        self._visit_loop(op, trips)
         total = int(trips.sum())
         if total == 0:
             return
@@ -252,7 +250,7 @@ class Executor:
         tmax = int(trips.max()) if L else 0
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
-        trip_cost = self._trip_stall(op)
+        self._visit_loop(op, trips)
         try:
             for t in range(tmax):
                 if uniform:
@@ -269,8 +267,6 @@ class Executor:
                 child[body.args[0].id] = np.asarray(iv, dtype=np.int32)
                 for a, v in zip(body.args[1:], vals):
                     child[a.id] = v
-                if trip_cost:
-                    self._pending_serial += trip_cost
                 out = self.run_block(body, child)
                 if idx is None:
                     carried = out
@@ -284,7 +280,9 @@ class Executor:
         cond = np.asarray(env[op.operands[0].id]).astype(bool)
         then_r, else_r = op.regions
         if cond.ndim == 0 or cond.shape[0] == 1 or np.all(cond == cond[0]):
-            taken = then_r if bool(cond.reshape(-1)[0]) else else_r
+            taken = bool(cond.reshape(-1)[0])
+            self._visit(("then" if taken else "else", op.id), self.block_counts)
+            taken = then_r if taken else else_r
             return self.run_block(taken, Env(env, None))
         L = self.lanes
         saved = self.blocks
@@ -294,6 +292,7 @@ class Executor:
                 if sel.size == 0:
                     continue
                 self._set_lanes(saved[sel])
+                self._visit(("then" if region is then_r else "else", op.id), self.block_counts)
                 out = self.run_block(region, Env(env, sel))
                 results = [_scatter(r, sel, o, L) for r, o in zip(results, out)]
         finally:
@@ -307,9 +306,11 @@ class Executor:
         carried = [env[o.id] for o in op.operands]
         active = np.arange(L)
         final = list(carried)
+        self._visit(("enter", op.id), self.block_counts)
         try:
             while active.size:
                 self._set_lanes(saved[active])
+                self._visit(("trips", op.id), self.block_counts)
                 child = Env(env, active if active.size != L else None)
                 vals = [gather(np.asarray(c), active) for c in carried] if active.size != L else carried
                 for a, v in zip(before.args, vals):

@@ -1,45 +1,110 @@
-"""Chrome trace-event timelines (``{"traceEvents": [...]}``, for Perfetto UI and chrome://tracing).
+"""Per-pipe timelines of launches, and their Chrome trace-event JSON.
 
-One process per launch, one thread per block and pipe, one complete ("X") event per busy span, times in
-microseconds (ticks / clock). A report with a ``"timeline"`` list (events ``{"block", "pipe", "name",
-"start", "dur", "line"}`` in ticks) is drawn as is; otherwise each busy pipe of the busiest block
-(``report["pipes"]``) is one span from the launch's start.
+A launch report carries ``"timeline"`` (a list of events ``{"block", "pipe", "name", "start", "dur",
+"line"}``, ticks, plus ``"after"``: the index in the same block's events of the event it waited for)
+while recording is on: ``recording()`` / ``ASC_TIMELINE=1``; the schedule costs nothing extra
+otherwise. ``chrome_trace`` turns reports into the trace-event format that chrome://tracing and
+Perfetto open: one process per launch, one thread per block x pipe, an "X" slice per event and flow
+arrows for waits across pipes.
 """
 from __future__ import annotations
 
-PIPE_ORDER = ("MTE2", "MTE1", "V", "M", "FIX", "MTE3", "S")
+import contextlib
+import os
+
+from ..ir.registry import PIPES
+
+_RECORDING = [0]
+PIPE_ORDER = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 
 
-def _events(report):
-    if report.get("timeline"):
-        return report["timeline"]
-    return [{"block": 0, "pipe": p, "name": p, "start": 0, "dur": t, "line": None}
-            for p, t in report.get("pipes", {}).items() if t > 0]
+def is_recording() -> bool:
+    return bool(_RECORDING[0]) or os.environ.get("ASC_TIMELINE", "") not in ("", "0")
+
+
+def start_recording():
+    """From now on launch reports carry their per-pipe timeline (nests: each start needs one stop)."""
+    _RECORDING[0] += 1
+
+
+def stop_recording():
+    _RECORDING[0] = max(0, _RECORDING[0] - 1)
+
+
+@contextlib.contextmanager
+def recording():
+    """Launches inside the block carry their per-pipe timeline in the launch report."""
+    start_recording()
+    try:
+        yield
+    finally:
+        stop_recording()
+
+
+def events(which, scheds, starts):
+    """The timeline events of every block (block b ran ``scheds[which[b]]`` starting at ``starts[b]``)."""
+    out = []
+    for b, (k, t0) in enumerate(zip(which.tolist(), starts.tolist())):
+        base = len(out)
+        for p, name, s, dur, line, dep in scheds[k].events:
+            out.append({"block": b, "pipe": PIPES[p], "name": name, "start": round(t0 + s, 3),
+                        "dur": round(dur, 3), "line": line, "after": None if dep is None else dep})
+        del base
+    return out
 
 
 def chrome_trace(reports, clock_mhz) -> dict:
-    """The launches ``reports`` (launch report dicts) as one Chrome trace; ``clock_mhz`` converts ticks."""
-    out = []
+    """``{"traceEvents": [...]}`` for a list of launch reports (times in microseconds at ``clock_mhz``;
+    launches follow each other on one stream). Reports without a timeline get one slice per busy pipe
+    (from ``report["pipes"]``) on block 0."""
+    us = 1.0 / float(clock_mhz)
+    trace = []
     offset = 0.0
-    for pid, report in enumerate(reports):
-        out.append({"name": "process_name", "ph": "M", "pid": pid, "tid": 0,
-                    "args": {"name": f"{report.get('kernel', 'kernel')}[{report.get('core_num', 1)}] "
-                                     f"on {report.get('platform', '?')}"}})
+    for pid, rep in enumerate(reports, start=1):
+        label = f"{rep.get('kernel', 'kernel')} [{rep.get('core_num', '?')} blocks] #{pid}"
+        trace.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": label}})
+        trace.append({"ph": "M", "name": "process_sort_index", "pid": pid, "tid": 0, "args": {"sort_index": pid}})
+        evs = rep.get("timeline")
+        if evs is None:
+            evs = [{"block": 0, "pipe": p, "name": p, "start": 0, "dur": t, "line": None, "after": None}
+                   for p, t in rep.get("pipes", {}).items()]
         threads = {}
-        for ev in _events(report):
-            key = (int(ev["block"]), ev["pipe"])
-            if key not in threads:
-                tid = len(threads) + 1
-                threads[key] = tid
-                out.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid,
-                            "args": {"name": f"block {key[0]} {key[1]}"}})
-                order = PIPE_ORDER.index(key[1]) if key[1] in PIPE_ORDER else len(PIPE_ORDER)
-                out.append({"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid,
-                            "args": {"sort_index": key[0] * 16 + order}})
-            args = {"ticks": ev["dur"]}
-            if ev.get("line") is not None:
-                args["line"] = ev["line"]
-            out.append({"name": ev["name"], "ph": "X", "pid": pid, "tid": threads[key],
-                        "ts": offset + ev["start"] / clock_mhz, "dur": ev["dur"] / clock_mhz, "args": args})
-        offset += report.get("ticks", 0) / clock_mhz  # launches follow each other on one stream
-    return {"traceEvents": out, "displayTimeUnit": "ns"}
+        per_block = {}
+        for e in evs:
+            tid = e["block"] * len(PIPE_ORDER) + PIPE_ORDER.index(e["pipe"]) + 1
+            if tid not in threads:
+                threads[tid] = f"block {e['block']} {e['pipe']}"
+            lst = per_block.setdefault(e["block"], [])
+            lst.append((tid, e))
+        for tid, name in sorted(threads.items()):
+            trace.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": name}})
+            trace.append({"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": tid, "args": {"sort_index": tid}})
+        flow = 0
+        for block, lst in sorted(per_block.items()):
+            track_end = {}
+            for tid, e in lst:
+                start, dur = e["start"], e["dur"]
+                # scalar work of interleaved unrolled clones is modelled side by side; on its single track
+                # each slice starts where the previous one ended
+                if start < track_end.get(tid, 0.0):
+                    dur -= track_end[tid] - start
+                    start = track_end[tid]
+                    if dur <= 0:
+                        continue
+                track_end[tid] = start + dur
+                args = {"ticks": e["dur"], "start_tick": e["start"]}
+                if e.get("line") is not None:
+                    args["line"] = e["line"]
+                trace.append({"ph": "X", "name": e["name"], "cat": e["pipe"], "pid": pid, "tid": tid,
+                              "ts": offset + start * us, "dur": dur * us, "args": args})
+                dep = e.get("after")
+                if dep is not None and 0 <= dep < len(lst):
+                    src_tid, src = lst[dep]
+                    flow += 1
+                    fid = pid * 1_000_000 + flow
+                    trace.append({"ph": "s", "id": fid, "name": "wait", "cat": "wait", "pid": pid, "tid": src_tid,
+                                  "ts": offset + (src["start"] + src["dur"]) * us})
+                    trace.append({"ph": "f", "bp": "e", "id": fid, "name": "wait", "cat": "wait", "pid": pid,
+                                  "tid": tid, "ts": offset + start * us})
+        offset += rep.get("ticks", 0) * us
+    return {"traceEvents": trace, "displayTimeUnit": "ns"}

@@ -196,11 +196,18 @@ def scalar_unary(kind, value):
     return PlainValue(_emit("scalar.unary", [v.handle], ScalarType(dt.float32), kind=kind).result)
 
 
+def _scalar_math_cost(op, hw):
+    """Float division and transcendentals take the scalar unit many cycles; the rest one."""
+    slow = op.attrs.get("kind") in ("div", "sqrt", "rsqrt", "exp", "log", "erf") and \
+        op.results[0].type.dtype.is_float()
+    return ("S", hw.scalar_float_math if slow else hw.scalar_op)
+
+
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
 define("scalar.const", cost=scalar_cost)
-define("scalar.binary", cost=scalar_cost)
+define("scalar.binary", cost=_scalar_math_cost)
 define("scalar.cmp", cost=scalar_cost)
 define("scalar.cast", cost=scalar_cost)
-define("scalar.unary", cost=scalar_cost)
+define("scalar.unary", cost=_scalar_math_cost)
 define("ptr.offset", cost=scalar_cost)
 define("scalar.select", cost=scalar_cost)

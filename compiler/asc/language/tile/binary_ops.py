@@ -111,17 +111,12 @@ for _name, _fn in (("__add__", add), ("__sub__", sub), ("__mul__", mul), ("__tru
 
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
-define("tile.binary", cost=vector_cost(1))
+define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]))
 
 
-def _div_cost(op, hw):
-    pipe, t = vector_cost(1)(op, hw)
-    return (pipe, t * (2 if op.attrs["kind"] == "div" else 1))
-
-
-define("tile.binary_scalar", cost=_div_cost)
-define("tile.cmp", cost=vector_cost(1))
-define("tile.cmp_scalar", cost=vector_cost(1))
+define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]))
+define("tile.cmp", cost=vector_cost("compare"))
+define("tile.cmp_scalar", cost=vector_cost("compare"))
 
 
 # -- cube: matrix multiply ------------------------------------------------------------------------

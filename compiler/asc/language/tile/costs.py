@@ -14,9 +14,11 @@ def _bytes(op):
     return best
 
 
-def vector_cost(weight=1.0):
-    """A vector API call: weight * (issue latency + one tick per 256-byte repeat)."""
+def vector_cost(kind=None):
+    """A vector API call: weight * (issue latency + one tick per 256-byte repeat), the weight of ``kind``
+    (a name, or a function of the op giving one) from the platform table (1: a simple call)."""
     def cost(op, hw):
         repeats = max(1, math.ceil(_bytes(op) / hw.vector_bytes))
-        return ("V", weight * (hw.vector_issue + repeats * hw.vector_repeat))
+        w = hw.vector_weight(kind(op) if callable(kind) else kind)
+        return ("V", w * (hw.vector_issue + repeats * hw.vector_repeat))
     return cost

@@ -64,5 +64,5 @@ class mask:
         return False
 
 
-define("tile.select", cost=vector_cost(1))
+define("tile.select", cost=vector_cost("select"))
 define("mask.region", cost=lambda op, hw: ("S", hw.scalar_op))

@@ -184,17 +184,17 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
 # -- costs ---------------------------------------------------------------------------------------
 def _load_cost(op, hw):
     t = op.results[0].type
-    ticks = hw.mte2_latency + t.nbytes / hw.mte2_bytes_per_tick
-    if t.location in (Location.L0A, Location.L0B):
-        ticks += hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick
-    return ("MTE2", ticks)
+    gm = ("MTE2", hw.mte2_setup + t.nbytes / hw.mte2_bytes_per_tick, hw.mte2_latency)
+    if t.location in (Location.L0A, Location.L0B):  # split into GM -> L1 and L1 -> L0 (SplitCubeLoad)
+        return [gm, ("MTE1", hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick)]
+    return gm
 
 
 def _store_cost(op, hw):
     t = op.operands[0].type
     if t.location == Location.L0C:
         return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
-    return ("MTE3", hw.mte3_latency + t.nbytes / hw.mte3_bytes_per_tick)
+    return ("MTE3", hw.mte3_setup + t.nbytes / hw.mte3_bytes_per_tick, hw.mte3_latency)
 
 
 def _copy_cost(op, hw):

@@ -10,7 +10,6 @@ from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core.errors import error
 from ..core.ir_value import PlainValue
-from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
@@ -58,11 +57,12 @@ bind_tile_method("min", reduce_min)
 bind_tile_method("prod", reduce_prod)
 
 
-def _reduce_scalar_cost(op, hw):
-    # The scalar unit waits for the vector result: the read-back stalls the whole core.
-    pipe, t = vector_cost(1)(op, hw)
-    return ("V", t, hw.vector_to_scalar)
+def _reduce_cost(op, hw):
+    """One call whose passes over the data cost ``reduce`` weight per 256-byte repeat. Reading a reduced
+    scalar on the scalar unit (V -> S) is a stall the schedule adds where the scalar is used."""
+    nbytes = op.operands[0].type.nbytes
+    return ("V", hw.vector_issue + hw.vector_weight("reduce") * max(1, -(-nbytes // hw.vector_bytes)) * hw.vector_repeat)
 
 
-define("tile.reduce_all", cost=_reduce_scalar_cost)
-define("tile.reduce", cost=vector_cost(1))
+define("tile.reduce_all", cost=_reduce_cost)
+define("tile.reduce", cost=_reduce_cost)

@@ -126,8 +126,8 @@ def splat(value, dtype, shape, location=None) -> Tile:
     return emit_tile("tile.const", [], shape, dtype, location, value=value)
 
 
-define("tile.const", cost=vector_cost(1))
-define("tile.splat", cost=vector_cost(1))
+define("tile.const", cost=vector_cost())
+define("tile.splat", cost=vector_cost())
 
 
 # -- conversion ---------------------------------------------------------------------------------
@@ -162,4 +162,4 @@ def cast(tile, dtype) -> Tile:
     return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
 
 
-define("tile.cast", cost=vector_cost(1))
+define("tile.cast", cost=vector_cost())

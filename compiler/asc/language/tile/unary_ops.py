@@ -13,11 +13,6 @@ from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
-# Relative cost of each function, in simple vector calls (transcendentals expand to several).
-_WEIGHT = {"exp": 2, "exp2": 2, "log": 2, "log2": 2, "sqrt": 2, "rsqrt": 2, "tanh": 6, "erf": 8,
-           "sin": 6, "cos": 6, "tan": 8, "sinh": 6, "cosh": 6}
-
-
 def _unary(kind, input, scalar_ok=False):
     if scalar_ok and isinstance(input, (PlainValue, numbers.Real, np.number)) and not isinstance(input, bool):
         return scalar_unary(kind, input)
@@ -114,12 +109,12 @@ bind_tile_method("__neg__", negative)
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
 def _unary_cost(op, hw):
-    pipe, t = vector_cost(_WEIGHT.get(op.attrs["kind"], 1))(op, hw)
+    pipe, t = vector_cost(op.attrs["kind"])(op, hw)
     if op.results[0].type.location == Location.L0C:
         return ("FIX", 0.0)  # relu on L0C is fused into the fixpipe store
     return (pipe, t)
 
 
 define("tile.unary", cost=_unary_cost)
-define("tile.softmax", cost=vector_cost(7))
-define("tile.rms_norm", cost=vector_cost(6))
+define("tile.softmax", cost=vector_cost("softmax"))
+define("tile.rms_norm", cost=vector_cost("rms_norm"))

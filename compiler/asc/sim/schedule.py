@@ -1,0 +1,313 @@
+"""The tick model: a per-block schedule of every executed op on its pipe.
+
+Each pipe (S, MTE2, MTE1, V, M, FIX, MTE3) runs its instructions in program order; different pipes run
+concurrently. An instruction starts when
+
+- the scalar unit has issued it (the S pipe's program point: scalar work and read-backs delay issue),
+- its pipe is free,
+- the values it reads are ready (plus a flag sync when they come from another pipe; a scalar produced
+  by the vector unit costs a V->S read-back that also stalls the scalar unit, i.e. every later issue;
+  a cube result read by the vector unit costs a cube->vector hand-off),
+- the buffer it writes is no longer read: tiles are statically allocated, one buffer per tile per
+  unrolled clone, so ``unroll_factor`` gives ping-pong slots (WAR),
+- and, for MTE2 / MTE1 after a trip of a loop that is not ``parallel`` (C310), the loop-end
+  MTE3 -> MTE2 barrier.
+
+The executor records how often each block ran each loop and branch (``Executor.visits``); blocks with
+the same record share one schedule. A loop schedules its first trips until the schedule repeats, jumps
+over the steady-state trips (every time shifts by the measured period) and schedules the last ones,
+so its cost does not grow with the trip count.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir.registry import PIPES
+from ..ir.types import TileType
+
+S, MTE2, MTE1, V, M, FIX, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3"))
+_CUBE = (M, FIX)
+# Unrolled groups of a loop scheduled before its steady state is extrapolated (the schedule of a few
+# trips repeats from the second group on; tests set it very large to check the extrapolation).
+WARM_GROUPS = 1
+
+
+class _Step:
+    __slots__ = ("kind", "op", "stages", "ins", "outs", "name", "line", "body", "orelse", "uf", "barrier",
+                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias")
+
+    def __init__(self, kind, op):
+        self.kind = kind
+        self.op = op
+        self.key = op.id
+
+
+def _plan_region(block, costs, plan):
+    steps = []
+    for op in block.ops:
+        name = op.name
+        if name in ("scf.yield", "scf.condition", "scalar.const"):
+            continue   # constants are immediates of the instructions that use them
+        if name == "scf.for" or name == "scf.while":
+            st = _Step("loop", op)
+            body = [_plan_region(r, costs, plan) for r in op.regions]
+            st.body = [s for b in body for s in b]
+            st.uf = max(1, int(op.attrs.get("unroll_factor", 1))) if name == "scf.for" else 1
+            st.barrier = name == "scf.for" and not op.attrs.get("parallel") and bool(op.attrs.get("has_dma"))
+            st.n_instr = sum(1 for o in op.regions[0].ops if not o.regions)  # nested loops are cached apart
+            steps.append(st)
+            continue
+        if name == "scf.if":
+            st = _Step("if", op)
+            st.body = _plan_region(op.regions[0], costs, plan)
+            st.orelse = _plan_region(op.regions[1], costs, plan) if len(op.regions) > 1 else []
+            steps.append(st)
+            continue
+        if name == "mask.region":
+            steps.extend(_plan_region(op.regions[0], costs, plan))
+            continue
+        st = _Step("op", op)
+        st.stages = costs[op.id][3] if op.id in costs else ((S, 0.0, 0.0),)
+        st.ins = tuple(o.id for o in op.operands)
+        st.outs = tuple((r.id, isinstance(r.type, TileType)) for r in op.results)
+        st.name = op.name.split(".", 1)[-1] if "kind" not in op.attrs else str(op.attrs["kind"])
+        st.line = op.loc.line if op.loc is not None else None
+        prev = steps[-1] if steps else None
+        if _scalar_only(st) and prev is not None and prev.kind == "op" and _scalar_only(prev):
+            # a run of scalar instructions is one step: the same ticks, a fraction of the bookkeeping
+            made = {vid for vid, _ in prev.outs}
+            prev.ins += tuple(v for v in st.ins if v not in made)
+            prev.outs += st.outs
+            prev.stages = ((S, prev.stages[0][1] + st.stages[0][1], 0.0),)
+            prev.name = "scalar"
+            continue
+        steps.append(st)
+    for st in steps:
+        if st.kind == "op":
+            st.pipe, st.last = st.stages[0][0], st.stages[-1][0]
+            st.tile_outs = tuple(v for v, is_tile in st.outs if is_tile)
+            st.scalar_outs = tuple(v for v, is_tile in st.outs if not is_tile)
+            st.alias = len(st.stages) == 1 and st.pipe == S    # a zero-cost view (reshape) is ready with its input
+    return steps
+
+
+def _scalar_only(st):
+    return len(st.stages) == 1 and st.stages[0][0] == S and st.stages[0][1] > 0.0 and \
+        not any(is_tile for _, is_tile in st.outs) and not any(o.type.__class__ is TileType for o in st.op.operands)
+
+
+def plan(compiled):
+    """The kernel's ops in the compact form the scheduler walks (built once per compiled kernel)."""
+    p = getattr(compiled, "_schedule_plan", None)
+    if p is None:
+        p = _plan_region(compiled.fn.body, compiled.costs, None)
+        compiled._schedule_plan = p
+    return p
+
+
+class BlockSchedule:
+    """The schedule of one block (or of every block with the same loop and branch record)."""
+
+    def __init__(self, hw, visits, events=None):
+        self.hw = hw
+        self.visits = visits        # key -> count for this block
+        self.free = [0.0] * len(PIPES)
+        self.ready = {}             # value id -> (time, pipe, buffer key, index of its event)
+        self.read = {}              # buffer key -> (time the last reader finished, its pipe)
+        self.gate = 0.0             # MTE2 / MTE1 start no earlier (loop-end barrier)
+        self.done = 0.0             # latest completion of any instruction
+        self.stored = 0.0           # latest completion of a store (MTE3)
+        self.slot = 0
+        self.events = events        # list of (pipe, name, start, dur, line, waited_on) or None
+
+    # -- one instruction --------------------------------------------------------------------------
+    def _op(self, st):
+        hw = self.hw
+        free = self.free
+        ready = self.ready
+        read = self.read
+        pipe = st.pipe
+        t = free[S]                                  # issued in program order by the scalar unit
+        cause = None
+        keys = []
+        for vid in st.ins:
+            r = ready.get(vid)
+            if r is None:
+                continue
+            rt, rp, rkey, _ = r
+            if rkey is not None:
+                keys.append(rkey)
+                if rp != pipe and rp != S:
+                    rt += hw.cube_to_vector if (pipe == V and (rp == M or rp == FIX)) else hw.sync
+            elif rp == V:                            # a scalar the vector unit produced: read back
+                rt += hw.vector_to_scalar
+                if rt > free[S]:
+                    free[S] = rt                     # the scalar unit waits too: later issue is delayed
+                ready[vid] = (rt, S, None, r[3])     # read once: later uses find it in a scalar register
+            elif rp != pipe and rp != S:
+                rt += hw.sync
+            if rt > t:
+                t, cause = rt, r
+        if (pipe == MTE2 or pipe == MTE1) and self.gate > t:
+            t = self.gate
+        slot = self.slot
+        for vid in st.tile_outs:                     # the buffer must no longer be read (WAR)
+            w = read.get((vid, slot))
+            if w is not None:
+                wt = w[0] + hw.sync if w[1] != pipe else w[0]
+                if wt > t:
+                    t = wt
+        events = self.events
+        end = t
+        first = True
+        for p, dur, lat in st.stages:
+            if not first:
+                end += hw.sync
+            s = free[p] if free[p] > end else end
+            if dur <= 0.0 and st.alias:
+                end = s
+                break
+            free[p] = s + dur
+            end = s + dur + lat
+            if events is not None and dur > 0.0:
+                # the event this one waited for (a flow arrow in the trace), if a dependency set its start
+                dep = cause[3] if cause is not None and first and cause[1] != p and t >= s else None
+                events.append((p, st.name, s, dur, st.line, dep))
+            first = False
+        last = st.last
+        if end > self.done:
+            self.done = end
+        if last == MTE3 and end > self.stored:
+            self.stored = end
+        if pipe != S:
+            free[S] += hw.issue
+        for k in keys:
+            prev = read.get(k)
+            if prev is None or prev[0] < end:
+                read[k] = (end, last)
+        ev = len(events) - 1 if events else None
+        for vid in st.tile_outs:
+            ready[vid] = (end, last, (vid, slot), ev)
+        for vid in st.scalar_outs:
+            ready[vid] = (end, last, None, ev)
+
+    # -- regions ----------------------------------------------------------------------------------
+    def run(self, steps):
+        for st in steps:
+            if st.kind == "op":
+                self._op(st)
+            elif st.kind == "loop":
+                self._loop(st)
+            else:
+                v = self.visits
+                taken = v.get(("then", st.key), 0.0)
+                other = v.get(("else", st.key), 0.0)
+                if taken or other:
+                    self.run(st.body if taken >= other else st.orelse)
+
+    def frontier(self):
+        return max(self.done, max(self.free))
+
+    def _shift(self, d):
+        """Move the whole schedule state by ``d`` ticks (steady-state trips skipped)."""
+        self.free = [f + d for f in self.free]
+        self.ready = {k: (t + d, p, b, e) for k, (t, p, b, e) in self.ready.items()}
+        self.read = {k: (t + d, p) for k, (t, p) in self.read.items()}
+        self.gate += d
+        self.done += d
+        self.stored += d
+
+    def _trip(self, st, t):
+        hw = self.hw
+        self.slot = k = t % st.uf
+        if st.uf > 1 and hw.interleave_clones:
+            # the clones of one unrolled group issue side by side: each starts at the group's issue point
+            if k == 0:
+                self._group = self.free[S]
+                self._group_end = self.free[S]
+            else:
+                self._group_end = max(self._group_end, self.free[S])
+                self.free[S] = self._group + k * hw.issue
+        self.free[S] += hw.loop_trip
+        self.run(st.body)
+        if st.uf > 1 and hw.interleave_clones and k == st.uf - 1:
+            self.free[S] = max(self._group_end, self.free[S])
+        # the barrier closes the loop body, which after unrolling holds ``uf`` clones
+        if st.barrier and hw.loop_barrier and k == st.uf - 1:
+            self.gate = max(self.stored, self.gate) + hw.loop_barrier
+            self.free[S] = max(self.free[S], self.gate)
+
+    def _loop(self, st):
+        hw = self.hw
+        entries = self.visits.get(("enter", st.key), 0.0)
+        if not entries:
+            return
+        n = int(round(self.visits.get(("trips", st.key), 0.0) / entries))
+        outer_slot = self.slot
+        code = st.n_instr * st.uf
+        self.free[S] += hw.unroll_fill * (st.uf - 1)
+        miss = hw.icache_miss * max(0.0, code / hw.icache_instrs - 1.0) if code > hw.icache_instrs else 0.0
+        warm = (WARM_GROUPS + 1) * st.uf if st.uf > 1 else WARM_GROUPS + 1
+        tail = st.uf
+        t = 0
+        while t < n:
+            if t == warm and n - t > tail + st.uf:
+                skip = ((n - t - tail) // st.uf) * st.uf
+                # the period of one unrolled group, measured over the last group scheduled
+                period = (self.frontier() - self._mark) / st.uf
+                if self.events is not None:
+                    self.events.append((S, f"{skip} trips (steady state)", self.free[S], skip * period, None, None))
+                self._shift(skip * period)
+                t += skip
+                continue
+            if t == warm - st.uf:
+                self._mark = self.frontier()
+            if miss:
+                self.free[S] += miss
+            self._trip(st, t)
+            t += 1
+        self.slot = outer_slot
+
+
+def block_schedules(compiled, hw, visits, core_num, record=False):
+    """The schedules of a launch: ``(which, schedules)`` where block ``b`` ran ``schedules[which[b]]``
+    (blocks with the same loop and branch record share one)."""
+    steps = plan(compiled)
+    keys = list(visits)
+    table = np.stack([visits[k] for k in keys], axis=1) if keys else np.zeros((core_num, 0))
+    # relaunches with the same loop and branch record (the common case) reuse the schedules
+    memo = compiled.__dict__.setdefault("_schedule_memo", {})
+    key = (id(hw), core_num, record, tuple(keys), table.tobytes())
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if not keys or (table == table[0]).all():
+        uniq, inverse = table[:1], np.zeros(core_num, dtype=np.int64)
+    else:
+        rows = {}
+        inverse = np.array([rows.setdefault(r.tobytes(), len(rows)) for r in table], dtype=np.int64)
+        uniq = table[[list(inverse).index(i) for i in range(len(rows))]]
+    out = []
+    for row in uniq:
+        sched = BlockSchedule(hw, dict(zip(keys, row.tolist())), [] if record else None)
+        sched.run(steps)
+        out.append(sched)
+    if len(memo) >= 16:
+        memo.clear()
+    memo[key] = result = (np.asarray(inverse).reshape(-1), out)
+    return result
+
+
+def launch_ticks(hw, which, scheds, cube=False):
+    """Ticks of the launch and the start of each block: blocks beyond the physical core count run in
+    waves (block b on core b mod cores, after the earlier blocks of that core); later blocks of a wave
+    finish a little later each (shared DMA and dispatch); the launch adds the floor."""
+    span = np.array([s.frontier() for s in scheds])[which]
+    cores = hw.aic_cores if cube else hw.aiv_cores
+    n = span.shape[0]
+    starts = np.zeros(n)
+    if n > cores:
+        for b in range(cores, n):
+            starts[b] = starts[b - cores] + span[b - cores]
+    ends = starts + span + hw.block_stagger * (np.arange(n) % cores)
+    return hw.launch_ticks + float(ends.max()), starts

@@ -1,0 +1,177 @@
+"""The tick model: each lever a user pulls moves modelled ticks the way the CANN simulator does, and the
+schedule's shortcuts (shared schedules, steady-state extrapolation) change nothing."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import asc
+import asc2
+import asc.runtime.config as config
+from asc.runtime.platforms import hardware
+from asc.sim import schedule
+
+
+@asc2.jit
+def unary_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, num_tiles: int,
+                 tile: asc.ConstExpr[int], uf: asc.ConstExpr[int], par: asc.ConstExpr[bool]):
+    x_gm = asc2.tensor(x_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=uf, parallel=par):
+        x = asc2.load(x_gm, [tile], offsets=[t * tile])
+        y = asc2.exp(x * 0.5) + asc2.abs(x) * 0.25 - x
+        asc2.store(y, out_gm, offsets=[t * tile])
+
+
+@asc2.jit
+def row_sum_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int],
+                   scalar: asc.ConstExpr[bool]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, cols])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), unroll_factor=2, parallel=True):
+        row = asc2.load(x_gm, [1, cols], offsets=[r, 0])
+        if scalar:
+            out = asc2.full([1, cols], asc2.reduce_sum(row), dtype=row.dtype)
+        else:
+            out = asc2.reduce_sum(row, 0, keep_dims=True)
+        asc2.store(out, out_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def ktiled_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                         M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int],
+                         TM: asc.ConstExpr[int], TK: asc.ConstExpr[int], TN: asc.ConstExpr[int],
+                         STAGE_IN_L1: asc.ConstExpr[bool]):
+    a_gm = asc2.tensor(a_ptr, [M, K])
+    b_gm = asc2.tensor(b_ptr, [K, N])
+    c_gm = asc2.tensor(c_ptr, [M, N])
+    m_off = (asc2.block_idx() // (N // TN)) * TM
+    n_off = (asc2.block_idx() % (N // TN)) * TN
+    acc = asc2.zeros_acc([TM, TN], asc.float32)
+    if STAGE_IN_L1:  # the whole K extent of the block's operands in L1 once, then L1 -> L0 per K step
+        a_l1 = asc2.load(a_gm, [TM, K], offsets=[m_off, 0], location=asc2.TileLocation.L1)
+        b_l1 = asc2.load(b_gm, [K, TN], offsets=[0, n_off], location=asc2.TileLocation.L1)
+        for kk in asc.static_range(K // TK):
+            a = asc2.copy(a_l1, [TM, TK], offsets=[0, kk * TK], location=asc2.TileLocation.L0A)
+            b = asc2.copy(b_l1, [TK, TN], offsets=[kk * TK, 0], location=asc2.TileLocation.L0B)
+            asc2.matmul_acc(a, b, acc)
+    else:
+        for kk in asc.static_range(K // TK):
+            a = asc2.load(a_gm, [TM, TK], offsets=[m_off, kk * TK], location=asc2.TileLocation.L0A)
+            b = asc2.load(b_gm, [TK, TN], offsets=[kk * TK, n_off], location=asc2.TileLocation.L0B)
+            asc2.matmul_acc(a, b, acc)
+    asc2.store(acc, c_gm, offsets=[m_off, n_off])
+
+
+N = 32 * 4096
+
+
+def _unary(tile=256, uf=2, par=True, cores=16, n=N):
+    x = np.linspace(-2, 2, n, dtype=np.float32)
+    out = np.zeros_like(x)
+    tiles = n // tile
+    unary_kernel[cores](x, out, n, tiles, tile, uf, par)
+    np.testing.assert_allclose(out, np.exp(x * 0.5) + np.abs(x) * 0.25 - x, rtol=1e-5, atol=1e-6)
+    return unary_kernel.last_launch["ticks"]
+
+
+def test_bigger_tiles_amortise_dma_latency():
+    small, large = _unary(tile=128), _unary(tile=2048)
+    assert large < small / 2
+
+
+def test_unroll_factor_2_overlaps_load_and_compute():
+    assert _unary(uf=2) < _unary(uf=1) * 0.9
+
+
+def test_unroll_factor_8_is_slower_than_2():
+    assert _unary(uf=8) > _unary(uf=2)
+
+
+def test_parallel_removes_the_loop_end_barrier_of_every_trip():
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    trips = N // 256 // 16
+    saved = _unary(uf=1, par=False) - _unary(uf=1, par=True)
+    # the barrier waits for the trip's store to land, then syncs: about 500 ticks a trip on C310
+    assert 300 * trips < saved < 700 * trips
+    assert saved > hw.loop_barrier * trips
+
+
+def test_unrolled_loops_pay_the_barrier_once_per_unrolled_group():
+    one = _unary(uf=1, par=False) - _unary(uf=1, par=True)
+    two = _unary(uf=2, par=False) - _unary(uf=2, par=True)
+    assert 0 < two < one
+
+
+def test_the_loop_end_barrier_is_a_c310_mechanism():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    assert _unary(uf=2, par=False) == _unary(uf=2, par=True)
+
+
+def test_more_cores_help_until_blocks_run_in_waves():
+    t8, t16, t32 = _unary(cores=8), _unary(cores=16), _unary(cores=32)
+    assert t32 < t16 < t8
+    # 33 blocks on 32 vector cores: one core runs two blocks, later than 32 blocks of the same work
+    tile = 128
+    x = np.zeros(33 * 32 * tile, np.float32)
+    out = np.zeros_like(x)
+    unary_kernel[32](x, out, x.size, x.size // tile, tile, 2, True)
+    t_32 = unary_kernel.last_launch["ticks"]
+    unary_kernel[33](x, out, x.size, x.size // tile, tile, 2, True)
+    assert unary_kernel.last_launch["ticks"] > t_32
+
+
+def test_a_scalar_read_back_of_a_reduction_stalls_each_row():
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    x = np.ones((64, 1024), np.float32)
+    out = np.zeros((64, 1024), np.float32)
+    row_sum_kernel[16](x, out, 64, 1024, True)
+    assert out[0, 0] == 1024
+    read_back = row_sum_kernel.last_launch["ticks"]
+    row_sum_kernel[16](x, out, 64, 1024, False)
+    kept = row_sum_kernel.last_launch["ticks"]
+    assert read_back - kept > 2 * hw.vector_to_scalar      # 4 rows per block, overlapped in pairs
+
+
+def test_staging_k_tiled_matmul_operands_in_l1_helps():
+    a = torch.rand((128, 512), dtype=torch.float16)
+    b = torch.rand((512, 128), dtype=torch.float16)
+    c = torch.zeros((128, 128), dtype=torch.float32)
+    ticks = {}
+    for stage in (False, True):
+        ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
+        torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+        ticks[stage] = ktiled_matmul_kernel.last_launch["ticks"]
+    assert ticks[True] < ticks[False]
+
+
+@pytest.mark.parametrize("uf,par,tile", [(1, False, 256), (2, True, 128), (2, False, 512), (4, True, 256),
+                                         (3, False, 256)])
+def test_steady_state_extrapolation_matches_scheduling_every_trip(monkeypatch, uf, par, tile):
+    fast = _unary(tile=tile, uf=uf, par=par)
+    monkeypatch.setattr(schedule, "WARM_GROUPS", 10 ** 6)
+    full = _unary(tile=tile, uf=uf, par=par)
+    assert abs(fast - full) <= 1
+
+
+def test_blocks_with_different_trip_counts_get_their_own_schedule():
+    # 65 tiles over 16 blocks: block 0 runs five trips, the others four; the launch lasts as long as block 0
+    tile = 2048
+    x = np.ones(65 * tile, np.float32)
+    out = np.zeros_like(x)
+    unary_kernel[16](x, out, x.size, 65, tile, 2, True)
+    more = unary_kernel.last_launch["ticks"]
+    unary_kernel[16](x[:64 * tile], out[:64 * tile], 64 * tile, 64, tile, 2, True)
+    assert more > unary_kernel.last_launch["ticks"]
+
+
+def test_platforms_have_their_own_fitted_tables():
+    c310 = hardware(config.Platform.Ascend950PR_9599)
+    c220 = hardware(config.Platform.Ascend910B1)
+    assert c310 != c220
+    assert c310.mte3_bytes_per_tick != c220.mte3_bytes_per_tick
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    b1 = _unary(tile=128)
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    assert b1 > 2 * _unary(tile=128)      # small stores are several times slower on the C220 camodel

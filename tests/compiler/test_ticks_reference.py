@@ -1,0 +1,92 @@
+"""Modelled ticks of reference kernels, asserted by equality against the checked-in table.
+
+Ticks are deterministic, so any change to the tick model (a cost, a platform parameter, the schedule)
+shows here. A deliberate model change regenerates the table in the same commit:
+
+    ASC_UPDATE_TICKS_REFERENCE=1 .venv/bin/pytest -q -n 0 tests/compiler/test_ticks_reference.py
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import asc
+import asc2
+import asc.runtime.config as config
+
+from test_tick_model import ktiled_matmul_kernel, row_sum_kernel, unary_kernel
+
+TABLE = Path(__file__).with_name("ticks_reference.json")
+PLATFORMS = (config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1)
+
+
+@asc2.jit
+def softmax_rows_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, cols])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), unroll_factor=2, parallel=True):
+        asc2.store(asc2.softmax(asc2.load(x_gm, [1, cols], offsets=[r, 0])), out_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def rms_norm_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int,
+                    cols: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    g_gm = asc2.tensor(g_ptr, [1, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, cols])
+    gamma = asc2.load(g_gm, [1, cols], offsets=[0, 0])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), unroll_factor=2, parallel=True):
+        x = asc2.load(x_gm, [1, cols], offsets=[r, 0])
+        inv = 1.0 / asc2.sqrt(asc2.reduce_sum(x * x) / cols + 1e-6)
+        asc2.store(x * inv * gamma, out_gm, offsets=[r, 0])
+
+
+def _cases():
+    n = 32 * 4096
+    x = np.linspace(-2, 2, n, dtype=np.float32)
+    o = np.zeros_like(x)
+    rows = x.reshape(128, 1024)
+    g = np.ones(1024, np.float32)
+    a = torch.rand((128, 512), dtype=torch.float16)
+    b = torch.rand((512, 128), dtype=torch.float16)
+    c = torch.zeros((128, 128), dtype=torch.float32)
+    out = {}
+    for tile, uf, par in ((128, 2, True), (2048, 2, True), (256, 1, False), (256, 1, True), (256, 2, False),
+                          (256, 8, True)):
+        out[f"unary tile {tile} uf{uf}{' parallel' if par else ''} x16"] = \
+            lambda tile=tile, uf=uf, par=par: unary_kernel[16](x, o, n, n // tile, tile, uf, par)
+    out["unary tile 256 x40 (two waves on C310)"] = lambda: unary_kernel[40](x, o, n, n // 256, 256, 2, True)
+    out["row sum read back [128,1024] x16"] = lambda: row_sum_kernel[16](rows, np.zeros_like(rows), 128, 1024, True)
+    out["row sum kept [128,1024] x16"] = lambda: row_sum_kernel[16](rows, np.zeros_like(rows), 128, 1024, False)
+    out["softmax rows [128,1024] x16"] = lambda: softmax_rows_kernel[16](rows, np.zeros_like(rows), 128, 1024)
+    out["rms_norm [128,1024] x16"] = lambda: rms_norm_kernel[16](rows, g, np.zeros_like(rows), 128, 1024)
+    for stage in (False, True):
+        out[f"matmul 128x512x128 K-tiled{' L1-staged' if stage else ''} x4"] = \
+            lambda stage=stage: ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
+    return out
+
+
+def _modelled():
+    got = {}
+    for platform in PLATFORMS:
+        config.set_platform(config.Backend.Model, platform)
+        for name, fn in _cases().items():
+            fn()
+            got[f"{platform.value}: {name}"] = asc.runtime.last_launch_report()["ticks"]
+    return got
+
+
+def test_reference_kernels_keep_their_modelled_ticks():
+    got = _modelled()
+    if os.environ.get("ASC_UPDATE_TICKS_REFERENCE"):
+        tmp = TABLE.with_suffix(".tmp")
+        tmp.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, TABLE)
+        pytest.skip("reference table rewritten")
+    want = json.loads(TABLE.read_text())
+    assert got == want

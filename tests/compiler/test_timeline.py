@@ -1,0 +1,147 @@
+"""Per-pipe timelines in launch reports and their Chrome trace-event JSON."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import asc
+import asc.runtime
+from asc.runtime.platforms import hardware
+import asc.runtime.config as config
+from asc.sim import timeline
+
+from test_tick_model import row_sum_kernel, unary_kernel
+
+PIPES = {"S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3"}
+
+
+def _launch(cores=4, tiles=24, tile=256, uf=2, par=True):
+    x = np.linspace(-1, 1, tiles * tile, dtype=np.float32)
+    out = np.zeros_like(x)
+    with timeline.recording():
+        unary_kernel[cores](x, out, x.size, tiles, tile, uf, par)
+    return asc.runtime.last_launch_report()
+
+
+def _check_trace_format(trace):
+    """The trace-event format (JSON object form) as chrome://tracing and Perfetto read it."""
+    assert set(trace) <= {"traceEvents", "displayTimeUnit", "otherData"}
+    assert trace.get("displayTimeUnit", "ms") in ("ms", "ns")
+    events = trace["traceEvents"]
+    assert isinstance(events, list) and events
+    flows = {}
+    slices = {}
+    for e in events:
+        assert e["ph"] in ("X", "M", "s", "f"), e
+        assert isinstance(e["pid"], int) and isinstance(e["tid"], int)
+        assert isinstance(e["name"], str) and e["name"]
+        if e["ph"] == "M":
+            assert e["name"] in ("process_name", "process_sort_index", "thread_name", "thread_sort_index")
+            assert isinstance(e["args"], dict)
+            continue
+        assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
+        if e["ph"] == "X":
+            assert isinstance(e["dur"], (int, float)) and e["dur"] > 0
+            slices.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+        else:
+            flows.setdefault(e["id"], []).append(e)
+    for fid, pair in flows.items():   # every flow starts once and finishes once, forward in time
+        assert [p["ph"] for p in pair] == ["s", "f"], fid
+        assert pair[0]["ts"] <= pair[1]["ts"] + 1e-9
+    for key, spans in slices.items():  # slices of one track never overlap (each pipe runs in order)
+        spans.sort()
+        for (s0, e0), (s1, _) in zip(spans, spans[1:]):
+            assert s1 >= e0 - 1e-6, (key, s0, e0, s1)
+    json.loads(json.dumps(trace))
+    return events
+
+
+def test_recording_puts_a_timeline_in_the_report_and_not_in_the_json_lines(tmp_path, monkeypatch):
+    path = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("ASC_LAUNCH_REPORT", str(path))
+    r = _launch()
+    assert {e["block"] for e in r["timeline"]} == {0, 1, 2, 3}
+    assert {e["pipe"] for e in r["timeline"]} == {"S", "MTE2", "V", "MTE3"}
+    for e in r["timeline"]:
+        assert set(e) == {"block", "pipe", "name", "start", "dur", "line", "after"}
+        assert e["dur"] > 0 and e["start"] >= 0
+    loads = [e for e in r["timeline"] if e["block"] == 0 and e["pipe"] == "MTE2"]
+    assert len(loads) == 6 and all(e["name"] == "load" for e in loads)
+    assert loads[0]["line"] == unary_kernel.fn.__code__.co_firstlineno + 6
+    assert "timeline" not in json.loads(path.read_text().splitlines()[-1])
+    # the model's ticks are the floor plus the last block's end
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    end = max(e["start"] + e["dur"] for e in r["timeline"])
+    assert end + hw.launch_ticks <= r["ticks"] <= end + hw.launch_ticks + 3 * hw.block_stagger + 200
+
+
+def test_without_recording_there_is_no_timeline():
+    x = np.zeros(1024, np.float32)
+    unary_kernel[4](x, np.zeros_like(x), 1024, 4, 256, 2, True)
+    assert "timeline" not in asc.runtime.last_launch_report()
+
+
+def test_env_switch_records(monkeypatch):
+    monkeypatch.setenv("ASC_TIMELINE", "1")
+    x = np.zeros(1024, np.float32)
+    unary_kernel[4](x, np.zeros_like(x), 1024, 4, 256, 2, True)
+    assert asc.runtime.last_launch_report()["timeline"]
+
+
+def test_events_wait_for_their_data():
+    r = _launch(cores=1, tiles=4)
+    ev = [e for e in r["timeline"] if e["block"] == 0]
+    for e in ev:
+        if e["after"] is not None:
+            src = ev[e["after"]]
+            assert src["pipe"] != e["pipe"]
+            assert e["start"] >= src["start"] + src["dur"]
+    vec = [e for e in ev if e["pipe"] == "V"]
+    loads = [e for e in ev if e["pipe"] == "MTE2"]
+    assert vec[0]["start"] >= loads[0]["start"] + loads[0]["dur"]
+    assert vec[0]["after"] is not None and ev[vec[0]["after"]]["pipe"] == "MTE2"
+
+
+def test_long_loops_show_their_steady_state_as_one_slice():
+    r = _launch(cores=1, tiles=64)
+    steady = [e for e in r["timeline"] if "steady state" in e["name"]]
+    assert len(steady) == 1 and steady[0]["pipe"] == "S"
+    assert steady[0]["name"].startswith("58 trips")   # 4 warm trips, then the last group
+    assert len([e for e in r["timeline"] if e["pipe"] == "MTE2"]) == 64 - int(steady[0]["name"].split()[0])
+
+
+def test_chrome_trace_has_a_process_per_launch_and_a_thread_per_block_and_pipe():
+    reports = [_launch(cores=2, tiles=8), _launch(cores=3, tiles=9)]
+    trace = timeline.chrome_trace(reports, clock_mhz=1000.0)
+    events = _check_trace_format(trace)
+    assert {e["pid"] for e in events} == {1, 2}
+    names = {(e["pid"], e["args"]["name"]) for e in events if e["name"] == "thread_name"}
+    assert (1, "block 1 MTE2") in names and (2, "block 2 MTE3") in names and (1, "block 2 MTE2") not in names
+    xs = [e for e in events if e["ph"] == "X" and e["pid"] == 1 and e["cat"] != "S"]
+    assert len(xs) == len([e for e in reports[0]["timeline"] if e["pipe"] != "S"])
+    first = [e for e in reports[0]["timeline"] if e["pipe"] != "S"][0]
+    assert xs[0]["ts"] == pytest.approx(first["start"] / 1000.0) and xs[0]["dur"] == pytest.approx(first["dur"] / 1000.0)
+    assert any(e["ph"] == "s" for e in events)   # flow arrows for the waits
+
+
+def test_chrome_trace_of_a_report_without_timeline_shows_busy_pipes():
+    x = np.zeros(1024, np.float32)
+    unary_kernel[4](x, np.zeros_like(x), 1024, 4, 256, 2, True)
+    rep = asc.runtime.last_launch_report()
+    events = _check_trace_format(timeline.chrome_trace([rep], clock_mhz=1650.0))
+    xs = [e for e in events if e["ph"] == "X"]
+    assert sorted(e["cat"] for e in xs) == sorted(rep["pipes"])
+
+
+def test_read_back_waits_show_in_the_schedule():
+    rows = np.ones((4, 256), np.float32)
+    with timeline.recording():
+        row_sum_kernel[1](rows, np.zeros_like(rows), 4, 256, True)
+    ev = asc.runtime.last_launch_report()["timeline"]
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    sums = [e for e in ev if e["name"] == "sum"]
+    splats = [e for e in ev if e["name"] == "splat"]
+    assert splats[0]["start"] >= sums[0]["start"] + sums[0]["dur"] + hw.vector_to_scalar
