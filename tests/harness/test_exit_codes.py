@@ -80,7 +80,7 @@ def call(tool: str, argv: list[str], capsys) -> tuple[int, str, str]:
 
 def assert_one_clear_error(tool: str, err: str, message: str) -> None:
     assert "Traceback" not in err
-    assert err.count(f"{tool}: error:") == 1, err
+    assert err.count(f"{tool}: error:") == 1 and err.count("\n") == 1, err
     assert message in err, err
 
 

@@ -153,6 +153,9 @@ def _main(argv: Sequence[str] | None) -> int:
     for platform in sorted({p for _f, p, _c in jobs}):
         check_platform(args.engine, platform)
     sandbox.require_confinement()
+    note = sandbox.confinement_note()
+    if note:
+        print(note, file=sys.stderr)
     failed = 0
     out = []
     for f, platform, cell in jobs:
