@@ -8,7 +8,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test pr-gate merge-gate nightly dashboard setup clean
+# The pyasc-dev oracle of `make conformance` lives in a virtualenv of its own (it ships a package named asc too).
+PYASC_DEV_VENV ?= $(HOME)/.cache/asc-embedded/pyasc-dev
+
+.PHONY: run test pr-gate merge-gate nightly dashboard conformance setup clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "environment missing: $(PYTHON) not found" >&2; exit 2; }
@@ -36,5 +39,9 @@ nightly:
 dashboard: $(STAMP)
 	$(BIN)/dashboard
 
+# Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
+conformance: $(STAMP)
+	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json
+
 clean:
-	rm -rf $(VENV) site .pytest_cache
+	rm -rf $(VENV) site .pytest_cache .conformance

@@ -176,7 +176,7 @@ def test_scalar_value_change_does_not_retrace(trace_count):
 @pytest.mark.parametrize("value", ["abc", [1, 2], (1, 2), {"a": 1}, None])
 def test_unsupported_runtime_argument_types(value):
     out = np.zeros(16, np.float32)
-    with pytest.raises(TypeError, match=f"Argument type in JIT function is not supported: {type(value)}"):
+    with pytest.raises(TypeError, match=f"Argument type in JIT function is not supported: {type(value).__name__}$"):
         fill_kernel[1](out, value, 16)
     assert np.all(out == 0)
 

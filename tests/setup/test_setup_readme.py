@@ -36,6 +36,11 @@ KNOWN_COMMANDS = {
     "golden/kernels/abs_f16.py":
         "needs a CANN toolchain: the image's PYASC_PYTHON is set up by docker/install.sh, "
         "which test_setup_docker.py runs",
+    "make conformance": "needs pyasc-dev from the package index: run by hand; tests/harness/test_conformance.py "
+                        "tests the runner, and its corpus tests run when PYASC_DEV_PYTHON is set",
+    "ASCTILE_INTERPRET=1 PYASC_PYTHON=~/.cache/asc-embedded/pyasc-dev/bin/python run_kernel --engine pyasc "
+    "conformance/corpus/golden/add_f16.py":
+        "tests/harness/test_conformance.py (marker conformance, when PYASC_DEV_PYTHON is set)",
 }
 
 

@@ -25,6 +25,7 @@ from ..language.core.range import BaseRange, static_range
 from ..language.dialect import AUGUST
 from ..language.tile.range import asctile_range, range as TileRange
 from .generation import kernel_dialect
+from ..language.tile.creation_ops import full_like
 from ..language.tile.indexing_ops import mask as MaskSpec
 from ..language.tile.tile import Tile
 from .errors import CodegenError, UnsupportedSyntaxError
@@ -36,6 +37,7 @@ DEFAULT_BUILTINS = {n: getattr(builtins, n) for n in
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv",
            ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift", ast.RShift: "rshift", ast.BitOr: "or",
            ast.BitXor: "xor", ast.BitAnd: "and", ast.MatMult: "matmul"}
+_REFLECTED = ("add", "sub", "mul", "truediv")  # scalar-first operators of August tiles
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
            "lshift": "<<", "rshift": ">>", "or": "|", "xor": "^", "and": "&", "matmul": "@"}
 _CMPOPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
@@ -357,6 +359,9 @@ class FunctionVisitor:
                         "every loop, or parallel= (True removes it) in every loop")
 
     def stmt_While(self, node):
+        if self.dialect.august:  # pyasc-dev's asctile front end has no while loop
+            self.fail(node, "'while' statement is not supported in JIT function", syntax=True,
+                      hint="use for i in range(...) with a trip count computed up front")
         if node.orelse:
             raise error(RuntimeError, "else statement is not allowed after while-loop",
                         "move the else-block after the loop")
@@ -421,7 +426,7 @@ class FunctionVisitor:
             new = self.scope.get(name, init)
             if new is not start and type(new) is not type(orig):
                 raise error(RuntimeError, f"'{name}' was re-assigned to an object with different type: initial type "
-                            f"is {type(orig)}, new type is {type(new)}",
+                            f"is {type(orig).__name__}, new type is {type(new).__name__}",
                             _carry_hint(name, orig, new))
             new = self._materialize(new)
             if new.handle.type != init.handle.type:
@@ -626,6 +631,13 @@ class FunctionVisitor:
     def expr_BinOp(self, node):
         return self.binop(self.visit(node.left), self.visit(node.right), _BINOPS[type(node.op)])
 
+    def _reflected(self, scalar, tile, name):
+        """August tiles have reflected operators (April ones do not): ``2 * x`` is ``x * 2``; ``2 - x`` and
+        ``2 / x`` are computed as ``full_like(x, 2) - x`` and ``full_like(x, 2) / x``."""
+        if name in ("add", "mul"):
+            return self.binop(tile, scalar, name)
+        return self.binop(full_like(tile, scalar), tile, name)
+
     def binop(self, lhs, rhs, name):
         lhs, rhs = ConstExpr.unwrap(lhs), ConstExpr.unwrap(rhs)
         if name == "pow" and isinstance(lhs, Tile):
@@ -634,6 +646,9 @@ class FunctionVisitor:
         if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile):
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
                         "asc2 tiles support + - * / // << >> @ and comparisons only")
+        if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile) and name in _REFLECTED
+                and getattr(type(rhs), f"__r{name}__", None) is None):
+            return self._reflected(lhs, rhs, name)
         if not _is_ir(lhs) and _is_ir(rhs):
             method = getattr(type(rhs), f"__r{name}__", None)
             if method is None:

@@ -50,6 +50,12 @@ def dialect_spelling(key: str) -> str:
     return d.name_of(key)
 
 
+def tracing_august() -> bool:
+    """Whether the kernel being traced is written in the August dialect (its errors use pyasc-dev's texts)."""
+    d = getattr(getattr(_state, "builder", None), "dialect", None)
+    return bool(getattr(d, "august", False))
+
+
 def dialect_qualified(key: str) -> str:
     """``dialect_spelling`` with the kernel's module name (``asc2.TileLocation``, ``asctile.copy_in``)."""
     b = getattr(_state, "builder", None)

@@ -47,6 +47,13 @@ def _require_tensor(value, what, arg):
                     "wrap the pointer first: x_gm = @tensor(x_ptr, [size])")
 
 
+def _check_offsets(offsets, dst):
+    """pyasc-dev's check (and text) for the offsets of copy_in / copy_out: one per tensor dimension."""
+    if isinstance(offsets, (list, tuple)) and len(offsets) and len(offsets) != len(dst.shape):
+        raise error(ValueError, f"'offsets' must have {len(dst.shape)} values, got {len(offsets)}",
+                    f"give one offset per tensor dimension ({len(dst.shape)})")
+
+
 def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None, pad_value=None):
     """``copy_in(src, offsets, shape=None, location=Auto, *, real_shape=None, pad_value=None)``.
 
@@ -54,6 +61,7 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
     the tile is ``pad_value`` (undefined when no pad value is given); ``pad_value`` alone pads the part
     of the tile outside the tensor."""
     _require_tensor(src, "copy_in", "src")
+    _check_offsets(offsets, src)
     if shape is None:
         if real_shape is not None or pad_value is not None:
             raise error(ValueError, "'real_shape' and 'pad_value' need a tile shape",
@@ -66,7 +74,19 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
 def copy_out(src, dst, offsets, *, real_shape=None):
     """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile."""
     _require_tensor(dst, "copy_out", "dst")
+    _check_offsets(offsets, dst)
     return memory_ops.store(src, dst, offsets=offsets, real_shape=real_shape)
+
+
+def cast(input, dtype, round_mode=None):
+    """``cast(input, dtype)``: ``input.to(dtype)`` for a tile (the default rounding only)."""
+    if round_mode is not None:
+        raise error(RuntimeError, "cast with a round_mode is not supported on this engine",
+                    "drop round_mode: the default rounding of x.to(dtype) is used")
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
+                    "cast a scalar with @number(value, dtype)")
+    return input.to(dtype)
 
 
 def copy_form(n_positional, keywords):
@@ -144,6 +164,7 @@ ENTRIES = [
     Entry("copy_out", copy_out, (AUGUST,)),
     Entry("TensorLocation", Location, (AUGUST,)),
     Entry("copy", copy),
+    Entry("cast", cast, (AUGUST,)),
     Entry("GlobalAddress", GlobalAddress),
     Entry("GlobalTensor", Tensor, (AUGUST,)),
     Entry("LocalTensor", Tile, (AUGUST,)),

@@ -80,7 +80,7 @@ def _arg_kind(name, value):
                 raise error(TypeError, f"argument '{name}' lives on {value.device}; the simulator reads CPU tensors",
                             "move it with .cpu() before launching")
             return ("scalar" if value.dim() == 0 else "ptr"), d
-    raise error(TypeError, f"Argument type in JIT function is not supported: {type(value)}",
+    raise error(TypeError, f"Argument type in JIT function is not supported: {type(value).__name__}",
                 "pass numpy arrays / torch tensors for data, ints / floats / bools for scalars, and annotate "
                 "compile-time parameters (tuples, shapes, dtypes) with asc.ConstExpr")
 

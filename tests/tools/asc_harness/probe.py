@@ -339,8 +339,12 @@ def set_platform(backend, platform):
         plat = config.Platform(platform)
     except ValueError:
         return "infrastructure", f"unknown platform {platform!r}: not a config.Platform value"
+    # An asctile kernel selects its platform through asctile.set_platform, which pyasc-dev's interpreter
+    # (ASCTILE_INTERPRET=1) makes a no-op: that is what lets such kernels run without CANN.
+    asctile = sys.modules.get("asc.experimental.asctile")
+    setter = getattr(asctile, "set_platform", None) or config.set_platform
     try:
-        config.set_platform(member, plat)
+        setter(member, plat)
     except Exception as exc:
         text = str(exc)
         if "Runtime library is not available" in text or "ASCEND_HOME_PATH" in text:

@@ -6,7 +6,8 @@ file is run as ``python FILE -r BACKEND -v PLATFORM`` and judged by its exit cod
 
 Engines: ``embedded`` runs under this environment's interpreter (``sys.executable``); ``pyasc`` runs
 under ``$PYASC_PYTHON`` (a real pyasc + CANN install; the CANN environment variables are passed
-through and the camodel's ``Total tick`` lines are read).
+through and the camodel's ``Total tick`` lines are read), or a pyasc-dev virtualenv running asctile
+kernels in its interpreter when ``ASCTILE_INTERPRET=1`` is set (passed through as well).
 
 Failure categories: compile_error, numeric_mismatch, runtime_error, timeout, memory, infrastructure.
 Both entry points are side-effect free apart from the subprocesses they start (no files are written
@@ -40,7 +41,7 @@ PROBE = Path(__file__).resolve().parent / "probe.py"
 SEED = 2026
 
 _PASS_PREFIXES = ("ASCEND_", "CANN_", "TOOLCHAIN_", "CAMODEL_")
-_PASS_NAMES = ("LD_LIBRARY_PATH", "PYASC_DUMP_PATH", "DRY_RUN")
+_PASS_NAMES = ("LD_LIBRARY_PATH", "PYASC_DUMP_PATH", "DRY_RUN", "ASCTILE_INTERPRET")
 _COMPILE_NAMES = ("CodegenError", "CompilationError", "UnsupportedSyntaxError", "SyntaxError",
                   "IndentationError", "TabError")
 _EXC_LINE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit))\b:?\s*(.*)$")

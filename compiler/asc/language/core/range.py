@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+from ...ir.builder import tracing_august
 from .errors import error
 
 
@@ -12,7 +13,8 @@ class BaseRange:
 
     def __init__(self, *args):
         if not 1 <= len(args) <= 3:
-            raise error(ValueError, f"range expects from 1 to 3 arguments, got {len(args)}",
+            name = "'range'" if tracing_august() else "range"  # pyasc-dev quotes it; April did not
+            raise error(ValueError, f"{name} expects from 1 to 3 arguments, got {len(args)}",
                         "range(stop), range(start, stop) or range(start, stop, step)")
         if len(args) == 1:
             self.start, self.stop, self.step = 0, args[0], 1
@@ -37,7 +39,8 @@ class static_range:
 
     def __init__(self, *args):
         if not 1 <= len(args) <= 3:
-            raise error(ValueError, f"static_range expects from 1 to 3 arguments, got {len(args)}",
+            name = "'static_range'" if tracing_august() else "static_range"
+            raise error(ValueError, f"{name} expects from 1 to 3 arguments, got {len(args)}",
                         "static_range(stop), static_range(start, stop) or static_range(start, stop, step)")
         for a in args:
             if not isinstance(a, int):

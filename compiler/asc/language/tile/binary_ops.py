@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from ...ir.builder import current_builder
+from ...ir.builder import current_builder, tracing_august
 from ...ir.registry import define
 from ...runtime.config import CompilationArch, platform_to_arch
 from ...ir.types import Location
@@ -135,7 +135,10 @@ def _verify_matmul(input, other):
         raise error(RuntimeError, f"Input tiles must have two dims, got {len(input.shape)} and {len(other.shape)}",
                     "load the operands as 2-D tiles, e.g. [m_tile, k] and [k, n_tile]")
     if input.shape[1] != other.shape[0]:
-        raise error(RuntimeError, f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}",
+        text = (f"Input tensors have incompatible shapes: {tuple(input.shape)}, {tuple(other.shape)}"
+                if tracing_august() else
+                f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}")
+        raise error(RuntimeError, text,
                     "the left tile's last dimension (K) must equal the right tile's first dimension")
     require_location(input, (Location.L0A,), "asc2.matmul (left operand)")
     require_location(other, (Location.L0B,), "asc2.matmul (right operand)")

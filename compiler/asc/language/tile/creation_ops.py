@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core import dtype as dt
@@ -65,6 +66,9 @@ def zeros_acc(shape, dtype=dt.float32, *, bias=None):
     if len(shape) != 2:
         raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(shape)}",
                     "the accumulator is the [M, N] result of a matmul: @zeros_acc([M, N], asc.float32)")
+    if tracing_august() and str(dtype) != "float32":  # pyasc-dev checks here; April at matmul_acc
+        raise error(RuntimeError, f"'dtype' dtype must be float32, got {dtype}",
+                    "the cube accumulates in float32: @zeros_acc([M, N], asc.float32); cast on the store")
     if bias is None:
         return emit_tile("tile.zeros_acc", [], shape, dtype, Location.L0C)
     if not isinstance(bias, Tile):

@@ -54,3 +54,4 @@ class asctile_range(range):
 
 
 asctile_range.__name__ = asctile_range.__qualname__ = "range"
+asctile_range.__init__.__qualname__ = "range.__init__"  # as in TypeErrors for bad keywords

@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error, not_supported
@@ -13,12 +14,20 @@ from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
+_AUGUST_ABS_DTYPES = ("int8", "int16", "int32", "int64", "float16", "float32")
+
+
 def _unary(kind, input, scalar_ok=False):
     if scalar_ok and isinstance(input, (PlainValue, numbers.Real, np.number)) and not isinstance(input, bool):
         return scalar_unary(kind, input)
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
+    if tracing_august():  # pyasc-dev's dtype lists and text (no bfloat16)
+        allowed = _AUGUST_ABS_DTYPES if kind == "abs" else ("float16", "float32")
+        if str(input.dtype) not in allowed:
+            raise error(RuntimeError, f"'input' dtype must be one of {', '.join(allowed)}, got {input.dtype}",
+                        "convert the tile first, e.g. x.to(@float32)")
     if not input.dtype.is_float():
         raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
                     "convert the tile to a float type first, e.g. x.to(asc.float32)")

@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error
 from ..core.ir_value import PlainValue
@@ -86,11 +87,20 @@ def infer_common_dtype(lhs, rhs):
                 "convert one operand with .to(dtype) so both have the same element type")
 
 
+def _broadcastable(a, b):
+    return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(tuple(a)), reversed(tuple(b))))
+
+
 def infer_common_shape(lhs, rhs):
     from .tile import Tile
     if isinstance(lhs, Tile) and isinstance(rhs, Tile):
         if lhs.shape != rhs.shape:
+            if tracing_august() and not _broadcastable(lhs.shape, rhs.shape):  # pyasc-dev's text
+                raise error(RuntimeError, f"Shapes are not broadcastable: {tuple(lhs.shape)} vs. {tuple(rhs.shape)}",
+                            "give both tiles the same shape (reshape or broadcast_to first)")
             raise error(RuntimeError, f"Shape mismatch: {list(lhs.shape)} vs. {list(rhs.shape)}",
+                        "this engine does not broadcast tiles implicitly: use x.broadcast_to(*shape) or reshape first"
+                        if tracing_august() else
                         "asc2 has no implicit broadcasting: use x.broadcast_to(*shape) or reshape first")
         return lhs.shape
     if isinstance(lhs, Tile):

@@ -1,0 +1,76 @@
+"""August-dialect port of golden/kernels/rms_norm_f16.py: a whole-row kernel and a split-row one (carried sum)."""
+import numpy as np
+
+from asc.experimental import asctile
+
+EXPECT = "accept"
+OP = "rms_norm"
+DTYPE = "float16"
+TOLERANCE = {"atol": 5e-2, "rtol": 5e-2}
+CASES = [{"id": "8x256", "shape": [8, 256]}, {"id": "5x3000", "shape": [5, 3000]}]
+EPS = 1e-6
+CORE_NUM = 32
+ALIGN = 16
+FULL_ROW_MAX_COLS = 2048
+SPLIT_TILE_COLS = 1024
+
+
+@asctile.jit(always_compile=True)
+def rms_norm_full_row_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress,
+                             out_ptr: asctile.GlobalAddress, num_rows: int, epsilon: float,
+                             num_cols: asctile.ConstExpr[int]):
+    x_gm = asctile.global_tensor(x_ptr, [num_rows, num_cols])
+    gamma_gm = asctile.global_tensor(gamma_ptr, [1, num_cols])
+    out_gm = asctile.global_tensor(out_ptr, [num_rows, num_cols])
+    gamma = asctile.copy_in(gamma_gm, [0, 0], [1, num_cols]).to(asctile.float32)
+    for row in asctile.range(asctile.block_idx(), num_rows, asctile.block_num(), unroll_factor=2):
+        x = asctile.copy_in(x_gm, [row, 0], [1, num_cols]).to(asctile.float32)
+        inv_rms = 1.0 / asctile.sqrt(asctile.reduce_sum(x * x) / num_cols + epsilon)
+        asctile.copy_out((x * inv_rms * gamma).to(asctile.float16), out_gm, [row, 0])
+
+
+@asctile.jit(always_compile=True)
+def rms_norm_split_d_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress,
+                            out_ptr: asctile.GlobalAddress, num_rows: int, num_cols: int, num_tiles: int,
+                            epsilon: float, tile_cols: asctile.ConstExpr[int]):
+    gamma_gm = asctile.global_tensor(gamma_ptr, [num_cols])
+    for row in asctile.range(asctile.block_idx(), num_rows, asctile.block_num(), unroll_factor=2):
+        x_gm = asctile.global_tensor(x_ptr + row * num_cols, [num_cols])
+        out_gm = asctile.global_tensor(out_ptr + row * num_cols, [num_cols])
+        acc = asctile.zeros([tile_cols], dtype=asctile.float32)
+        for t in asctile.range(num_tiles, unroll_factor=2):
+            x = asctile.copy_in(x_gm, [t * tile_cols], [tile_cols], pad_value=0).to(asctile.float32)
+            acc = acc + x * x
+        inv_rms = 1.0 / asctile.sqrt(asctile.reduce_sum(acc) / num_cols + epsilon)
+        for t in asctile.range(num_tiles, unroll_factor=2):
+            col = t * tile_cols
+            x = asctile.copy_in(x_gm, [col], [tile_cols]).to(asctile.float32)
+            gamma = asctile.copy_in(gamma_gm, [col], [tile_cols]).to(asctile.float32)
+            asctile.copy_out((x * inv_rms * gamma).to(asctile.float16), out_gm, [col])
+
+
+def make_inputs(case):
+    num_rows, num_cols = case["shape"]
+    rng = np.random.default_rng(2026)
+    x = rng.standard_normal((num_rows, num_cols), dtype=np.float32).astype(np.float16)
+    gamma = (rng.standard_normal(num_cols, dtype=np.float32) * 0.5 + 1.0).astype(np.float16)
+    return (x, gamma, EPS)
+
+
+def launch(x, gamma, eps):
+    num_rows, num_cols = x.shape
+    out = np.zeros_like(x)
+    if num_cols % ALIGN == 0 and num_cols <= FULL_ROW_MAX_COLS:
+        rms_norm_full_row_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, float(eps), num_cols)
+    else:
+        tile_cols = min(SPLIT_TILE_COLS, -(-num_cols // ALIGN) * ALIGN)
+        num_tiles = -(-num_cols // tile_cols)
+        rms_norm_split_d_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, num_cols, num_tiles, float(eps),
+                                                         tile_cols)
+    return out
+
+
+def reference(x, gamma, eps):
+    x64 = x.astype(np.float64)
+    inv = 1.0 / np.sqrt((x64 * x64).mean(axis=-1, keepdims=True) + eps)
+    return (x64 * inv * gamma.astype(np.float64)).astype(x.dtype)

@@ -1,0 +1,24 @@
+"""break inside a kernel loop."""
+import numpy as np
+
+from asc.experimental import asctile
+
+EXPECT = "reject"
+ERROR = "Break syntax is not supported in JIT function"
+
+
+@asctile.jit
+def kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int):
+    x_gm = asctile.global_tensor(x_ptr, [size])
+    out_gm = asctile.global_tensor(out_ptr, [size])
+    for i in range(4):
+        if i == 2:
+            break
+        asctile.copy_out(asctile.copy_in(x_gm, [i * 64], [64]), out_gm, [i * 64])
+
+
+def run():
+    x = np.arange(1024, dtype=np.float32)
+    out = np.zeros_like(x)
+    kernel[1](x, out, x.size)
+    return {"out": out}
