@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-stamp
 # The pyasc-dev oracle of `make conformance` lives in a virtualenv of its own (it ships a package named asc too).
 PYASC_DEV_VENV ?= $(HOME)/.cache/asc-embedded/pyasc-dev
 
-.PHONY: run test pr-gate merge-gate nightly dashboard conformance setup clean
+.PHONY: run test pr-gate merge-gate nightly dashboard conformance mutation setup clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "environment missing: $(PYTHON) not found" >&2; exit 2; }
@@ -43,5 +43,11 @@ dashboard: $(STAMP)
 conformance: $(STAMP)
 	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json
 
+# Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in
+# .mutation/report.md. MUTATION_ARGS passes more options, e.g. MUTATION_ARGS="--only memory_plan --sample 40".
+MUTATION_MIN ?= 20
+mutation: $(STAMP)
+	$(BIN)/python tests/mutation/mutation.py --budget-min $(MUTATION_MIN) $(MUTATION_ARGS)
+
 clean:
-	rm -rf $(VENV) site .pytest_cache .conformance
+	rm -rf $(VENV) site .pytest_cache .conformance .mutation

@@ -34,7 +34,7 @@ def binary_values(kind, a, b, out_dtype):
             r = np.true_divide(as_compute(a, cd), as_compute(b, cd))
         else:
             r = _UFUNC[kind](as_compute(a, cd), as_compute(b, cd))
-    return r.astype(out_dtype, copy=False)
+        return r.astype(out_dtype, copy=False)      # overflow to inf is the result, not a warning
 
 
 @impl("tile.binary")
