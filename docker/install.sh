@@ -4,7 +4,8 @@
 #   pyasc venv    the real pyasc (with asc2) built from a source directory or installed from a
 #                 wheel, plus numpy and torch for the golden kernels' host code; the harness runs
 #                 kernels with it when called with --engine pyasc (PYASC_PYTHON points at its python)
-#   project venv  this project (compiler, harness, console scripts) and its dependencies
+#   project venv  this project (compiler, harness, console scripts) and its dependencies, with the
+#                 cluster extra (dask.distributed: the image can serve as a Dask worker)
 #
 # It runs the same way outside Docker, e.g. to set up a host that already has CANN:
 #
@@ -149,10 +150,10 @@ if [ "$DO_PROJECT" = 1 ]; then
     make_venv "$PROJECT_VENV"
     if [ "$EDITABLE" = 1 ]; then
         log "installing the project from $PROJECT_SOURCE (editable)"
-        pip_install "$PROJECT_VENV" -e "$PROJECT_SOURCE"
+        pip_install "$PROJECT_VENV" -e "${PROJECT_SOURCE}[cluster]"
     else
         log "installing the project from $PROJECT_SOURCE"
-        pip_install "$PROJECT_VENV" "$PROJECT_SOURCE"
+        pip_install "$PROJECT_VENV" "${PROJECT_SOURCE}[cluster]"
     fi
     log "checking the project venv"
     "$PROJECT_VENV/bin/python" -c 'import asc, asc2, asc_harness'

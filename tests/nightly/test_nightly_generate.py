@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 
 import pytest
@@ -160,3 +161,36 @@ def test_generate_commit_and_user_errors(make_repo, run_generate, tmp_path, monk
     assert len(files) == 3 and any(f.endswith("/abs_kernel.py") for f in files)
     assert git(repo.root, "log", "-1", "--format=%s").startswith("generate: generative evidence for 1 attempt(s)")
     assert not git(repo.root, "status", "--porcelain").strip()
+
+
+def test_a_killed_generate_resumes_with_the_attempts_not_yet_recorded(make_repo, run_generate, monkeypatch):
+    import signal
+    import subprocess
+    import time
+
+    repo = make_repo({"abs": "good"})
+    monkeypatch.setenv("SCRIPTED_BEHAVIOUR", "good")
+    template = f"{shlex.quote(PYTHON)} {shlex.quote(str(AGENT))} {{prompt_file}} {{workspace}}"
+    state_path = repo.root / ".generate" / "state.json"
+    proc = subprocess.Popen([PYTHON, "-m", "asc_harness.generate", *repo.args(
+        "--agent-command", template, "--attempts", "4", "--agent-env", "SCRIPTED_BEHAVIOUR", "--allow-host-only",
+        "--no-dashboard")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(3000):  # kill it once it has recorded an attempt
+            if state_path.exists() and json.loads(state_path.read_text() or "{}").get("done"):
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    done = len(json.loads(state_path.read_text())["done"])
+    assert 1 <= done < 4
+    code, out, err = run_generate(*repo.args("--resume", "--attempts", "2"))
+    assert code == 2 and "drop --attempts" in err
+    code, out, err = run_generate(*repo.args("--resume", "--no-dashboard"))
+    assert code == 0, out + err
+    assert f"{done} of 4 attempt(s) already recorded" in out
+    assert sorted(r["generative"]["attempt"] for r in attempts(repo)) == [1, 2, 3, 4]  # each attempt once
+    code, out, err = run_generate(*repo.args("--resume"))
+    assert code == 2 and "nothing to resume" in err

@@ -288,7 +288,7 @@ def test_make_targets_call_the_gate(target, command):
 def test_make_setup_keeps_the_venv_bootstrap():
     makefile = (REPO / "Makefile").read_text()
     torch = makefile.index("pip install --quiet torch==2.13.0")
-    project = makefile.index("pip install --quiet -e '.[dev]'")
+    project = makefile.index("pip install --quiet -e '.[dev,cluster]'")
     assert torch < project
     assert "$(STAMP): pyproject.toml" in makefile
 

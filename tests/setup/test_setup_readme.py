@@ -28,6 +28,7 @@ KNOWN_COMMANDS = {
     "matrix": "tests/harness (matrix on the committed registry) and the nightly gate, which prints it",
     "check_capabilities --soft-runtime": "the PR gate (.ci/gate pr)",
     "nightly --cells 'abs/*/*' --no-dashboard": "tests/nightly (the --cells filter); make run runs nightly",
+    "nightly --scheduler local:4 --no-dashboard": "tests/nightly/test_nightly_cluster.py (local:N); bench/cluster.py",
     "run_kernel --evidence -v Ascend950PR_9599 golden/kernels/abs_f16.py":
         "tests/harness (run_kernel --evidence writes a record)",
     "sync_capabilities": "the nightly gate runs it after the cell runs; tests/harness",

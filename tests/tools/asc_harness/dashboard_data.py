@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import HarnessError
 from .evidence import iter_records
+from .reference import compare as ascend_c_compare
 from .registry import GENERATIVE_STATUSES, GOLDEN_STATUSES, PERF_STATUSES, load_registry
 from .dashboard_format import (_dtype_key, _iso, _jsonable, _num, _parse_time, _to_utc, age_label,  # noqa: F401
                                cell_slug, format_err, format_ticks)
@@ -391,6 +392,7 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
         "history": history,
         "cases": cases,
         "perf": perf,
+        "ascend_c": ascend_c_compare(c, case_src),
         "attempts": attempts,
         "golden": golden,
         "prompts": {str(k): v for k, v in prompts.items()},

@@ -17,6 +17,12 @@ record), statically checked by tracing it on the embedded compiler in a sandboxe
 is a result, not a crash), then run against the cell's cases with the harness's own comparison: the
 cell's golden ``make_inputs`` / ``reference`` / ``CASES`` with the generated ``launch``. Each attempt
 writes one generative evidence record; sync_capabilities then applies the K-of-M rule.
+
+The run's state (``.generate/state.json`` next to capabilities.yaml, written after every attempt)
+lets ``--resume`` continue an interrupted run with the attempts not yet recorded. ``--scheduler
+ADDRESS`` (or ``$ASC_SCHEDULER``; ``local:N`` for N local worker processes) runs each attempt as a
+task on a Dask cluster: the worker runs the agent and the evaluation, this process writes the
+artifacts and records (docs/cluster.md).
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Sequence
 
-from . import sandbox
+from . import cluster as cluster_mod
+from . import remote, sandbox
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
 from .evidence import (build_record, cell_dir, file_sha256, iso_utc, record_filename, require_valid_evidence,
@@ -131,6 +139,10 @@ def _parser():
                    help="dashboard output folder (default: site/ next to capabilities.yaml)")
     p.add_argument("--commit", action="store_true",
                    help="commit the new records, their artifacts and capabilities.yaml (nothing else)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run (its own cells, attempts and options) with the attempts "
+                        "not yet recorded")
+    cluster_mod.add_options(p)
     return p
 
 
@@ -325,8 +337,15 @@ launch = _kernel.launch
 # one attempt
 
 
+OPTION_NAMES = ("variant", "timeout", "kernel_timeout", "memory_mb", "agent_memory_mb", "engine", "backend",
+                "quick", "allow_host_only", "no_agent_network", "keep_workspaces")
+
+
 class Context:
-    def __init__(self, args, root: Path, ev_dir: Path, tokens: list[str], golden_hashes: dict[str, str]):
+    """What an attempt needs: the options, where the repository (or a worker's stand-in) is, the agent."""
+
+    def __init__(self, args, root: Path, ev_dir: Path, tokens: list[str], golden_hashes: dict[str, str],
+                 agent_env: dict[str, str] | None = None, display: str | None = None):
         self.args = args
         self.root = root
         self.ev_dir = ev_dir
@@ -334,6 +353,18 @@ class Context:
         self.golden_hashes = golden_hashes
         self.opts = {"engine": args.engine, "backend": args.backend}
         self.kernel_memory = args.memory_mb or None
+        if agent_env is None:
+            agent_env = {name: os.environ[name] for name in args.agent_env if name in os.environ}
+        self.agent_env = agent_env
+        self.display = display or display_command(tokens, root)
+
+    @classmethod
+    def from_options(cls, options: dict, root: Path, ev_dir: Path, agent: dict, golden_hashes: dict[str, str]):
+        return cls(SimpleNamespace(**options, agent_env=sorted(agent["env"])), root, ev_dir, agent["tokens"],
+                   golden_hashes, agent_env=agent["env"], display=agent["display"])
+
+    def options(self) -> dict:
+        return {name: getattr(self.args, name) for name in OPTION_NAMES}
 
 
 def _simple_record(ctx: Context, cell: dict, gen: dict, *, status: str, category: str, message: str,
@@ -348,9 +379,34 @@ def _simple_record(ctx: Context, cell: dict, gen: dict, *, status: str, category
 
 def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, console) -> dict:
     """Run the agent once for ``cell`` and write the attempt's generative record; returns an outcome dict."""
+    started = time.monotonic()
+    record, extra = attempt_record(ctx, cell, attempt, contract)
+    written = write_record(record, ctx.ev_dir)
+    return attempt_outcome(ctx, cell, attempt, record, written, extra, round(time.monotonic() - started, 3))
+
+
+def attempt_outcome(ctx: Context, cell: dict, attempt: int, record: dict, written: Path, extra: dict,
+                    wall_s: float) -> dict:
+    failure = record.get("failure") or {}
+    gen = record.get("generative") or {}
+    artifacts = Path(extra["artifacts"]) if extra.get("artifacts") else None
+    return {"cell": cell["id"], "attempt": attempt, "workspace": extra.get("workspace"), "status": record["status"],
+            "category": failure.get("category"), "message": _first_line(failure.get("message")),
+            "runtime_verified": record["runtime_verified"], "evidence": to_repo_path(written, ctx.root),
+            "kernel": record.get("kernel"), "agent_exit": gen.get("agent_exit"),
+            "agent_wall_s": gen.get("agent_wall_s"), "wall_s": wall_s,
+            "artifacts": [to_repo_path(p, ctx.root) for p in sorted(artifacts.glob("*")) if p.is_file()]
+            if artifacts is not None and artifacts.is_dir() else []}
+
+
+def attempt_record(ctx: Context, cell: dict, attempt: int, contract: dict | None) -> tuple[dict, dict]:
+    """Run the agent once and evaluate its kernel: (the generative record, not yet written; extras).
+
+    Kernel copies go under ``ctx.ev_dir``'s artifacts folder; extras: ``artifacts`` (that folder),
+    ``workspace`` (kept workspace or None).
+    """
     args = ctx.args
     variant = args.variant
-    started = time.monotonic()
     base = Path(tempfile.mkdtemp(prefix="asc-gen-"))
     workspace = base / "workspace"
     workspace.mkdir()
@@ -365,14 +421,12 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
 
     attempt_id = record_filename("generative")[: -len(".json")]
     artifacts = cell_dir(ctx.ev_dir, cell["id"]) / "artifacts" / attempt_id
-    gen = {"attempt": attempt, "variant": variant, "agent_command": display_command(ctx.tokens, ctx.root),
+    gen = {"attempt": attempt, "variant": variant, "agent_command": ctx.display,
            "agent_exit": None, "agent_wall_s": None, "agent_output": None, "kernel_file": None}
     env = {"ASC_PROMPT_FILE": str(prompt_file), "ASC_WORKSPACE": str(workspace), "ASC_CELL": cell["id"],
            "ASC_VARIANT": variant, "ASC_ATTEMPT": str(attempt)}
-    for name in args.agent_env:
-        if name in os.environ:
-            env[name] = os.environ[name]
-    outcome = {"cell": cell["id"], "attempt": attempt, "workspace": str(workspace) if args.keep_workspaces else None}
+    env.update(ctx.agent_env)
+    extra = {"artifacts": str(artifacts), "workspace": str(workspace) if args.keep_workspaces else None}
     try:
         argv = agent_argv(ctx.tokens, prompt_file, workspace)
         untracked = untracked_files(ctx.root)
@@ -416,26 +470,15 @@ def run_attempt(ctx: Context, cell: dict, attempt: int, contract: dict | None, c
         prov = record["provenance"].setdefault("sandbox", {**sb.provenance(), "network": False})
         prov["agent_network"] = sb.network
         prov["tampering"] = [f"agent: {c}" for c in sb.repo_changes] + list(prov["tampering"])
-        written = write_record(record, ctx.ev_dir)
     except HarnessError:
         raise
     except Exception as exc:  # noqa: BLE001 - a harness problem costs only this attempt
         message = f"the harness could not evaluate this attempt: {type(exc).__name__}: {exc}"
-        written = write_record(infrastructure_record(cell, ctx.root, ctx.opts, message, kind="generative",
-                                                     generative=gen), ctx.ev_dir)
-        record = json.loads(written.read_text(encoding="utf-8"))
+        record = infrastructure_record(cell, ctx.root, ctx.opts, message, kind="generative", generative=gen)
     finally:
         if not args.keep_workspaces:
             shutil.rmtree(base, ignore_errors=True)
-    failure = record.get("failure") or {}
-    outcome.update(status=record["status"], category=failure.get("category"),
-                   message=_first_line(failure.get("message")), runtime_verified=record["runtime_verified"],
-                   evidence=to_repo_path(written, ctx.root), kernel=record.get("kernel"),
-                   agent_exit=gen["agent_exit"], agent_wall_s=gen["agent_wall_s"],
-                   wall_s=round(time.monotonic() - started, 3),
-                   artifacts=[to_repo_path(p, ctx.root) for p in sorted(artifacts.glob("*")) if p.is_file()]
-                   if artifacts.is_dir() else [])
-    return outcome
+    return record, extra
 
 
 def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Path) -> dict:
@@ -512,6 +555,176 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
 
 
 # --------------------------------------------------------------------------------------------------
+# attempts on a Dask cluster: workers run the agent and evaluate, this process writes
+
+
+def attempt_task(task: dict, worker: dict) -> dict:
+    """On a worker: one attempt in a stand-in repository holding only the cell's golden kernel.
+
+    Returns the record (not written) and the artifacts it refers to (repository-relative path:
+    base64 content), for the coordinator to write.
+    """
+    refused = remote.check_versions(task, worker)
+    if refused:
+        return refused
+    root = Path(tempfile.mkdtemp(prefix="asc-task-"))
+    try:
+        remote.materialise(task["files"], root)
+        ev_dir = root / task["evidence_dir"]
+        ev_dir.mkdir(parents=True, exist_ok=True)
+        ctx = Context.from_options(task["options"], root, ev_dir, task["agent"], task["golden_hashes"])
+        record, _extra = attempt_record(ctx, task["cell"], task["attempt"], task["contract"])
+        artifacts = remote.collect(root, ev_dir)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return {"id": task["id"], "worker": worker, "record": remote.stamp(record, worker, task["id"]),
+            "artifacts": artifacts}
+
+
+def attempt_tasks(ctx: Context, cells: list[dict], attempts: int, run_id: str, versions: dict) -> list[dict]:
+    """One task per cell and attempt, carrying everything the worker needs as data."""
+    ev_rel = to_repo_path(ctx.ev_dir, ctx.root)
+    agent = {"tokens": ctx.tokens, "env": ctx.agent_env, "display": ctx.display}
+    tasks = []
+    for cell in cells:
+        golden = ctx.root / cell["golden"] if cell.get("golden") else None
+        have_golden = golden is not None and golden.is_file()
+        contract = describe_inputs(golden, cell["platform"], ctx.root, ctx.ev_dir) if have_golden else None
+        files = remote.pack_files(ctx.root, [cell["golden"]]) if have_golden else {}
+        for attempt in range(1, attempts + 1):
+            tasks.append({"id": f"{run_id}/{cell['id']}#{attempt}", "cell": cell, "attempt": attempt,
+                          "contract": contract, "files": files, "evidence_dir": ev_rel, "options": ctx.options(),
+                          "agent": agent, "golden_hashes": ctx.golden_hashes, "versions": versions})
+    return tasks
+
+
+def run_on_cluster(cl, ctx: Context, tasks: list[dict], console, outcomes: list[dict], state=None) -> None:
+    """Run ``tasks`` on the cluster; write each attempt's artifacts and record here, append its outcome."""
+    from .evidence import harness_git_state
+    from .remote import decode
+
+    commit, dirty = harness_git_state(ctx.root)
+    total = len({t["id"] for t in tasks})
+
+    def on_result(task: dict, result: dict) -> None:
+        cell, attempt = task["cell"], task["attempt"]
+        artifacts = []
+        if "lost" in result:
+            gen = {"attempt": attempt, "variant": ctx.args.variant, "agent_command": ctx.display, "agent_exit": None,
+                   "agent_wall_s": None, "agent_output": None, "kernel_file": None}
+            record = infrastructure_record(cell, ctx.root, ctx.opts, f"the cluster lost this attempt: {result['lost']}",
+                                           kind="generative", generative=gen)
+        else:
+            record = result["record"]
+            record["provenance"].update(harness_commit=commit, harness_dirty=dirty)
+            for rel, data in sorted(result["artifacts"].items()):
+                target = ctx.root / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _atomic_write_bytes(target, decode(data))
+                artifacts.append(rel)
+        written = write_record(record, ctx.ev_dir)
+        o = attempt_outcome(ctx, cell, attempt, record, written, {}, record.get("wall_time_s") or 0.0)
+        o["artifacts"] = artifacts
+        worker = result.get("worker")
+        o["worker"] = f"{worker['name']}@{worker['host']}" if worker else None
+        outcomes.append(o)
+        if state is not None:
+            state.record(task["id"], o)
+        style = {"pass": "green"}.get(o["status"], "red")
+        detail = f" ({o['category']}: {o['message']})" if o.get("category") else ""
+        console.print(f"[{len(outcomes)}/{total}] {cell['id']} attempt {attempt}: [{style}]{o['status']}[/{style}]"
+                      f"{' on ' + o['worker'] if worker else ''}, agent exit {o['agent_exit']}{detail}",
+                      markup=True, highlight=False, soft_wrap=True)
+
+    cl.run(attempt_task, tasks, on_result, label=lambda t: f"{t['cell']['id']} attempt {t['attempt']}",
+           noun="attempts")
+
+
+# --------------------------------------------------------------------------------------------------
+# run state: .generate/state.json, for --resume
+
+STATE_VERSION = 1
+RUN_DIR_NAME = ".generate"
+# options a resumed run may set afresh; every other option is the interrupted run's
+RESUME_OPTIONS = ("root", "capabilities", "evidence_dir", "scheduler", "retries", "connect_timeout", "no_dashboard", "site",
+                  "commit", "resume")
+
+
+class RunState:
+    """The attempts of one run and those already recorded, saved atomically after every attempt."""
+
+    def __init__(self, root: Path):
+        self.dir = root / RUN_DIR_NAME
+        self.path = self.dir / "state.json"
+        self.data: dict = {}
+
+    def start(self, argv: list[str]) -> None:
+        run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{os.getpid()}"
+        self.data = {"version": STATE_VERSION, "run_id": run_id, "argv": argv, "phase": "attempts", "done": {}}
+        self.save()
+
+    def load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise HarnessError(f"nothing to resume: no generate state in {self.dir}") from None
+        except (OSError, ValueError) as exc:
+            raise HarnessError(f"{self.path} is unreadable ({exc}); delete it to start afresh") from None
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise HarnessError(f"nothing to resume: {self.path} is not a generate state")
+        if data.get("phase") == "done":
+            raise HarnessError(f"nothing to resume: the run {data.get('run_id')} finished; run generate without "
+                               "--resume")
+        self.data = data
+
+    def save(self) -> None:
+        from .registry import atomic_write_text
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        ignore = self.dir / ".gitignore"
+        if not ignore.exists():  # the state never shows up as a change in the repository
+            ignore.write_text("*\n", encoding="utf-8")
+        atomic_write_text(self.path, json.dumps(self.data, indent=2) + "\n")
+
+    def task_id(self, cell_id: str, attempt: int) -> str:
+        return f"{self.data['run_id']}/{cell_id}#{attempt}"
+
+    def record(self, task_id: str, outcome: dict) -> None:
+        self.data["done"][task_id] = outcome
+        self.save()
+
+    def finish(self) -> None:
+        self.data["phase"] = "done"
+        self.save()
+
+
+def resumed_args(parser, args, state: RunState):
+    """The interrupted run's options, with only RESUME_OPTIONS taken from this command line."""
+    for action in parser._actions:
+        if action.dest in RESUME_OPTIONS or action.dest == "help":
+            continue
+        if getattr(args, action.dest) != action.default:
+            raise HarnessError(f"--resume continues the interrupted run with its own options; drop "
+                               f"{'/'.join(action.option_strings)}")
+    old = parser.parse_args(state.data["argv"])
+    for name in RESUME_OPTIONS:
+        setattr(old, name, getattr(args, name))
+    return old
+
+
+def adopt_recorded(ev_dir: Path, root: Path, cell_id: str, task_ids: set[str]) -> dict[str, tuple[dict, Path]]:
+    """Records of these tasks already written (by a coordinator killed before it saved its state)."""
+    from .evidence import records_for_cell
+
+    found = {}
+    for rec in records_for_cell(ev_dir, cell_id, root=root):
+        worker = rec.data["provenance"].get("worker") if rec.valid and rec.kind == "generative" else None
+        if worker and worker.get("task") in task_ids:
+            found[worker["task"]] = (rec.data, rec.path)
+    return found
+
+
+# --------------------------------------------------------------------------------------------------
 # main
 
 
@@ -536,7 +749,14 @@ def select_cells(reg, patterns: list[str], platform: str | None, variant: str) -
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    state = None
+    if args.resume:
+        state = RunState(resolve_paths(args)[2])
+        state.load()
+        args = resumed_args(parser, args, state)
     if args.attempts < 1:
         raise HarnessError("--attempts must be >= 1")
     for name, value in (("--timeout", args.timeout), ("--kernel-timeout", args.kernel_timeout)):
@@ -547,6 +767,9 @@ def _main(argv: Sequence[str] | None) -> int:
     for name in args.agent_env:
         if name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP"):
             raise HarnessError(f"--agent-env {name}: this variable may not be passed into the sandbox")
+    scheduler = cluster_mod.scheduler_from(args)
+    if scheduler and args.keep_workspaces:
+        raise HarnessError("--keep-workspaces applies to local runs (a cluster run's workspaces are on its workers)")
     cap, ev_dir, root = resolve_paths(args)
     patterns = cell_patterns(args)
     reg = load_valid_registry(cap)
@@ -582,21 +805,59 @@ def _main(argv: Sequence[str] | None) -> int:
                 golden_hashes[sha] = str(c["golden"])
     ctx = Context(args, root, ev_dir, tokens, golden_hashes)
     started = time.monotonic()
-    outcomes: list[dict] = []
     total = len(cells) * args.attempts
+    with contextlib.ExitStack() as stack:
+        cl = stack.enter_context(cluster_mod.Cluster(scheduler, engine=args.engine, console=console,
+                                                     retries=args.retries, connect_timeout=args.connect_timeout)) \
+            if scheduler else None
+        if state is None:
+            state = RunState(root)
+            kept = [a for a in argv if a not in ("--resume",)]
+            state.start(kept if args.agent_command else kept + ["--agent-command", " ".join(map(shlex.quote, tokens))])
+        else:
+            console.print(f"resuming generate {state.data['run_id']}: {len(state.data['done'])} of {total} attempt(s) "
+                          "already recorded", highlight=False)
+        outcomes: list[dict] = list(state.data["done"].values())
+        interrupted = _attempts(args, ctx, cl, state, cells, outcomes, total, console)
+    if not interrupted:
+        state.finish()
+    return _finish(args, ctx, reg, cap, repo, skipped, outcomes, interrupted, started, console)
+
+
+def _attempts(args, ctx: Context, cl, state: RunState, cells: list[dict], outcomes: list[dict], total: int,
+              console) -> bool:
+    """Run the attempts not yet recorded, locally or on the cluster; True when interrupted."""
+    root, ev_dir = ctx.root, ctx.ev_dir
     note = sandbox.confinement_note()
     if note:
         console.print(note, highlight=False, soft_wrap=True)
     console.print(f"generate: {len(cells)} cell(s) x {args.attempts} attempt(s), {args.variant} prompts, "
                   f"agent budget {args.timeout:g} s", highlight=False)
-    interrupted = False
     try:
+        if cl is not None:
+            tasks = [t for t in attempt_tasks(ctx, cells, args.attempts, state.data["run_id"], cl.versions)
+                     if t["id"] not in state.data["done"]]
+            for cell in cells:  # records a killed coordinator wrote but did not note
+                for tid, (record, path) in adopt_recorded(ev_dir, root, cell["id"], {t["id"] for t in tasks}).items():
+                    attempt = record["generative"]["attempt"]
+                    o = attempt_outcome(ctx, cell, attempt, record, path, {}, record.get("wall_time_s") or 0.0)
+                    outcomes.append(o)
+                    state.record(tid, o)
+            tasks = [t for t in tasks if t["id"] not in state.data["done"]]
+            run_on_cluster(cl, ctx, tasks, console, outcomes, state)
+            return False
         for cell in cells:
             golden = root / cell["golden"] if cell.get("golden") else None
-            contract = describe_inputs(golden, cell["platform"], root, ev_dir) if golden and golden.is_file() else None
+            contract = None
             for attempt in range(1, args.attempts + 1):
+                tid = state.task_id(cell["id"], attempt)
+                if tid in state.data["done"]:
+                    continue
+                if contract is None and golden is not None and golden.is_file():
+                    contract = describe_inputs(golden, cell["platform"], root, ev_dir)
                 o = run_attempt(ctx, cell, attempt, contract, console)
                 outcomes.append(o)
+                state.record(tid, o)
                 style = {"pass": "green"}.get(o["status"], "red")
                 detail = f" ({o['category']}: {o['message']})" if o.get("category") else ""
                 console.print(f"[{len(outcomes)}/{total}] {cell['id']} attempt {attempt}: "
@@ -605,9 +866,15 @@ def _main(argv: Sequence[str] | None) -> int:
                 if o.get("workspace"):
                     console.print(f"    workspace kept: {o['workspace']}", highlight=False)
     except KeyboardInterrupt:
-        interrupted = True
-        console.print("interrupted: the attempts recorded so far are kept", highlight=False)
+        console.print("interrupted: the attempts recorded so far are kept (continue with generate --resume)",
+                      highlight=False)
+        return True
+    return False
 
+
+def _finish(args, ctx: Context, reg, cap: Path, repo, skipped: dict, outcomes: list[dict], interrupted: bool,
+            started: float, console) -> int:
+    root, ev_dir = ctx.root, ctx.ev_dir
     ran = sorted({o["cell"] for o in outcomes})
     fin = finish_pipeline(console, cap=cap, ev_dir=ev_dir, root=root, cell_ids=ran, dashboard=not args.no_dashboard,
                           site=(args.site or root / "site").resolve(), repo=repo if repo is not None and ran else None)

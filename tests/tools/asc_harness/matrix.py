@@ -3,7 +3,8 @@
 One table per tier: a row per operation, a column per dtype (per dtype@platform when the registry has
 more than one platform). Each entry shows the golden (G), generative (A, agent) and perf (P) status of
 that cell; ``!`` marks a status or link that differs from what the evidence says (run
-sync_capabilities).
+sync_capabilities). Cells with an Ascend C reference also show ``R`` = reference ticks / the golden's
+ticks at the reference shape, flagged ``< 0.7`` below the perf gate.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tabulate import tabulate, tabulate_formats
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
 from .evidence import records_for_cell, require_valid_evidence
+from .reference import compare_from_links, label
 from .registry import load_valid_registry
 from .status import changes_for
 from .validation import to_plain
@@ -45,12 +47,13 @@ def _drift_fields(cell, ev_dir, root) -> set[str]:
     return {c.field for c in changes_for(cell, records)}
 
 
-def _entry(cell, drift: set[str]) -> str:
+def _entry(cell, drift: set[str], ref: dict | None = None) -> str:
     def mark(field: str) -> str:
         return " !" if field in drift or f"evidence.{field.split('_')[0]}" in drift else ""
-    return "\n".join([f"G {SHORT.get(cell['golden_status'], cell['golden_status'])}{mark('golden_status')}",
-                      f"A {SHORT.get(cell['generative_status'], cell['generative_status'])}{mark('generative_status')}",
-                      f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{mark('perf_status')}"])
+    lines = [f"G {SHORT.get(cell['golden_status'], cell['golden_status'])}{mark('golden_status')}",
+             f"A {SHORT.get(cell['generative_status'], cell['generative_status'])}{mark('generative_status')}",
+             f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{mark('perf_status')}"]
+    return "\n".join(lines + ([label(ref)] if ref else []))
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -65,6 +68,7 @@ def _main(argv: Sequence[str] | None) -> int:
     multi_platform = len(doc["platforms"]) > 1
     cells = [to_plain(c) for c in reg.iter_cells(patterns)]
     drift = {c["id"]: _drift_fields(c, ev_dir, root) for c in cells}
+    refs = {c["id"]: compare_from_links(c, root) for c in cells}
     op_tier = {o["name"]: o["tier"] for o in doc["operations"]}
     op_order = [o["name"] for o in doc["operations"]]
 
@@ -84,7 +88,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     continue
                 entries = {column(c): {"cell": c["id"], "golden_status": c["golden_status"],
                                        "generative_status": c["generative_status"], "perf_status": c["perf_status"],
-                                       "drift": sorted(drift[c["id"]])}
+                                       "drift": sorted(drift[c["id"]]), "ascend_c": refs[c["id"]]}
                            for c in cells if c["op"] == op}
                 if entries:
                     ops.append({"op": op, "cells": entries})
@@ -102,7 +106,8 @@ def _main(argv: Sequence[str] | None) -> int:
         for op in op_order:
             op_cells = {column(c): c for c in tier_cells if c["op"] == op}
             if op_cells:
-                rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]]) if k in op_cells else ""
+                rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]], refs[op_cells[k]["id"]])
+                                    if k in op_cells else ""
                                     for k in cols])
         confirmed = sum(c["golden_status"] == "confirmed" for c in tier_cells)
         gen = sum(c["generative_status"] == "confirmed" for c in tier_cells)
@@ -117,7 +122,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if not printed:
         print("no cells" + (f" match {', '.join(patterns)}" if patterns else ""))
         return 0
-    print("G golden, A generative, P perf; - not attempted; ! differs from the evidence (run sync_capabilities)")
+    print("G golden, A generative, P perf; - not attempted; ! differs from the evidence (run sync_capabilities);")
+    print("R Ascend C reference ticks / golden ticks at the reference shape (> 1: the golden is faster; < 0.7 flagged)")
     return 0
 
 

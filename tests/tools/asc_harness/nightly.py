@@ -17,6 +17,11 @@ GitPython, after rebasing onto the branch's upstream head (``git pull --rebase``
 tracks a remote. It refuses to start when other changes are staged or capabilities.yaml has
 uncommitted edits.
 
+``--scheduler ADDRESS`` (or ``$ASC_SCHEDULER``) runs the cells on a Dask cluster instead of local
+processes, one task per cell; ``--scheduler local:N`` starts a cluster of N worker processes here.
+Workers compute, this process writes: records come back as JSON and are written here, each naming
+its worker (``provenance.worker``). See docs/cluster.md.
+
 ``nightly --generative [options]`` runs the generative evaluation instead (see ``generate --help``).
 """
 
@@ -32,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import cluster as cluster_mod
 from . import sandbox
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
@@ -83,6 +89,7 @@ def _parser():
                    help="commit the new evidence records and capabilities.yaml (nothing else) with GitPython")
     p.add_argument("--generative", action="store_true",
                    help="run the generative evaluation instead (all other options as for generate)")
+    cluster_mod.add_options(p)
     return p
 
 
@@ -381,6 +388,68 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
 
 
 # --------------------------------------------------------------------------------------------------
+# cells on a Dask cluster: workers compute, this process writes
+
+
+def _adopt_recorded(ev_dir: Path, root: Path, cell_id: str, task_id: str) -> tuple[dict, Path] | None:
+    """A record of ``task_id`` already written (by a coordinator killed before it saved its state)."""
+    from .evidence import records_for_cell
+
+    for rec in reversed(records_for_cell(ev_dir, cell_id, root=root)):
+        worker = (rec.data or {}).get("provenance", {}).get("worker") if rec.valid else None
+        if worker and worker.get("task") == task_id:
+            return rec.data, rec.path
+    return None
+
+
+def _run_cluster(cl, run_dir: RunDir, plan: dict, state: dict, console) -> int:
+    from .remote import run_cell_task
+
+    root, ev_dir, opts = Path(plan["root"]), Path(plan["evidence_dir"]), plan["options"]
+    run_options = {**{k: opts[k] for k in RUN_OPTIONS}, "provenance": plan["provenance"]}
+    total = len(state["plan"])
+
+    def finish(cell_id: str, record: dict, written: Path, worker: dict | None) -> None:
+        outcome = _outcome(record, written, root)
+        outcome.update(cell=cell_id, wall_s=record.get("wall_time_s"), finished_at=iso_utc(),
+                       worker=f"{worker['name']}@{worker['host']}" if worker else None)
+        _write_json(run_dir.marker(cell_id), outcome)
+        state["results"][cell_id] = outcome
+        run_dir.save_state(state)
+        detail = f" ({outcome['category']}: {outcome['message']})" if outcome.get("category") else ""
+        style = {"pass": "green", "skipped": "yellow"}.get(outcome["status"], "red")
+        where = f" on {outcome['worker']}" if worker else ""
+        console.print(f"[{len(state['results'])}/{total}] {cell_id} [{style}]{outcome['status']}[/{style}]"
+                      f"{where} {outcome['wall_s'] or 0:.1f} s{detail}", markup=True, highlight=False, soft_wrap=True)
+
+    tasks, done = [], set()
+    for cid in plan["run"]:
+        cell = plan["cells"][cid]
+        task_id = f"{state['run_id']}/{cid}"
+        found = _adopt_recorded(ev_dir, root, cid, task_id)
+        if found:
+            finish(cid, found[0], found[1], found[0]["provenance"]["worker"])
+            done.add(task_id)
+            continue
+        try:
+            source = (root / cell["golden"]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise HarnessError(f"cannot read {cell['golden']}: {exc.strerror or exc}") from None
+        tasks.append({"id": task_id, "cell": cell, "source": source, "options": run_options, "versions": cl.versions})
+
+    def on_result(task: dict, result: dict) -> None:
+        cell = task["cell"]
+        if "lost" in result:
+            record = infrastructure_record(cell, root, opts, f"the cluster lost this cell: {result['lost']}")
+        else:
+            record = result["record"]
+        finish(cell["id"], record, write_record(record, ev_dir), result.get("worker"))
+
+    cl.run(run_cell_task, tasks, on_result, label=lambda t: t["cell"]["id"], noun="cells", done=done)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
 # summary and commit message
 
 
@@ -461,6 +530,7 @@ def _main(argv: Sequence[str] | None) -> int:
         raise HarnessError("--timeout must be positive")
     if args.memory_mb is not None and args.memory_mb < 0:
         raise HarnessError("--memory-mb must be >= 0")
+    scheduler = cluster_mod.scheduler_from(args)
     cap, ev_dir, root = resolve_paths(args)
     patterns = cell_patterns(args)
     reg = load_valid_registry(cap)
@@ -496,6 +566,15 @@ def _main(argv: Sequence[str] | None) -> int:
     sandbox.require_confinement()
     repo = commit_preflight(root, cap) if args.commit else None
 
+    with contextlib.ExitStack() as stack:
+        cl = stack.enter_context(cluster_mod.Cluster(scheduler, engine=engine, console=console,
+                                                     retries=args.retries, connect_timeout=args.connect_timeout)) \
+            if scheduler else None
+        return _run(args, cl, stack, cap=cap, ev_dir=ev_dir, root=root, reg=reg, patterns=patterns,
+                    run_dir=run_dir, site=site, repo=repo, console=console)
+
+
+def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, repo, console) -> int:
     run_dir.prepare()
     run_dir.lock()
     try:
@@ -536,17 +615,20 @@ def _main(argv: Sequence[str] | None) -> int:
             console.print(note, highlight=False, soft_wrap=True)
         if todo:
             workers = _workers(args.workers, len(todo))
+            where = f"the cluster at {cl.address}" if cl else f"{workers or 'no'} worker process(es)"
             console.print(f"nightly: {len(todo)} cell(s) on the {state['options']['engine']} engine, "
-                          f"{workers or 'no'} worker process(es), {state['options']['timeout_s']:g} s per cell",
-                          highlight=False)
+                          f"{where}, {state['options']['timeout_s']:g} s per cell", highlight=False)
             commit, dirty = harness_git_state(root)
             plan = {"version": STATE_VERSION, "root": str(root), "evidence_dir": str(ev_dir),
                     "provenance": {"harness_commit": commit, "harness_dirty": dirty},
                     "run_dir": str(run_dir.path), "options": state["options"], "cells": cells, "run": todo}
             try:
-                code = _run_pytest(run_dir, plan, state, workers, console)
+                code = _run_cluster(cl, run_dir, plan, state, console) if cl else \
+                    _run_pytest(run_dir, plan, state, workers, console)
             except KeyboardInterrupt:
                 code = 2
+            finally:
+                stack.close()  # the cluster is not needed for sync, dashboard and commit
             unfinished = [c for c in state["plan"] if c not in state["results"]]
             interrupted = code == 2 and bool(unfinished)
             if unfinished and not interrupted:

@@ -267,6 +267,10 @@ class Registry:
                 if list(st["shape"]) not in shapes:
                     add(["cells", i, "shape_tolerances", j, "shape"],
                         f"shape {st['shape']} is not one of the cell's shapes")
+            ref = c.get("reference")
+            if ref and list(ref["shape"]) not in shapes:
+                add(["cells", i, "reference", "shape"],
+                    f"reference shape {ref['shape']} is not one of the cell's shapes (the golden must run it)")
             if c["golden"] is None and c["golden_status"] not in ("not_attempted", "blocked"):
                 add(["cells", i, "golden"],
                     f"no golden kernel but golden_status is {c['golden_status']!r} "
