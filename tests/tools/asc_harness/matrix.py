@@ -13,10 +13,11 @@ import json
 import sys
 from typing import Sequence
 
-from tabulate import tabulate
+from tabulate import tabulate, tabulate_formats
 
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
-from .evidence import records_for_cell
+from .errors import HarnessError
+from .evidence import records_for_cell, require_valid_evidence
 from .reference import compare_from_links, label
 from .registry import load_valid_registry
 from .status import changes_for
@@ -25,7 +26,7 @@ from .validation import to_plain
 PROG = "matrix"
 EXIT_CODES = """\
   0  the matrix was printed
-  2  cannot run: missing or invalid capabilities file, bad option"""
+  2  cannot run: missing or invalid capabilities file, a corrupt evidence record, bad option"""
 DTYPE_ORDER = ["float16", "bfloat16", "float32", "int8", "uint8", "int16", "int32"]
 SHORT = {"confirmed": "confirmed", "failing": "FAILING", "pending": "pending", "blocked": "blocked",
          "not_attempted": "-", "measured": "measured"}
@@ -42,11 +43,8 @@ def _parser():
 
 
 def _drift_fields(cell, ev_dir, root) -> set[str]:
-    try:
-        records = [r for r in records_for_cell(ev_dir, str(cell["id"]), root=root) if not r.error]
-        return {c.field for c in changes_for(cell, records)}
-    except Exception:  # the matrix is a view; a broken record is check_capabilities' business
-        return set()
+    records = records_for_cell(ev_dir, str(cell["id"]), root=root)  # all valid: checked up front
+    return {c.field for c in changes_for(cell, records)}
 
 
 def _entry(cell, drift: set[str], ref: dict | None = None) -> str:
@@ -60,9 +58,12 @@ def _entry(cell, drift: set[str], ref: dict | None = None) -> str:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if args.format not in tabulate_formats:
+        raise HarnessError(f"--format {args.format!r}: not a table format; choose from {', '.join(tabulate_formats)}")
     cap, ev_dir, root = resolve_paths(args, need_evidence_inside=False)
     patterns = cell_patterns(args)
     reg = load_valid_registry(cap)
+    require_valid_evidence(ev_dir, root=root)
     doc = to_plain(reg.doc)
     multi_platform = len(doc["platforms"]) > 1
     cells = [to_plain(c) for c in reg.iter_cells(patterns)]
