@@ -119,7 +119,22 @@ def _track(ex, op, buf, acc, L, load):
     # Clipped tail elements stand in as the window's first element (inside the tensor): harmless repeats.
     flat = np.where(valid, idx, idx[:, :1, :1]).reshape(L, -1)
     for tr in ex.trackers:
-        (tr.note_load if load else tr.note_store)(buf, flat, per_lane(ex.env[tr.key], L), op)
+        ids = per_lane(ex.env[tr.key], L)
+        if load:
+            tr.note_load(buf, flat, ids, op, disjoint=_disjoint_lanes(acc, L))
+        else:
+            tr.note_store(buf, flat, ids, op)
+
+
+def _disjoint_lanes(acc, L):
+    """Whether no two lanes' windows share an element (windows at a constant distance of at least their
+    extent): then per-element records can be updated with plain fancy assignments."""
+    if L == 1:
+        return True
+    if not acc.full or np.ndim(acc.row_stride) != 0:
+        return False
+    step = acc._regular_step(per_lane(acc.starts, L), L)
+    return step is not None and step >= (acc.rows - 1) * int(acc.row_stride) + acc.cols
 
 
 def _note_cover(buf, acc, L):
