@@ -2,13 +2,17 @@
 
     python bench/sim_speed.py
 
-Prints, for each kernel, the median wall time of a launch on the embedded simulator (trace cached),
-the median time of the same computation in plain numpy, and their ratio (goal: <= 5x), then the median
-cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are measured in one run.
-Indented rows are variants without a goal of their own (a plain sequential loop, K-tiled matmul).
+Prints, for each kernel, the median wall time of a launch on the embedded simulator (trace cached, every
+check on), the median time of the same computation in plain numpy and their ratio (goal: <= 3x; <= 4x for
+the loop that carries a value), then the launch time with ``ASC_CHECKS=off`` (an internal switch that
+drops the race / coverage / dependency bookkeeping, for measuring it) and the cost of the checks (goal:
+<= 1.3x), then the median cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are
+measured in one run. Indented rows are variants without a goal of their own (a plain sequential loop,
+K-tiled matmul).
 """
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -115,6 +119,18 @@ def ktiled_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_p
     asc2.store(acc, c_gm, offsets=[m_off, n_off])
 
 
+@asc2.jit
+def row_sum_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int],
+                   C: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, 8])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.zeros([1, C], dtype=asc.float32)
+        for j in asc2.range(cols // C):          # carries acc from one column tile to the next
+            acc = acc + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+        asc2.store(asc2.full([1, 8], asc2.reduce_sum(acc), dtype=asc.float32), out_gm, offsets=[r, 0])
+
+
 def median_time(fn, repeat=15):
     fn()
     times = []
@@ -125,23 +141,40 @@ def median_time(fn, repeat=15):
     return statistics.median(times)
 
 
+def sim_times(fn, repeat=15):
+    """Median launch time with the checks on and with ``ASC_CHECKS=off``, runs interleaved so that both
+    see the same machine load."""
+    on, off = [], []
+    for mode in ("on", "off"):
+        os.environ["ASC_CHECKS"] = mode
+        fn()
+    for _ in range(repeat):
+        for mode, acc in (("on", on), ("off", off)):
+            os.environ["ASC_CHECKS"] = mode
+            t0 = time.perf_counter()
+            fn()
+            acc.append(time.perf_counter() - t0)
+    os.environ.pop("ASC_CHECKS", None)
+    return statistics.median(on), statistics.median(off)
+
+
 def main():
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     rng = np.random.default_rng(2026)
-    rows = []
+    rows = []   # (name, sim ms with checks, sim ms without, numpy ms, goal or None)
 
     n, tile = 1 << 20, 1024
     x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     out = np.empty_like(x)
     tpb = asc.ceildiv(asc.ceildiv(n, tile), CORES)
-    sim = median_time(lambda: add_kernel[CORES](x, y, out, n, tile, tpb))
-    np.testing.assert_array_equal(out, x + y)
     ref = median_time(lambda: np.add(x, y, out=np.empty_like(x)))
-    rows.append(("add f32 [1048576], tile 1024", sim, ref))
-    out[:] = 0
-    sim = median_time(lambda: add_kernel_sequential_loop[CORES](x, y, out, n, tile, tpb))
+    sim = sim_times(lambda: add_kernel[CORES](x, y, out, n, tile, tpb))
     np.testing.assert_array_equal(out, x + y)
-    rows.append(("  the same with a plain (sequential) asc2.range loop", sim, ref))
+    rows.append(("add f32 [1048576], tile 1024", *sim, ref, 3.0))
+    out[:] = 0
+    sim = sim_times(lambda: add_kernel_sequential_loop[CORES](x, y, out, n, tile, tpb))
+    np.testing.assert_array_equal(out, x + y)
+    rows.append(("  the same with a plain (sequential) asc2.range loop", *sim, ref, None))
 
     xs = rng.random((256, 1024), dtype=np.float32) * 4 - 2
     outs = np.empty_like(xs)
@@ -149,19 +182,25 @@ def main():
     def np_softmax():
         e = np.exp(xs - xs.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
-    sim = median_time(lambda: softmax_kernel[CORES](xs, outs, 256, 1024))
-    np.testing.assert_allclose(outs, np_softmax(), rtol=1e-5, atol=1e-6)
     ref = median_time(np_softmax)
-    rows.append(("softmax f32 [256, 1024], one row per iteration", sim, ref))
+    sim = sim_times(lambda: softmax_kernel[CORES](xs, outs, 256, 1024))
+    np.testing.assert_allclose(outs, np_softmax(), rtol=1e-5, atol=1e-6)
+    rows.append(("softmax f32 [256, 1024], one row per iteration", *sim, ref, 3.0))
 
     g = rng.random(1024, dtype=np.float32) + 0.5
 
     def np_rms():
         return xs / np.sqrt((xs * xs).mean(axis=1, keepdims=True) + 1e-5) * g
-    sim = median_time(lambda: rms_norm_kernel[CORES](xs, g, outs, 256, 1024, 1e-5))
-    np.testing.assert_allclose(outs, np_rms(), rtol=1e-4, atol=1e-5)
     ref = median_time(np_rms)
-    rows.append(("rms_norm f32 [256, 1024], one row per iteration", sim, ref))
+    sim = sim_times(lambda: rms_norm_kernel[CORES](xs, g, outs, 256, 1024, 1e-5))
+    np.testing.assert_allclose(outs, np_rms(), rtol=1e-4, atol=1e-5)
+    rows.append(("rms_norm f32 [256, 1024], one row per iteration", *sim, ref, 3.0))
+
+    sums = np.empty((256, 8), np.float32)
+    ref = median_time(lambda: xs.sum(axis=1))
+    sim = sim_times(lambda: row_sum_kernel[CORES](xs, sums, 256, 1024, 64))
+    np.testing.assert_allclose(sums, np.repeat(xs.sum(axis=1, keepdims=True), 8, 1), rtol=1e-4, atol=1e-3)
+    rows.append(("row sum f32 [256, 1024] over 16 column tiles (carried acc)", *sim, ref, 4.0))
 
     m = k = nn = 512
     a = torch.rand((m, k), dtype=torch.float16)
@@ -170,20 +209,23 @@ def main():
     mt = nt = 64
     blocks = 64
     mtpb = (m // mt) * (nn // nt) // blocks
-    sim = median_time(lambda: matmul_kernel[blocks](a, b, c, a.shape, b.shape, c.shape, mt, mtpb, nt, 1), repeat=7)
-    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
     af, bf = a.numpy().astype(np.float32), b.numpy().astype(np.float32)
     ref = median_time(lambda: af @ bf, repeat=7)
-    rows.append(("matmul f16 512x512x512, 64x64 tiles, 64 blocks (vs numpy f32)", sim, ref))
+    sim = sim_times(lambda: matmul_kernel[blocks](a, b, c, a.shape, b.shape, c.shape, mt, mtpb, nt, 1), repeat=7)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+    rows.append(("matmul f16 512x512x512, 64x64 tiles, 64 blocks (vs numpy f32)", *sim, ref, 3.0))
     # Not a goal of their own: the K-tiled forms of the same product (4 K steps of 128).
     for stage, label in ((False, "K-tiled, zeros_acc + matmul_acc"), (True, "K-tiled, staged through L1")):
-        sim = median_time(lambda: ktiled_matmul_kernel[blocks](a, b, c, m, k, nn, mt, 128, nt, stage), repeat=7)
+        sim = sim_times(lambda: ktiled_matmul_kernel[blocks](a, b, c, m, k, nn, mt, 128, nt, stage), repeat=7)
         torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
-        rows.append((f"  {label}", sim, ref))
+        rows.append((f"  {label}", *sim, ref, None))
 
-    print(f"{'kernel':58s} {'sim ms':>9s} {'numpy ms':>9s} {'ratio':>7s}")
-    for name, s, r in rows:
-        print(f"{name:58s} {s * 1e3:9.3f} {r * 1e3:9.3f} {s / r:7.2f}x")
+    print(f"{'kernel':62s} {'sim ms':>8s} {'numpy ms':>9s} {'ratio':>7s} {'goal':>5s} "
+          f"{'no-check ms':>11s} {'checks':>7s}")
+    for name, on, off, r, goal in rows:
+        print(f"{name:62s} {on * 1e3:8.3f} {r * 1e3:9.3f} {on / r:6.2f}x {('<=' + format(goal, 'g')) if goal else '':>5s} "
+              f"{off * 1e3:11.3f} {on / off:6.2f}x")
+    print("goal for checks: <= 1.3x of the run with ASC_CHECKS=off")
 
     # Cold trace + compile: a golden-sized kernel traced from scratch each time (no caches).
     times = []

@@ -12,6 +12,9 @@ from .runtime.options import CodegenOptions, CompileOptions, LaunchOptions  # no
 from .runtime.jit import jit, JITFunction  # noqa: E402
 from .language.tile import tile as _tile_api  # noqa: E402,F401  (attaches Tile methods)
 from .runtime import config  # noqa: E402,F401
+from .runtime.tracebacks import install_excepthook as _install_excepthook  # noqa: E402
+
+_install_excepthook()
 
 
 def get_block_idx():

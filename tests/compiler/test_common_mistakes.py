@@ -293,16 +293,21 @@ def tiled_abs_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
 
 
 def test_ceildiv_tiling_covers_the_tail_and_floor_division_leaves_it_unwritten():
-    size, tile = 5000, 128
+    size, tile = 6100, 128   # 48 tiles, the last one partial: 3 per block on 16 blocks
     x = randn(size, np.float16, seed=48)
     out = np.zeros_like(x)
     tiled_abs_kernel[CORE_NUM](x, out, size, tile, asc.ceildiv(asc.ceildiv(size, tile), CORE_NUM))
     np.testing.assert_array_equal(out, np.abs(x))
+    assert tiled_abs_kernel.last_launch["warnings"] == []
     out[:] = 0
     tiled_abs_kernel[CORE_NUM](x, out, size, tile, (size // tile) // CORE_NUM)   # the mistake
     covered = (size // tile) // CORE_NUM * tile * CORE_NUM
     np.testing.assert_array_equal(out[:covered], np.abs(x[:covered]))
     assert np.all(out[covered:] == 0) and covered < size
+    assert tiled_abs_kernel.last_launch["warnings"] == [
+        f"'out_ptr': {size - covered} of {size} element(s) were never written by any block (the first uncovered "
+        f"range is [{covered}, {size})); if this is an output, check that the tiling covers all of it (e.g. a loop "
+        "bound from a floor division drops the tail: use asc.ceildiv)"]
 
 
 # 15. range() instead of asc2.range() ------------------------------------------------------------------------------------------------

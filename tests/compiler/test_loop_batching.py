@@ -136,3 +136,40 @@ def test_batched_trips_report_out_of_bounds_like_trips_in_turn(monkeypatch):
             messages.append(str(e.value))
     assert messages[0] == messages[1]
     assert "at offsets [4, 0]" in messages[0] and "reads rows beyond the tensor's 4 rows" in messages[0]
+
+
+# -- carried-value loops: the ops off the carried chain run for every trip at once -----------------------------------
+@asc2.jit
+def column_sums(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, 8])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.zeros([1, C], dtype=asc.float32)
+        biggest = asc2.full([1, C], -1e30, dtype=asc.float32)
+        for j in asc2.range(cols // C):
+            t = asc2.load(x_gm, [1, C], offsets=[r, j * C])    # off the chain: all trips in one batch
+            acc = acc + t * (j + 1)                            # the chain, in order
+            biggest = asc2.maximum(biggest, t)
+        s = asc2.reduce_sum(acc) + asc2.reduce_max(biggest)
+        asc2.store(asc2.full([1, 8], s, dtype=asc.float32), o_gm, offsets=[r, 0])
+
+
+def test_carried_value_loop_with_hoisted_loads_matches_the_trip_by_trip_run():
+    x = np.random.default_rng(5).standard_normal((12, 256)).astype(np.float32)
+    compiled, _ = column_sums.compile((x, np.zeros((12, 8), np.float32), x, 12, 256, 64), {})
+    inner = [op for op in compiled.fn.walk() if op.name == "scf.for"][1]
+    assert inner.id in compiled.hoistable                  # the load and the index product are hoisted
+    hoisted = [o.name for o in inner.regions[0].ops if o.id in compiled.hoistable[inner.id]]
+    assert "tile.load" in hoisted and "tile.binary" not in hoisted[hoisted.index("tile.load"):]
+    out = np.zeros((12, 8), np.float32)
+    column_sums[4](x, out, np.zeros(1, np.float32), 12, 256, 64)
+    hoisted_report = column_sums.last_launch
+    alone = np.zeros((12, 8), np.float32)
+    column_sums[4](x, alone, x, 12, 256, 64)              # aliased arguments: the trips run one by one
+    w = np.arange(1, 5, dtype=np.float32).repeat(64)
+    expected = (x * w).sum(axis=1) + x.max(axis=1)
+    np.testing.assert_allclose(out[:, 0], expected, rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(out, alone)
+    assert hoisted_report["ticks"] == column_sums.last_launch["ticks"]
+    assert hoisted_report["pipes"] == column_sums.last_launch["pipes"]

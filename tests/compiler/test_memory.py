@@ -67,16 +67,30 @@ def test_2d_last_dim_tail_is_padded_with_pad_value(use_tile_id, pad):
     np.testing.assert_array_equal(out[:, cols:], pad)
 
 
-def test_2d_store_is_clipped_per_row():
+def test_2d_store_running_past_the_row_is_rejected_and_writes_nothing():
     @asc2.jit
     def k(out_ptr: asc.GlobalAddress, rows: int, cols: int):
         o_gm = asc2.tensor(out_ptr, [rows, cols])
         asc2.store(asc2.full([4, 32], 1.0, dtype=asc.float32), o_gm, offsets=[0, 16])
     out = np.zeros((4, 40), np.float32)
+    with pytest.raises(KernelRuntimeError, match=re.escape(
+            "2-D store of a [4, 32] tile to tensor 'out_ptr' (shape [4, 40]) at offsets [0, 16] runs past the end "
+            "of the row")) as e:
+        k[1](out, 4, 40)
+    assert_reported(e.value, "the columns past the row land in the next row", "asc2.store(asc2.full([4, 32]")
+    assert np.all(out == 0)
+
+
+def test_2d_store_ending_exactly_at_the_row_end_is_clean():
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress, rows: int, cols: int):
+        o_gm = asc2.tensor(out_ptr, [rows, cols])
+        asc2.store(asc2.full([4, 32], 1.0, dtype=asc.float32), o_gm, offsets=[0, 8])
+        asc2.store(asc2.full([4, 8], 2.0, dtype=asc.float32), o_gm, offsets=[0, 0])
+    out = np.zeros((4, 40), np.float32)
     k[1](out, 4, 40)
-    expected = np.zeros((4, 40), np.float32)
-    expected[:, 16:] = 1.0   # columns 16..39 of every row; nothing wraps into the next row
-    np.testing.assert_array_equal(out, expected)
+    assert np.all(out[:, 8:] == 1.0) and np.all(out[:, :8] == 2.0)
+    assert k.last_launch["warnings"] == []
 
 
 def test_offsets_are_element_indices_in_every_dimension():

@@ -10,6 +10,9 @@ import torch
 
 import asc
 import asc2
+from asc.sim.executor import KernelRuntimeError
+
+from kernel_checks import assert_reported
 
 TILE_SIZE = 128
 CORE_NUM = 16
@@ -97,7 +100,7 @@ def _data(size, dtype, seed=2026):
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
-@pytest.mark.parametrize("size", [8192, 5000])
+@pytest.mark.parametrize("size", [8192, 6100])   # 6100: 48 tiles, 3 per block, the last one partial
 def test_tier0_abs_and_add(dtype, size):
     x, y = _data(size, dtype), _data(size, dtype, seed=7)
     out = np.zeros_like(x)
@@ -105,6 +108,18 @@ def test_tier0_abs_and_add(dtype, size):
     np.testing.assert_array_equal(out, np.abs(x))
     add_kernel[CORE_NUM](x, y, out, size, TILE_SIZE, _tpb(size))
     np.testing.assert_allclose(out, x + y, atol=1e-3, rtol=1e-3)
+
+
+def test_tile_per_block_pattern_with_tiles_past_the_end_is_rejected():
+    # 5000 elements are 40 tiles; 3 tiles per block on 16 blocks gives blocks 13..15 tiles that start past
+    # the end of the tensor: an out-of-bounds DMA on the hardware, not a clipped tail.
+    x = _data(5000, np.float32)
+    out = np.zeros_like(x)
+    with pytest.raises(KernelRuntimeError, match=r"offsets \[\[5120, 5248, 5376, 5504, \.\.\.\]\] with tile shape "
+                       r"\[128\] starts past the end of the tensor") as e:
+        abs_kernel[CORE_NUM](x, out, x.size, TILE_SIZE, _tpb(x.size))
+    assert_reported(e.value, "load of tensor 'x_ptr' (shape [5000])", "x = asc2.load(x_gm, [tile_size], offsets=[tile_offset])")
+    assert "in block(s) [13, 14, 15] of 16" in str(e.value)
 
 
 def test_tier2_gelu_erf_form_float16():

@@ -61,3 +61,49 @@ def batchable_loops(fn: Function):
             continue
         out.add(op.id)
     return frozenset(out)
+
+
+def unbarriered_gm_loops(fn: Function, aliased: bool = False):
+    """Ids of the un-barriered loops (``parallel=True`` / ``gm_barrier=False``) whose body both loads and
+    stores global memory that may be the same (the same argument, an unknown one, or any two when
+    arguments alias): one iteration may load what another stores, which the simulator then checks."""
+    arg_ids = {a.id for a in fn.args}
+    out = set()
+    for op in fn.walk():
+        if op.name != "scf.for" or not op.attrs.get("parallel"):
+            continue
+        body = list(op.regions[0].walk())
+        read, written = _touched(body, READS, arg_ids), _touched(body, WRITES, arg_ids)
+        if read and written and (aliased or UNKNOWN in read or UNKNOWN in written or read & written):
+            out.add(op.id)
+    return frozenset(out)
+
+
+def hoistable_ops(fn: Function):
+    """For each ``scf.for`` that carries values, the ids of the body's top-level ops that depend neither
+    on a carried value nor on an op that does (directly or through another such op), have no regions
+    and write no memory: the simulator may run them for every trip as one batch before stepping through
+    the carried chain. Only for loops whose body loads nothing it also stores (as ``batchable_loops``)."""
+    arg_ids = {a.id for a in fn.args}
+    out = {}
+    for op in fn.walk():
+        if op.name != "scf.for" or len(op.operands) <= 3:
+            continue
+        body = op.regions[0]
+        inner = list(body.walk())
+        if any(o.name == "tile.atomic" for o in inner):
+            continue
+        read, written = _touched(inner, READS, arg_ids), _touched(inner, WRITES, arg_ids)
+        if written and (UNKNOWN in read or UNKNOWN in written or read & written):
+            continue
+        tainted = {a.id for a in body.args[1:]}
+        hoisted = set()
+        for o in body.ops:
+            if o.regions or o.name in WRITES or o.name in ("scf.yield", "scf.condition") \
+                    or any(v.id in tainted for v in o.operands):
+                tainted.update(r.id for r in o.results)
+                continue
+            hoisted.add(o.id)
+        if hoisted:
+            out[op.id] = frozenset(hoisted)
+    return out

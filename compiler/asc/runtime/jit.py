@@ -14,10 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..frontend.errors import CodegenError
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
-from ..ir.analysis import batchable_loops, written_args
+from ..ir.analysis import batchable_loops, hoistable_ops, unbarriered_gm_loops, written_args
 from ..ir.builder import building
 from ..ir.core import Value
 from ..ir.registry import OPS, PIPES
@@ -29,6 +28,7 @@ from ..language.core.ir_value import GlobalAddress, PlainValue, const
 from . import config
 from .options import CodegenOptions, CompileOptions, LaunchOptions, names
 from .platforms import hardware
+from .tracebacks import user_entry
 
 _OPTION_NAMES = set(names(CodegenOptions)) | set(names(CompileOptions)) | set(names(LaunchOptions))
 
@@ -40,6 +40,10 @@ class CompiledKernel:
         self.fn = fn
         self.written_args = written_args(fn)
         self.batchable_loops = batchable_loops(fn)
+        self.hoistable = hoistable_ops(fn)   # carried-value loop -> ops run for all trips at once
+        # Un-barriered loops whose iterations may depend on each other through global memory (without and
+        # with arguments that alias each other).
+        self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
         self.costs = costs
         self.memory = memory
         self.platform = platform
@@ -152,6 +156,7 @@ class JITFunction:
         self.last_launch = None
 
     # -- launching --------------------------------------------------------------------------------
+    @user_entry
     def __getitem__(self, launch):
         try:
             opts = LaunchOptions(*launch) if isinstance(launch, tuple) else LaunchOptions(launch)
@@ -159,6 +164,7 @@ class JITFunction:
             raise TypeError("Parse user launch options failed") from None
         return _Launcher(self, opts)
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
@@ -332,6 +338,7 @@ class JITFunction:
             costs[op.id] = (st[0][0], st[0][1], tuple(x[:2] for x in st[1:]), st)
         return CompiledKernel(fn_ir, costs, memory, platform)
 
+    @user_entry
     def ir(self, *args, **kwargs) -> str:
         """The IR traced for these arguments (as ``kernel[n](*args)`` would trace it)."""
         compiled, _ = self.compile(args, kwargs)
@@ -370,6 +377,7 @@ class _Launcher:
         self.jit_fn = jit_fn
         self.opts = opts
 
+    @user_entry
     def __call__(self, *args, **kwargs):
         from .launcher import launch
         core_num = self.opts.core_num
@@ -378,12 +386,10 @@ class _Launcher:
         if config.STATE.backend != config.Backend.Model:
             raise error(RuntimeError, "Runtime library is not available! Select the simulator first: "
                         "config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)")
-        try:
-            compiled, runtime = self.jit_fn.compile(args, kwargs)
-        except CodegenError as e:
-            raise e.with_traceback(None) from None
+        compiled, runtime = self.jit_fn.compile(args, kwargs)
         return launch(self.jit_fn, compiled, int(core_num), runtime)
 
+    @user_entry
     def ir(self, *args, **kwargs):
         return self.jit_fn.ir(*args, **kwargs)
 

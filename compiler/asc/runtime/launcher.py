@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import numpy as np
 
 from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
+from ..sim.checks import coverage_warnings, narrow_store_warnings
 from ..sim.executor import Executor, KernelRuntimeError
-from ..sim.memory import Buffer, PtrVal
+from ..sim.memory import PtrVal, bind_buffers
 from ..sim.schedule import block_schedules, launch_ticks
 from .platforms import hardware
 
@@ -45,8 +47,7 @@ def launch(jit_fn, compiled, core_num, runtime):
                     "use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes UB space")
     views = {name: _host_view(name, value) for name, kind, d, value in runtime if kind == "ptr"}
     written = [v for n, v in views.items() if n in compiled.written_args]
-    values = []
-    logs = {}  # (address, bytes, dtype) -> AccessLog: the same array passed twice shares its race records
+    bound = []
     for name, kind, d, value in runtime:
         if kind == "ptr":
             view = views[name]
@@ -54,22 +55,38 @@ def launch(jit_fn, compiled, core_num, runtime):
             # writes (the same array passed twice): then a loaded tile must not change under a later store.
             read_only = name not in compiled.written_args and \
                 not any(np.may_share_memory(view, w) for w in written)
-            same = (view.__array_interface__["data"][0], view.nbytes, view.dtype.str)
-            buf = Buffer(name, view, read_only=read_only, log=logs.get(same))
-            logs.setdefault(same, buf.log)
-            values.append(PtrVal(buf, np.asarray(0, dtype=np.int64)))
+            bound.append((name, view, read_only))
+    buffers = bind_buffers(bound)
+    values = []
+    for name, kind, d, value in runtime:
+        if kind == "ptr":
+            values.append(PtrVal(buffers[name], np.asarray(0, dtype=np.int64)))
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
             values.append(np.asarray(v, dtype=d.to_numpy()))
     # Loop trips may run batched only if no argument is another's memory under a different name.
     aliased = any(np.may_share_memory(views[a], views[b]) for i, a in enumerate(views) for b in list(views)[i + 1:])
+    checks = os.environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
+    order, order_text = _block_order(core_num)
     ex = Executor(compiled.fn, hw, core_num, compiled.costs,
-                  batchable=frozenset() if aliased else compiled.batchable_loops)
+                  batchable=frozenset() if aliased else compiled.batchable_loops,
+                  gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
+                  hoistable={} if aliased else compiled.hoistable)
+    for name, b in buffers.items():
+        b.stored = name in compiled.written_args
+    ex.has_inputs = any(b.read_only for b in buffers.values())
     try:
         ex.run(values)
     except KernelRuntimeError as e:
-        raise e.with_traceback(None) from None
+        if order_text:
+            e.args = (f"{e.args[0]}\n(blocks ran in the order of ASC_BLOCK_ORDER={order_text})",)
+        raise
+    if checks:
+        for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
+            ex.warn(None, w)
     report = _report(jit_fn, compiled, ex, hw, core_num)
+    if order_text:
+        report["block_order"] = order_text
     LAST_REPORT[0] = report
     jit_fn.last_launch = report
     for listener in list(LAUNCH_LISTENERS):
@@ -79,6 +96,29 @@ def launch(jit_fn, compiled, core_num, runtime):
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps({k: v for k, v in report.items() if k != "timeline"}) + "\n")
     return None
+
+
+_ANNOUNCED = set()
+
+
+def _block_order(core_num):
+    """The lane order of the blocks: natural, or ``ASC_BLOCK_ORDER=shuffle[:SEED]`` (a seeded random
+    permutation that exposes assumptions about the order blocks run in; the seed is printed)."""
+    spec = os.environ.get("ASC_BLOCK_ORDER", "").strip()
+    if spec in ("", "natural"):
+        return None, None
+    kind, _, seed = spec.partition(":")
+    if kind != "shuffle" or (seed and not seed.isdigit()):
+        raise error(ValueError, f"ASC_BLOCK_ORDER={spec!r} is not a block order",
+                    "use ASC_BLOCK_ORDER=shuffle (a random seed, printed) or shuffle:SEED, or unset it")
+    if not seed:
+        seed = str(int.from_bytes(os.urandom(4), "little"))
+        os.environ["ASC_BLOCK_ORDER"] = f"shuffle:{seed}"  # one seed for the whole process
+    text = f"shuffle:{seed}"
+    if text not in _ANNOUNCED:
+        _ANNOUNCED.add(text)
+        print(f"asc: blocks run in a shuffled order (ASC_BLOCK_ORDER={text})", file=sys.stderr)
+    return np.random.default_rng(int(seed)).permutation(core_num).astype(np.int64), text
 
 
 def _report(jit_fn, compiled, ex, hw, core_num):

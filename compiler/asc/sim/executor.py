@@ -12,6 +12,7 @@ import numpy as np
 
 from ..ir.registry import PIPES
 from ..ir.types import TileType
+from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
@@ -61,12 +62,18 @@ def _scatter(full, idx, part, lanes):
 
 
 class Executor:
-    def __init__(self, fn, hw, core_num, costs, batchable=frozenset()):
+    def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
+                 block_order=None, hoistable=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
+        self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
+        self.hoistable = hoistable or {}         # carried-value loop id -> ops independent of the carried chain
+        self._split = {}                         # loop id -> (hoisted ops, the other ops of the body)
+        self.checks = checks                     # race / coverage / dependency checks (bounds always)
         self.hw = hw
         self.core_num = core_num
-        self.blocks = np.arange(core_num, dtype=np.int64)
+        # Lanes start in block order (or a permutation of it: the order of same-element writes in one op).
+        self.blocks = np.arange(core_num, dtype=np.int64) if block_order is None else block_order
         self.lanes = core_num
         self.costs = costs                       # op id -> (pipe, ticks, further (pipe, ticks), all stages)
         self.busy = np.zeros((len(PIPES), core_num))
@@ -75,7 +82,11 @@ class Executor:
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
         self.warnings = []
+        self._warned = set()
         self.mask_stack = []
+        self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
+        self.has_inputs = True                   # some pointer argument is only read (set by the launcher)
+        self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
     def _set_lanes(self, blocks):
@@ -108,12 +119,17 @@ class Executor:
     def count_bytes(self, kind, n):
         self.bytes[kind] += int(n)
 
+    def warn(self, op, text):
+        """Add a launch-report warning located at ``op`` (each distinct one once)."""
+        msg = f"{op.loc}: {text}" if op is not None and op.loc is not None else text
+        if msg not in self._warned:
+            self._warned.add(msg)
+            self.warnings.append(msg)
+
     def note_poison(self, op, n):
         if n:
-            msg = (f"{op.loc}: load with pad_value=None leaves {n} tail element(s) undefined; "
-                   "reading them is an uninitialised read")
-            if msg not in self.warnings:
-                self.warnings.append(msg)
+            self.warn(op, f"load with pad_value=None leaves {n} tail element(s) undefined; "
+                      "reading them is an uninitialised read")
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
@@ -124,7 +140,10 @@ class Executor:
         self._flush_ticks()
 
     def run_block(self, block, env):
-        for op in block.ops:
+        return self.run_ops(block.ops, env)
+
+    def run_ops(self, ops, env):
+        for op in ops:
             name = op.name
             if name == "scf.yield":
                 return [env[o.id] for o in op.operands]
@@ -150,6 +169,12 @@ class Executor:
         opdef = IMPLS[op.name]
         if not opdef.shared_operands:
             args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
+        if self.trackers:
+            self.env = env
+        if self.mask_stack and opdef.stores:
+            self.warn(op, "asc2.mask does not constrain stores: this store writes the whole tile (the mask only "
+                      "applies to vector computations); to write part of a tile, store a smaller tile or use "
+                      "asc2.where before the store")
         try:
             out = opdef.execute(self, op, *args)
         except SimError as e:
@@ -168,10 +193,8 @@ class Executor:
     def materialise(self, op, value):
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
         if type(value) is UnsetAccumulator:
-            msg = (f"{op.loc}: an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
-                   "does not clear L0C, so this reads stale data (the simulator reads zeros)")
-            if msg not in self.warnings:
-                self.warnings.append(msg)
+            self.warn(op, "an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
+                      "does not clear L0C, so this reads stale data (the simulator reads zeros)")
             return value.zeros
         return value.materialise()
 
@@ -239,11 +262,24 @@ class Executor:
         saved = self.blocks
         child = Env(env, parent)
         child[body.args[0].id] = iv
+        tracker = self._tracker(op, int(trips.max()))
+        if tracker is not None:
+            child[tracker.key] = parent * tracker.span + local
         self._set_lanes(saved[parent])
         try:
             self.run_block(body, child)
         finally:
             self._set_lanes(saved)
+            if tracker is not None:
+                self.trackers.pop()
+
+    def _tracker(self, op, span):
+        """Start tracking the global-memory accesses of an un-barriered loop that may depend on itself."""
+        if not self.checks or op.id not in self.gm_loops or span <= 1:
+            return None
+        tracker = GmLoopTracker(op, span)
+        self.trackers.append(tracker)
+        return tracker
 
     def _sequential_for(self, op, body, env, trips, lb, step, carried):
         L = self.lanes
@@ -251,6 +287,13 @@ class Executor:
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
         self._visit_loop(op, trips)
+        tracker = self._tracker(op, tmax)
+        hoisted = None
+        if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
+            hoisted, ops = self._hoist(op, body, env, tmax, lb, step)
+            folded = self._fold(op, body, ops, hoisted, carried, tmax)
+            if folded is not None:
+                return folded
         try:
             for t in range(tmax):
                 if uniform:
@@ -263,18 +306,117 @@ class Executor:
                     child = Env(env, idx)
                     self._set_lanes(saved[idx])
                     vals = [gather(np.asarray(c), idx) for c in carried]
+                if tracker is not None:
+                    child[tracker.key] = (np.arange(L) if idx is None else idx) * tmax + t
                 iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])
                 child[body.args[0].id] = np.asarray(iv, dtype=np.int32)
                 for a, v in zip(body.args[1:], vals):
                     child[a.id] = v
-                out = self.run_block(body, child)
+                if hoisted is not None:
+                    sel = np.arange(L) * tmax + t
+                    for rid, v in hoisted.items():
+                        child[rid] = gather(v, sel)
+                    out = self.run_ops(ops, child)
+                else:
+                    out = self.run_block(body, child)
                 if idx is None:
                     carried = out
                 else:
                     carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
             self._set_lanes(saved)
+            if tracker is not None:
+                self.trackers.pop()
         return carried
+
+    def _hoist(self, op, body, env, tmax, lb, step):
+        """Run the ops of a carried-value loop that do not depend on the carried chain for every trip of
+        every lane as one batch (lane-major: lane l's trip t is row l * tmax + t); their ticks are charged
+        as if each trip ran them. Returns their results and the remaining ops of the body."""
+        split = self._split.get(op.id)
+        if split is None:
+            ids = self.hoistable[op.id]
+            split = ([o for o in body.ops if o.id in ids], [o for o in body.ops if o.id not in ids])
+            self._split[op.id] = split
+        first, rest = split
+        L = self.lanes
+        saved = self.blocks
+        parent = np.repeat(np.arange(L), tmax)
+        local = np.tile(np.arange(tmax), L)
+        if lb.ndim == 0 and step.ndim == 0:
+            iv = (local * int(step) + int(lb)).astype(np.int32)
+        else:
+            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
+        child = Env(env, parent)
+        child[body.args[0].id] = iv
+        self._set_lanes(saved[parent])
+        try:
+            self.run_ops(first, child)
+        finally:
+            self._set_lanes(saved)
+        return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
+
+    _FOLDS = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
+
+    def _fold_plan(self, op, body, ops):
+        """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
+        value (h hoisted, op one of + * max min, one dtype): the ufunc and the hoisted operand per value."""
+        key = ("fold", op.id)
+        if key in self._split:
+            return self._split[key]
+        plan = None
+        args = body.args[1:]
+        *binops, last = ops
+        if last.name == "scf.yield" and len(binops) == len(args) and len(last.operands) == len(args):
+            plan = []
+            for a, y in zip(args, last.operands):
+                b = y.owner
+                if getattr(b, "name", None) != "tile.binary" or b not in binops or b.attrs["kind"] not in self._FOLDS:
+                    plan = None
+                    break
+                x, h = b.operands
+                if h.id == a.id:
+                    x, h = h, x
+                dtype = b.results[0].type.dtype
+                if x.id != a.id or h.id == a.id or str(dtype) == "bfloat16" or \
+                        any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
+                    plan = None
+                    break
+                plan.append((b, self._FOLDS[b.attrs["kind"]], h.id))
+        self._split[key] = plan
+        return plan
+
+    def _fold(self, op, body, ops, hoisted, carried, tmax):
+        """Run the carried chain ``acc = acc <op> h_t`` of every trip as one reduction over the trips. A
+        reduction over the first axis accumulates in order, trip after trip, rounding each step to the
+        dtype: the same values as the trip-by-trip run."""
+        if self.mask_stack:
+            return None
+        plan = self._fold_plan(op, body, ops)
+        if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
+                or any(type(c) is UnsetAccumulator for c in carried):
+            return None
+        L = self.lanes
+        out = []
+        for (b, ufunc, hid), init in zip(plan, carried):
+            h = hoisted[hid]
+            init = np.asarray(init.materialise() if type(init) is Shared else init)
+            tail = b.results[0].type.shape
+            stack = np.empty((tmax + 1, L) + tail, dtype=h.dtype)
+            stack[0] = init
+            if type(h) is Shared:   # one gather straight into trip-major order
+                stack[1:] = h.windows[h.index.reshape(L, tmax).T].reshape((tmax, L) + tail)
+            else:
+                h = np.asarray(h)
+                stack[1:] = np.broadcast_to(h, (1,) + tail) if h.shape[0] == 1 else \
+                    h.reshape((L, tmax) + tail).swapaxes(0, 1)
+            with np.errstate(all="ignore"):
+                out.append(ufunc.reduce(stack, axis=0))
+            pipe, ticks, extra, _ = self.costs[b.id]
+            self._pending[pipe] += ticks * tmax
+            for p, tk in extra:
+                self._pending[p] += tk * tmax
+        return out
 
     def _if(self, op, env):
         cond = np.asarray(env[op.operands[0].id]).astype(bool)

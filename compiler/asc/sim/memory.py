@@ -19,38 +19,46 @@ ATOMIC = -2
 
 
 class AccessLog:
-    """Who wrote and who read each element of a buffer during one launch (shared by arguments that are
-    the same array)."""
+    """Who wrote and who read each element of a region of memory during one launch. Arguments whose
+    memory overlaps (the same array passed twice, or two slices of one array) share one log over the
+    union of their elements; each buffer sees its part through ``Buffer.off``."""
 
     def __init__(self, n):
         self.n = n
         self.tags = None          # per-element writer block, materialised when a second access needs it
-        self.pending = []         # tag writes of stores, replayed on demand
+        self.pending = []         # (off, fill) tag writes of stores, replayed on demand
         self.readers = None       # per-element (lowest, highest) reading block, for write-after-read races
-        self.read_marks = []      # reader updates of loads, replayed when a store needs them
+        self.read_marks = []      # (off, mark) reader updates of loads, replayed when a store needs them
+        self.cover = []           # (off, starts, rows, row_stride, valid_cols) windows some store wrote
 
 
 class Buffer:
-    def __init__(self, name, data: np.ndarray, read_only=False, log=None):
+    def __init__(self, name, data: np.ndarray, read_only=False, log=None, off=0):
         self.name = name
         self.data = data          # 1-d view of the caller's memory
         self.read_only = read_only  # the kernel never writes it: loads may alias it without copying
         self.log = log or AccessLog(data.shape[0])
+        self.off = off            # index of data[0] in the log's elements
+        self.n = data.shape[0]
         self.written = False
+        self.stored = not read_only  # the kernel stores through this argument (set by the launcher)
+        self.narrow = []          # (op, element indices, blocks) of scalar stores (32-byte DMA blocks)
 
-    @property
-    def pending(self):
-        return self.log.pending
+    def defer_write(self, fill):
+        """Record the writer tags of a store (``fill(tags)`` over this buffer's elements), applied when a
+        later access needs them."""
+        self.log.pending.append((self.off, fill))
 
     def writer_tags(self):
-        """The per-element writer tags, with every deferred write applied."""
+        """The per-element writer tags of this buffer, with every deferred write applied."""
         log = self.log
         if log.tags is None:
             log.tags = np.full(log.n, NO_WRITER, dtype=np.int32)
-        for fill in log.pending:
-            fill(log.tags)
-        log.pending = []
-        return log.tags
+        if log.pending:
+            for off, fill in log.pending:
+                fill(log.tags[off:])
+            log.pending = []
+        return log.tags[self.off:self.off + self.n]
 
     def has_writes(self):
         return self.log.tags is not None or bool(self.log.pending)
@@ -60,10 +68,13 @@ class Buffer:
         log = self.log
         if log.readers is None:
             log.readers = (np.full(log.n, np.iinfo(np.int32).max, dtype=np.int32), np.full(log.n, -1, dtype=np.int32))
-        for mark in log.read_marks:
-            mark(*log.readers)
-        log.read_marks = []
-        return log.readers
+        lo, hi = log.readers
+        if log.read_marks:
+            for off, mark in log.read_marks:
+                mark(lo[off:], hi[off:])
+            log.read_marks = []
+        s = slice(self.off, self.off + self.n)
+        return lo[s], hi[s]
 
     def has_reads(self):
         return self.log.readers is not None or bool(self.log.read_marks)
@@ -75,7 +86,7 @@ class Buffer:
         if log.readers is not None:
             return False
         key = _geometry(view)
-        for mark in log.read_marks:
+        for _, mark in log.read_marks:
             seen = getattr(mark, "windows", None)
             if seen is None or seen[0] != key or not np.array_equal(seen[1], blocks):
                 return False
@@ -111,7 +122,41 @@ class Buffer:
                     v = valid[order]
                     flat = idx[order][v]
                     arr[flat] = fn(arr[flat], np.broadcast_to(blocks[order].reshape(-1, 1, 1), v.shape)[v])
-        self.log.read_marks.append(mark)
+        self.log.read_marks.append((self.off, mark))
+
+
+def bind_buffers(args):
+    """Buffers for ``args`` (name, 1-d view, read_only): views that overlap in memory share one access
+    log over the union of their elements, so races are found on the memory itself, whichever argument
+    reached it. Overlapping views of different element sizes, or offset by a fraction of an element,
+    keep separate logs (their elements do not line up)."""
+    spans = [(v.__array_interface__["data"][0], v.nbytes, v.itemsize) for _, v, _ in args]
+    group = list(range(len(args)))
+
+    def root(i):
+        while group[i] != i:
+            i = group[i]
+        return i
+    for i, (a, na, ia) in enumerate(spans):
+        for j in range(i):
+            b, nb, ib = spans[j]
+            if na and nb and a < b + nb and b < a + na and ia == ib and (a - b) % ia == 0:
+                group[root(i)] = root(j)
+    logs = {}
+    for i, (a, na, ia) in enumerate(spans):
+        r = root(i)
+        lo, hi = logs.get(r, (a, a + na))[:2]
+        logs[r] = (min(lo, a), max(hi, a + na))
+    out = {}
+    shared = {}
+    for i, (name, view, read_only) in enumerate(args):
+        r = root(i)
+        lo, hi = logs[r]
+        itemsize = spans[i][2]
+        if r not in shared:
+            shared[r] = AccessLog((hi - lo) // itemsize)
+        out[name] = Buffer(name, view, read_only=read_only, log=shared[r], off=(spans[i][0] - lo) // itemsize)
+    return out
 
 
 class PtrVal:
@@ -231,6 +276,15 @@ class Access:
         else:
             self.valid_cols = np.clip(col_dim - col_off, 0, cols)
             self.full = bool(np.all(self.valid_cols == cols))
+            if not self.full and not what.startswith("scalar") and np.any(self.valid_cols == 0):
+                bad = np.nonzero(np.broadcast_to(self.valid_cols == 0, (lanes,)))[0]
+                raise OutOfBoundsError(
+                    f"{what} of tensor '{tensor.name}' (shape [{', '.join(_fmt(d) for d in tensor.dims)}]) at offsets "
+                    f"[{', '.join(_fmt(gather(x, bad)) for x in offs)}] with tile shape {list(shape)} starts past "
+                    "the end of the tensor: no element of the window is inside it, so on the hardware this DMA "
+                    "touches memory outside the tensor",
+                    "only a tile that starts inside the tensor has its tail clipped: stop the loop at "
+                    "asc.ceildiv(size, tile) or guard the access with an if", bad)
         self.starts = tensor.base + row_off * row_stride + col_off if r_hi or row_stride.ndim else tensor.base + col_off
         self.row_stride = row_stride
         self.start_lo, self.start_hi = _span(self.starts)

@@ -14,17 +14,18 @@ class Impl:
     name: str
     execute: Callable
     shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
+    stores: bool = False           # writes global memory
 
 
 IMPLS: dict[str, Impl] = {}
 
 
-def impl(name: str, shared_operands: bool = False):
+def impl(name: str, shared_operands: bool = False, stores: bool = False):
     """Register the executor of IR op ``name`` (decorator)."""
     def deco(fn):
         if name in IMPLS:
             raise RuntimeError(f"op {name} implemented twice")
-        IMPLS[name] = Impl(name, fn, shared_operands)
+        IMPLS[name] = Impl(name, fn, shared_operands, stores)
         return fn
     return deco
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..errors import OutOfBoundsError, RaceError
+from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
-from ..memory import (ATOMIC, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race, check_read_race, check_write_race,
+from ..memory import (ATOMIC, NO_WRITER, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race,
+                      check_read_race, check_write_race,
                       tags_window, windows_overlap)
 from . import impl
 
@@ -16,6 +17,15 @@ from . import impl
 def _exec_tensor(ex, op, ptr, *dyn):
     dyn = iter(dyn)
     dims = [np.asarray(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
+    for d in dims:
+        if d.ndim == 0 and d >= 0:
+            continue
+        bad = np.nonzero(np.broadcast_to(d < 0, (ex.lanes,)))[0]
+        if bad.size:
+            raise SimError(f"tensor '{ptr.buffer.name}' has a negative dimension: shape "
+                           f"[{', '.join(_fmt(gather(x, bad)) for x in dims)}]",
+                           "a runtime length reached the kernel as a negative number (loops over it would silently "
+                           "do nothing): check the size argument of the launch", bad)
     return TensorVal(ptr.buffer, ptr.off, dims, ptr.buffer.name)
 
 
@@ -47,14 +57,23 @@ def _exec_load(ex, op, t, *rest):
         acc = Access(t, offsets, rtype.shape, L, "load")
     buf = t.buffer
     data = buf.data
+    checks = ex.checks and not buf.read_only
+    if checks and ex.trackers:
+        _track(ex, op, buf, acc, L, load=True)
     sv = acc.gather_view(data, L)
     if sv is not None:
         view, inv, starts = sv
-        buf.note_read(acc, L, ex.blocks, view if starts is None and inv is None else None)
-        if buf.has_writes():
-            tags = buf.writer_tags()
-            tv = tags_window(tags, view, data) if starts is None else acc.sliding(tags)[starts]
-            check_read_race(buf, tv if inv is None else tv[inv], ex.blocks, "load")
+        if checks:
+            buf.note_read(acc, L, ex.blocks, view if starts is None and inv is None else None)
+            if buf.has_writes():
+                tags = buf.writer_tags()
+                tv = tags_window(tags, view, data) if starts is None else acc.sliding(tags)[starts]
+                tv = tv if inv is None else tv[inv]
+                check_read_race(buf, tv, ex.blocks, "load")
+                unset = int(np.count_nonzero(tv == NO_WRITER))
+            else:
+                unset = acc.valid_count(L)
+            _note_unset(ex, op, buf, unset)
         # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
         if starts is None and not buf.read_only:
             view = np.array(view)
@@ -64,10 +83,16 @@ def _exec_load(ex, op, t, *rest):
     idx, valid = acc.indices(L)
     safe = np.where(valid, idx, 0)
     out = data[safe]
-    buf.note_read(acc, L, ex.blocks)
-    if buf.has_writes():
-        tags = buf.writer_tags()
-        check_read_race(buf, np.where(valid, tags[safe], -1), ex.blocks.reshape(-1, 1, 1), "load")
+    if checks:
+        buf.note_read(acc, L, ex.blocks)
+        if buf.has_writes():
+            tags = buf.writer_tags()
+            tv = np.where(valid, tags[safe], -1)
+            check_read_race(buf, tv, ex.blocks.reshape(-1, 1, 1), "load")
+            unset = int(np.count_nonzero(valid & (tv == NO_WRITER)))
+        else:
+            unset = acc.valid_count(L)
+        _note_unset(ex, op, buf, unset)
     if pad is None:
         fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
         ex.note_poison(op, int(np.count_nonzero(~valid)))
@@ -78,11 +103,51 @@ def _exec_load(ex, op, t, *rest):
     return out.reshape((out.shape[0],) + rtype.shape)
 
 
-def _store_into(ex, buf, acc, vals, what, atomic=None):
+def _note_unset(ex, op, buf, n):
+    # Only where the argument plays the output role: the load goes through an argument the kernel stores to,
+    # and the kernel reads its inputs from arguments it never writes. (A kernel working in place on its only
+    # data, or the host passing one array as both input and output, reads it before writing by design.)
+    if n and ex.has_inputs and buf.stored:
+        ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an argument the "
+                "kernel also writes: they hold whatever the host put there (undefined if it was created with "
+                "np.empty / torch.empty); initialise it on the host, or store before loading")
+
+
+def _track(ex, op, buf, acc, L, load):
+    """Record an access inside un-barriered loops that may load what another of their iterations stores."""
+    idx, valid = acc.indices(L)
+    # Clipped tail elements stand in as the window's first element (inside the tensor): harmless repeats.
+    flat = np.where(valid, idx, idx[:, :1, :1]).reshape(L, -1)
+    for tr in ex.trackers:
+        (tr.note_load if load else tr.note_store)(buf, flat, per_lane(ex.env[tr.key], L), op)
+
+
+def _note_cover(buf, acc, L):
+    """Remember the windows a store wrote (for the launch's coverage check): one interval when the lanes'
+    windows tile a contiguous range (rows or tiles handed out in order), else the windows themselves."""
+    if acc.full and np.ndim(acc.row_stride) == 0:
+        rs = int(acc.row_stride)
+        length = acc.cols if acc.rows == 1 else (acc.rows * rs if acc.cols == rs else 0)
+        if length and acc._regular_step(per_lane(acc.starts, L), L) in (length, 0):
+            step = length if acc.start_hi > acc.start_lo else 0
+            buf.log.cover.append((buf.off + acc.start_lo, buf.off + acc.start_lo + (L - 1) * step + length))
+            return
+    buf.log.cover.append((buf.off, per_lane(acc.starts, L).copy(), acc.rows, int(np.max(acc.row_stride)),
+                          acc.valid_cols if np.ndim(acc.valid_cols) == 0 else np.array(acc.valid_cols),
+                          getattr(acc, "valid_rows", None)))
+
+
+def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
     """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None."""
     L = vals.shape[0]
     data = buf.data
     blocks = ex.blocks
+    if not ex.checks:
+        _store_unchecked(ex, buf, acc, vals, atomic)
+        return
+    if ex.trackers and op is not None:
+        _track(ex, op, buf, acc, L, load=False)
+    _note_cover(buf, acc, L)
     sv = acc.strided_view(data, L)
     if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
         sv = None  # every lane writes the same window: resolve lane by lane below
@@ -111,7 +176,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
         def fill(tags, view=view, tag=tag):
             tw = tags_window(tags, view, data)
             as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
-        buf.pending.append(fill)  # writer tags are only materialised if a later access needs them
+        buf.defer_write(fill)  # writer tags are only materialised if a later access needs them
     elif atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES:
         # Irregular windows (e.g. a 2-D grid of output tiles), few lanes: one fancy assignment over a
         # sliding-window view, collisions checked pairwise.
@@ -128,7 +193,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
 
         def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
             acc.sliding(tags)[starts] = tag
-        buf.pending.append(fill)
+        buf.defer_write(fill)
     else:
         idx, valid = acc.indices(L)
         if buf.has_reads():
@@ -170,6 +235,31 @@ def _store_into(ex, buf, acc, vals, what, atomic=None):
 _FEW_LANES = 256
 
 
+def _store_unchecked(ex, buf, acc, vals, atomic):
+    """A store without race bookkeeping (``ASC_CHECKS=off``); bounds are still enforced."""
+    L = vals.shape[0]
+    data = buf.data
+    sv = acc.strided_view(data, L) if atomic is None else None
+    if sv is not None and not (sv[0].shape[0] == 1 and L > 1):
+        view, order = sv
+        step = view.strides[0] // data.itemsize if view.shape[0] > 1 else None
+        if step is None or not windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
+            w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
+            w[...] = vals if order is None else vals[order]
+            buf.written = True
+            ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+            return
+    idx, valid = acc.indices(L)
+    flat = idx[valid]
+    v = np.broadcast_to(vals, idx.shape)[valid]
+    if atomic is None:
+        data[flat] = v
+    else:
+        atomic.at(data, flat, v)
+    buf.written = True
+    ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
 def _blocks_collide(starts, blocks, rows, cols, row_stride):
     """Whether two lanes of different blocks write a common element: windows whose starts differ by d
     share one iff d = k * row_stride + e with |k| < rows and |e| < cols. Checking k = floor(d / row_stride)
@@ -180,33 +270,53 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
     return bool(np.any(hit & (blocks[None, :] != blocks[:, None])))
 
 
-@impl("tile.store")
+@impl("tile.store", stores=True)
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     if op.attrs.get("has_real"):  # real_shape: only that part is written
         rank = len(t.dims)
         acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store")
-        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store")
+        if rank == 2:
+            # real_shape limits the DMA; columns of it past the row still land in the next row.
+            rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
+            spill = np.broadcast_to((acc.valid_rows > 0) & (rc > 0) & (col_off + np.minimum(rc, acc.cols) > t.dims[1]), (L,))
+            if np.any(spill):
+                bad = np.nonzero(spill)[0]
+                raise OutOfBoundsError(
+                    f"2-D store to tensor '{t.name}' (shape [{', '.join(_fmt(d) for d in t.dims)}]) at offsets "
+                    f"[{_fmt(gather(np.asarray(offsets[0]), bad))}, {_fmt(gather(col_off, bad))}] with real_shape "
+                    f"[{_fmt(gather(np.asarray(offsets[rank]), bad))}, {_fmt(gather(rc, bad))}] runs past the end of "
+                    "the row: on the hardware the columns past the row land in the next row",
+                    "limit real_shape's columns to the row's remaining elements", bad)
+        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
+                    op=op)
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
     vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:
         if len(t.dims) == 2:
-            msg = (f"{op.loc}: a 2-D store was clipped at the end of a row; pyasc's lowering clips by the "
-                   "tensor's remaining elements instead, so on the real toolchain the tail would spill into "
-                   "the next row")
-            if msg not in ex.warnings:
-                ex.warnings.append(msg)
-        _store_clipped(ex, t.buffer, acc, vals, "store")
+            raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
+        _store_clipped(ex, t.buffer, acc, vals, "store", op=op)
         return
-    _store_into(ex, t.buffer, acc, vals, "store")
+    _store_into(ex, t.buffer, acc, vals, "store", op=op)
 
 
-def _store_clipped(ex, buf, acc, vals, what, atomic=None):
+def _row_spill(t, acc, offsets, shape, L, what):
+    bad = np.nonzero(np.broadcast_to(acc.valid_cols < acc.cols, (L,)))[0]
+    offs = ", ".join(_fmt(gather(np.asarray(o), bad)) for o in offsets)
+    return OutOfBoundsError(
+        f"2-D {what} of a {list(shape)} tile to tensor '{t.name}' (shape [{', '.join(_fmt(d) for d in t.dims)}]) at "
+        f"offsets [{offs}] runs past the end of the row: pyasc's lowering clips by the tensor's remaining "
+        "elements, so on the hardware the columns past the row land in the next row",
+        "keep offset + tile columns within the row (a tile width that divides the row length), or store "
+        "a narrower tile for the last columns", bad)
+
+
+def _store_clipped(ex, buf, acc, vals, what, atomic=None, op=None):
     # Tail windows: only the columns inside the tensor are written (general path handles the mask).
     acc.full = False
-    _store_into(ex, buf, acc, vals, what, atomic)
+    _store_into(ex, buf, acc, vals, what, atomic, op=op)
 
 
 def _scalar_outside(what, t, acc, offsets, lanes):
@@ -227,14 +337,21 @@ def _exec_get_value(ex, op, t, *offsets):
         raise _scalar_outside("scalar load", t, acc, offsets, L)
     starts = np.broadcast_to(acc.starts, (L,))
     buf = t.buffer
-    buf.note_read(acc, L, ex.blocks)
-    if buf.has_writes():
-        check_read_race(buf, buf.writer_tags()[starts], ex.blocks, "scalar load")
+    if ex.checks and not buf.read_only:
+        if ex.trackers:
+            _track(ex, op, buf, acc, L, load=True)
+        buf.note_read(acc, L, ex.blocks)
+        if buf.has_writes():
+            tags = buf.writer_tags()[starts]
+            check_read_race(buf, tags, ex.blocks, "scalar load")
+            _note_unset(ex, op, buf, int(np.count_nonzero(tags == NO_WRITER)))
+        else:
+            _note_unset(ex, op, buf, L)
     out = buf.data[starts]
     return out if not np.all(starts == starts[0]) else out[:1]
 
 
-@impl("tensor.set_value")
+@impl("tensor.set_value", stores=True)
 def _exec_set_value(ex, op, t, *rest):
     offsets, value = rest[:-1], rest[-1]
     L = ex.lanes
@@ -243,7 +360,9 @@ def _exec_set_value(ex, op, t, *rest):
         raise _scalar_outside("scalar store", t, acc, offsets, L)
     vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
     acc.full = False  # resolve lane by lane (general path)
-    _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store")
+    if ex.checks:
+        t.buffer.narrow.append((op, np.broadcast_to(acc.starts, (L,)).copy(), ex.blocks.copy()))
+    _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store", op=op)
 
 
 @impl("tile.copy", shared_operands=True)
@@ -276,11 +395,13 @@ def cast_for_location(a, op):
 _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 
 
-@impl("tile.atomic")
+@impl("tile.atomic", stores=True)
 def _exec_atomic(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     acc = Access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
+    if not acc.full and len(t.dims) == 2:
+        raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     acc.full = False  # resolve element by element so overlapping lanes accumulate
-    _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]])
+    _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]], op=op)

@@ -47,9 +47,36 @@ def _exec_scalar_binary(ex, op, a, b):
             if rdt.is_int():
                 return int_div(a, b, kind)
             if kind == "mod":
-                return np.fmod(a, b).astype(rdt.to_numpy())
-            return np.true_divide(a, b).astype(rdt.to_numpy())
-        return _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
+                r = np.fmod(a, b).astype(rdt.to_numpy())
+            else:
+                r = np.true_divide(a, b).astype(rdt.to_numpy())
+        else:
+            r = _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
+    if r.dtype.kind == "f" and ex.checks:
+        _check_finite(ex, op, r, _SYMBOL.get(kind, kind), a, b)
+    return r
+
+
+_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
+
+
+def _check_finite(ex, op, r, what, *args):
+    """Warn where scalar code turns finite operands into inf / nan (float division by zero, log of a
+    negative number, overflow): the value poisons everything computed from it."""
+    if np.isfinite(r).all():
+        return
+    args = [np.asarray(a) for a in args]
+    bad = ~np.isfinite(np.broadcast_to(r, np.broadcast_shapes(r.shape, *(a.shape for a in args))))
+    for a in args:
+        bad &= np.isfinite(np.broadcast_to(a, bad.shape))
+    if not bad.any():
+        return  # a non-finite operand came in: reported where it arose
+    k = np.unravel_index(int(np.argmax(bad)), bad.shape)
+    vals = [np.broadcast_to(a, bad.shape)[k].item() for a in args]
+    res = np.broadcast_to(r, bad.shape)[k].item()
+    expr = f"{vals[0]!r} {what} {vals[1]!r}" if len(vals) == 2 and len(what) <= 2 else f"{what}({vals[0]!r})"
+    ex.warn(op, f"scalar {expr} gives {res!r}: scalar code produced a non-finite value (division by zero, "
+            "log or sqrt of a negative number, or overflow); guard the operand")
 
 
 @impl("scalar.cmp")
@@ -74,7 +101,10 @@ def _exec_scalar_unary(ex, op, a):
         with np.errstate(all="ignore"):
             return np.negative(a)
     with np.errstate(all="ignore"):
-        return UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
+        r = UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
+    if ex.checks:
+        _check_finite(ex, op, r, kind, a)
+    return r
 
 
 @impl("ptr.offset")
