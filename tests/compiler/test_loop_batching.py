@@ -173,3 +173,30 @@ def test_carried_value_loop_with_hoisted_loads_matches_the_trip_by_trip_run():
     np.testing.assert_array_equal(out, alone)
     assert hoisted_report["ticks"] == column_sums.last_launch["ticks"]
     assert hoisted_report["pipes"] == column_sums.last_launch["pipes"]
+
+
+@asc2.jit
+def half_products(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                  cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num()):
+        acc = asc2.full([1, C], 1.0, dtype=asc.float16)
+        for j in asc2.range(cols // C):
+            acc = asc2.load(x_gm, [1, C], offsets=[r, j * C]) * acc    # float16, rounded at every step
+        asc2.store(acc, o_gm, offsets=[r, 0])
+
+
+def test_a_float16_product_chain_rounds_at_every_trip_as_the_trip_by_trip_run():
+    x = (1 + np.random.default_rng(6).standard_normal((6, 8 * 128)) * 0.3).astype(np.float16)
+    out = np.zeros((6, 128), np.float16)
+    half_products[3](x, out, np.zeros(1, np.float16), 6, 8 * 128, 128)
+    ref = np.ones((6, 128), np.float16)
+    for j in range(8):
+        ref = (x[:, j * 128:(j + 1) * 128].astype(np.float32) * ref.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(out, ref)
+    alone = np.zeros_like(out)
+    ticks = half_products.last_launch["ticks"]
+    half_products[3](x, alone, x, 6, 8 * 128, 128)    # aliased arguments: no hoisting
+    np.testing.assert_array_equal(out, alone)
+    assert half_products.last_launch["ticks"] == ticks
