@@ -245,3 +245,9 @@ def test_run_kernel_engine_pyasc_runs_an_asctile_golden_on_pyasc_dev(monkeypatch
     result = run_file(CORPUS / "golden" / "abs_f16.py", engine="pyasc", repo=None)
     assert result["status"] == "error" and result["failure"]["category"] == "runtime_error"
     assert "no attribute 'abs'" in result["failure"]["message"]
+
+
+def test_disagreement_details_quote_the_error_line_not_the_hint_or_the_blocks():
+    text = ("KernelRuntimeError: at k.py:3:4:\n    x = copy_in(...)\nload of tensor 'x' reads rows beyond the tensor\n"
+            "in block(s) [0] of 1\nhint: stop the row loop at the row count")
+    assert conformance._one_line(text) == "load of tensor 'x' reads rows beyond the tensor"
