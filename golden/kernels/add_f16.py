@@ -18,13 +18,18 @@ Cell metadata (mirrors capabilities.yaml, add/float16/Ascend950PR_9599; do not d
                 no block issues an empty DMA.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/add_f16.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * Empty tiles: the seed's "tile_per_block" layout gives trailing blocks tiles that start past
       the end of small inputs; on the C310 CANN simulator such empty DMAs were reported to fail the
       MTE burst alignment check. The block-strided loop and the clamped core count avoid them.
-    * TILE_SIZE is a compile-time constant (``asc.ConstExpr[int]``): it is a load shape.
+    * TILE_SIZE is a compile-time constant (``asc2.ConstExpr[int]``): it is a load shape.
     * UB budget (static allocation on C310, 248 KiB): two input tiles and one output tile, each
       cloned once by ``unroll_factor=2`` -> 6 x 4 KiB = 24 KiB.
-    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2, parallel=True``.
+    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -61,16 +66,16 @@ CORE_NUM = 32
 
 
 @asc2.jit(always_compile=True)
-def add_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int,
-               num_tiles: int, tile_size: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [size])
-    y_gm = asc2.tensor(y_ptr, [size])
-    out_gm = asc2.tensor(out_ptr, [size])
-    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
+def add_kernel(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int,
+               num_tiles: int, tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    y_gm = asc2.global_tensor(y_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
         offset = t * tile_size
-        x = asc2.load(x_gm, [tile_size], offsets=[offset])
-        y = asc2.load(y_gm, [tile_size], offsets=[offset])
-        asc2.store(x + y, out_gm, offsets=[offset])
+        x = asc2.copy_in(x_gm, [offset], [tile_size])
+        y = asc2.copy_in(y_gm, [offset], [tile_size])
+        asc2.copy_out(x + y, out_gm, [offset])
 
 
 def make_inputs(case):

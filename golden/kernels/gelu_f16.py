@@ -20,6 +20,11 @@ Cell metadata (mirrors capabilities.yaml, gelu/float16/Ascend950PR_9599; do not 
                 no block issues an empty DMA.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/gelu_f16.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * SQRT_HALF is a module-level constant: ``math.sqrt`` cannot be called inside a kernel
       ("Unsupported function referenced"), while plain numbers from module scope can be used.
     * Scalars on the right of every operator (``x * SQRT_HALF``, ``... + 1.0``, ``... * 0.5``):
@@ -32,7 +37,7 @@ Non-obvious constraints
     * Empty tiles: the seed's "tile_per_block" layout gives trailing blocks tiles that start past
       the end of small inputs; on the C310 CANN simulator such empty DMAs were reported to fail the
       MTE burst alignment check. The block-strided loop and the clamped core count avoid them.
-    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2, parallel=True``.
+    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -71,15 +76,15 @@ SQRT_HALF = math.sqrt(0.5)
 
 
 @asc2.jit(always_compile=True)
-def gelu_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, num_tiles: int,
-                tile_size: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [size])
-    out_gm = asc2.tensor(out_ptr, [size])
-    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
+def gelu_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
         offset = t * tile_size
-        x = asc2.load(x_gm, [tile_size], offsets=[offset]).to(asc.float32)
+        x = asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32)
         y = x * (asc2.erf(x * SQRT_HALF) + 1.0) * 0.5
-        asc2.store(y.to(asc.float16), out_gm, offsets=[offset])
+        asc2.copy_out(y.to(asc2.float16), out_gm, [offset])
 
 
 def make_inputs(case):

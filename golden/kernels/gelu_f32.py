@@ -20,6 +20,11 @@ Cell metadata (mirrors capabilities.yaml, gelu/float32/Ascend950PR_9599; do not 
                 no block issues an empty DMA.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/gelu_f32.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * tanh form, not erf: the CANN simulator's float32 ``asc2.erf`` was measured up to ~4.7 off
       ``math.erf`` (flaky even at atol 2), so this cell uses the tanh approximation (cell known issue).
     * GELU_K = sqrt(2/pi) and GELU_C = 0.044715 are module-level constants: ``math.sqrt`` cannot be
@@ -36,7 +41,7 @@ Non-obvious constraints
     * Empty tiles: the seed's "tile_per_block" layout gives trailing blocks tiles that start past
       the end of small inputs; on the C310 CANN simulator such empty DMAs were reported to fail the
       MTE burst alignment check. The block-strided loop and the clamped core count avoid them.
-    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2, parallel=True``.
+    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -75,16 +80,16 @@ GELU_C = 0.044715
 
 
 @asc2.jit(always_compile=True)
-def gelu_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, num_tiles: int,
-                tile_size: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [size])
-    out_gm = asc2.tensor(out_ptr, [size])
-    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
+def gelu_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
         offset = t * tile_size
-        x = asc2.load(x_gm, [tile_size], offsets=[offset])
+        x = asc2.copy_in(x_gm, [offset], [tile_size])
         inner = (x + x * x * x * GELU_C) * GELU_K
         y = x * (asc2.tanh(inner) + 1.0) * 0.5
-        asc2.store(y, out_gm, offsets=[offset])
+        asc2.copy_out(y, out_gm, [offset])
 
 
 def make_inputs(case):

@@ -18,6 +18,11 @@ Cell metadata (mirrors capabilities.yaml, leaky_relu/float16/Ascend950PR_9599; d
                 no block issues an empty DMA.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/leaky_relu_f16.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * Scalar on the right: ``x * alpha``, never ``alpha * x`` -- asc2 tiles have no ``__rmul__``.
     * alpha arrives as a float32 scalar; in ``x * alpha`` the tile's dtype wins, so alpha is
       rounded to float16 (0.01 -> 0.010002) and the product is a float16 tile.
@@ -27,7 +32,7 @@ Non-obvious constraints
       MTE burst alignment check. The block-strided loop and the clamped core count avoid them.
     * UB budget (static allocation on C310, 248 KiB): input, product, mask (packed bits) and result
       tiles, each cloned once by ``unroll_factor=2`` -> 2 x (3 x 4 KiB + 256 B) = 24.5 KiB.
-    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2, parallel=True``.
+    * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -63,15 +68,15 @@ ALPHA = 0.01
 
 
 @asc2.jit(always_compile=True)
-def leaky_relu_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, num_tiles: int,
-                      alpha: float, tile_size: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [size])
-    out_gm = asc2.tensor(out_ptr, [size])
-    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
+def leaky_relu_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                      alpha: float, tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
         offset = t * tile_size
-        x = asc2.load(x_gm, [tile_size], offsets=[offset])
+        x = asc2.copy_in(x_gm, [offset], [tile_size])
         y = asc2.where(x >= 0, x, x * alpha)
-        asc2.store(y, out_gm, offsets=[offset])
+        asc2.copy_out(y, out_gm, [offset])
 
 
 def make_inputs(case):

@@ -15,21 +15,26 @@ Cell metadata (mirrors capabilities.yaml, reduce_max/float32/Ascend950PR_9599; d
                 clips a last-dimension tail at the tensor edge and fills it with pad_value=-inf,
                 the identity of max. Both listed shapes are aligned, so no padding happens for them.
     partitioning
-                row r goes to block r % core_num (``asc2.range(block_idx, rows, block_num)``),
+                row r goes to block r % core_num (``range(block_idx, rows, block_num)``),
                 launched on min(CORE_NUM, rows) blocks; one row per loop trip.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/reduce_max_f32.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * Output padding: a store must cover at least 32 bytes, so each scalar result is broadcast to
       a [1, OUT_PAD = 8] float32 tile and stored into a [rows, 8] buffer; a scalar store
       (SetValue) from many blocks was also reported to be dropped on some blocks, which a tile store
       avoids.
     * The running maximum starts from -inf only through the padding: a whole row is one tile, so
       there is no cross-tile accumulator to seed.
-    * The tile width is an ``asc.ConstExpr[int]`` (a load shape); the tensor shape is runtime.
+    * The tile width is an ``asc2.ConstExpr[int]`` (a load shape); the tensor shape is runtime.
     * UB budget (static allocation on C310, 248 KiB): a [1, 4096] float32 row is 16 KiB, plus the
       32-byte result tile, each cloned by ``unroll_factor=2`` -> ~32 KiB.
     * The row loop has no carried dependency (each trip writes its own row):
-      ``unroll_factor=2, parallel=True``.
+      ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -64,14 +69,14 @@ NEG_INF = float("-inf")  # padding: the identity of max
 
 
 @asc2.jit(always_compile=True)
-def reduce_max_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, num_rows: int, num_cols: int,
-                      tile_cols: asc.ConstExpr[int], out_pad: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [num_rows, num_cols])
-    out_gm = asc2.tensor(out_ptr, [num_rows, out_pad])
-    for r in asc2.range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2, parallel=True):
-        row = asc2.load(x_gm, [1, tile_cols], offsets=[r, 0], pad_value=NEG_INF)
+def reduce_max_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int,
+                      tile_cols: asc2.ConstExpr[int], out_pad: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
+    out_gm = asc2.global_tensor(out_ptr, [num_rows, out_pad])
+    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
+        row = asc2.copy_in(x_gm, [r, 0], [1, tile_cols], pad_value=NEG_INF)
         m = asc2.reduce_max(row)
-        asc2.store(asc2.full([1, out_pad], m, dtype=asc.float32), out_gm, offsets=[r, 0])
+        asc2.copy_out(asc2.full([1, out_pad], m, dtype=asc2.float32), out_gm, [r, 0])
 
 
 def make_inputs(case):

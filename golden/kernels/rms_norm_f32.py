@@ -25,10 +25,15 @@ Cell metadata (mirrors capabilities.yaml, rms_norm/float32/Ascend950PR_9599; do 
                 that row (the rest is padded with zeros, which add nothing to the sum of squares) and
                 its store writes only those columns. The mean divides by the real column count.
     partitioning
-                row r goes to block r % core_num (``asc2.range(block_idx, rows, block_num)``),
+                row r goes to block r % core_num (``range(block_idx, rows, block_num)``),
                 launched on min(CORE_NUM, rows) blocks.
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/rms_norm_f32.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * Inputs are torch CPU tensors (numpy buffers were reported to come back zeroed for the
       rms_norm goldens on the C310 CANN simulator).
     * No host-side padding: the reference golden copied x, gamma and the output into column-padded
@@ -38,10 +43,10 @@ Non-obvious constraints
     * ``asc2.rms_norm`` is not used: its lowering reserves a 256 KiB temporary buffer, more than
       the 248 KiB of UB.
     * Loop-carried accumulator: ``acc = acc + x * x`` carries a tile through the first split_d
-      pass, so that loop is ``unroll_factor=2`` without ``parallel``. The row loops and the
-      write-back loop are independent per trip: ``unroll_factor=2, parallel=True``.
+      pass, so that loop is ``unroll_factor=2`` with ``gm_barrier=True``. The row loops and the
+      write-back loop are independent per trip: ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * epsilon is a runtime float32 argument; num_cols in split_d is a runtime int (only the tile
-      width is compile-time), in full_row it is an ``asc.ConstExpr[int]`` (it is the tile shape).
+      width is compile-time), in full_row it is an ``asc2.ConstExpr[int]`` (it is the tile shape).
     * The element offset ``row * num_cols`` is an int32: rows * cols must stay below 2^31.
     * UB budget (static allocation on C310, 248 KiB; unrolled copies count, and the row loop's
       unroll multiplies the inner loops'): full_row at 4096 columns 144 KiB; split_d at 1024 columns
@@ -85,36 +90,36 @@ SPLIT_TILE_COLS = 1024      # split_d streaming tile (4 KiB)
 
 
 @asc2.jit(always_compile=True)
-def rms_norm_full_row_kernel(x_ptr: asc.GlobalAddress, gamma_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
-                             num_rows: int, epsilon: float, num_cols: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [num_rows, num_cols])
-    gamma_gm = asc2.tensor(gamma_ptr, [1, num_cols])
-    out_gm = asc2.tensor(out_ptr, [num_rows, num_cols])
-    gamma = asc2.load(gamma_gm, [1, num_cols], offsets=[0, 0])
-    for row in asc2.range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2, parallel=True):
-        x = asc2.load(x_gm, [1, num_cols], offsets=[row, 0])
+def rms_norm_full_row_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
+                             num_rows: int, epsilon: float, num_cols: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
+    gamma_gm = asc2.global_tensor(gamma_ptr, [1, num_cols])
+    out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
+    gamma = asc2.copy_in(gamma_gm, [0, 0], [1, num_cols])
+    for row in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
+        x = asc2.copy_in(x_gm, [row, 0], [1, num_cols])
         inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(x * x) / num_cols + epsilon)
-        asc2.store(x * inv_rms * gamma, out_gm, offsets=[row, 0])
+        asc2.copy_out(x * inv_rms * gamma, out_gm, [row, 0])
 
 
 @asc2.jit(always_compile=True)
-def rms_norm_split_d_kernel(x_ptr: asc.GlobalAddress, gamma_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+def rms_norm_split_d_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
                             num_rows: int, num_cols: int, num_tiles: int, epsilon: float,
-                            tile_cols: asc.ConstExpr[int]):
-    gamma_gm = asc2.tensor(gamma_ptr, [num_cols])
-    for row in asc2.range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2, parallel=True):
-        x_gm = asc2.tensor(x_ptr + row * num_cols, [num_cols])
-        out_gm = asc2.tensor(out_ptr + row * num_cols, [num_cols])
-        acc = asc2.zeros([tile_cols], dtype=asc.float32)
-        for t in asc2.range(num_tiles, unroll_factor=2):
-            x = asc2.load(x_gm, [tile_cols], offsets=[t * tile_cols], pad_value=0)
+                            tile_cols: asc2.ConstExpr[int]):
+    gamma_gm = asc2.global_tensor(gamma_ptr, [num_cols])
+    for row in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
+        x_gm = asc2.global_tensor(x_ptr + row * num_cols, [num_cols])
+        out_gm = asc2.global_tensor(out_ptr + row * num_cols, [num_cols])
+        acc = asc2.zeros([tile_cols], dtype=asc2.float32)
+        for t in range(num_tiles, unroll_factor=2, gm_barrier=True):
+            x = asc2.copy_in(x_gm, [t * tile_cols], [tile_cols], pad_value=0)
             acc = acc + x * x
         inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(acc) / num_cols + epsilon)
-        for t in asc2.range(num_tiles, unroll_factor=2, parallel=True):
+        for t in range(num_tiles, unroll_factor=2):
             col = t * tile_cols
-            x = asc2.load(x_gm, [tile_cols], offsets=[col])
-            gamma = asc2.load(gamma_gm, [tile_cols], offsets=[col])
-            asc2.store(x * inv_rms * gamma, out_gm, offsets=[col])
+            x = asc2.copy_in(x_gm, [col], [tile_cols])
+            gamma = asc2.copy_in(gamma_gm, [col], [tile_cols])
+            asc2.copy_out(x * inv_rms * gamma, out_gm, [col])
 
 
 def make_inputs(case):

@@ -17,21 +17,26 @@ Cell metadata (mirrors capabilities.yaml, softmax/float32/Ascend950PR_9599; do n
     partitioning
                 rows are grouped into num_rows / group_rows groups, group_rows being the largest
                 divisor of the row count that is <= ceil(rows / CORE_NUM) and fits MAX_TILE_BYTES;
-                group g goes to block g % core_num (``asc2.range(block_idx, groups, block_num)``),
+                group g goes to block g % core_num (``range(block_idx, groups, block_num)``),
                 launched on min(CORE_NUM, groups) blocks. [32, 4096] -> 32 groups of 1 row (16 KiB);
                 [64, 1024] -> 32 groups of 2 rows (8 KiB).
 
 Non-obvious constraints
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
+      a port of ``golden/april/softmax_f32.py``, which keeps the April 2026 spellings; every loop
+      keeps its barrier setting (April ``parallel=True`` is the August default
+      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
+      both versions return identical outputs.
     * Do not split a row into column chunks and do not decompose softmax by hand: ``asc2.softmax``
       computes the row max and sum itself and needs the whole row in one tile; the row length
-      (``num_cols``) must be an ``asc.ConstExpr[int]``, only the row count may be a runtime value.
+      (``num_cols``) must be an ``asc2.ConstExpr[int]``, only the row count may be a runtime value.
     * Loads never cross the last row: group_rows divides the row count (rows beyond a tensor are
       not clipped, only the last dimension is).
     * UB budget (static allocation on C310, 248 KiB): the input tile, the softmax result and the
       library's temporary buffer (twice the tile), each cloned by ``unroll_factor=2`` -> 8 x the
       tile bytes, 128 KiB at the 16 KiB cap.
     * The group loop has no carried dependency (each trip writes its own rows):
-      ``unroll_factor=2, parallel=True``.
+      ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -66,14 +71,14 @@ MAX_TILE_BYTES = 16 * 1024  # input bytes per [group_rows, cols] tile
 
 
 @asc2.jit(always_compile=True)
-def softmax_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, num_rows: int, num_groups: int,
-                   num_cols: asc.ConstExpr[int], group_rows: asc.ConstExpr[int]):
-    x_gm = asc2.tensor(x_ptr, [num_rows, num_cols])
-    out_gm = asc2.tensor(out_ptr, [num_rows, num_cols])
-    for g in asc2.range(asc2.block_idx(), num_groups, asc2.block_num(), unroll_factor=2, parallel=True):
+def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_groups: int,
+                   num_cols: asc2.ConstExpr[int], group_rows: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
+    out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
+    for g in range(asc2.block_idx(), num_groups, asc2.block_num(), unroll_factor=2):
         row0 = g * group_rows
-        rows = asc2.load(x_gm, [group_rows, num_cols], offsets=[row0, 0])
-        asc2.store(asc2.softmax(rows), out_gm, offsets=[row0, 0])
+        rows = asc2.copy_in(x_gm, [row0, 0], [group_rows, num_cols])
+        asc2.copy_out(asc2.softmax(rows), out_gm, [row0, 0])
 
 
 def make_inputs(case):

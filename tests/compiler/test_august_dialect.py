@@ -4,6 +4,7 @@ barrier, carried values in every loop, and the reuse_alloc / vf_fusion options."
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -429,3 +430,53 @@ def test_reuse_alloc_out_of_range_and_vf_fusion_on_c220_are_rejected():
     config.set_platform(config.Backend.Model, C220)
     with pytest.raises(RuntimeError, match="VF fusion is not supported for the c220 architecture"):
         v[1](np.zeros(8, np.float32))
+
+
+# -- hints and messages speak the kernel's dialect ------------------------------------------------------
+def test_an_august_kernel_hint_names_august_functions():
+    @asc2.jit
+    def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress):
+        t = asc2.copy_in(asc2.global_tensor(x_ptr, [64]), [0], [64], asc2.TensorLocation.L0A)
+        asc2.copy_out(asc2.exp(t), asc2.global_tensor(out_ptr, [64]), [0])
+    with pytest.raises(CodegenError, match="asc2.exp expects a tile in UB, got a tile in L0A") as e:
+        k[1](np.zeros(64, np.float16), np.zeros(64, np.float16))
+    assert "hint: L0A/L0B tiles only feed asc2.matmul" in str(e.value)
+
+    @asctile.jit
+    def t(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        a = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(a[0], asctile.global_tensor(out_ptr, [64]), [0])
+    with pytest.raises(CodegenError, match="'Tile' object is not subscriptable") as e:
+        t[1](np.zeros(64, np.float32), np.zeros(64, np.float32))
+    assert "hint: tiles cannot be indexed; use asctile.copy_in with offsets" in str(e.value)
+
+
+def test_an_april_kernel_hint_keeps_april_names():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        a = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+        asc2.store(a[0], asc2.tensor(out_ptr, [64]), offsets=[0])
+    with pytest.raises(CodegenError, match="'Tile' object is not subscriptable") as e:
+        k[1](np.zeros(64, np.float32), np.zeros(64, np.float32))
+    assert "hint: tiles cannot be indexed; use asc2.load with offsets" in str(e.value)
+
+
+def test_no_message_or_hint_hard_codes_a_module_spelling():
+    import io
+    import tokenize
+    from pathlib import Path
+    root = Path(asc.__file__).parent
+    found = []
+    for path in [*(root / "language").rglob("*.py"), *(root / "frontend").rglob("*.py"), *(root / "sim").rglob("*.py")]:
+        if path.name == "dialect.py":
+            continue
+        prev = None
+        for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+            if tok.type == tokenize.STRING:
+                docstring = prev is None or prev.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                                                          tokenize.NL)
+                if not docstring and re.search(r"(?<![@\w.])(asc2|TileLocation|TensorLocation)\.", tok.string):
+                    found.append(f"{path.name}:{tok.start[0]}")
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                prev = tok
+    assert found == []

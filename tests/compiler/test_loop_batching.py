@@ -8,7 +8,7 @@ import pytest
 
 import asc
 import asc2
-import asc.runtime.jit as jit
+import asc.runtime.trace as trace_pipeline
 from asc.sim.executor import KernelRuntimeError
 
 
@@ -98,7 +98,7 @@ def _launch_both_ways(monkeypatch, kernel, core_num, make_args):
     for batch in (True, False):
         with monkeypatch.context() as m:
             if not batch:
-                m.setattr(jit, "batchable_loops", lambda fn: frozenset())
+                m.setattr(trace_pipeline, "batchable_loops", lambda fn: frozenset())
             args = make_args()
             kernel[core_num](*args, always_compile=True)
             results.append(([np.array(a) for a in args if isinstance(a, np.ndarray)], kernel.last_launch))
@@ -130,7 +130,7 @@ def test_batched_trips_report_out_of_bounds_like_trips_in_turn(monkeypatch):
     for batch in (True, False):
         with monkeypatch.context() as m:
             if not batch:
-                m.setattr(jit, "batchable_loops", lambda fn: frozenset())
+                m.setattr(trace_pipeline, "batchable_loops", lambda fn: frozenset())
             with pytest.raises(KernelRuntimeError, match="reads rows beyond the tensor") as e:
                 k[1](np.ones((4, 64), np.float32), np.zeros((4, 64), np.float32), 5, always_compile=True)
             messages.append(str(e.value))

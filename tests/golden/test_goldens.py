@@ -3,8 +3,8 @@
 Each golden file in ``golden/kernels/`` is imported by path and every entry of its ``CASES`` is run
 the way the harness runs it (``make_inputs`` -> ``reference`` on copies -> ``launch``, float64
 comparison with ``atol + rtol * |ref|``, no NaN/Inf where the reference is finite) on the embedded
-simulator, Backend.Model / Ascend950PR_9599 -- one test item per (file, case), so pytest-xdist
-spreads them. Cases marked ``full_only`` run here too.
+simulator, Backend.Model, on every platform the registry has a cell of that file for -- one test item
+per (file, case, platform), so pytest-xdist spreads them. Cases marked ``full_only`` run here too.
 
 The contract tests check what the harness and the registry rely on: the interface names, the
 allowed imports (plain pyasc v2 source), agreement with the cell in ``capabilities.yaml`` (same
@@ -27,12 +27,12 @@ import asc.runtime.config as config
 
 REPO = Path(__file__).resolve().parents[2]
 KERNELS = REPO / "golden" / "kernels"
-PLATFORM = config.Platform.Ascend950PR_9599
+PLATFORM = config.Platform.Ascend950PR_9599  # the default platform of the golden command line
 FILES = sorted(p for p in KERNELS.glob("*.py") if not p.name.startswith("_"))
 INTERFACE = ("OP", "DTYPE", "TOLERANCE", "CASES", "make_inputs", "launch", "reference", "run_kernel")
 ALLOWED_IMPORTS = {"asc", "asc2", "asc.runtime.config", "numpy", "torch", "math", "argparse", "logging"}
 CHEAP_FILE = KERNELS / "abs_f16.py"
-SHORT_DTYPE = {"float16": "f16", "float32": "f32", "bfloat16": "bf16"}
+SHORT_DTYPE = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int32": "i32"}
 
 
 def _literal(path: Path, name: str):
@@ -102,38 +102,54 @@ def compare(outputs, references, atol, rtol):
     return problems
 
 
-def _case_params():
-    params = []
-    for path in FILES:
-        for case in _literal(path, "CASES"):
-            marks = [pytest.mark.full_only] if case.get("full_only") else []
-            params.append(pytest.param(path, case["id"], id=f"{path.stem}-{case['id']}", marks=marks))
-    return params
+def _registry():
+    return yaml.safe_load((REPO / "capabilities.yaml").read_text())
 
 
 def _cells():
-    doc = yaml.safe_load((REPO / "capabilities.yaml").read_text())
-    return {cell["golden"]: cell for cell in doc["cells"]}
+    """golden file -> its cells (one per platform)."""
+    out: dict[str, list] = {}
+    for cell in _registry()["cells"]:
+        out.setdefault(cell["golden"], []).append(cell)
+    return out
+
+
+def _case_params():
+    params = []
+    cells = _cells()
+    for path in FILES:
+        platforms = [c["platform"] for c in cells.get(f"golden/kernels/{path.name}", [])
+                     if c["golden_status"] != "blocked"] or [PLATFORM.value]
+        for platform in platforms:
+            for case in _literal(path, "CASES"):
+                marks = [pytest.mark.full_only] if case.get("full_only") else []
+                params.append(pytest.param(path, case["id"], platform, id=f"{path.stem}-{case['id']}-{platform}",
+                                           marks=marks))
+    return params
 
 
 @pytest.fixture
 def simulator():
-    config.set_platform(config.Backend.Model, PLATFORM)
     yield
     config.set_platform(config.Backend.Model, PLATFORM)
 
 
 def test_library_is_complete():
-    expected = {"abs_f16", "abs_f32", "add_f16", "leaky_relu_f16", "gelu_f16", "gelu_f32", "reduce_sum_f16",
-                "reduce_sum_f32", "reduce_max_f32", "softmax_f16", "softmax_f32", "matmul_f16", "rms_norm_f16",
-                "rms_norm_f32"}
+    expected = {
+        "abs_f16", "abs_f32", "add_bf16", "add_f16", "add_inplace_f16", "addcdiv_f16", "apply_adam_f32",
+        "batch_norm_f32", "bmm_f16", "broadcast_f16", "cast_bf16", "cast_f16", "dropout_f16", "gelu_f16",
+        "gelu_f32", "kl_div_f32", "layer_norm_bf16", "layer_norm_f16", "leaky_relu_f16", "matmul_f16",
+        "one_hot_i32", "reciprocal_f32", "reduce_max_f32", "reduce_sum_bf16", "reduce_sum_f16", "reduce_sum_f32",
+        "rms_norm_bf16", "rms_norm_f16", "rms_norm_f32", "select_f16", "softmax_bf16", "softmax_f16",
+        "softmax_f32", "split_f16", "tanh_f16", "transpose_f16"}
     assert {p.stem for p in FILES} == expected
     registered = {Path(g).stem for g in _cells()}
     assert registered == expected, "every registry cell has a golden file and vice versa"
 
 
-@pytest.mark.parametrize("path, case_id", _case_params())
-def test_case(path, case_id, simulator):
+@pytest.mark.parametrize("path, case_id, platform", _case_params())
+def test_case(path, case_id, platform, simulator):
+    config.set_platform(config.Backend.Model, config.Platform(platform))
     module = _module(path)
     case = next(c for c in module.CASES if c["id"] == case_id)
     atol = float(case.get("atol", module.TOLERANCE["atol"]))
@@ -174,16 +190,19 @@ def test_file_contract(path):
     assert path.stem == f"{op}_{SHORT_DTYPE[dtype]}"
     assert f"test_{op}_{dtype}" in defined, f"pytest entry point test_{op}_{dtype} is missing"
 
-    cell = _cells()[f"golden/kernels/{path.name}"]
-    assert (op, dtype) == (cell["op"], cell["dtype"])
+    cells = _cells()[f"golden/kernels/{path.name}"]
+    assert sorted(c["platform"] for c in cells) == sorted(_registry()["platforms"]), \
+        "the file has one cell per registry platform"
     tolerance, cases = _literal(path, "TOLERANCE"), _literal(path, "CASES")
-    assert tolerance == pytest.approx(cell["tolerance"])
-    assert [c["shape"] for c in cases] == cell["shapes"], "CASES shapes must be the registry's, in its order"
-    overrides = {tuple(st["shape"]): st for st in cell.get("shape_tolerances", [])}
-    for c in cases:
-        want = overrides.get(tuple(c["shape"]), cell["tolerance"])
-        got = {k: c.get(k, tolerance[k]) for k in ("atol", "rtol")}
-        assert got == pytest.approx({k: want[k] for k in ("atol", "rtol")}), f"case {c['id']} tolerance"
+    for cell in cells:
+        assert (op, dtype) == (cell["op"], cell["dtype"])
+        assert tolerance == pytest.approx(cell["tolerance"])
+        assert [c["shape"] for c in cases] == cell["shapes"], "CASES shapes must be the registry's, in its order"
+        overrides = {tuple(st["shape"]): st for st in cell.get("shape_tolerances", [])}
+        for c in cases:
+            want = overrides.get(tuple(c["shape"]), cell["tolerance"])
+            got = {k: c.get(k, tolerance[k]) for k in ("atol", "rtol")}
+            assert got == pytest.approx({k: want[k] for k in ("atol", "rtol")}), f"case {c['id']} tolerance"
     assert len({c["id"] for c in cases}) == len(cases), "case ids are unique"
 
 

@@ -152,8 +152,9 @@ def test_schemas_are_versioned_draft_2020_12():
 # --------------------------------------------------------------------------------------------------
 # the committed registry
 
+PLATFORMS = ["Ascend950PR_9599", "Ascend910B1"]
 EXPECTED = {
-    # file: (op, dtype, tier, shapes, atol, rtol)
+    # file: (op, dtype, tier, shapes, atol, rtol); one cell per platform
     "abs_f16": ("abs", "float16", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-3, 1e-3),
     "abs_f32": ("abs", "float32", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-5, 1e-5),
     "add_f16": ("add", "float16", 0, [[1, 128], [4, 2048], [32, 4096], [100003]], 1e-3, 1e-3),
@@ -165,24 +166,64 @@ EXPECTED = {
     "reduce_max_f32": ("reduce_max", "float32", 1, [[32, 4096], [16, 2048]], 0.0, 0.0),
     "softmax_f16": ("softmax", "float16", 3, [[32, 4096], [64, 1024]], 5e-2, 5e-2),
     "softmax_f32": ("softmax", "float32", 3, [[32, 4096], [64, 1024]], 1e-5, 1e-5),
-    "matmul_f16": ("matmul", "float16", 3, [[16, 16, 16], [32, 16, 32], [256, 256, 256]], 1e-2, 1e-2),
+    "matmul_f16": ("matmul", "float16", 3, [[16, 16, 16], [32, 16, 32], [32, 32, 32], [256, 256, 256]], 1e-2, 1e-2),
     "rms_norm_f16": ("rms_norm", "float16", 3, [[8, 256], [8, 1055], [64, 100003]], 5e-2, 5e-2),
     "rms_norm_f32": ("rms_norm", "float32", 3, [[8, 256], [8, 1055], [64, 100003]], 1e-4, 1e-4),
+    "add_bf16": ("add", "bfloat16", 0, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.01, 0.0078125),
+    "add_inplace_f16": ("add_inplace", "float16", 0,
+                        [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.001, 0.001),
+    "addcdiv_f16": ("addcdiv", "float16", 2,
+                    [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.002, 0.002),
+    "apply_adam_f32": ("apply_adam", "float32", 2,
+                       [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 1e-06, 1e-05),
+    "batch_norm_f32": ("batch_norm", "float32", 3,
+                       [[2, 16, 8, 8], [4, 24, 25, 25], [8, 32, 1623, 1], [16, 64, 32, 32]], 0.0001, 0.0001),
+    "bmm_f16": ("bmm", "float16", 3,
+                [[1, 16, 32, 16], [2, 32, 64, 32], [3, 48, 96, 48], [8, 128, 512, 128]], 0.01, 0.01),
+    "broadcast_f16": ("broadcast", "float16", 3,
+                      [[1, 128], [2500, 24], [32, 4096], [100, 1623], [7000, 128]], 0.0, 0.0),
+    "cast_bf16": ("cast", "bfloat16", 0, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.0, 0.0),
+    "cast_f16": ("cast", "float16", 0, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.0, 0.0),
+    "dropout_f16": ("dropout", "float16", 2,
+                    [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.001, 0.001),
+    "kl_div_f32": ("kl_div", "float32", 2, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 1e-05, 1e-05),
+    "layer_norm_bf16": ("layer_norm", "bfloat16", 3,
+                        [[8, 256], [2500, 24], [100, 1623], [7000, 1, 128]], 0.015625, 0.0078125),
+    "layer_norm_f16": ("layer_norm", "float16", 3, [[8, 256], [2500, 24], [100, 1623], [7000, 1, 128]], 0.01, 0.01),
+    "one_hot_i32": ("one_hot", "int32", 3, [[1, 16], [60000, 8], [100003, 16], [7000, 128]], 0.0, 0.0),
+    "reciprocal_f32": ("reciprocal", "float32", 0,
+                       [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 1e-06, 1e-06),
+    "reduce_sum_bf16": ("reduce_sum", "bfloat16", 1,
+                        [[1, 128], [7, 1000], [2500, 24], [32, 4096], [100, 1623], [7000, 128]], 0.05, 0.0078125),
+    "rms_norm_bf16": ("rms_norm", "bfloat16", 3, [[8, 256], [8, 1055], [2500, 24], [64, 100003]], 0.015625, 0.0078125),
+    "select_f16": ("select", "float16", 0, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.0, 0.0),
+    "softmax_bf16": ("softmax", "bfloat16", 3, [[32, 4096], [64, 1024], [2500, 64], [7000, 1, 128]], 0.0001, 0.0078125),
+    "split_f16": ("split", "float16", 3, [[8, 96], [2500, 24], [100, 1623], [7000, 1, 128]], 0.0, 0.0),
+    "tanh_f16": ("tanh", "float16", 0, [[1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128]], 0.001, 0.001),
+    "transpose_f16": ("transpose", "float16", 3, [[1, 16], [64, 128], [2500, 24], [100, 1623], [7000, 128]], 0.0, 0.0),
 }
 
 
 def test_committed_registry_is_valid_and_complete():
     reg = load_valid_registry(REPO / "capabilities.yaml")
     assert [t["id"] for t in reg.tiers] == [0, 1, 2, 3]
-    cells = {c["golden"]: c for c in reg.cells}
-    assert set(cells) == {f"golden/kernels/{f}.py" for f in EXPECTED}
-    for name, (op, dtype, tier, shapes, atol, rtol) in EXPECTED.items():
-        c = cells[f"golden/kernels/{name}.py"]
-        assert c["id"] == f"{op}/{dtype}/Ascend950PR_9599"
-        assert reg.tier_of(op) == tier
-        assert [list(s) for s in c["shapes"]] == shapes
-        assert (c["tolerance"]["atol"], c["tolerance"]["rtol"]) == (atol, rtol)
-        assert c["prompts"]["minimal"].strip() and c["prompts"]["guided"].strip()
+    assert list(reg.platforms) == PLATFORMS
+    by_platform = {p: {c["golden"]: c for c in reg.cells if c["platform"] == p} for p in PLATFORMS}
+    assert len(reg.cells) == len(EXPECTED) * len(PLATFORMS)
+    for platform, cells in by_platform.items():
+        assert set(cells) == {f"golden/kernels/{f}.py" for f in EXPECTED}
+        for name, (op, dtype, tier, shapes, atol, rtol) in EXPECTED.items():
+            c = cells[f"golden/kernels/{name}.py"]
+            assert c["id"] == f"{op}/{dtype}/{platform}"
+            assert reg.tier_of(op) == tier
+            assert [list(s) for s in c["shapes"]] == shapes
+            assert (c["tolerance"]["atol"], c["tolerance"]["rtol"]) == (atol, rtol)
+            assert c["prompts"]["minimal"].strip() and platform in c["prompts"]["guided"]
+    cells = by_platform["Ascend950PR_9599"]
+    refs = {c["id"]: c["reference"] for c in reg.cells if c.get("reference")}
+    assert all(cid.endswith("/Ascend950PR_9599") for cid in refs), "the aclnn references are C310 measurements"
+    assert refs["matmul/float16/Ascend950PR_9599"]["ticks"] == 4074
+    assert refs["rms_norm/float32/Ascend950PR_9599"]["shape"] == [8, 256]
     rms16 = cells["golden/kernels/rms_norm_f16.py"]
     assert [(list(s["shape"]), s["atol"]) for s in rms16["shape_tolerances"]] == [([8, 256], 2e-2)]
     issues = " ".join(i["text"] for i in cells["golden/kernels/gelu_f32.py"]["known_issues"])

@@ -38,7 +38,7 @@ def test_scripted_agent_outcomes_are_recorded(make_repo, run_generate, tmp_path,
     monkeypatch.setenv("ASC_TEST_SECRET", "do-not-leak")
     code, out, err = run_generate(*repo.args(
         "--agent-command", agent_template(tmp_path, "good,wrong,noncompile,hang,agent_hang"), "--attempts", "5",
-        "--timeout", "3", "--kernel-timeout", "2", "--allow-host-only", "--no-dashboard"))
+        "--timeout", "8", "--kernel-timeout", "10", "--allow-host-only", "--no-dashboard"))
     assert code == 0, out + err
     recs = attempts(repo)
     assert [r["status"] for r in recs] == ["pass", "fail", "error", "timeout", "timeout"]
@@ -46,7 +46,7 @@ def test_scripted_agent_outcomes_are_recorded(make_repo, run_generate, tmp_path,
         None, "numeric_mismatch", "compile_error", "timeout", "timeout"]
     assert "Last dimension of tile must be aligned" in recs[2]["failure"]["message"]
     assert "static check" in recs[3]["failure"]["message"]
-    assert "the agent timed out after 3 s without writing a kernel" in recs[4]["failure"]["message"]
+    assert "the agent timed out after 8 s without writing a kernel" in recs[4]["failure"]["message"]
     for r in recs:
         assert r["kind"] == "generative" and r["runtime_verified"]
         gen = r["generative"]

@@ -6,10 +6,8 @@ when that chain cannot be followed (a tensor carried through a loop), the op may
 from __future__ import annotations
 
 from .core import Function
+from .registry import traits
 
-# op name -> index of its tensor operand
-READS = {"tile.load": 0, "tensor.get_value": 0}
-WRITES = {"tile.store": 1, "tile.atomic": 1, "tensor.set_value": 0}
 UNKNOWN = None
 
 
@@ -22,18 +20,20 @@ def buffer_of(tensor, arg_ids):
     return v.id if v.id in arg_ids else UNKNOWN
 
 
-def _touched(ops, table, arg_ids):
+def _touched(ops, trait, arg_ids):
+    """The pointer arguments the ops read (``trait="reads_gm"``) or write (``"writes_gm"``)."""
     out = set()
     for op in ops:
-        if op.name in table:
-            out.add(buffer_of(op.operands[table[op.name]], arg_ids))
+        index = getattr(traits(op.name), trait)
+        if index is not None:
+            out.add(buffer_of(op.operands[index], arg_ids))
     return out
 
 
 def written_args(fn: Function):
     """Names of the pointer arguments some store may write (the others are read-only in this kernel)."""
     names = dict(zip((a.id for a in fn.args), fn.arg_names))
-    written = _touched(fn.walk(), WRITES, names)
+    written = _touched(fn.walk(), "writes_gm", names)
     if UNKNOWN in written:
         return set(fn.arg_names)
     return {names[i] for i in written}
@@ -54,9 +54,9 @@ def batchable_loops(fn: Function):
         if op.name != "scf.for" or op.attrs.get("parallel") or len(op.operands) > 3:
             continue
         body = list(op.regions[0].walk())
-        if any(o.name == "tile.atomic" for o in body):
+        if any(traits(o.name).atomic for o in body):
             continue
-        read, written = _touched(body, READS, arg_ids), _touched(body, WRITES, arg_ids)
+        read, written = _touched(body, "reads_gm", arg_ids), _touched(body, "writes_gm", arg_ids)
         if written and (UNKNOWN in read or UNKNOWN in written or read & written):
             continue
         out.add(op.id)
@@ -73,7 +73,7 @@ def unbarriered_gm_loops(fn: Function, aliased: bool = False):
         if op.name != "scf.for" or not op.attrs.get("parallel"):
             continue
         body = list(op.regions[0].walk())
-        read, written = _touched(body, READS, arg_ids), _touched(body, WRITES, arg_ids)
+        read, written = _touched(body, "reads_gm", arg_ids), _touched(body, "writes_gm", arg_ids)
         if read and written and (aliased or UNKNOWN in read or UNKNOWN in written or read & written):
             out.add(op.id)
     return frozenset(out)
@@ -91,15 +91,15 @@ def hoistable_ops(fn: Function):
             continue
         body = op.regions[0]
         inner = list(body.walk())
-        if any(o.name == "tile.atomic" for o in inner):
+        if any(traits(o.name).atomic for o in inner):
             continue
-        read, written = _touched(inner, READS, arg_ids), _touched(inner, WRITES, arg_ids)
+        read, written = _touched(inner, "reads_gm", arg_ids), _touched(inner, "writes_gm", arg_ids)
         if written and (UNKNOWN in read or UNKNOWN in written or read & written):
             continue
         tainted = {a.id for a in body.args[1:]}
         hoisted = set()
         for o in body.ops:
-            if o.regions or o.name in WRITES or o.name in ("scf.yield", "scf.condition") \
+            if o.regions or traits(o.name).writes_gm is not None or o.name in ("scf.yield", "scf.condition") \
                     or any(v.id in tainted for v in o.operands):
                 tainted.update(r.id for r in o.results)
                 continue

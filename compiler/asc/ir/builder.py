@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 
 from .core import Block, Op
@@ -13,10 +14,11 @@ class Builder:
     """Tracing state of one kernel: insertion point, source location, platform, the kernel's dialect
     (how errors spell public names) and facts ops record while tracing."""
 
-    def __init__(self, platform=None, dialect=None):
+    def __init__(self, platform=None, dialect=None, arch=None):
         self.blocks: list[Block] = []
         self.loc = None
         self.platform = platform
+        self.arch = arch            # "c220" / "c310": ops whose rules differ per architecture ask this
         self.dialect = dialect      # an object with ``spell(key) -> str`` (asc.language.dialect.Dialect)
         self.carried_init = {}      # loop block-argument value id -> the value it was initialised from
         self.l1_targets = {}        # L1 tile value id -> the L0 location it was first copied to
@@ -61,6 +63,24 @@ def dialect_qualified(key: str) -> str:
     b = getattr(_state, "builder", None)
     d = getattr(b, "dialect", None)
     return d.spell(key) if d is not None else "asc2." + dialect_spelling(key)
+
+
+_TOKEN = re.compile(r"@(@?)(?!(?:asc2|asctile|asc)\.)([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def localise(text, dialect=None):
+    """Spell the public names in an error message or hint the way the kernel does: ``@load`` becomes
+    ``asc2.load`` in an April kernel and ``asctile.copy_in`` in an asctile one (``@@jit``: ``@asc2.jit``).
+    ``dialect`` defaults to the kernel being traced (April ``asc2`` outside tracing)."""
+    if not text or "@" not in text:
+        return text
+    if dialect is None:
+        dialect = getattr(getattr(_state, "builder", None), "dialect", None)
+    if dialect is None:
+        spell = lambda key: "asc2." + dialect_spelling(key)  # noqa: E731
+    else:
+        spell = dialect.spell
+    return _TOKEN.sub(lambda m: m.group(1) + spell(m.group(2)), text)
 
 
 def current_builder() -> Builder:

@@ -12,21 +12,49 @@ from typing import Callable, Optional
 PIPES = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 
 
+@dataclass(frozen=True)
+class Traits:
+    """Facts passes ask about an op instead of listing op names.
+
+    ``reads_gm`` / ``writes_gm``: index of the tensor operand the op reads / writes in global memory
+    (None: it does not); ``dma``: a GM <-> on-chip transfer (loops containing one pay the DMA overlap
+    model); ``atomic``: an atomic read-modify-write; ``accumulator``: its result is a cube accumulator
+    ``matmul_acc`` may update in place; ``zero_copy``: its result aliases its operand (no UB of its own);
+    ``temp_factor``: extra UB it needs, in multiples of its result's size."""
+    reads_gm: Optional[int] = None
+    writes_gm: Optional[int] = None
+    dma: bool = False
+    atomic: bool = False
+    accumulator: bool = False
+    zero_copy: bool = False
+    temp_factor: int = 0
+
+
+NO_TRAITS = Traits()
+
+
 @dataclass
 class OpDef:
     name: str
     cost: Optional[Callable]   # cost(op, hw) -> (pipe, busy[, latency]) or a list of such stages run in turn
+    traits: Traits = NO_TRAITS
 
 
 OPS: dict[str, OpDef] = {}
 
 
-def define(name: str, cost: Optional[Callable] = None) -> OpDef:
-    """Register IR op ``name`` with its cost model."""
+def define(name: str, cost: Optional[Callable] = None, **traits) -> OpDef:
+    """Register IR op ``name`` with its cost model and its traits (keywords of ``Traits``)."""
     if name in OPS:
         raise RuntimeError(f"op {name} defined twice")
-    OPS[name] = opdef = OpDef(name, cost)
+    OPS[name] = opdef = OpDef(name, cost, Traits(**traits) if traits else NO_TRAITS)
     return opdef
+
+
+def traits(name: str) -> Traits:
+    """The traits of op ``name`` (structural ops such as ``scf.for`` have none)."""
+    d = OPS.get(name)
+    return d.traits if d is not None else NO_TRAITS
 
 
 def scalar_cost(op, hw):

@@ -12,9 +12,9 @@ A kernel's dialect (``Dialect``) decides how error hints spell names (``@load`` 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from ..ir.builder import localise as _localise
 from ..ir.types import Location
 from .core import dtype as dt
 from .core.constexpr import ConstExpr
@@ -239,12 +239,6 @@ class Dialect:
         return localise(text, self)
 
 
-_TOKEN = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
-
-
 def localise(text, dialect=None):
-    """Replace ``@name`` tokens of a hint with the dialect's spelling (``@load`` -> ``asc2.load``)."""
-    if not text or "@" not in text:
-        return text
-    d = dialect or Dialect()
-    return _TOKEN.sub(lambda m: d.spell(m.group(1)), text)
+    """``@name`` tokens of a message or hint in the dialect's spelling (``@load`` -> ``asc2.load``)."""
+    return _localise(text, dialect or Dialect())

@@ -1,128 +1,32 @@
-"""``@asc2.jit`` / ``@asc.jit``: trace once per specialisation, cache, and launch ``kernel[core_num](...)``."""
+"""``@asc2.jit`` / ``@asc.jit``: specialise per arguments, cache, and launch ``kernel[core_num](...)``.
+
+The pieces live beside this file: ``arguments`` (argument kinds), ``options`` (the option dataclasses),
+``cache`` (the on-disk cache), ``trace`` (AST -> checked IR with costs), ``launcher`` (running it).
+"""
 from __future__ import annotations
 
 import ast
 import hashlib
 import inspect
-import os
-import pickle
-import tempfile
 import textwrap
-from dataclasses import asdict, fields
-from pathlib import Path
+from dataclasses import fields
 
 import numpy as np
 
 from .. import __version__
-from ..frontend.visitor import FunctionVisitor
-from ..ir import Block, Builder, Function, print_function, verify_function
-from ..ir.analysis import batchable_loops, hoistable_ops, unbarriered_gm_loops, written_args
-from ..ir.builder import building
-from ..ir.core import Value
-from ..ir.registry import OPS, PIPES
-from ..ir.types import PtrType, ScalarType
-from ..language.core import dtype as dt
+from ..frontend.device_calls import KernelFunction
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
-from ..language.core.ir_value import GlobalAddress, PlainValue, const
 from . import config
-from .options import CodegenOptions, CompileOptions, LaunchOptions, names
-from .platforms import hardware
+from .arguments import arg_kind, resolved_signature
+from .cache import disk_load, disk_store
+from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
+from .trace import trace
 from .tracebacks import user_entry
 
-_OPTION_NAMES = set(names(CodegenOptions)) | set(names(CompileOptions)) | set(names(LaunchOptions))
 
 
-class CompiledKernel:
-    """A traced, verified kernel for one specialisation and platform."""
-
-    def __init__(self, fn: Function, costs, memory, platform):
-        self.fn = fn
-        self.written_args = written_args(fn)
-        self.batchable_loops = batchable_loops(fn)
-        self.hoistable = hoistable_ops(fn)   # carried-value loop -> ops run for all trips at once
-        # Un-barriered loops whose iterations may depend on each other through global memory (without and
-        # with arguments that alias each other).
-        self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
-        self.costs = costs
-        self.memory = memory
-        self.platform = platform
-
-    @property
-    def ir(self) -> str:
-        return print_function(self.fn)
-
-
-def _arg_kind(name, value):
-    """('ptr' | 'scalar', DataType) of a runtime argument, typed from its value as pyasc does."""
-    if isinstance(value, bool):
-        return "scalar", dt.int8
-    if isinstance(value, int):
-        if not -2**31 <= value < 2**31:
-            raise error(OverflowError, f"argument '{name}' = {value} does not fit the int32 scalar it is passed as",
-                        "pass a numpy scalar of a wider type (e.g. np.int64(...)) or split the value")
-        return "scalar", dt.int32
-    if isinstance(value, float):
-        return "scalar", dt.float32
-    if isinstance(value, np.ndarray):
-        d = dt.from_host(value.dtype)
-        if d.kind == "Any":
-            raise error(TypeError, f"argument '{name}': arrays of {value.dtype} are not supported",
-                        "pass int8 / int16 / int32 / float16 / bfloat16 / float32 data")
-        return "ptr", d
-    if isinstance(value, np.generic):
-        return "scalar", dt.from_host(value.dtype)
-    mod = type(value).__module__
-    if mod.startswith("torch"):
-        import torch
-        if isinstance(value, torch.Tensor):
-            d = dt.from_host(value.dtype)
-            if d.kind == "Any":
-                raise error(TypeError, f"argument '{name}': tensors of {value.dtype} are not supported",
-                            "pass int8 / int16 / int32 / float16 / bfloat16 / float32 data")
-            if value.device.type != "cpu":
-                raise error(TypeError, f"argument '{name}' lives on {value.device}; the simulator reads CPU tensors",
-                            "move it with .cpu() before launching")
-            return ("scalar" if value.dim() == 0 else "ptr"), d
-    raise error(TypeError, f"Argument type in JIT function is not supported: {type(value).__name__}",
-                "pass numpy arrays / torch tensors for data, ints / floats / bools for scalars, and annotate "
-                "compile-time parameters (tuples, shapes, dtypes) with asc.ConstExpr")
-
-
-def _source_key():
-    h = hashlib.blake2b(digest_size=16)
-    root = Path(__file__).resolve().parent.parent
-    for p in sorted(root.rglob("*.py")):
-        h.update(p.read_bytes())
-    return h.hexdigest()
-
-
-_SOURCE_KEY = []
-
-
-def _cache_dir():
-    d = os.environ.get("PYASC_CACHE_DIR")
-    if d:
-        return Path(d)
-    return Path(os.environ.get("PYASC_HOME", os.path.expanduser("~"))) / ".pyasc" / "cache-embedded"
-
-
-def _resolved_signature(fn):
-    """The signature with string annotations (``from __future__ import annotations``) evaluated."""
-    sig = inspect.signature(fn)
-    params = []
-    for p in sig.parameters.values():
-        ann = p.annotation
-        if isinstance(ann, str):
-            try:
-                ann = eval(ann, fn.__globals__)  # noqa: S307 - the kernel module's own annotation text
-            except Exception:  # noqa: BLE001 - an unresolvable annotation is ignored, as for runtime params
-                ann = inspect.Parameter.empty
-        params.append(p.replace(annotation=ann))
-    return sig.replace(parameters=params)
-
-
-class JITFunction:
+class JITFunction(KernelFunction):
     def __init__(self, fn, **options):
         unknown = sorted(set(options) - _OPTION_NAMES)
         if unknown:
@@ -131,7 +35,7 @@ class JITFunction:
         self.fn = fn
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
-        self.signature = _resolved_signature(fn)
+        self.signature = resolved_signature(fn)
         self._constexpr_flags = [is_constexpr_annotation(p.annotation) for p in self.signature.parameters.values()]
         conflicts = sorted(set(self.signature.parameters) & _OPTION_NAMES)
         if conflicts:
@@ -173,19 +77,14 @@ class JITFunction:
         return f"JITFunction({self.fn.__module__}.{self.fn.__qualname__})"
 
     def _split_options(self, kwargs):
-        merged = dict(self.options)
-        merged.update({k: kwargs.pop(k) for k in list(kwargs) if k in _OPTION_NAMES})
-        cg = CodegenOptions(**{k: v for k, v in merged.items() if k in names(CodegenOptions)})
-        co = CompileOptions(**{k: v for k, v in merged.items() if k in names(CompileOptions)})
-        if co.opt_level not in (1, 2, 3):
-            raise error(RuntimeError, "Please check input compile option", "opt_level must be 1, 2 or 3")
-        if co.reuse_alloc is not None and (co.reuse_alloc not in (0, 1, 2) or isinstance(co.reuse_alloc, bool)):
-            raise error(RuntimeError, "'reuse_alloc' is only allowed to be 0, 1, 2",
-                        "reuse_alloc=0 (no reuse), 1 (reuse dead tiles' UB) or 2 (also across loop iterations)")
-        if co.cv_ratio not in (1, 2):
-            raise error(RuntimeError, f"'cv_ratio' is only allowed to be 1, 2 for the "
-                        f"{config.platform_to_arch(config.current_platform())} architecture", "use cv_ratio=1 or 2")
-        return cg, co
+        return split_options(self.options, kwargs)
+
+    def _trace(self, cg, co, constexprs, runtime, platform):
+        return trace(self, cg, co, constexprs, runtime, platform)
+
+    def codegen_options(self):
+        """The codegen options this function's body is traced with (also when called from a kernel)."""
+        return self._split_options({})[0]
 
     def specialise(self, args, kwargs):
         """Classify the arguments: (codegen options, compile options, constexprs, runtime list)."""
@@ -211,7 +110,7 @@ class JITFunction:
                 if isinstance(value, ConstExpr):
                     raise error(TypeError, f"argument '{name}' is passed as ConstExpr but the parameter is not "
                                 "annotated asc.ConstExpr", f"annotate it: {name}: asc.ConstExpr[int]")
-                kind, d = _arg_kind(name, value)
+                kind, d = arg_kind(name, value)
                 runtime.append((name, kind, d, value))
         return cg, co, constexprs, runtime
 
@@ -269,107 +168,21 @@ class JITFunction:
             index = {n: i for i, n in enumerate(self.signature.parameters)}
             self._relaunch[fast] = (key, [(index[n], n, kind, d) for n, kind, d, _ in runtime])
         if not co.always_compile:
-            hit = self.cache.get(key) or self._disk_load(key)
+            hit = self.cache.get(key) or disk_load(key, self.__name__)
             if hit is not None:
                 self.cache[key] = hit
                 return hit, runtime
         compiled = self._trace(cg, co, constexprs, runtime, platform)
         if not co.always_compile:
             self.cache[key] = compiled
-            self._disk_store(key, compiled)
+            disk_store(key, self.__name__, compiled)
         return compiled, runtime
-
-    def _disk_path(self, key):
-        if not _SOURCE_KEY:
-            _SOURCE_KEY.append(_source_key())
-        full = hashlib.blake2b((_SOURCE_KEY[0] + key).encode(), digest_size=16).hexdigest()
-        return _cache_dir() / full / f"{self.__name__}.pkl"
-
-    def _disk_load(self, key):
-        path = self._disk_path(key)
-        try:
-            with open(path, "rb") as f:
-                return pickle.load(f)
-        except Exception:  # noqa: BLE001 - a missing or unreadable entry is a cache miss
-            return None
-
-    def _disk_store(self, key, compiled):
-        path = self._disk_path(key)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(compiled, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except Exception:  # noqa: BLE001 - caching is best effort (read-only home, pickling limits)
-            pass
-
-    def _trace(self, cg, co, constexprs, runtime, platform):
-        from .memory_plan import plan
-        hw = hardware(platform)
-        builder = Builder(platform)
-        body = Block()
-        args, handles = [], {}
-        for name, kind, d, _ in runtime:
-            v = Value(PtrType(d) if kind == "ptr" else ScalarType(d), None, body)
-            body.args.append(v)
-            args.append(v)
-            handles[name] = GlobalAddress(v) if kind == "ptr" else PlainValue(v)
-        fn_ir = Function(self.__name__, args, [r[0] for r in runtime], body, self.source_file,
-                         {k: v for k, v in constexprs.items()})
-        visitor = FunctionVisitor(self, builder, cg, constexprs)
-        visitor.scope.update(handles)
-        builder.dialect = fn_ir.dialect = visitor.dialect
-        if co.vf_fusion and hw.arch.value != "c310":
-            raise error(RuntimeError, f"VF fusion is not supported for the {hw.arch.value} architecture",
-                        "drop vf_fusion=True on this platform (it only applies to C310 SoCs)")
-        with building(builder), builder.insert_into(body):
-            visitor.run_body(self.node.body)
-        fn_ir.warnings = list(builder.warnings)
-        verify_function(fn_ir)
-        memory = plan(fn_ir, hw, co)
-        costs = {}
-        for op in fn_ir.walk():
-            d = OPS.get(op.name)
-            c = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
-            # (pipe, busy ticks[, further latency until the result is ready]), or such stages run in turn
-            st = tuple((PIPES.index(x[0]), float(x[1]), float(x[2]) if len(x) > 2 else 0.0)
-                       for x in ([c] if isinstance(c[0], str) else c))
-            costs[op.id] = (st[0][0], st[0][1], tuple(x[:2] for x in st[1:]), st)
-        return CompiledKernel(fn_ir, costs, memory, platform)
 
     @user_entry
     def ir(self, *args, **kwargs) -> str:
         """The IR traced for these arguments (as ``kernel[n](*args)`` would trace it)."""
         compiled, _ = self.compile(args, kwargs)
         return compiled.ir
-
-    # -- device functions -------------------------------------------------------------------------
-    def inline(self, caller, args, kwargs, node):
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise error(TypeError, f"{self.__name__}: {e}") from None
-        bound.apply_defaults()
-        constexprs, scope = {}, {}
-        for name, p in self.signature.parameters.items():
-            v = bound.arguments[name]
-            if is_constexpr_annotation(p.annotation):
-                constexprs[name] = ConstExpr.unwrap(v)
-            elif isinstance(v, (bool, int, float)) and not isinstance(v, bool):
-                scope[name] = const(v, dt.int32 if isinstance(v, int) else dt.float32)
-            else:
-                scope[name] = v
-        cg, _ = self._split_options({})
-        visitor = FunctionVisitor(self, caller.builder, cg, constexprs, nested_call=True,
-                                  caller_dialect=caller.dialect)
-        visitor.scope.update(scope)
-        saved, saved_dialect = caller.builder.loc, caller.builder.dialect
-        caller.builder.dialect = visitor.dialect
-        try:
-            return visitor.run_body(self.node.body)
-        finally:
-            caller.builder.loc, caller.builder.dialect = saved, saved_dialect
 
 
 class _Launcher:

@@ -10,10 +10,9 @@ against the L0A / L0B / L0C / L1 budgets.
 from __future__ import annotations
 
 from ..frontend.errors import CompilationError
+from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
-_ZERO_COPY = {"tile.reshape"}
-_TEMP_FACTOR = {"tile.softmax": 2, "tile.rms_norm": 2}
 
 
 def _round(n):
@@ -23,8 +22,8 @@ def _round(n):
 def _walk(block, factor, out):
     for op in block.ops:
         for r in op.results:
-            if isinstance(r.type, TileType) and op.name not in _ZERO_COPY:
-                extra = _TEMP_FACTOR.get(op.name, 0) * r.type.nbytes
+            if isinstance(r.type, TileType) and not traits(op.name).zero_copy:
+                extra = traits(op.name).temp_factor * r.type.nbytes
                 out.append((op, r.type, factor * (_round(r.type.nbytes) + _round(extra)) if extra else
                             factor * _round(r.type.nbytes)))
         for region in op.regions:
@@ -45,7 +44,7 @@ def _liveness_peak(fn, loop_scoped=False, unrolled=False):
             for o in op.operands:
                 last_use[o.id] = i
             for r in op.results:
-                if isinstance(r.type, TileType) and r.type.location == Location.UB and op.name not in _ZERO_COPY:
+                if isinstance(r.type, TileType) and r.type.location == Location.UB and not traits(op.name).zero_copy:
                     size[r.id] = factor * _round(r.type.nbytes)
                     loop_end_marks.append(r.id)
             for region in op.regions:

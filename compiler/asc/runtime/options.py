@@ -45,3 +45,26 @@ class LaunchOptions:
 
 def names(cls):
     return [f.name for f in fields(cls)]
+
+
+OPTION_NAMES = set(names(CodegenOptions)) | set(names(CompileOptions)) | set(names(LaunchOptions))
+
+
+def split_options(defaults, kwargs):
+    """(CodegenOptions, CompileOptions) from a kernel's decorator options updated by the option keywords
+    of a launch (removed from ``kwargs``), with pyasc's checks of their values."""
+    from ..language.core.errors import error
+    from . import config
+    merged = dict(defaults)
+    merged.update({k: kwargs.pop(k) for k in list(kwargs) if k in OPTION_NAMES})
+    cg = CodegenOptions(**{k: v for k, v in merged.items() if k in names(CodegenOptions)})
+    co = CompileOptions(**{k: v for k, v in merged.items() if k in names(CompileOptions)})
+    if co.opt_level not in (1, 2, 3):
+        raise error(RuntimeError, "Please check input compile option", "opt_level must be 1, 2 or 3")
+    if co.reuse_alloc is not None and (co.reuse_alloc not in (0, 1, 2) or isinstance(co.reuse_alloc, bool)):
+        raise error(RuntimeError, "'reuse_alloc' is only allowed to be 0, 1, 2",
+                    "reuse_alloc=0 (no reuse), 1 (reuse dead tiles' UB) or 2 (also across loop iterations)")
+    if co.cv_ratio not in (1, 2):
+        raise error(RuntimeError, f"'cv_ratio' is only allowed to be 1, 2 for the "
+                    f"{config.platform_to_arch(config.current_platform())} architecture", "use cv_ratio=1 or 2")
+    return cg, co

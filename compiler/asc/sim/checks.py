@@ -48,7 +48,7 @@ class GmLoopTracker:
              "gm_barrier=True) so each iteration's stores land before the next one loads, or let every "
              "iteration load only what it stores itself")
 
-    def note_load(self, buf, flat, ids, op):
+    def note_load(self, buf, flat, ids, op, disjoint=False):
         """``flat``: element indices (lanes, k) in the buffer; ``ids``: the iteration of each lane."""
         w, wline, lo, hi, rline = self._arrays(buf)
         flat = flat + buf.off
@@ -61,8 +61,13 @@ class GmLoopTracker:
                 f"load of '{buf.name}' reads element {e}, which another iteration of {self._loop_text()} stores "
                 f"(the store at line {int(wline[flat[bad][0]])}): the load may see the old or the new value",
                 self._HINT)
-        np.minimum.at(lo, flat.reshape(-1), ids.reshape(-1))
-        np.maximum.at(hi, flat.reshape(-1), ids.reshape(-1))
+        f, i = flat.reshape(-1), ids.reshape(-1)
+        if disjoint:   # each element read by one lane (repeats within a lane carry its own id)
+            lo[f] = np.minimum(lo[f], i)
+            hi[f] = np.maximum(hi[f], i)
+        else:
+            np.minimum.at(lo, f, i)
+            np.maximum.at(hi, f, i)
         rline[flat] = op.loc.line if op.loc is not None else 0
 
     def note_store(self, buf, flat, ids, op):

@@ -10,6 +10,7 @@ import linecache
 
 import numpy as np
 
+from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
 from .checks import GmLoopTracker
@@ -172,9 +173,9 @@ class Executor:
         if self.trackers:
             self.env = env
         if self.mask_stack and opdef.stores:
-            self.warn(op, "asc2.mask does not constrain stores: this store writes the whole tile (the mask only "
-                      "applies to vector computations); to write part of a tile, store a smaller tile or use "
-                      "asc2.where before the store")
+            self.warn(op, localise("@mask does not constrain stores: this store writes the whole tile (the mask "
+                               "only applies to vector computations); to write part of a tile, store a smaller "
+                               "tile or use @where before the store", getattr(self.fn, "dialect", None)))
         try:
             out = opdef.execute(self, op, *args)
         except SimError as e:
@@ -209,7 +210,7 @@ class Executor:
             blk = sorted(set(np.atleast_1d(self.blocks[np.atleast_1d(e.blocks)]).tolist()))
             lines.append(f"in block(s) {blk[:8]}{' ...' if len(blk) > 8 else ''} of {self.core_num}")
         if getattr(e, "hint", None):
-            lines.append(f"hint: {e.hint}")
+            lines.append(f"hint: {localise(e.hint, getattr(self.fn, 'dialect', None))}")
         err = KernelRuntimeError("\n".join(lines))
         err.category = type(e).__name__
         return err

@@ -424,7 +424,7 @@ def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):
         other = int(tags_window[conflict].flat[0])
         who = "an atomic update" if other == ATOMIC else f"block {other}"
         raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {who} in the same launch",
-                        "give every block a disjoint output region, or use asc2.atomic_add/max/min", lane)
+                        "give every block a disjoint output region, or use @atomic_add/max/min", lane)
 
 
 class ClippedAccess:

@@ -20,8 +20,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, no traceback
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def make_parser(prog: str, description: str, exit_codes: str, *, statuses: bool = True) -> argparse.ArgumentParser:

@@ -229,8 +229,9 @@ def compare_outputs(up: dict[str, np.ndarray], here: dict[str, np.ndarray], tol:
 
 
 def _one_line(text: str | None, limit: int = 160) -> str:
-    """The error's own line: the last one that is not this engine's fix hint."""
-    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip() and not ln.startswith("hint:")]
+    """The error's own line: the last one that is not this engine's fix hint or the blocks it happened in."""
+    lines = [ln.strip() for ln in (text or "").strip().splitlines()
+             if ln.strip() and not ln.startswith(("hint:", "in block(s) "))]
     line = lines[-1] if lines else ""
     return line if len(line) <= limit else line[: limit - 3] + "..."
 

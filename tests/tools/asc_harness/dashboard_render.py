@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .dashboard_data import RECORD_KINDS, DashboardError, _num, format_err, format_ticks
+from .dashboard_data import RECORD_KINDS, DashboardError
+from .dashboard_format import _num, format_err, format_ticks
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = PACKAGE_DIR / "templates"

@@ -372,5 +372,17 @@ def iter_records(evidence_dir: str | os.PathLike, *, root: str | os.PathLike,
     yield from loaded
 
 
+def require_valid_evidence(evidence_dir: str | os.PathLike, *, root: str | os.PathLike) -> None:
+    """Raise EvidenceError (exit 2) naming the corrupt records under ``evidence_dir``, if there are any.
+
+    Tools that write evidence or derive statuses call this before they start, so that a corrupt record
+    stops them up front instead of after every cell ran."""
+    bad = [r for r in iter_records(evidence_dir, root=root) if not r.valid]
+    if bad:
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        raise EvidenceError(f"corrupt evidence ({len(bad)} record(s)); fix or remove them, check_capabilities "
+                            "lists them all: " + "; ".join(str(r.error) for r in bad[:3]) + more)
+
+
 def records_for_cell(evidence_dir: str | os.PathLike, cell: str, *, root: str | os.PathLike) -> list[LoadedRecord]:
     return list(iter_records(evidence_dir, root=root, cell=cell))

@@ -45,7 +45,8 @@ from . import cluster as cluster_mod
 from . import remote, sandbox
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
-from .evidence import build_record, cell_dir, file_sha256, iso_utc, record_filename, write_record
+from .evidence import (build_record, cell_dir, file_sha256, iso_utc, record_filename, require_valid_evidence,
+                       write_record)
 from .kernelfile import read_kernel_file
 from .pipeline import (_first_line, commit_message, commit_paths, commit_preflight, finish_pipeline,
                        infrastructure_record)
@@ -67,7 +68,8 @@ EXIT_CODES = """\
   0  every attempt was evaluated (whatever the agent's results) and sync succeeded
   1  an attempt could not be evaluated (infrastructure: the agent did not start, the harness failed),
      or sync / dashboard / commit failed
-  2  cannot run: no agent command, bad option, invalid capabilities file, --commit preconditions"""
+  2  cannot run: no agent command, bad option, invalid capabilities file, a corrupt evidence record, a
+     missing golden kernel file, sandbox not available, --commit preconditions (checked before any run)"""
 
 API_NOTES = """\
 # asc2 notes
@@ -772,6 +774,11 @@ def _main(argv: Sequence[str] | None) -> int:
     patterns = cell_patterns(args)
     reg = load_valid_registry(cap)
     cells, skipped = select_cells(reg, patterns, args.platform, args.variant)
+    require_valid_evidence(ev_dir, root=root)
+    for c in cells:
+        if c.get("golden") and not (root / c["golden"]).is_file():
+            raise HarnessError(f"the golden kernel of {c['id']} is missing: {c['golden']} (its cases and reference "
+                               "judge the generated kernels)")
 
     from rich.console import Console
 
@@ -787,6 +794,7 @@ def _main(argv: Sequence[str] | None) -> int:
         from .runner import interpreter_for
 
         interpreter_for("pyasc")
+    sandbox.require_confinement()
     repo = commit_preflight(root, cap) if args.commit else None
 
     golden_hashes = {}

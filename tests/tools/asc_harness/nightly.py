@@ -2,8 +2,8 @@
 
 Every golden cell of capabilities.yaml (or those matching ``--cells``) runs as one pytest item, so
 pytest-xdist spreads the cells over the cores (``-n auto``, the default; ``-n 0`` runs them in this
-process). Each cell runs sandboxed with one time budget (``--timeout``, seconds per cell, passed
-down to the sandbox that kills the kernel's whole process group) and one address-space limit
+process). Each cell runs sandboxed (bubblewrap: read-only file system, no network, every descendant
+dies with the cell) with one time budget (``--timeout``, seconds per cell) and one address-space limit
 (``--memory-mb``); a cell that hangs, crashes or runs out of memory is recorded as such and costs only
 that cell. Every cell run writes one evidence record. Then ``sync_capabilities`` derives the
 statuses, the dashboard is rendered (``--no-dashboard`` to skip) and the matrix is printed.
@@ -41,12 +41,12 @@ from . import cluster as cluster_mod
 from . import sandbox
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
-from .evidence import harness_git_state, iso_utc, write_record
+from .evidence import harness_git_state, iso_utc, require_valid_evidence, write_record
 from .paths import to_repo_path
 from .pipeline import (RUN_OPTIONS, _count_text, _counts, _first_line, commit_message, commit_paths,
                        commit_preflight, evaluate_cell, finish_pipeline, infrastructure_record)
 from .registry import atomic_write_text, load_valid_registry
-from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES
+from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES, interpreter_for
 from .validation import to_plain
 
 PROG = "nightly"
@@ -56,7 +56,9 @@ RUN_DIR_NAME = ".nightly"
 EXIT_CODES = """\
   0  every cell that ran passed (cells may be skipped), and sync / dashboard / commit succeeded
   1  a cell failed (fail / error / timeout), or sync, the dashboard or the commit failed
-  2  cannot run: bad option, invalid capabilities file, nothing to resume, --commit preconditions
+  2  cannot run: bad option, invalid capabilities file, a corrupt evidence record, a missing golden
+     kernel file, engine or sandbox not available, nothing to resume, --commit preconditions
+     (checked before anything is written)
   130 interrupted (resume with --resume)"""
 
 
@@ -112,6 +114,16 @@ def _read_json(path: Path) -> Any:
     except (OSError, ValueError) as exc:
         raise HarnessError(f"{path} is unreadable ({exc}); delete it to start afresh") from None
 
+
+
+def _require_parallel_runner() -> None:
+    """pytest and pytest-xdist run the cells; both are runtime dependencies, checked before any state."""
+    try:
+        import pytest  # noqa: F401
+        import xdist  # noqa: F401
+    except ImportError as exc:
+        raise HarnessError(f"nightly needs pytest and pytest-xdist, which the project installs: {exc} "
+                           "(reinstall with: pip install .)") from None
 
 
 def _workers(requested: str, cells: int) -> int:
@@ -254,7 +266,8 @@ def select_cells(reg, patterns: list[str], platform: str | None) -> tuple[list[d
         elif not cell.get("golden"):
             skipped[cid] = "no golden kernel"
         elif not (reg.root / cell["golden"]).is_file():
-            skipped[cid] = f"golden kernel file missing: {cell['golden']}"
+            raise HarnessError(f"the golden kernel of {cid} is missing: {cell['golden']} (restore the file, or "
+                               "set golden: null / golden_status: blocked in capabilities.yaml)")
         else:
             run.append(cell)
     if not matched:
@@ -536,12 +549,25 @@ def _main(argv: Sequence[str] | None) -> int:
             console.print(f"skip     {cid}  {reason}", highlight=False)
         return 0
 
+    # Everything that can make the run impossible is checked before any state is written.
+    _workers(args.workers, 1)
+    require_valid_evidence(ev_dir, root=root)
+    if args.resume:
+        peek = run_dir.load_state() if run_dir.state_path.is_file() else None
+        if not peek or peek.get("version") != STATE_VERSION or not isinstance(peek.get("options"), dict):
+            raise HarnessError(f"nothing to resume: no nightly state in {run_dir.path}")
+        engine = peek["options"].get("engine", "embedded")
+    else:
+        select_cells(reg, patterns, args.platform)
+        engine = args.engine or "embedded"
+    if engine == "pyasc":
+        interpreter_for("pyasc")
+    _require_parallel_runner()
+    sandbox.require_confinement()
     repo = commit_preflight(root, cap) if args.commit else None
-    engine = args.engine
-    if scheduler and engine is None and args.resume and run_dir.state_path.is_file():
-        engine = ((run_dir.load_state() or {}).get("options") or {}).get("engine")
+
     with contextlib.ExitStack() as stack:
-        cl = stack.enter_context(cluster_mod.Cluster(scheduler, engine=engine or "embedded", console=console,
+        cl = stack.enter_context(cluster_mod.Cluster(scheduler, engine=engine, console=console,
                                                      retries=args.retries, connect_timeout=args.connect_timeout)) \
             if scheduler else None
         return _run(args, cl, stack, cap=cap, ev_dir=ev_dir, root=root, reg=reg, patterns=patterns,
@@ -580,11 +606,6 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
             run_dir.save_state(state)
             todo = list(state["plan"])
             cells = {c["id"]: c for c in run}
-
-        if state["options"]["engine"] == "pyasc":
-            from .runner import interpreter_for
-
-            interpreter_for("pyasc")  # a clear error now rather than one per cell
 
         started = time.monotonic()
         interrupted = False

@@ -267,6 +267,10 @@ class Registry:
                 if list(st["shape"]) not in shapes:
                     add(["cells", i, "shape_tolerances", j, "shape"],
                         f"shape {st['shape']} is not one of the cell's shapes")
+            ref = c.get("reference")
+            if ref and list(ref["shape"]) not in shapes:
+                add(["cells", i, "reference", "shape"],
+                    f"reference shape {ref['shape']} is not one of the cell's shapes (the golden must run it)")
             if c["golden"] is None and c["golden_status"] not in ("not_attempted", "blocked"):
                 add(["cells", i, "golden"],
                     f"no golden kernel but golden_status is {c['golden_status']!r} "
@@ -333,8 +337,6 @@ def load_valid_registry(path: str | os.PathLike, *, status_rules: bool = True) -
     reg = load_registry(path)
     issues = reg.issues(status_rules=status_rules)
     if issues:
-        lines = "\n".join(f"  {i}" for i in issues[:20])
-        more = f"\n  ... and {len(issues) - 20} more" if len(issues) > 20 else ""
-        raise HarnessError(f"{reg.path} is not valid ({len(issues)} problem(s)); run check_capabilities:\n"
-                           f"{lines}{more}")
+        more = f" (and {len(issues) - 1} more problem(s))" if len(issues) > 1 else ""
+        raise HarnessError(f"{reg.path} is not valid: {issues[0]}{more}; check_capabilities lists them all")
     return reg

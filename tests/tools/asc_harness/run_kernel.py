@@ -23,14 +23,16 @@ from .evidence import build_record, write_record
 from .paths import to_repo_path
 from .perfgate import last_ticks, regressions
 from .registry import load_valid_registry
+from . import sandbox
 from .runner import (BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_PLATFORM, DEFAULT_TIMEOUT_S, ENGINES, check_declared,
-                     run_file)
+                     check_platform, interpreter_for, run_file)
 
 PROG = "run_kernel"
 EXIT_CODES = """\
   0  every file passed (or was skipped entirely by --quick)
   1  at least one file failed (fail / error / timeout)
-  2  bad usage: unknown flag, missing file, a file that is not any cell's golden with --evidence
+  2  cannot run: unknown flag, missing file, unknown platform, engine not configured (PYASC_PYTHON),
+     invalid capabilities file, a file that is not any cell's golden with --evidence
 failure categories: compile_error, numeric_mismatch, runtime_error, timeout, memory, infrastructure"""
 
 
@@ -161,6 +163,13 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.trace and os.path.exists(args.trace) and not os.path.isdir(args.trace):
         raise HarnessError(f"--trace {args.trace}: exists and is not a directory")
     jobs, reg, ev_dir = _jobs(args)
+    interpreter_for(args.engine)  # a missing engine is one error up front, not one per file
+    for platform in sorted({p for _f, p, _c in jobs}):
+        check_platform(args.engine, platform)
+    sandbox.require_confinement()
+    note = sandbox.confinement_note()
+    if note:
+        print(note, file=sys.stderr)
     failed = 0
     out = []
     for f, platform, cell in jobs:

@@ -61,10 +61,10 @@ def interpreter_for(engine: str) -> str:
         exe = os.environ.get("PYASC_PYTHON")
         if not exe:
             raise HarnessError("--engine pyasc needs PYASC_PYTHON naming the interpreter of a pyasc + CANN "
-                               "install", exit_code=1)
+                               "install")
         resolved = shutil.which(exe) if os.sep not in exe else exe
         if not resolved or not os.access(resolved, os.X_OK):
-            raise HarnessError(f"PYASC_PYTHON={exe} is not an executable interpreter", exit_code=1)
+            raise HarnessError(f"PYASC_PYTHON={exe} is not an executable interpreter")
         return resolved
     raise HarnessError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
 
@@ -80,6 +80,37 @@ def engine_env(engine: str, backend: str, platform: str) -> dict[str, str]:
         parts = [simlib] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p and p != simlib]
         env["LD_LIBRARY_PATH"] = os.pathsep.join(parts)
     return env
+
+
+_platforms_cache: dict[str, list[str]] = {}
+
+
+def engine_platforms(engine: str) -> list[str]:
+    """The platform names the engine's ``asc.runtime.config.Platform`` accepts (asked once per process)."""
+    interpreter = interpreter_for(engine)
+    if interpreter not in _platforms_cache:
+        import subprocess
+
+        code = "import asc.runtime.config as c; print('\\n'.join(str(p.value) for p in c.Platform))"
+        try:
+            proc = subprocess.run([interpreter, "-c", code], capture_output=True, text=True, timeout=300,
+                                  env={**os.environ, **engine_env(engine, "Model", DEFAULT_PLATFORM)},
+                                  stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise HarnessError(f"cannot ask the {engine} engine for its platforms: {exc}") from None
+        names = [ln.strip() for ln in proc.stdout.splitlines() if ln.strip()]
+        if proc.returncode != 0 or not names:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise HarnessError(f"the {engine} engine ({interpreter}) cannot list its platforms: {tail}")
+        _platforms_cache[interpreter] = names
+    return _platforms_cache[interpreter]
+
+
+def check_platform(engine: str, platform: str) -> None:
+    """Raise HarnessError (exit 2) when ``platform`` is not one the engine knows."""
+    known = engine_platforms(engine)
+    if platform not in known:
+        raise HarnessError(f"unknown platform {platform!r} for the {engine} engine; known: {', '.join(known)}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -228,15 +259,14 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         return finish("error", _failure("infrastructure", f"unknown backend {backend!r}"), False)
     if not path.is_file():
         return finish("error", _failure("infrastructure", f"kernel file not found: {path}"), False)
+    kf = read_kernel_file(path)
+    result["mode"] = "golden" if kf.has_golden_interface else "script"
     try:
         interpreter = interpreter_for(engine)
     except HarnessError as exc:
         return finish("error", _failure("infrastructure", str(exc)), False)
-
-    kf = read_kernel_file(path)
     if kf.syntax_error:
         return finish("error", _failure("compile_error", f"{path.name}: {kf.syntax_error}"), True)
-    result["mode"] = "golden" if kf.has_golden_interface else "script"
     env = dict(engine_env(engine, backend, platform))
     env.update(env_extra or {})
     run_dir = Path(tempfile.mkdtemp(prefix="asc-run-"))

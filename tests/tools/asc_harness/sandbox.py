@@ -139,6 +139,18 @@ def confinement_note() -> str | None:
             "outside the workspace are not prevented, changed tracked files are restored and recorded")
 
 
+def require_confinement() -> None:
+    """Raise HarnessError (exit 2) when ASC_SANDBOX asks for a confinement this machine cannot give."""
+    from .errors import HarnessError
+
+    wanted = os.environ.get("ASC_SANDBOX", "auto").strip().lower() or "auto"
+    if wanted not in ("auto", BUBBLEWRAP, PROCESS_TREE):
+        raise HarnessError(f"ASC_SANDBOX={wanted!r}: expected auto, bubblewrap or process-tree")
+    c = confinement()
+    if c.kind == BUBBLEWRAP and c.bwrap is None:
+        raise HarnessError(f"ASC_SANDBOX=bubblewrap, but {c.reason}")
+
+
 # --------------------------------------------------------------------------------------------------
 # helpers
 
@@ -414,7 +426,9 @@ def _bwrap_argv(bwrap: str, argv: list[str], *, work: Path, base: Path, writable
     # what the private /tmp hides but the run must read: the interpreter's installation, the repository,
     # the files named on the command line
     ro: set[Path] = set()
-    for p in [*readable, Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(argv[0])).parent.parent]:
+    # (a virtualenv's bin/python is a symlink out of it: its own prefix matters, not only the link's target)
+    for p in [*readable, Path(sys.prefix), Path(sys.base_prefix), Path(os.path.abspath(argv[0])).parent.parent,
+              Path(os.path.realpath(argv[0])).parent.parent]:
         if p and under_tmp(Path(p)) and Path(p).exists():
             ro.add(Path(p).resolve())
     for a in argv[1:]:

@@ -130,8 +130,9 @@ def _main(argv: Sequence[str] | None) -> int:
         bad += [r.error for r in records if r.error]
         changes += changes_for(to_plain(cell), records, k=args.k, m=args.m)
     if bad:
-        raise HarnessError("unreadable or invalid evidence records (fix or remove them, then re-run):\n  "
-                           + "\n  ".join(bad))
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        raise HarnessError(f"corrupt evidence ({len(bad)} record(s)); fix or remove them, then re-run: "
+                           + "; ".join(bad[:3]) + more)
 
     working = {str(c["id"]): to_plain(c) for c in reg.cells}
     conflicts = [] if args.check else stale_conflicts(changes, working, committed_cells(cap), by_cell, k=args.k)

@@ -1,10 +1,14 @@
 """Errors a kernel author can cause. Each carries pyasc's message text plus a one-line fix hint."""
 
 
+from ...ir.builder import localise
+
+
 def error(exc_type, message, hint=None):
-    """Build ``exc_type(message)`` carrying a fix hint (shown by the JIT's error report)."""
-    exc = exc_type(message)
-    exc.hint = hint
+    """Build ``exc_type(message)`` carrying a fix hint (shown by the JIT's error report). ``@name`` in
+    either text is the public name ``name`` spelled in the kernel's dialect (``ir.builder.localise``)."""
+    exc = exc_type(localise(message))
+    exc.hint = localise(hint)
     return exc
 
 

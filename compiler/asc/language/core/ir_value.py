@@ -140,7 +140,7 @@ class PlainValue(IRHandle):
 
     def __pow__(self, o):
         raise error(NotImplementedError, "Power operator is not supported for scalars",
-                    "multiply explicitly (x * x) or use asc2.exp / asc2.log")
+                    "multiply explicitly (x * x) or use @exp / @log")
 
     def __invert__(self):
         raise error(NotImplementedError, "Invert operator is not supported for scalars",

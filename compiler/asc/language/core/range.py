@@ -27,7 +27,7 @@ class BaseRange:
 
     def __iter__(self):
         raise error(TypeError, "a kernel loop range can only be iterated by a `for` statement inside "
-                    "an @asc2.jit function")
+                    "an @@jit function")
 
 
 class range(BaseRange):  # noqa: A001 - shadows the builtin inside the asc namespace, as in pyasc
@@ -45,7 +45,7 @@ class static_range:
         for a in args:
             if not isinstance(a, int):
                 raise error(TypeError, f"static_range bounds must be compile-time ints, got {type(a)}",
-                            "pass the bound as an asc.ConstExpr[int] parameter, or use asc2.range for a runtime loop")
+                            "pass the bound as an asc.ConstExpr[int] parameter, or use @range for a runtime loop")
         self.values = __builtins__["range"](*args) if isinstance(__builtins__, dict) else \
             __import__("builtins").range(*args)
 

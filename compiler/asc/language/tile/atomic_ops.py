@@ -14,9 +14,9 @@ from .tile import Tile, require_location
 def _atomic(kind, tile, tensor, offsets):
     if not isinstance(tile, Tile):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
-                    "atomics store a tile: wrap a scalar with asc2.full([n], value, dtype=...)")
+                    "atomics store a tile: wrap a scalar with @full([n], value, dtype=...)")
     _check_tensor(tensor, f"atomic_{kind}")
-    require_location(tile, (Location.UB,), f"asc2.atomic_{kind}")
+    require_location(tile, (Location.UB,), f"@atomic_{kind}")
     offs = [to_scalar(o, dt.int32).handle for o in offsets]
     if len(offs) != tensor.rank or len(tile.shape) != tensor.rank:
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
@@ -32,4 +32,4 @@ def atomic_max(tile, tensor, offsets): return _atomic("max", tile, tensor, offse
 def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offsets)
 
 
-define("tile.atomic", cost=_store_cost)
+define("tile.atomic", cost=_store_cost, writes_gm=1, atomic=True)

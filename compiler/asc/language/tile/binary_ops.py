@@ -6,8 +6,7 @@ import numbers
 import numpy as np
 
 from ...ir.builder import current_builder, tracing_august
-from ...ir.registry import define
-from ...runtime.config import CompilationArch, platform_to_arch
+from ...ir.registry import define, traits
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
@@ -75,11 +74,10 @@ def _compare(mode, input, other):
     for x in (input, other):
         if isinstance(x, Tile):
             require_location(x, _UB, "comparison")
-    platform = current_builder().platform
-    if str(dtype) == "int8" and platform is not None and platform_to_arch(platform) == CompilationArch.C220:
+    if str(dtype) == "int8" and current_builder().arch == "c220":
         # C220 compares integers through a float cast of i16 / i32 tiles (pyasc's LowerAscTileI1)
         raise error(RuntimeError, "can only be lowered with i16 or i32 tile operands",
-                    f"on {platform.value} compare int8 tiles after converting them with .to(asc.int16)")
+                    f"on {current_builder().platform.value} compare int8 tiles after converting them with .to(asc.int16)")
     if isinstance(input, Tile) and isinstance(other, Tile):
         return emit_tile("tile.cmp", [input.to(dtype).handle, other.to(dtype).handle], shape, dt.int1, mode=mode)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
@@ -140,8 +138,8 @@ def _verify_matmul(input, other):
                 f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}")
         raise error(RuntimeError, text,
                     "the left tile's last dimension (K) must equal the right tile's first dimension")
-    require_location(input, (Location.L0A,), "asc2.matmul (left operand)")
-    require_location(other, (Location.L0B,), "asc2.matmul (right operand)")
+    require_location(input, (Location.L0A,), "@matmul (left operand)")
+    require_location(other, (Location.L0B,), "@matmul (right operand)")
 
 
 def matmul(input, other):
@@ -153,7 +151,7 @@ def matmul(input, other):
 def _from_accumulator(value):
     owner = value.owner
     if hasattr(owner, "name"):
-        return owner.name in ("tile.zeros_acc", "tile.matmul_acc")
+        return traits(owner.name).accumulator
     init = current_builder().carried_init.get(value.id)
     return init is not None and _from_accumulator(init)
 
@@ -221,4 +219,4 @@ def _mmad_cost(op, hw):
 
 
 define("tile.matmul", cost=_mmad_cost)
-define("tile.matmul_acc", cost=_mmad_cost)
+define("tile.matmul_acc", cost=_mmad_cost, accumulator=True)

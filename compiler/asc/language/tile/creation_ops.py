@@ -36,17 +36,17 @@ def full(shape, value, dtype=None, location=Location.UB):
                         "fill tiles of int8, int16, int32, float16, bfloat16 or float32")
     else:
         raise error(TypeError, f"fill value must be a number or a runtime scalar, got {type(value)}",
-                    "pass a Python number or a scalar (e.g. a reduction result); for a tile use asc2.full_like")
+                    "pass a Python number or a scalar (e.g. a reduction result); for a tile use @full_like")
     if location not in (Location.UB, Location.L1):
-        raise error(RuntimeError, f"asc2.full cannot create a tile in {location.name}",
-                    "create tiles in UB; use asc2.zeros_acc for a cube accumulator in L0C")
+        raise error(RuntimeError, f"@full cannot create a tile in {location.name}",
+                    "create tiles in UB; use @zeros_acc for a cube accumulator in L0C")
     return splat(value, dtype, shape, location)
 
 
 def full_like(input, value, location=Location.UB):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "pass a tile; for a plain shape use asc2.full / asc2.zeros")
+                    "pass a tile; for a plain shape use @full / @zeros")
     return full(input.shape, value, input.dtype, location)
 
 
@@ -57,7 +57,7 @@ def zeros(shape, dtype=dt.int32, location=Location.UB):
 def zeros_like(input, location=Location.UB):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "pass a tile; for a plain shape use asc2.full / asc2.zeros")
+                    "pass a tile; for a plain shape use @full / @zeros")
     return full(input.shape, 0, input.dtype, location)
 
 
@@ -84,7 +84,7 @@ def zeros_acc(shape, dtype=dt.float32, *, bias=None):
 def concat(*inputs):
     if not inputs or not all(isinstance(t, Tile) for t in inputs):
         raise error(RuntimeError, "All input arguments must be tiles",
-                    "concat takes tiles only: wrap values with asc2.full(...)")
+                    "concat takes tiles only: wrap values with @full(...)")
     first = inputs[0]
     if any(t.shape[1:] != first.shape[1:] or len(t.shape) != len(first.shape) for t in inputs):
         raise error(RuntimeError, "All tiles must have the same shape except their first dimension",
@@ -97,10 +97,10 @@ def concat(*inputs):
         raise error(RuntimeError, "Tile dtype size must fit an integer number of bytes",
                     "convert boolean tiles with .to(asc.int8) first") from None
     for t in inputs:
-        require_location(t, (Location.UB,), "asc2.concat")
+        require_location(t, (Location.UB,), "@concat")
     shape = (sum(t.shape[0] for t in inputs),) + tuple(first.shape[1:])
     return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
 
 
-define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0))
+define("tile.zeros_acc", cost=lambda op, hw: ("M", 0.0), accumulator=True)
 define("tile.concat", cost=vector_cost())

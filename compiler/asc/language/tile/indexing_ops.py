@@ -17,11 +17,11 @@ from .utils import create_tile, infer_common_dtype
 def where(mask, src0, src1):
     if not isinstance(mask, Tile):
         raise error(TypeError, f"'mask' argument must be Tile, got {type(mask)}",
-                    "build the mask with a tile comparison, e.g. asc2.where(x >= 0, x, y); use `if` for scalars")
+                    "build the mask with a tile comparison, e.g. @where(x >= 0, x, y); use `if` for scalars")
     if str(mask.dtype) != "int1":
         raise error(RuntimeError, f"'mask' must be a boolean tile (a comparison result), got {mask.dtype}",
-                    "build the mask with a comparison, e.g. asc2.where(x >= 0, x, y)")
-    require_location(mask, (Location.UB,), "asc2.where")
+                    "build the mask with a comparison, e.g. @where(x >= 0, x, y)")
+    require_location(mask, (Location.UB,), "@where")
     dtype = infer_common_dtype(src0, src1)
     a = create_tile(src0, dtype, mask.shape)
     b = create_tile(src1, dtype, mask.shape)
@@ -35,7 +35,7 @@ class mask:
     def __init__(self, *, count=None, bits=None, other=None):
         if count is None and bits is None:
             raise error(ValueError, "One of 'count', 'bits' must be provided",
-                        "asc2.mask(count=n): the first n lanes; asc2.mask(bits=(high, low)): lanes by bit")
+                        "@mask(count=n): the first n lanes; @mask(bits=(high, low)): lanes by bit")
         if bits is not None:
             bits = list(bits)
             if len(bits) != 2:
@@ -57,8 +57,8 @@ class mask:
         return ops, attrs
 
     def __enter__(self):
-        raise error(RuntimeError, "asc2.mask can only be used in a `with` statement inside an @asc2.jit kernel",
-                    "write `with asc2.mask(count=n):` inside the kernel")
+        raise error(RuntimeError, "@mask can only be used in a `with` statement inside an @@jit kernel",
+                    "write `with @mask(count=n):` inside the kernel")
 
     def __exit__(self, *exc):
         return False

@@ -18,8 +18,8 @@ _LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Locatio
 
 def _check_tensor(t, what):
     if not isinstance(t, Tensor):
-        raise error(TypeError, f"'{what}' expects an asc2.tensor as the global-memory argument, got {type(t)}",
-                    "wrap the pointer first: x_gm = asc2.tensor(x_ptr, [size])")
+        raise error(TypeError, f"'{what}' expects an @tensor as the global-memory argument, got {type(t)}",
+                    "wrap the pointer first: x_gm = @tensor(x_ptr, [size])")
     if t.rank > 2:
         raise error(RuntimeError, f"{what} of a rank-{t.rank} tensor is not supported: pyasc lowers "
                     "load/store for tensors of rank <= 2 only",
@@ -146,7 +146,7 @@ _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Locat
 def copy(tile, shape=None, *, offsets=None, location=Location.UB):
     if not isinstance(tile, Tile):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
-                    "asc2.copy moves a tile between on-chip locations")
+                    "@copy moves a tile between on-chip locations")
     shape = verify_shape(tile.shape if shape is None else shape)
     check_data_alignment(shape, tile.dtype)
     if len(shape) != len(tile.shape):
@@ -169,10 +169,10 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
                         f"data into a second L1 tile for {location.name}")
     if (src, location) not in _COPY_ROUTES:
         raise error(RuntimeError, "dst tile location is not supported",
-                    f"asc2.copy moves L1 -> L0A/L0B and L0C -> L1/UB; {src.name} -> {location.name} has no lowering")
+                    f"@copy moves L1 -> L0A/L0B and L0C -> L1/UB; {src.name} -> {location.name} has no lowering")
     if src == Location.L0C and tile.dtype == dt.float32:
         raise error(RuntimeError, "copy from L0C needs a float16 / bfloat16 tile (fixpipe quantises on the way)",
-                    "cast first: asc2.copy(c.to(asc.float16), location=...)")
+                    "cast first: @copy(c.to(asc.float16), location=...)")
     offs = [to_scalar(o, dt.int32).handle for o in (offsets or [0] * len(shape))]
     for o, (a, b) in zip(offsets or [], zip(shape, tile.shape)):
         if isinstance(o, int) and o + a > b:
@@ -209,10 +209,10 @@ def _gm_cost(op, hw):
 
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
-define("tile.load", cost=_load_cost)
-define("tile.store", cost=_store_cost)
-define("tensor.get_value", cost=_gm_cost)
-define("tensor.set_value", cost=_gm_cost)
+define("tile.load", cost=_load_cost, reads_gm=0, dma=True)
+define("tile.store", cost=_store_cost, writes_gm=1, dma=True)
+define("tensor.get_value", cost=_gm_cost, reads_gm=0)
+define("tensor.set_value", cost=_gm_cost, writes_gm=0)
 define("tile.copy", cost=_copy_cost)
 
 

@@ -26,8 +26,8 @@ def _scalar(name):
 
 def num_tiles(tensor, axis, shape):
     if not isinstance(tensor, Tensor):
-        raise error(TypeError, f"'tensor' argument must be an asc2.tensor, got {type(tensor)}",
-                    "wrap the pointer first: t = asc2.tensor(ptr, shape)")
+        raise error(TypeError, f"'tensor' argument must be an @tensor, got {type(tensor)}",
+                    "wrap the pointer first: t = @tensor(ptr, shape)")
     shape = verify_shape(shape)
     if len(shape) != tensor.rank:
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",

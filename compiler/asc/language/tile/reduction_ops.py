@@ -17,19 +17,19 @@ def _reduce(kind, input, dims, keep_dims):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "reductions take a tile; a scalar is already reduced")
-    require_location(input, (Location.UB,), f"asc2.reduce_{kind}")
+    require_location(input, (Location.UB,), f"@reduce_{kind}")
     if str(input.dtype) == "int1":
         raise error(RuntimeError, "Operation not support this dtype: int1",
                     "convert the boolean tile first, e.g. (x > 0).to(asc.int32)")
     if not dims:
         if kind == "prod":
             raise error(RuntimeError, "Reduction to scalar not supported",
-                        "reduce over explicit dims, e.g. asc2.reduce_prod(x, 0)")
+                        "reduce over explicit dims, e.g. @reduce_prod(x, 0)")
         op = current_builder().create("tile.reduce_all", [input.handle], [ScalarType(input.dtype)], {"kind": kind})
         return PlainValue(op.result)
     if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
         raise error(RuntimeError, "All reduction dimensions must be integers",
-                    "pass dims as compile-time ints, e.g. asc2.reduce_sum(x, 1)")
+                    "pass dims as compile-time ints, e.g. @reduce_sum(x, 1)")
     rank = len(input.shape)
     norm = []
     for d in dims:

@@ -1,13 +1,15 @@
-"""Shape ops: ``broadcast_to``, ``reshape``, ``ravel``, ``expand_dims``, ``squeeze`` (all Tile methods)."""
+"""Shape ops: ``broadcast_to``, ``reshape``, ``ravel``, ``expand_dims``, ``squeeze``, ``transpose`` (all Tile
+methods)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...ir.registry import define
+from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of
-from .utils import verify_shape
+from .utils import check_data_alignment, verify_shape
 
 
 def _tile(input):
@@ -72,9 +74,23 @@ def squeeze(input, *axis):
     return reshape(input, *new)
 
 
-for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze"):
+def transpose(input):
+    """The 2-D transpose of a UB tile (a vector transpose: the result's rows are 32-byte aligned too)."""
+    _tile(input)
+    if len(input.shape) != 2:
+        raise error(RuntimeError, f"transpose takes a 2-D tile, got {len(input.shape)} dimension(s)",
+                    "reshape the tile to [rows, cols] first")
+    if location_of(input) != Location.UB:
+        raise error(RuntimeError, "transpose works on UB tiles only", "transpose before moving a tile to L1 / L0")
+    rows, cols = input.shape
+    check_data_alignment((cols, rows), input.dtype)
+    return emit_tile("tile.transpose", [input.handle], (cols, rows), input.dtype, Location.UB)
+
+
+for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "transpose"):
     bind_tile_method(_n, globals()[_n])
 
 
+define("tile.transpose", cost=vector_cost())
 define("tile.broadcast", cost=vector_cost())
-define("tile.reshape", cost=lambda op, hw: ("S", 0.0))
+define("tile.reshape", cost=lambda op, hw: ("S", 0.0), zero_copy=True)

@@ -74,7 +74,7 @@ def tensor(base, shape):
         dims = list(shape)
     except TypeError:
         raise error(TypeError, f"Tensor dimension should be RuntimeInt, got {type(shape)}",
-                    "pass the shape as a list, e.g. asc2.tensor(ptr, [rows, cols])") from None
+                    "pass the shape as a list, e.g. @tensor(ptr, [rows, cols])") from None
     static, operands = [], [base.handle]
     for d in dims:
         if isinstance(d, (int, np.integer)) and not isinstance(d, bool):

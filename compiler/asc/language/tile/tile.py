@@ -63,7 +63,7 @@ class Tile(IRHandle):
 
     def __bool__(self):
         raise error(TypeError, "a tile has no truth value",
-                    "compare with a reduction, e.g. `if asc2.reduce_max(t) > 0:`, or use asc2.where")
+                    "compare with a reduction, e.g. `if @reduce_max(t) > 0:`, or use @where")
 
 
 def location_of(tile) -> Location:
@@ -85,15 +85,15 @@ def require_location(tile, allowed, what):
     if loc not in allowed:
         names = " or ".join(a.name for a in allowed)
         hint = {
-            Location.L0A: "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)",
-            Location.L0B: "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)",
+            Location.L0A: "L0A/L0B tiles only feed @matmul; load vector operands with the default location (UB)",
+            Location.L0B: "L0A/L0B tiles only feed @matmul; load vector operands with the default location (UB)",
             Location.L0C: "an L0C tile (matmul result) can only be stored, copied, cast with .to() or passed to relu",
-            Location.L1: "an L1 tile can only be copied to L0A / L0B with asc2.copy",
+            Location.L1: "an L1 tile can only be copied to L0A / L0B with @copy",
             Location.FIX: "no asc2 operation works on FIX tiles",
             Location.BT: "a BT (bias table) tile only initialises an accumulator: @zeros_acc([M, N], dtype, bias=b)",
-            Location.UB: "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy "
-                         "them there from L1 with asc2.copy" if Location.L0A in allowed or Location.L0B in allowed
-                         else "UB tiles feed vector ops and asc2.store",
+            Location.UB: "load matmul operands with location=@TileLocation.L0A (left) / L0B (right), or copy "
+                         "them there from L1 with @copy" if Location.L0A in allowed or Location.L0B in allowed
+                         else "UB tiles feed vector ops and @store",
         }.get(loc)
         if loc == Location.L1:  # pyasc's SplitCubeLoad message
             raise error(RuntimeError, "L1 tile is expected to be used for copy operations only.",

@@ -22,7 +22,7 @@ def _unary(kind, input, scalar_ok=False):
         return scalar_unary(kind, input)
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
+                    "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
     if tracing_august():  # pyasc-dev's dtype lists and text (no bfloat16)
         allowed = _AUGUST_ABS_DTYPES if kind == "abs" else ("float16", "float32")
         if str(input.dtype) not in allowed:
@@ -31,7 +31,7 @@ def _unary(kind, input, scalar_ok=False):
     if not input.dtype.is_float():
         raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
                     "convert the tile to a float type first, e.g. x.to(asc.float32)")
-    require_location(input, (Location.UB,), f"asc2.{kind}")
+    require_location(input, (Location.UB,), f"@{kind}")
     return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, kind=kind)
 
 
@@ -56,15 +56,15 @@ def rsqrt(input): return _unary("rsqrt", input)
 def relu(input):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
-    require_location(input, (Location.UB, Location.L0C), "asc2.relu")
+                    "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
+    require_location(input, (Location.UB, Location.L0C), "@relu")
     return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, location_of(input), kind="relu")
 
 
 def negative(input):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
+                    "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
     if not input.dtype.is_float():
         raise not_supported(f"unary minus on an integer tile ({input.dtype})",
                             "multiply by -1 instead: x * -1")
@@ -75,14 +75,14 @@ def negative(input):
 def softmax(input):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "this operation takes a tile (only asc2.exp, asc2.erf and asc2.sqrt also take scalars)")
+                    "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
     if str(input.dtype) not in ("float32", "float16"):
         raise error(RuntimeError, "Only float and half types are supported.",
                     "convert the tile with .to(asc.float32) first")
     if len(input.shape) > 2:
         raise error(RuntimeError, "Tensor dimensionality greater than two is not supported",
                     "reshape the tile to [rows, cols] with the normalised dimension last")
-    require_location(input, (Location.UB,), "asc2.softmax")
+    require_location(input, (Location.UB,), "@softmax")
     return emit_tile("tile.softmax", [input.handle], input.shape, input.dtype)
 
 
@@ -105,7 +105,7 @@ def rms_norm(input, gamma, epsilon):
     if gamma.shape[-1] != input.shape[-1]:
         raise error(RuntimeError, f"gamma's last dimension {gamma.shape[-1]} differs from the input's {input.shape[-1]}",
                     "gamma holds one weight per element of the normalised (last) dimension")
-    require_location(input, (Location.UB,), "asc2.rms_norm")
+    require_location(input, (Location.UB,), "@rms_norm")
     eps = to_scalar(epsilon, input.dtype)
     return emit_tile("tile.rms_norm", [input.handle, gamma.handle, eps.handle], input.shape, input.dtype)
 
@@ -125,5 +125,5 @@ def _unary_cost(op, hw):
 
 
 define("tile.unary", cost=_unary_cost)
-define("tile.softmax", cost=vector_cost("softmax"))
-define("tile.rms_norm", cost=vector_cost("rms_norm"))
+define("tile.softmax", cost=vector_cost("softmax"), temp_factor=2)
+define("tile.rms_norm", cost=vector_cost("rms_norm"), temp_factor=2)

@@ -6,7 +6,7 @@ import numpy as np
 from ..convert import as_compute, as_float32
 from ..lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
 from . import impl
-from .scalar import int_div
+from ..integer import int_div
 
 
 _UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum,

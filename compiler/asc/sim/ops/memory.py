@@ -119,7 +119,22 @@ def _track(ex, op, buf, acc, L, load):
     # Clipped tail elements stand in as the window's first element (inside the tensor): harmless repeats.
     flat = np.where(valid, idx, idx[:, :1, :1]).reshape(L, -1)
     for tr in ex.trackers:
-        (tr.note_load if load else tr.note_store)(buf, flat, per_lane(ex.env[tr.key], L), op)
+        ids = per_lane(ex.env[tr.key], L)
+        if load:
+            tr.note_load(buf, flat, ids, op, disjoint=_disjoint_lanes(acc, L))
+        else:
+            tr.note_store(buf, flat, ids, op)
+
+
+def _disjoint_lanes(acc, L):
+    """Whether no two lanes' windows share an element (windows at a constant distance of at least their
+    extent): then per-element records can be updated with plain fancy assignments."""
+    if L == 1:
+        return True
+    if not acc.full or np.ndim(acc.row_stride) != 0:
+        return False
+    step = acc._regular_step(per_lane(acc.starts, L), L)
+    return step is not None and step >= (acc.rows - 1) * int(acc.row_stride) + acc.cols
 
 
 def _note_cover(buf, acc, L):
@@ -183,7 +198,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         starts = per_lane(acc.starts, L)
         if _blocks_collide(starts, blocks, acc.rows, acc.cols, int(acc.row_stride)):
             raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                            "give every block a disjoint output region, or use @atomic_add/max/min")
         if buf.has_writes():
             check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
         if buf.has_reads():
@@ -213,7 +228,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
             other = int(prev[bad][0])
             raise RaceError(f"{what} to '{buf.name}' overlaps elements written by "
                             f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
-                            "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                            "give every block a disjoint output region, or use @atomic_add/max/min")
         if atomic is None:
             uniq, first = np.unique(flat, return_index=True)
             if uniq.size != flat.size:
@@ -222,7 +237,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
                 same = fs[1:] == fs[:-1]
                 if np.any(same & (bs[1:] != bs[:-1])):
                     raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                                    "give every block a disjoint output region, or use asc2.atomic_add/max/min")
+                                    "give every block a disjoint output region, or use @atomic_add/max/min")
             data[flat] = v  # duplicates within one block: program order, the last lane wins
             tags[flat] = lane_blocks
         else:

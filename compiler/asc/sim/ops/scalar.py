@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SimError
+from ..integer import int_div
 from . import impl
 
 
@@ -14,14 +14,6 @@ _NP_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "lshift": np.l
 
 _NP_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
            "lt": np.less, "le": np.less_equal}
-
-
-def int_div(a, b, kind):
-    """Signed truncating division (C semantics) for both ``/`` and ``//``; ``%`` takes the sign of a."""
-    if np.any(b == 0):
-        raise SimError("integer division by zero", "the divisor is a runtime value that reached 0: guard it")
-    q = np.trunc(np.true_divide(a, b)).astype(np.result_type(a, b))
-    return q if kind != "mod" else a - q * b
 
 
 @impl("scalar.const")

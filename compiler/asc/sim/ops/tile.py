@@ -67,6 +67,11 @@ def _exec_broadcast(ex, op, a):
     return np.broadcast_to(src, (a.shape[0],) + shape)
 
 
+@impl("tile.transpose")
+def _exec_transpose(ex, op, a):
+    return np.ascontiguousarray(np.swapaxes(a, 1, 2))
+
+
 @impl("tile.reshape")
 def _exec_reshape(ex, op, a):
     return a.reshape((a.shape[0],) + op.results[0].type.shape)

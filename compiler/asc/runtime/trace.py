@@ -1,0 +1,70 @@
+"""The trace pipeline of one kernel specialisation: AST -> IR (frontend), verification, memory plan,
+per-op costs; the result is a ``CompiledKernel`` the launcher runs."""
+from __future__ import annotations
+
+from ..frontend.visitor import FunctionVisitor
+from ..ir import Block, Builder, Function, print_function, verify_function
+from ..ir.analysis import batchable_loops, hoistable_ops, unbarriered_gm_loops, written_args
+from ..ir.builder import building
+from ..ir.core import Value
+from ..ir.registry import OPS, PIPES
+from ..ir.types import PtrType, ScalarType
+from ..language.core.errors import error
+from ..language.core.ir_value import GlobalAddress, PlainValue
+from .memory_plan import plan
+from .platforms import hardware
+
+
+class CompiledKernel:
+    """A traced, verified kernel for one specialisation and platform."""
+
+    def __init__(self, fn: Function, costs, memory, platform):
+        self.fn = fn
+        self.written_args = written_args(fn)
+        self.batchable_loops = batchable_loops(fn)
+        self.hoistable = hoistable_ops(fn)   # carried-value loop -> ops run for all trips at once
+        # Un-barriered loops whose iterations may depend on each other through global memory (without and
+        # with arguments that alias each other).
+        self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
+        self.costs = costs
+        self.memory = memory
+        self.platform = platform
+
+    @property
+    def ir(self) -> str:
+        return print_function(self.fn)
+
+
+def trace(jit_fn, cg, co, constexprs, runtime, platform):
+    """Trace ``jit_fn`` for one specialisation: IR, checks, memory plan and the cost of every op."""
+    hw = hardware(platform)
+    builder = Builder(platform, arch=hw.arch.value)
+    body = Block()
+    args, handles = [], {}
+    for name, kind, d, _ in runtime:
+        v = Value(PtrType(d) if kind == "ptr" else ScalarType(d), None, body)
+        body.args.append(v)
+        args.append(v)
+        handles[name] = GlobalAddress(v) if kind == "ptr" else PlainValue(v)
+    fn_ir = Function(jit_fn.__name__, args, [r[0] for r in runtime], body, jit_fn.source_file,
+                     {k: v for k, v in constexprs.items()})
+    visitor = FunctionVisitor(jit_fn, builder, cg, constexprs)
+    visitor.scope.update(handles)
+    builder.dialect = fn_ir.dialect = visitor.dialect
+    if co.vf_fusion and hw.arch.value != "c310":
+        raise error(RuntimeError, f"VF fusion is not supported for the {hw.arch.value} architecture",
+                    "drop vf_fusion=True on this platform (it only applies to C310 SoCs)")
+    with building(builder), builder.insert_into(body):
+        visitor.run_body(jit_fn.node.body)
+    fn_ir.warnings = list(builder.warnings)
+    verify_function(fn_ir)
+    memory = plan(fn_ir, hw, co)
+    costs = {}
+    for op in fn_ir.walk():
+        d = OPS.get(op.name)
+        c = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
+        # (pipe, busy ticks[, further latency until the result is ready]), or such stages run in turn
+        st = tuple((PIPES.index(x[0]), float(x[1]), float(x[2]) if len(x) > 2 else 0.0)
+                   for x in ([c] if isinstance(c[0], str) else c))
+        costs[op.id] = (st[0][0], st[0][1], tuple(x[:2] for x in st[1:]), st)
+    return CompiledKernel(fn_ir, costs, memory, platform)

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Golden kernel: dtype conversion on the vector unit, cell bfloat16 (float32 -> bfloat16, bfloat16 -> float32, float16 -> bfloat16 and bfloat16 -> float16).
+
+Operation
+    y = x.to(dst) elementwise on a flat view; each case names its source and destination dtype.
+    One kernel per destination dtype (``Tile.to`` takes the dtype as a compile-time value); the
+    source dtype comes from the input tensor.
+
+Cell metadata (mirrors capabilities.yaml, cast/bfloat16/<platform>; do not drift)
+    shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``); the
+                case ids name the direction.
+    tolerance   atol 0, rtol 0.
+    regime      1-D tiling, TILE_SIZE = 2048 elements: copy_in, one cast, copy_out.
+    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    partitioning
+                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+
+Non-obvious constraints
+    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * The GM tensors have different element types on the two sides; the 2048-element tile is a
+      multiple of the 32-byte DMA block for every dtype here (4 or 8 KiB).
+    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+
+Tolerance
+    Exact. bfloat16 has an 8-bit significand, so one ulp is 2^-7 = 7.8125e-3 of the value and a
+    tolerance derived from it would be rtol 2^-7; a cast, however, is one correctly rounded
+    operation (round to nearest, ties to even, as torch does), so the cell demands bit equality.
+    bfloat16 -> float32 is exact; float32 -> bfloat16 and float16 -> bfloat16 round every element
+    (float16 carries 11 significant bits); bfloat16 -> float16 is exact for these inputs (|x| < 16,
+    8 significant bits, inside float16's normal range).
+
+Inputs: torch CPU tensors, seed 2026: N(0, 2^2) in float32, cast to the case's source dtype (values
+stay inside float16's range: how an overflowing cast saturates is not pinned here).
+"""
+import argparse
+import logging
+
+import numpy as np
+import torch
+
+import asc.runtime.config as config
+import asc2
+
+OP = "cast"
+DTYPE = "bfloat16"
+TOLERANCE = {"atol": 0.0, "rtol": 0.0}
+CASES = [
+    {"id": "1x128_bf16_to_f16", "shape": [1, 128], "src": "bfloat16", "dst": "float16"},
+    {"id": "2500x24_f32_to_bf16", "shape": [2500, 24], "src": "float32", "dst": "bfloat16"},
+    {"id": "32x4096_bf16_to_f32", "shape": [32, 4096], "src": "bfloat16", "dst": "float32"},
+    {"id": "100003_f16_to_bf16", "shape": [100003], "src": "float16", "dst": "bfloat16"},
+    {"id": "7000x1x128_f32_to_bf16", "shape": [7000, 1, 128], "src": "float32", "dst": "bfloat16", "full_only": True},
+]
+
+SEED = 2026
+TILE_SIZE = 2048
+CORE_NUM = 32
+TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
+
+
+@asc2.jit(always_compile=True)
+def cast_to_float16_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                           tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float16), out_gm, [offset])
+
+
+@asc2.jit(always_compile=True)
+def cast_to_bfloat16_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                            tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.bfloat16), out_gm, [offset])
+
+
+@asc2.jit(always_compile=True)
+def cast_to_float32_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
+                           tile_size: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32), out_gm, [offset])
+
+
+KERNELS = {"float16": cast_to_float16_kernel, "bfloat16": cast_to_bfloat16_kernel, "float32": cast_to_float32_kernel}
+
+
+def make_inputs(case):
+    gen = torch.Generator().manual_seed(SEED)
+    x = torch.randn(case["shape"], generator=gen, dtype=torch.float32) * 2
+    # the destination dtype travels as an empty tensor of that dtype (inputs are tensors and numbers)
+    return (x.to(TORCH_DTYPES[case["src"]]), torch.empty(0, dtype=TORCH_DTYPES[case["dst"]]))
+
+
+def launch(x, like):
+    x = x.contiguous()
+    out = torch.zeros(x.shape, dtype=like.dtype)
+    num_tiles = -(-x.numel() // TILE_SIZE)
+    KERNELS[str(like.dtype).removeprefix("torch.")][min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles,
+                                                                               TILE_SIZE)
+    return out
+
+
+def reference(x, like):
+    return x.to(like.dtype)
+
+
+def _f64(value):
+    return torch.as_tensor(value).to(torch.float64).numpy()
+
+
+def run_kernel(backend, platform):
+    config.set_platform(backend, platform)
+    for case in CASES:
+        inputs = make_inputs(case)
+        expected = reference(*inputs)
+        outputs = launch(*inputs)
+        if not isinstance(outputs, tuple):
+            outputs, expected = (outputs,), (expected,)
+        for k, (out, ref) in enumerate(zip(outputs, expected)):
+            np.testing.assert_allclose(_f64(out), _f64(ref), atol=case.get("atol", TOLERANCE["atol"]),
+                                       rtol=case.get("rtol", TOLERANCE["rtol"]),
+                                       err_msg=f"{OP} {DTYPE} case {case['id']} output {k}")
+        logging.info("[PASS] %s", case["id"])
+
+
+def test_cast_bfloat16(backend, platform):
+    run_kernel(backend, platform)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-r", type=str, default="Model", help="backend: a config.Backend member (Model or NPU)")
+    parser.add_argument("-v", type=str, default="Ascend950PR_9599", help="platform: a config.Platform value")
+    args = parser.parse_args()
+    supported_backends = list(config.Backend.__members__)
+    if args.r not in supported_backends:
+        raise ValueError(f"Unsupported Backend! Supported: {supported_backends}")
+    supported_platforms = [p.value for p in config.Platform]
+    if args.v not in supported_platforms:
+        raise ValueError(f"Unsupported Platform! Supported: {supported_platforms}")
+    run_kernel(config.Backend[args.r], config.Platform(args.v))

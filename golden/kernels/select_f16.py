@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Golden kernel: select with a mask input, out = where(mask, x, y), float16 data, int8 mask.
+
+Operation
+    mask (int8, 0 or 1: a boolean tensor's bytes), x and y (float16) share one shape;
+    out = x where mask != 0, else y. The mask tile is widened int8 -> int16 -> float16 (an int <->
+    float cast needs equal widths) and compared with 0 to get the select predicate.
+
+Cell metadata (mirrors capabilities.yaml, select/float16/<platform>; do not drift)
+    shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
+    tolerance   atol 0, rtol 0 (a select copies elements exactly).
+    regime      1-D tiling, TILE_SIZE = 2048 elements: three copy_in, two casts, a compare, a
+                select, one copy_out per tile.
+    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    partitioning
+                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+
+Non-obvious constraints
+    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * The int8 mask is compared after a cast to float16 rather than directly: int8 comparisons are
+      not lowered on C220 (pyasc compares integers through a float cast of 16/32-bit tiles there),
+      so this form is valid on both Ascend950PR_9599 and Ascend910B1.
+    * A 2048-element int8 tile is 2 KiB, a multiple of the 32-byte DMA block.
+    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+
+Tolerance
+    Exact: every output element is one of the two inputs, bit for bit.
+
+Inputs: torch CPU tensors, seed 2026: mask Bernoulli(0.5) as int8, x, y ~ N(0, 1) generated as
+float32 and cast to float16.
+"""
+import argparse
+import logging
+
+import numpy as np
+import torch
+
+import asc.runtime.config as config
+import asc2
+
+OP = "select"
+DTYPE = "float16"
+TOLERANCE = {"atol": 0.0, "rtol": 0.0}
+CASES = [
+    {"id": "1x128", "shape": [1, 128]},
+    {"id": "2500x24", "shape": [2500, 24]},
+    {"id": "32x4096", "shape": [32, 4096]},
+    {"id": "100003", "shape": [100003]},
+    {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
+]
+
+SEED = 2026
+TILE_SIZE = 2048
+CORE_NUM = 32
+
+
+@asc2.jit(always_compile=True)
+def select_kernel(mask_ptr: asc2.GlobalAddress, x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress,
+                  out_ptr: asc2.GlobalAddress, size: int, num_tiles: int, tile_size: asc2.ConstExpr[int]):
+    mask_gm = asc2.global_tensor(mask_ptr, [size])
+    x_gm = asc2.global_tensor(x_ptr, [size])
+    y_gm = asc2.global_tensor(y_ptr, [size])
+    out_gm = asc2.global_tensor(out_ptr, [size])
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        keep = asc2.copy_in(mask_gm, [offset], [tile_size]).to(asc2.int16).to(asc2.float16) != 0.0
+        x = asc2.copy_in(x_gm, [offset], [tile_size])
+        y = asc2.copy_in(y_gm, [offset], [tile_size])
+        asc2.copy_out(asc2.where(keep, x, y), out_gm, [offset])
+
+
+def make_inputs(case):
+    gen = torch.Generator().manual_seed(SEED)
+    shape = case["shape"]
+    mask = (torch.rand(shape, generator=gen) < 0.5).to(torch.int8)
+    x = torch.randn(shape, generator=gen, dtype=torch.float32).to(torch.float16)
+    y = torch.randn(shape, generator=gen, dtype=torch.float32).to(torch.float16)
+    return (mask, x, y)
+
+
+def launch(mask, x, y):
+    if not mask.shape == x.shape == y.shape:
+        raise ValueError(f"shapes differ: {tuple(mask.shape)}, {tuple(x.shape)}, {tuple(y.shape)}")
+    mask, x, y = mask.contiguous(), x.contiguous(), y.contiguous()
+    out = torch.zeros_like(x)
+    num_tiles = -(-x.numel() // TILE_SIZE)
+    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.numel(), num_tiles, TILE_SIZE)
+    return out
+
+
+def reference(mask, x, y):
+    return torch.where(mask != 0, x, y)
+
+
+def _f64(value):
+    return torch.as_tensor(value).to(torch.float64).numpy()
+
+
+def run_kernel(backend, platform):
+    config.set_platform(backend, platform)
+    for case in CASES:
+        inputs = make_inputs(case)
+        expected = reference(*inputs)
+        outputs = launch(*inputs)
+        if not isinstance(outputs, tuple):
+            outputs, expected = (outputs,), (expected,)
+        for k, (out, ref) in enumerate(zip(outputs, expected)):
+            np.testing.assert_allclose(_f64(out), _f64(ref), atol=case.get("atol", TOLERANCE["atol"]),
+                                       rtol=case.get("rtol", TOLERANCE["rtol"]),
+                                       err_msg=f"{OP} {DTYPE} case {case['id']} output {k}")
+        logging.info("[PASS] %s", case["id"])
+
+
+def test_select_float16(backend, platform):
+    run_kernel(backend, platform)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-r", type=str, default="Model", help="backend: a config.Backend member (Model or NPU)")
+    parser.add_argument("-v", type=str, default="Ascend950PR_9599", help="platform: a config.Platform value")
+    args = parser.parse_args()
+    supported_backends = list(config.Backend.__members__)
+    if args.r not in supported_backends:
+        raise ValueError(f"Unsupported Backend! Supported: {supported_backends}")
+    supported_platforms = [p.value for p in config.Platform]
+    if args.v not in supported_platforms:
+        raise ValueError(f"Unsupported Platform! Supported: {supported_platforms}")
+    run_kernel(config.Backend[args.r], config.Platform(args.v))
