@@ -107,9 +107,10 @@ def test_real_asc2_kernel_on_the_embedded_engine(make_repo, run_nightly):
 
 
 def test_interrupted_nightly_resumes_without_redoing_finished_cells(make_repo, tmp_path):
-    flag = tmp_path / "keep-sleeping"
-    flag.write_text("")
     repo = make_repo({"abs": "good", "slow": "good"})
+    # Beside the kernel file: the sandbox hides the rest of /tmp from the kernel's process.
+    flag = repo.root / "golden" / "kernels" / "keep-sleeping"
+    flag.write_text("")
     repo.write_golden("slow", (repo.root / "golden/kernels/slow_f16.py").read_text().replace(
         "    return np.abs(x)\n\n\ndef reference",
         f"    import os, time\n    while os.path.exists({str(flag)!r}):\n        time.sleep(0.05)\n"
