@@ -411,6 +411,28 @@ def _set_subreaper() -> None:
 # run
 
 
+def _install_locations() -> list[Path]:
+    """Where this installation's code lives: an editable install's sources (e.g. a clone under /tmp) are not
+    inside the virtualenv, and the run must still import them. ``find_spec`` of a top-level name locates a
+    package without importing it."""
+    import importlib.util
+
+    found = [Path(p) for p in sys.path if p and os.path.isdir(p)]
+    for d in list(found):  # entries linked in from another environment
+        try:
+            found += [Path(os.path.realpath(e.path)).parent for e in os.scandir(d) if e.is_symlink()]
+        except OSError:
+            continue
+    for name in ("asc", "asc2", "asc_harness"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            found.append(Path(loc).parent)
+    return found
+
+
 def _bwrap_argv(bwrap: str, argv: list[str], *, work: Path, base: Path, writable: Iterable[Path],
                 readable: Iterable[Path], network: bool) -> list[str]:
     """The command under bwrap: everything read-only, a private /tmp, and the writable paths bound back."""
@@ -428,7 +450,7 @@ def _bwrap_argv(bwrap: str, argv: list[str], *, work: Path, base: Path, writable
     ro: set[Path] = set()
     # (a virtualenv's bin/python is a symlink out of it: its own prefix matters, not only the link's target)
     for p in [*readable, Path(sys.prefix), Path(sys.base_prefix), Path(os.path.abspath(argv[0])).parent.parent,
-              Path(os.path.realpath(argv[0])).parent.parent]:
+              Path(os.path.realpath(argv[0])).parent.parent, *_install_locations()]:
         if p and under_tmp(Path(p)) and Path(p).exists():
             ro.add(Path(p).resolve())
     for a in argv[1:]:
