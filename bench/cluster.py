@@ -48,10 +48,8 @@ TILE = 128
 def abs_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int):
     x = asc2.tensor(x_ptr, [n])
     y = asc2.tensor(y_ptr, [n])
-    tiles = asc.ceildiv(n, TILE)
-    per_core = asc.ceildiv(tiles, asc2.block_num())
-    for t in range(per_core):
-        i = (asc2.block_idx() * per_core + t) * TILE
+    for t in range(asc2.block_idx(), asc.ceildiv(n, TILE), asc2.block_num()):
+        i = t * TILE
         asc2.store(asc2.abs(asc2.load(x, [TILE], offsets=[i])), y, offsets=[i])
 
 
