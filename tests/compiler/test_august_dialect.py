@@ -226,16 +226,20 @@ def test_real_shape_store_writes_only_the_real_part():
     np.testing.assert_array_equal(out, expect)
 
 
-def test_real_shape_rows_past_the_tensor_are_an_out_of_bounds_error():
+def test_real_shape_rows_past_the_tensor_are_clamped_to_it_and_padded():
+    # pyasc clamps the copy_in window to the tensor in every dimension: real rows past the last row are padding.
     @asc2.jit
     def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, r: int):
         x_gm = asc2.global_tensor(x_ptr, [4, 16])
-        asc2.copy_out(asc2.copy_in(x_gm, [1, 0], [4, 16], real_shape=[r, 16], pad_value=0.0),
+        asc2.copy_out(asc2.copy_in(x_gm, [1, 0], [4, 16], real_shape=[r, 16], pad_value=-2.0),
                       asc2.global_tensor(out_ptr, [4, 16]), [0, 0])
-    x = np.zeros((4, 16), np.float32)
-    k[1](x, np.zeros_like(x), 3)  # rows 1..3: the last row of the tensor, fine
-    with pytest.raises(Exception, match="real_shape \\[4, 16\\] reaches rows beyond the tensor's 4 rows"):
-        k[1](x, np.zeros_like(x), 4)  # one row past the end
+    x = randn((4, 16), np.float32, seed=10)
+    for r in (3, 4):  # rows 1..3 are the tensor's last rows; a fourth real row is past the end
+        out = np.zeros_like(x)
+        k[1](x, out, r)
+        expect = np.full_like(x, -2.0)
+        expect[:3] = x[1:]
+        np.testing.assert_array_equal(out, expect)
 
 
 def test_real_shape_larger_than_the_tile_is_rejected_at_its_line():

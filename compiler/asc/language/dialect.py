@@ -57,9 +57,10 @@ def _check_offsets(offsets, dst):
 def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None, pad_value=None):
     """``copy_in(src, offsets, shape=None, location=Auto, *, real_shape=None, pad_value=None)``.
 
-    Without ``shape`` one scalar is read. ``real_shape`` elements per dimension are read, the rest of
-    the tile is ``pad_value`` (undefined when no pad value is given); ``pad_value`` alone pads the part
-    of the tile outside the tensor."""
+    Without ``shape`` one scalar is read. The window is clamped to the tensor in every dimension (rows
+    and columns); ``real_shape`` limits it further. What is not read is ``pad_value`` (0 when only
+    ``real_shape`` is given, undefined when neither is); a window that starts wholly outside the tensor
+    is an error."""
     _require_tensor(src, "copy_in", "src")
     _check_offsets(offsets, src)
     if shape is None:
@@ -67,8 +68,10 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
             raise error(ValueError, "'real_shape' and 'pad_value' need a tile shape",
                         "pass a shape to load a tile, or drop them to read one scalar")
         return memory_ops.load(src, offsets=offsets)
-    return memory_ops.load(src, shape, offsets=offsets, location=location, pad_value=pad_value,
-                           real_shape=real_shape)
+    if real_shape is not None and pad_value is None:
+        pad_value = 0  # as pyasc: real_shape without a pad value pads with zeros
+    return memory_ops.load_tile(src, shape, offsets=offsets, location=location, pad_value=pad_value,
+                                real_shape=real_shape, clip_rows=True)
 
 
 def copy_out(src, dst, offsets, *, real_shape=None):

@@ -429,12 +429,14 @@ def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):
 
 class ClippedAccess:
     """A load / store limited to ``real`` elements per dimension (``real_shape`` of copy_in / copy_out):
-    only the elements inside both the real window and the tensor's last dimension are read or written;
-    rows of the real window past the tensor's rows are an error. Always takes the general (indexed) path."""
+    only the elements inside both the real window and the tensor's last dimension are read or written.
+    Rows of the real window past the tensor's rows are an error, unless ``clip_rows`` (the August
+    ``copy_in``, which clamps its window to the tensor in every dimension and pads the rest); a window
+    that starts wholly outside the tensor is an error either way. Always takes the general (indexed) path."""
 
     full = False
 
-    def __init__(self, tensor: TensorVal, offsets, shape, real, lanes, what):
+    def __init__(self, tensor: TensorVal, offsets, shape, real, lanes, what, clip_rows=False):
         self.tensor = tensor
         self.shape = shape
         offs = [np.asarray(o, dtype=np.int64) for o in offsets]
@@ -450,6 +452,19 @@ class ClippedAccess:
         if np.any(row_off < 0) or np.any(col_off < 0):
             raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
                                    f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+        some = (real_rows > 0) & (rc > 0)
+        outside = np.broadcast_to(some & ((row_off >= row_dim) | (col_off >= col_dim)), (lanes,))
+        if np.any(outside):
+            bad = np.nonzero(outside)[0]
+            raise OutOfBoundsError(
+                f"{what} of tensor '{tensor.name}' (shape [{', '.join(_fmt(d) for d in tensor.dims)}]) at offsets "
+                f"[{', '.join(_fmt(gather(x, bad)) for x in offs)}] with tile shape {list(shape)} starts past "
+                "the end of the tensor: no element of the window is inside it, so on the hardware this DMA "
+                "touches memory outside the tensor",
+                "only a tile that starts inside the tensor has its tail clipped: stop the loop at "
+                "asc.ceildiv(size, tile) or guard the access with an if", bad)
+        if clip_rows:
+            real_rows = np.minimum(real_rows, row_dim - row_off)
         beyond = np.broadcast_to((real_rows > 0) & (row_off + real_rows > row_dim), (lanes,))
         if np.any(beyond):
             bad = np.nonzero(beyond)[0]

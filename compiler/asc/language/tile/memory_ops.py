@@ -60,6 +60,14 @@ def _real_shape(real_shape, shape, what):
 
 
 def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0, real_shape=None):
+    return load_tile(tensor, shape, tile_id=tile_id, offsets=offsets, location=location, pad_value=pad_value,
+                     real_shape=real_shape)
+
+
+def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0,
+              real_shape=None, clip_rows=False):
+    """``load``; ``clip_rows``: the window is clamped to the tensor in every dimension (the August
+    ``copy_in``), so rows past the tensor's last row are padding rather than an out-of-bounds read."""
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -97,8 +105,9 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
     has_pad = pad_value is not None
     if has_pad:
         operands.append(to_scalar(pad_value, tensor.dtype).handle)
+    attrs = {"clip_rows": True} if clip_rows and len(shape) == 2 else {}
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
-                     has_real=bool(real))
+                     has_real=bool(real), **attrs)
 
 
 def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):

@@ -51,8 +51,12 @@ def _exec_load(ex, op, t, *rest):
     has_pad = op.attrs["has_pad"]
     offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
     L = ex.lanes
+    clip_rows = op.attrs.get("clip_rows", False)
     if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
-        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load")
+        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load", clip_rows)
+    elif clip_rows and rank == 2 and np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0]):
+        # The August copy_in clamps its window to the tensor in both dimensions: the missing rows are padding.
+        acc = ClippedAccess(t, offsets, rtype.shape, rtype.shape, L, "load", True)
     else:
         acc = Access(t, offsets, rtype.shape, L, "load")
     buf = t.buffer

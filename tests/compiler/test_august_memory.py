@@ -1,0 +1,135 @@
+"""Data movement of the August dialect at its edges: copy_in windows clamped to the tensor in both
+dimensions (padded or undefined tails), windows that start outside the tensor, against numpy."""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import asc2
+from asc.experimental import asctile
+from asc.runtime import last_launch_report
+from asc.sim.executor import KernelRuntimeError
+
+from kernel_checks import assert_reported, randn
+
+
+def line_of(kernel, text):
+    lines, first = inspect.getsourcelines(kernel.fn)
+    return first + next(i for i, l in enumerate(lines) if text in l)
+
+
+def padded_window(x, r0, c0, rows, cols, pad):
+    """numpy: the [rows, cols] window of x at (r0, c0), clamped to x, the rest ``pad``."""
+    out = np.full((rows, cols), pad, dtype=x.dtype)
+    part = x[r0:r0 + rows, c0:c0 + cols]
+    out[:part.shape[0], :part.shape[1]] = part
+    return out
+
+
+# -- copy_in: a window past the last row ----------------------------------------------------------------
+@asctile.jit
+def row_tiles_padded(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, rows: int,
+                     cols: asctile.ConstExpr[int], tile_rows: asctile.ConstExpr[int]):
+    x_gm = asctile.global_tensor(x_ptr, [rows, cols])
+    out_gm = asctile.global_tensor(out_ptr, [asctile.ceildiv(rows, tile_rows) * tile_rows, cols])
+    r = asctile.block_idx() * tile_rows
+    asctile.copy_out(asctile.copy_in(x_gm, [r, 0], [tile_rows, cols], pad_value=-7.0), out_gm, [r, 0])
+
+
+@pytest.mark.parametrize("rows", [13, 16, 17])
+def test_row_tiles_pad_the_rows_past_the_tensor_end(rows):
+    # Every block loads 4 rows; the last block's window runs past row `rows` (unless 4 divides it).
+    x = randn((rows, 32), np.float32, seed=rows)
+    blocks = -(-rows // 4)
+    out = np.zeros((blocks * 4, 32), np.float32)
+    row_tiles_padded[blocks](x, out, rows, 32, 4)
+    expect = np.full_like(out, -7.0)
+    expect[:rows] = x
+    np.testing.assert_array_equal(out, expect)
+
+
+def test_a_window_past_the_last_row_and_the_row_end_pads_both():
+    @asc2.jit
+    def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, r0: int, c0: int):
+        x_gm = asc2.global_tensor(x_ptr, [10, 24])
+        t = asc2.copy_in(x_gm, [r0, c0], [4, 16], pad_value=2.5)
+        asc2.copy_out(t, asc2.global_tensor(out_ptr, [4, 16]), [0, 0])
+    x = randn((10, 24), np.float16, seed=3)
+    for r0, c0 in ((0, 0), (8, 0), (0, 16), (8, 16), (9, 23)):
+        out = np.zeros((4, 16), np.float16)
+        k[1](x, out, r0, c0)
+        np.testing.assert_array_equal(out, padded_window(x, r0, c0, 4, 16, 2.5))
+
+
+def test_real_shape_without_pad_value_pads_with_zero():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        x_gm = asctile.global_tensor(x_ptr, [6, 16])
+        t = asctile.copy_in(x_gm, [4, 0], [4, 16], real_shape=[3, 10])
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [4, 16]), [0, 0])
+    x = randn((6, 16), np.float32, seed=4) + 10.0
+    out = np.full((4, 16), np.nan, np.float32)
+    k[1](x, out)
+    expect = np.zeros((4, 16), np.float32)
+    expect[:2, :10] = x[4:6, :10]  # 3 real rows asked, 2 left in the tensor
+    np.testing.assert_array_equal(out, expect)
+    assert not any("undefined" in w for w in last_launch_report()["warnings"])
+
+
+def test_without_pad_value_the_rows_past_the_end_are_undefined_and_reported():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, rows: int):
+        x_gm = asctile.global_tensor(x_ptr, [rows, 16])
+        t = asctile.copy_in(x_gm, [rows - 1, 0], [2, 16])
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [2, 16]), [0, 0])
+    x = randn((5, 16), np.float32, seed=5)
+    out = np.zeros((2, 16), np.float32)
+    k[1](x, out, 5)
+    np.testing.assert_array_equal(out[0], x[4])
+    assert np.all(np.isnan(out[1]))  # on-chip memory nobody wrote: the simulator's poison
+    warnings = last_launch_report()["warnings"]
+    assert any("leaves 16 tail element(s) undefined" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("r0, c0", [(10, 0), (12, 0), (0, 24), (3, 40)])
+def test_a_window_that_starts_outside_the_tensor_is_an_error_at_its_line(r0, c0):
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, r0: int, c0: int):
+        x_gm = asctile.global_tensor(x_ptr, [10, 24])
+        t = asctile.copy_in(x_gm, [r0, c0], [4, 16], pad_value=0.0)
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [4, 16]), [0, 0])
+    x = np.zeros((10, 24), np.float32)
+    out = np.full((4, 16), 3.0, np.float32)
+    with pytest.raises(KernelRuntimeError, match="starts past the end of the tensor") as e:
+        k[1](x, out, r0, c0)
+    assert_reported(e.value, f"at offsets [{r0}, {c0}] with tile shape [4, 16] starts past the end",
+                    "t = asctile.copy_in(x_gm, [r0, c0], [4, 16], pad_value=0.0)")
+    assert np.all(out == 3.0)
+
+
+def test_a_real_shape_window_that_starts_outside_a_1d_tensor_is_an_error():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, off: int):
+        t = asctile.copy_in(asctile.global_tensor(x_ptr, [100]), [off], [32], real_shape=[8])
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [32]), [0])
+    x = randn((100,), np.float32, seed=6)
+    out = np.zeros(32, np.float32)
+    k[1](x, out, 96)  # 4 of the 8 real elements are inside
+    expect = np.zeros(32, np.float32)
+    expect[:4] = x[96:]
+    np.testing.assert_array_equal(out, expect)
+    with pytest.raises(KernelRuntimeError, match=r"at offsets \[100\] with tile shape \[32\] starts past the end"):
+        k[1](x, out, 100)
+
+
+def test_the_april_load_still_reports_rows_beyond_the_tensor():
+    # April's load lowering does not clamp rows (pyasc 7065cd7): the same window is an out-of-bounds read there.
+    @asc2.jit
+    def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress):
+        x_gm = asc2.tensor(x_ptr, [10, 16])
+        asc2.store(asc2.load(x_gm, [4, 16], offsets=[8, 0], pad_value=0.0), asc2.tensor(out_ptr, [4, 16]),
+                   offsets=[0, 0])
+    with pytest.raises(KernelRuntimeError, match="reads rows beyond the tensor's 10 rows"):
+        k[1](np.zeros((10, 16), np.float32), np.zeros((4, 16), np.float32))
