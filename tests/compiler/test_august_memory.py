@@ -7,8 +7,11 @@ import inspect
 import numpy as np
 import pytest
 
+import asc
 import asc2
 from asc.experimental import asctile
+from asc.frontend.errors import CodegenError
+from asc.frontend.generation import kernel_dialect
 from asc.runtime import last_launch_report
 from asc.sim.executor import KernelRuntimeError
 
@@ -127,9 +130,55 @@ def test_a_real_shape_window_that_starts_outside_a_1d_tensor_is_an_error():
 def test_the_april_load_still_reports_rows_beyond_the_tensor():
     # April's load lowering does not clamp rows (pyasc 7065cd7): the same window is an out-of-bounds read there.
     @asc2.jit
-    def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress):
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
         x_gm = asc2.tensor(x_ptr, [10, 16])
         asc2.store(asc2.load(x_gm, [4, 16], offsets=[8, 0], pad_value=0.0), asc2.tensor(out_ptr, [4, 16]),
                    offsets=[0, 0])
     with pytest.raises(KernelRuntimeError, match="reads rows beyond the tensor's 10 rows"):
         k[1](np.zeros((10, 16), np.float32), np.zeros((4, 16), np.float32))
+
+
+# -- a bare two-argument copy follows the kernel's generation -------------------------------------------
+@asc2.jit
+def april_copy_shape(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress):
+    a_l1 = asc2.load(asc2.tensor(a_ptr, [32, 64]), [32, 64], offsets=[0, 0], location=asc2.TileLocation.L1)
+    b_l1 = asc2.load(asc2.tensor(b_ptr, [32, 32]), [32, 32], offsets=[0, 0], location=asc2.TileLocation.L1)
+    a0 = asc2.copy(a_l1, [32, 32], location=asc2.TileLocation.L0A)  # April: the second argument is the shape
+    b0 = asc2.copy(b_l1, location=asc2.TileLocation.L0B)
+    asc2.store(a0 @ b0, asc2.tensor(c_ptr, [32, 32]), offsets=[0, 0])
+
+
+@asc2.jit
+def august_copy_offsets(a_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress, c_ptr: asc2.GlobalAddress):
+    a_l1 = asc2.copy_in(asc2.global_tensor(a_ptr, [32, 64]), [0, 0], [32, 64], asc2.TensorLocation.L1)
+    b_l1 = asc2.copy_in(asc2.global_tensor(b_ptr, [32, 32]), [0, 0], [32, 32], asc2.TensorLocation.L1)
+    a0 = asc2.copy(a_l1, [0, 32], [32, 32], asc2.TensorLocation.L0A)
+    b0 = asc2.copy(b_l1, [0, 0], location=asc2.TensorLocation.L0B)  # August: the second argument is the offsets
+    asc2.copy_out(a0 @ b0, asc2.global_tensor(c_ptr, [32, 32]), [0, 0])
+
+
+def test_a_two_argument_copy_reads_as_the_april_shape_in_an_april_kernel():
+    a, b = randn((32, 64), np.float16, seed=11), randn((32, 32), np.float16, seed=12)
+    c = np.zeros((32, 32), np.float32)
+    april_copy_shape[1](a, b, c)
+    np.testing.assert_allclose(c, a[:, :32].astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-4)
+    assert kernel_dialect(april_copy_shape.node, april_copy_shape.fn.__globals__).generation == "april"
+
+
+def test_a_two_argument_copy_reads_as_the_august_offsets_in_an_august_kernel():
+    a, b = randn((32, 64), np.float16, seed=13), randn((32, 32), np.float16, seed=14)
+    c = np.zeros((32, 32), np.float32)
+    august_copy_offsets[1](a, b, c)
+    np.testing.assert_allclose(c, a[:, 32:].astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-4)
+    assert kernel_dialect(august_copy_offsets.node, august_copy_offsets.fn.__globals__).generation == "august"
+
+
+def test_the_two_argument_copy_of_the_other_generation_fails_with_the_kernels_own_reading():
+    # The April reading of copy(b_l1, [0, 0], ...) is a [0, 0] shape, which pyasc rejects.
+    @asc2.jit
+    def k(b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress):
+        b_l1 = asc2.load(asc2.tensor(b_ptr, [32, 32]), [32, 32], offsets=[0, 0], location=asc2.TileLocation.L1)
+        b0 = asc2.copy(b_l1, [0, 0], location=asc2.TileLocation.L0B)
+    with pytest.raises(CodegenError, match="All values in 'shape' must be positive") as e:
+        k[1](np.zeros((32, 32), np.float16), np.zeros((32, 32), np.float32))
+    assert e.value.line == line_of(k, "b0 = asc2.copy(b_l1, [0, 0]")

@@ -1,7 +1,8 @@
 """Which pyasc generation a kernel is written in, read from its source before tracing.
 
 Rule: a kernel that uses any August-only name (``global_tensor``, ``copy_in``, ``copy_out``,
-``TensorLocation``, ``GlobalAddress`` of the tile module, ``copy`` in its August form, ``gm_barrier=``),
+``TensorLocation``, ``GlobalAddress`` of the tile module, ``copy`` in a form only August reads (three
+positional arguments, ``shape=`` or ``distrib=``; a bare ``copy(t, x)`` reads as either), ``gm_barrier=``),
 or calls the API through ``asc.experimental.asctile``, is an August kernel: its ``asc2.range`` loops
 default to no loop-end global-memory barrier. Any other kernel keeps the April default (a barrier).
 The only behavioural difference is that default; both generations may be mixed in one process.

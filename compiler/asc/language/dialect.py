@@ -94,14 +94,13 @@ def cast(input, dtype, round_mode=None):
 
 def copy_form(n_positional, keywords):
     """Which spelling a ``copy`` call uses: April ``copy(tile, shape, *, offsets=, location=)`` or August
-    ``copy(src, offsets, shape, location)``; None when the call reads the same in both."""
+    ``copy(src, offsets, shape, location)``; None when the call reads the same in both, e.g.
+    ``copy(t, x)``, whose ``x`` is the April shape or the August offsets: the kernel's generation decides."""
     keywords = set(keywords)
     if n_positional >= 3 or "shape" in keywords or "distrib" in keywords:
         return AUGUST
     if "offsets" in keywords:
         return APRIL
-    if n_positional == 2:
-        return AUGUST
     return None
 
 
