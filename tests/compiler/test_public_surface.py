@@ -40,7 +40,7 @@ PLATFORMS = {
 
 
 # The August 2026 names asc2 adds (and asc.experimental.asctile spells without the April ones).
-AUGUST_NAMES = ["global_tensor", "copy_in", "copy_out", "TensorLocation", "GlobalAddress", "GlobalTensor",
+AUGUST_NAMES = ["global_tensor", "copy_in", "copy_out", "TensorLocation", "DistribMode", "GlobalAddress", "GlobalTensor",
                 "LocalTensor", "cast", "ConstExpr", "static_range", "ceildiv", "number", "DataType", "int8",
                 "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
                 "float64", "half", "float_", "double", "int_"]

@@ -106,22 +106,20 @@ def copy_form(n_positional, keywords):
 
 def copy(src, *args, **kwargs):
     """``copy`` in both spellings (``copy_form``); an ambiguous call follows the kernel's generation.
-    August: ``copy(src, offsets=None, shape=None, location=None)`` (location defaults to the source's);
+    August: ``copy(src, offsets=None, shape=None, location=None, distrib=None)`` (location defaults to the
+    source's; ``distrib``: a ``DistribMode``);
     April: ``copy(tile, shape=None, *, offsets=None, location=UB)``."""
     unknown = sorted(set(kwargs) - {"offsets", "shape", "location", "distrib"})
     if unknown:
         raise error(TypeError, f"copy() got an unexpected keyword argument '{unknown[0]}'",
                     "copy(src, offsets, shape, location)")
-    if kwargs.get("distrib") is not None:
-        raise error(RuntimeError, "copy with distrib= (vector sub-block distribution) is not supported on this "
-                    "engine", "copy without distrib; split the work between blocks with block_idx instead")
     form = copy_form(len(args), [k for k, v in kwargs.items()])
     if form is None:
         form = AUGUST if current_dialect().august else APRIL
-    names = ("shape",) if form == APRIL else ("offsets", "shape", "location")
+    names = ("shape",) if form == APRIL else ("offsets", "shape", "location", "distrib")
     if len(args) > len(names):
         raise error(TypeError, f"copy() takes at most {len(names) + 1} positional arguments ({len(args) + 1} given)",
-                    "@copy(src, offsets, shape, location)" if form == AUGUST else
+                    "@copy(src, offsets, shape, location, distrib)" if form == AUGUST else
                     "@copy(tile, shape, offsets=[...], location=...)")
     given = dict(zip(names, args))
     for k, v in kwargs.items():
@@ -134,7 +132,8 @@ def copy(src, *args, **kwargs):
     location = given.get("location")
     if location is None:
         location = Location.UB if form == APRIL else src.handle.type.location
-    return memory_ops.copy(src, given.get("shape"), offsets=given.get("offsets"), location=location)
+    return memory_ops.copy(src, given.get("shape"), offsets=given.get("offsets"), location=location,
+                           distrib=given.get("distrib"))
 
 
 def current_dialect():
@@ -166,6 +165,7 @@ ENTRIES = [
     Entry("copy_out", copy_out, (AUGUST,)),
     Entry("TensorLocation", Location, (AUGUST,)),
     Entry("copy", copy),
+    Entry("DistribMode", memory_ops.DistribMode, (AUGUST,)),
     Entry("cast", cast, (AUGUST,)),
     Entry("GlobalAddress", GlobalAddress),
     Entry("GlobalTensor", Tensor, (AUGUST,)),
@@ -198,7 +198,7 @@ ENTRIES = [
 ASCTILE_ONLY = [Entry("range", asctile_range, (AUGUST,))]
 
 # Names whose use makes a kernel August (``frontend.generation``); ``copy`` only in its August form.
-AUGUST_ONLY_NAMES = frozenset({"global_tensor", "copy_in", "copy_out", "TensorLocation", "GlobalAddress",
+AUGUST_ONLY_NAMES = frozenset({"global_tensor", "copy_in", "copy_out", "TensorLocation", "DistribMode", "GlobalAddress",
                                "GlobalTensor", "LocalTensor"})
 
 

@@ -142,10 +142,43 @@ def _verify_matmul(input, other):
     require_location(other, (Location.L0B,), "@matmul (right operand)")
 
 
-def matmul(input, other):
+def _check_hf32(hf32, input):
+    if not isinstance(hf32, bool):
+        raise error(TypeError, f"'hf32' argument must be bool, got {type(hf32).__name__}",
+                    "pass hf32=True or hf32=False")
+    if hf32 and input.dtype != dt.float32:
+        raise error(RuntimeError, "HF32 mode can only be set when input tensor dtype is float32",
+                    "drop hf32=True: float16 / bfloat16 operands are multiplied exactly already")
+
+
+def _check_bias(bias, size):
+    """pyasc's bias rule: a 1-D float16 / bfloat16 / float32 tile of the output's column count, in BT."""
+    if not isinstance(bias, Tile):
+        raise error(TypeError, f"'bias' argument must be LocalTensor, got {type(bias).__name__}",
+                    "load the bias row into BT: @copy_in(bias_gm, [0], [n], @TileLocation.BT)")
+    if str(bias.dtype) not in ("bfloat16", "float16", "float32"):
+        raise error(RuntimeError, f"'bias' dtype must be one of bfloat16, float16, float32, got {bias.dtype}",
+                    "convert the bias on the host to float16 / bfloat16 / float32")
+    if len(bias.shape) != 1:
+        raise error(RuntimeError, f"Bias must be 1D tensor, got shape {tuple(bias.shape)}",
+                    "the bias is one row: one value per output column")
+    if bias.size != size:
+        raise error(RuntimeError, f"Bias shape {bias.size} must match last output dimension {size}",
+                    "the bias has one value per column of the result (the right operand's columns)")
+    require_location(bias, (Location.BT,), "@matmul bias")
+
+
+def matmul(input, other, bias=None, *, hf32=False):
+    """``matmul(input, other, bias=None, *, hf32=False)``: ``input @ other`` (+ the bias row, promoted to
+    float32) into a float32 L0C tile; ``hf32`` rounds float32 operands to HF32 first."""
     _verify_matmul(input, other)
-    return emit_tile("tile.matmul", [input.handle, other.handle], (input.shape[0], other.shape[1]), dt.float32,
-                     Location.L0C)
+    _check_hf32(hf32, input)
+    operands = [input.handle, other.handle]
+    if bias is not None:
+        _check_bias(bias, other.shape[1])
+        operands.append(bias.handle)
+    attrs = {"hf32": True} if hf32 else {}
+    return emit_tile("tile.matmul", operands, (input.shape[0], other.shape[1]), dt.float32, Location.L0C, **attrs)
 
 
 def _from_accumulator(value):
@@ -164,7 +197,8 @@ def matmul_acc(*args, hf32=False, **kwargs):
     """``matmul_acc(acc, input, other)`` (August) or ``matmul_acc(input, other, acc)`` (April): the
     accumulator is the L0C tile, so both orders are unambiguous."""
     if not isinstance(hf32, bool):
-        raise error(TypeError, f"'hf32' argument must be bool, got {type(hf32)}", "pass hf32=True or hf32=False")
+        raise error(TypeError, f"'hf32' argument must be bool, got {type(hf32).__name__}",
+                    "pass hf32=True or hf32=False")
     unknown = sorted(set(kwargs) - {"input", "other", "acc"})
     if unknown or len(args) + len(kwargs) != 3:
         raise error(TypeError, f"matmul_acc() takes an accumulator and two operands, got {len(args)} positional "
@@ -182,11 +216,12 @@ def matmul_acc(*args, hf32=False, **kwargs):
             raise error(TypeError, f"matmul_acc() got multiple values for argument '{k}'",
                         "pass each of acc, input, other once")
         bound[k] = v
-    return _matmul_acc(bound["input"], bound["other"], bound["acc"])
+    return _matmul_acc(bound["input"], bound["other"], bound["acc"], hf32)
 
 
-def _matmul_acc(input, other, acc):
+def _matmul_acc(input, other, acc, hf32=False):
     _verify_matmul(input, other)
+    _check_hf32(hf32, input)
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
                     "pass the accumulator created by @zeros_acc([M, N], asc.float32)")
@@ -204,7 +239,9 @@ def _matmul_acc(input, other, acc):
                     f"{[input.shape[0], other.shape[1]]}",
                     "size the accumulator [M, N] from the left tile's rows and the right tile's columns")
     # The accumulator is updated in place: the Python object now names the new value.
-    new = emit_tile("tile.matmul_acc", [input.handle, other.handle, acc.handle], acc.shape, dt.float32, Location.L0C)
+    attrs = {"hf32": True} if hf32 else {}
+    new = emit_tile("tile.matmul_acc", [input.handle, other.handle, acc.handle], acc.shape, dt.float32, Location.L0C,
+                    **attrs)
     acc.handle = new.handle
     return None
 

@@ -1,13 +1,15 @@
 """``load`` / ``store`` / ``copy``: moving tiles between global memory and on-chip buffers."""
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from ...ir.builder import current_builder
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core import dtype as dt
-from ..core.errors import error
+from ..core.errors import NotSupportedError, error
 from ..core.ir_value import PlainValue, to_scalar
 from .tensor import Tensor
 from .tile import Tile, as_location, emit_tile, location_of, require_location
@@ -149,13 +151,76 @@ def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
 
 
 _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L1, Location.BT),
-                (Location.L0C, Location.L1), (Location.L0C, Location.UB)}
+                (Location.L0C, Location.L1), (Location.L0C, Location.UB), (Location.UB, Location.L1)}
+_ROUTE_NAMES = "L1 -> L0A / L0B / BT, L0C -> L1 / UB and UB -> L1"
 
 
-def copy(tile, shape=None, *, offsets=None, location=Location.UB):
+class DistribMode(enum.Enum):
+    """How ``copy`` distributes a tile across the two vector sub-blocks of a cube core (``cv_ratio=2``)."""
+    FullVec0 = 0
+    FullVec1 = 1
+    SplitByM = 2
+    SplitByN = 3
+    JoinByM = 4
+    JoinByN = 5
+
+
+# The transfers each mode is defined for (pyasc's copy docstring).
+_DISTRIB_ROUTES = {
+    DistribMode.FullVec0: {(Location.L0C, Location.UB), (Location.UB, Location.L1)},
+    DistribMode.FullVec1: {(Location.L0C, Location.UB), (Location.UB, Location.L1)},
+    DistribMode.SplitByM: {(Location.L0C, Location.UB)},
+    DistribMode.SplitByN: {(Location.L0C, Location.UB)},
+    DistribMode.JoinByM: {(Location.UB, Location.L1)},
+    DistribMode.JoinByN: {(Location.UB, Location.L1)},
+}
+
+
+def _distrib_shape(tile, shape, distrib):
+    """pyasc's shape rules of ``copy(..., distrib=)``: the result shape, or its error."""
+    if not isinstance(distrib, DistribMode):
+        raise error(TypeError, f"'distrib' argument must be DistribMode or None, got {type(distrib).__name__}",
+                    "pass a member of @DistribMode, e.g. distrib=@DistribMode.FullVec0")
+    result = list(tile.shape)
+    by_axis = distrib not in (DistribMode.FullVec0, DistribMode.FullVec1)
+    if by_axis:
+        if len(tile.shape) != 2:
+            raise error(RuntimeError, f"Distributing by axis is only supported for 2D tensors, got "
+                        f"{tuple(tile.shape)} shape", "split or join a 2-D [M, N] tile")
+        axis = 0 if distrib in (DistribMode.SplitByM, DistribMode.JoinByM) else 1
+        split = distrib in (DistribMode.SplitByM, DistribMode.SplitByN)
+        result[axis] = result[axis] // 2 if split else result[axis] * 2
+        if shape is not None and tuple(shape) != tuple(result):
+            raise error(RuntimeError, f"{'Splitting' if split else 'Joining'} by axis is only supported for the "
+                        f"{'split' if split else 'joined'} shape {tuple(result)}, got {tuple(shape)}",
+                        "omit the shape: the mode decides it")
+        if distrib == DistribMode.SplitByM and tile.shape[0] % 2:
+            raise error(RuntimeError, f"Splitting by M axis requires that it be a multiple of 2, got {tile.shape[0]}",
+                        "give the tile an even number of rows")
+        if distrib == DistribMode.SplitByN and tile.shape[1] % 32:
+            raise error(RuntimeError, f"Splitting by N axis requires that it be a multiple of 32, got "
+                        f"{tile.shape[1]}", "give the tile a multiple of 32 columns")
+    return tuple(result) if shape is None else shape
+
+
+def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
     if not isinstance(tile, Tile):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
                     "@copy moves a tile between on-chip locations")
+    if distrib is not None:
+        shape = _distrib_shape(tile, shape, distrib)
+        route = (location_of(tile), as_location(location))
+        if route not in _DISTRIB_ROUTES[distrib]:
+            legal = " and ".join(f"{a.name} -> {b.name}" for a, b in sorted(_DISTRIB_ROUTES[distrib],
+                                                                             key=lambda r: r[0].value))
+            raise error(RuntimeError, f"distrib=DistribMode.{distrib.name} is defined for {legal} copies, not "
+                        f"{route[0].name} -> {route[1].name}", "drop distrib for this copy, or copy between "
+                        f"the locations the mode is defined for ({legal})")
+        if distrib != DistribMode.FullVec0:
+            raise error(NotSupportedError, f"copy with distrib=DistribMode.{distrib.name} needs the two vector "
+                        "sub-blocks of a cube core (cv_ratio=2), which this engine does not model",
+                        "use distrib=DistribMode.FullVec0 (the whole tile in the vector core), and split the "
+                        "rows between blocks with @block_idx")
     shape = verify_shape(tile.shape if shape is None else shape)
     check_data_alignment(shape, tile.dtype)
     if len(shape) != len(tile.shape):
@@ -178,7 +243,7 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB):
                         f"data into a second L1 tile for {location.name}")
     if (src, location) not in _COPY_ROUTES:
         raise error(RuntimeError, "dst tile location is not supported",
-                    f"@copy moves L1 -> L0A/L0B and L0C -> L1/UB; {src.name} -> {location.name} has no lowering")
+                    f"@copy moves {_ROUTE_NAMES}; {src.name} -> {location.name} has no lowering")
     if src == Location.L0C and tile.dtype == dt.float32:
         raise error(RuntimeError, "copy from L0C needs a float16 / bfloat16 tile (fixpipe quantises on the way)",
                     "cast first: @copy(c.to(asc.float16), location=...)")

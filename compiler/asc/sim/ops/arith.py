@@ -74,7 +74,29 @@ def _lane_index(windows, index, lanes):
     return np.zeros(lanes, np.intp) if windows.shape[0] == 1 else np.arange(lanes)
 
 
-def _mm(a, b):
+def hf32(a):
+    """float32 values rounded to HF32 (1 sign, 8 exponent, 11 mantissa bits), to nearest, ties to even:
+    what the cube does to float32 operands in HF32 mode. NaN and infinities pass through."""
+    a = np.ascontiguousarray(a, dtype=np.float32)
+    bits = a.view(np.uint32)
+    finite = (bits & 0x7F800000) != 0x7F800000
+    rounded = (bits + (np.uint32(0x7FF) + ((bits >> 12) & 1))) & np.uint32(0xFFFFF000)
+    return np.where(finite, rounded, bits).astype(np.uint32).view(np.float32)
+
+
+def _hf32_windows(v):
+    w, index = windows_of(v)
+    w = hf32(w)
+    return w if index is None else Shared(w, index)
+
+
+def _mm(a, b, use_hf32=False):
+    if use_hf32:
+        a, b = _hf32_windows(a), _hf32_windows(b)
+    return _mm_f32(a, b)
+
+
+def _mm_f32(a, b):
     """Lane-wise ``a @ b`` with float32 products and accumulation.
 
     Operands whose lanes share windows (``lanes.Shared``: e.g. every block of a column loading the
@@ -98,17 +120,24 @@ def _mm(a, b):
 
 
 @impl("tile.matmul", shared_operands=True)
-def _exec_matmul(ex, op, a, b):
-    return _mm(a, b)
+def _exec_matmul(ex, op, a, b, bias=None):
+    out = _mm(a, b, op.attrs.get("hf32", False))
+    if bias is None:
+        return out
+    if type(bias) is Shared:
+        bias = bias.materialise()
+    b = np.asarray(bias).astype(np.float32)  # the bias row, promoted to float32, added to every row
+    return out + b.reshape(b.shape[0], 1, -1)
 
 
 @impl("tile.matmul_acc", shared_operands=True)
 def _exec_matmul_acc(ex, op, a, b, acc):
+    use_hf32 = op.attrs.get("hf32", False)
     if type(acc) is UnsetAccumulator:
-        return _mm(a, b)  # the first accumulation initialises the accumulator
+        return _mm(a, b, use_hf32)  # the first accumulation initialises the accumulator
     if type(acc) is Shared:
         acc = acc.materialise()
-    return acc + _mm(a, b)
+    return acc + _mm(a, b, use_hf32)
 
 
 def _erf(x):
