@@ -1,0 +1,48 @@
+"""August-dialect port of golden/kernels/reciprocal_f32.py: elementwise reciprocal, y = 1 / x, float32."""
+import numpy as np
+
+from asc.experimental import asctile
+
+EXPECT = "accept"
+OP = "reciprocal"
+DTYPE = "float32"
+TOLERANCE = {"atol": 1e-6, "rtol": 1e-6}
+CASES = [
+    {"id": "1x128", "shape": [1, 128]},
+    {"id": "2500x24", "shape": [2500, 24]},
+    {"id": "32x4096", "shape": [32, 4096]},
+    {"id": "100003", "shape": [100003]},
+    {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
+]
+SEED = 2026
+TILE_SIZE = 2048
+CORE_NUM = 32
+
+
+@asctile.jit(always_compile=True)
+def reciprocal_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
+                      tile_size: asctile.ConstExpr[int]):
+    x_gm = asctile.global_tensor(x_ptr, [size])
+    out_gm = asctile.global_tensor(out_ptr, [size])
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        x = asctile.copy_in(x_gm, [offset], [tile_size])
+        asctile.copy_out(asctile.full_like(x, 1.0) / x, out_gm, [offset])
+
+
+def make_inputs(case):
+    gen = np.random.default_rng(SEED)
+    magnitude = gen.random(case["shape"], dtype=np.float32) * 4 + 0.25
+    sign = np.where(gen.random(case["shape"]) < 0.5, -1.0, 1.0)
+    return ((magnitude * sign).astype(np.float32),)
+
+
+def launch(x):
+    out = np.zeros_like(x)
+    num_tiles = -(-x.size // TILE_SIZE)
+    reciprocal_kernel[min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    return out
+
+
+def reference(x):
+    return (np.float32(1.0) / x).astype(np.float32)

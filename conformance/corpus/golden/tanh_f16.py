@@ -1,0 +1,47 @@
+"""August-dialect port of golden/kernels/tanh_f16.py: elementwise hyperbolic tangent, y = tanh(x), float16 (float32 arithmetic)."""
+import numpy as np
+
+from asc.experimental import asctile
+
+EXPECT = "accept"
+OP = "tanh"
+DTYPE = "float16"
+TOLERANCE = {"atol": 1e-3, "rtol": 1e-3}
+CASES = [
+    {"id": "1x128", "shape": [1, 128]},
+    {"id": "2500x24", "shape": [2500, 24]},
+    {"id": "32x4096", "shape": [32, 4096]},
+    {"id": "100003", "shape": [100003]},
+    {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
+]
+SEED = 2026
+TILE_SIZE = 2048
+CORE_NUM = 32
+
+
+@asctile.jit(always_compile=True)
+def tanh_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
+                tile_size: asctile.ConstExpr[int]):
+    x_gm = asctile.global_tensor(x_ptr, [size])
+    out_gm = asctile.global_tensor(out_ptr, [size])
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+        offset = t * tile_size
+        x = asctile.copy_in(x_gm, [offset], [tile_size]).to(asctile.float32)
+        asctile.copy_out(asctile.tanh(x).to(asctile.float16), out_gm, [offset])
+
+
+def make_inputs(case):
+    gen = np.random.default_rng(SEED)
+    x = (gen.standard_normal(case["shape"], dtype=np.float32) * 2).astype(np.float16)
+    return (x,)
+
+
+def launch(x):
+    out = np.zeros_like(x)
+    num_tiles = -(-x.size // TILE_SIZE)
+    tanh_kernel[min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    return out
+
+
+def reference(x):
+    return np.tanh(x.astype(np.float32)).astype(np.float16)
