@@ -182,3 +182,19 @@ def test_the_two_argument_copy_of_the_other_generation_fails_with_the_kernels_ow
     with pytest.raises(CodegenError, match="All values in 'shape' must be positive") as e:
         k[1](np.zeros((32, 32), np.float16), np.zeros((32, 32), np.float32))
     assert e.value.line == line_of(k, "b0 = asc2.copy(b_l1, [0, 0]")
+
+
+def test_a_runtime_real_shape_larger_than_the_tile_is_an_error():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, n: int):
+        x_gm = asctile.global_tensor(x_ptr, [10, 16])
+        t = asctile.copy_in(x_gm, [0, 0], [4, 16])
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [10, 16]), [0, 0], real_shape=[n, 16])
+    x = randn((10, 16), np.float32, seed=15)
+    out = np.zeros_like(x)
+    k[1](x, out, 4)
+    np.testing.assert_array_equal(out[:4], x[:4])
+    with pytest.raises(KernelRuntimeError, match=r"real_shape \[10, 16\] larger than the tile shape \[4, 16\]") as e:
+        k[1](x, np.zeros_like(x), 10)
+    assert_reported(e.value, "larger than the tile shape",
+                    "asctile.copy_out(t, asctile.global_tensor(out_ptr, [10, 16]), [0, 0], real_shape=[n, 16])")

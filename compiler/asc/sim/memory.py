@@ -452,6 +452,13 @@ class ClippedAccess:
         if np.any(row_off < 0) or np.any(col_off < 0):
             raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
                                    f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+        over = np.broadcast_to((real_rows > self.rows) | (rc > self.cols), (lanes,))
+        if np.any(over):
+            bad = np.nonzero(over)[0]
+            raise OutOfBoundsError(
+                f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(x, bad)) for x in real)}] "
+                f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
+                "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
         some = (real_rows > 0) & (rc > 0)
         outside = np.broadcast_to(some & ((row_off >= row_dim) | (col_off >= col_dim)), (lanes,))
         if np.any(outside):
