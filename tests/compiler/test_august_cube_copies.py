@@ -188,3 +188,29 @@ def test_distrib_must_be_a_distrib_mode():
     with pytest.raises(CodegenError, match="'distrib' argument must be DistribMode or None, got str") as e:
         k[1](np.zeros((32, 32), np.float16))
     assert e.value.line == line_of(k, "distrib=")
+
+
+@asctile.jit
+def float32_result_copies(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, c_ptr: asctile.GlobalAddress,
+                          d_ptr: asctile.GlobalAddress):
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [32, 32]), [0, 0], [32, 32], asctile.TensorLocation.L0A)
+    b = asctile.copy_in(asctile.global_tensor(b_ptr, [32, 32]), [0, 0], [32, 32], asctile.TensorLocation.L0B)
+    acc = asctile.zeros_acc([32, 32], asctile.float32)
+    asctile.matmul_acc(acc, a, b)
+    c_ub = asctile.copy(acc, location="UB")  # a float32 result, as pyasc's copy docstring shows
+    asctile.copy_out(c_ub + 1.0, asctile.global_tensor(c_ptr, [32, 32]), [0, 0])
+    c_l1 = asctile.copy(acc, location=asctile.TensorLocation.L1)
+    c_l0a = asctile.copy(c_l1, [0, 0], [32, 32], asctile.TensorLocation.L0A)
+    asctile.copy_out(asctile.matmul(c_l0a, asctile.copy_in(asctile.global_tensor(d_ptr, [32, 32]), [0, 0], [32, 32],
+                                                           asctile.TensorLocation.L0B)),
+                     asctile.global_tensor(d_ptr, [32, 32]), [0, 0])
+
+
+def test_august_copies_float32_results_out_of_l0c():
+    a, b = randn((32, 32), np.float16, seed=8), randn((32, 32), np.float16, seed=9)
+    ab = a.astype(np.float32) @ b.astype(np.float32)
+    d0 = randn((32, 32), np.float32, seed=10)
+    c, d = np.zeros((32, 32), np.float32), d0.copy()
+    float32_result_copies[1](a, b, c, d)
+    np.testing.assert_allclose(c, ab + 1.0, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(d, ab.astype(np.float64) @ d0.astype(np.float64), rtol=1e-4, atol=1e-4)
