@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
@@ -19,14 +20,19 @@ def _tile(input):
 
 def broadcast_to(input, *shape):
     _tile(input)
+    august = tracing_august()
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-        raise error(RuntimeError, "All values in 'shape' must be integers",
-                    "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
+        if not august:  # pyasc 7065cd7 takes varargs only; pyasc-dev also a sequence
+            raise error(RuntimeError, "All values in 'shape' must be integers",
+                        "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
+        shape = tuple(shape[0])
     shape = verify_shape(shape)
     src = input.shape
     ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
     if not ok:
-        raise error(RuntimeError, f"Cannot broadcast tile with shape {list(src)} to {list(shape)}",
+        text = (f"Cannot broadcast tensor with shape {tuple(src)} to {tuple(shape)}" if august else
+                f"Cannot broadcast tile with shape {list(src)} to {list(shape)}")
+        raise error(RuntimeError, text,
                     "every source dimension must equal the target's or be 1 (dimensions align from the right)")
     if tuple(src) == tuple(shape):
         return input
