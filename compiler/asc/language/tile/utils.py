@@ -121,6 +121,21 @@ def infer_common_shape(lhs, rhs):
     return None
 
 
+def broadcast_tile(input, shape):
+    """``input`` broadcast to ``shape`` (a ``tile.broadcast`` op; the tile itself when the shapes agree)."""
+    from .tile import emit_tile, location_of
+    src = tuple(input.shape)
+    ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
+    if not ok:
+        text = (f"Cannot broadcast tensor with shape {src} to {tuple(shape)}" if tracing_august() else
+                f"Cannot broadcast tile with shape {list(src)} to {list(shape)}")
+        raise error(RuntimeError, text,
+                    "every source dimension must equal the target's or be 1 (dimensions align from the right)")
+    if src == tuple(shape):
+        return input
+    return emit_tile("tile.broadcast", [input.handle], shape, input.dtype, location_of(input))
+
+
 SPLAT_DTYPES = ("int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
 
 
@@ -130,8 +145,7 @@ def create_tile(value, dtype, shape, location=None):
     if isinstance(value, Tile):
         if value.shape != tuple(shape):
             if tracing_august():  # pyasc-dev: value.to(dtype).broadcast_to(*shape)
-                from .shape_ops import broadcast_to
-                return broadcast_to(value.to(dtype), *shape)
+                return broadcast_tile(value.to(dtype), tuple(shape))
             raise error(RuntimeError, "Tile shape doesn't match the required shape",
                         "asc2 has no implicit broadcasting: use x.broadcast_to(*shape)")
         return value.to(dtype)
