@@ -142,7 +142,7 @@ def test_pow_on_floats_rounds_once_and_follows_ieee_edges():
         expected = np.stack([np.power(a.astype(f), b.astype(f)), np.power(a.astype(f), f(2)),
                              np.power(f(2), b.astype(f))]).astype(np.float16)
     np.testing.assert_array_equal(out, expected)
-    assert out[0, 2] == 1 and np.isinf(out[0, 3]) and np.isnan(out[0, 4]) and out[0, 5] == np.float16(1e5)  # inf
+    assert out[0, 2] == 1 and np.isinf(out[0, 3]) and np.isnan(out[0, 4]) and np.isinf(out[0, 5])  # 10 ** 5 overflows
 
 
 def test_pow_on_integers_wraps_and_truncates_negative_exponents():
@@ -338,6 +338,7 @@ def round_kernel(x_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, h_p
     asctile.copy_out(x.to(asctile.float16, mode), asctile.global_tensor(h_ptr, [64]), [0])
 
 
+@np.errstate(over="ignore")
 def _rounded_f16(x, mode):
     x64 = x.astype(np.float64)
     near = x64.astype(np.float16)

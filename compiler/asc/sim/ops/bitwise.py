@@ -27,9 +27,9 @@ def int_pow(a, b, dtype):
 def pow_values(a, b, dtype):
     if dtype.kind in "iu":
         return int_pow(a, b, dtype)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # overflow to inf is the result, not a warning
         r = np.power(as_compute(a, np.float32), as_compute(b, np.float32))
-    return np.asarray(r).astype(dtype, copy=False)
+        return np.asarray(r).astype(dtype, copy=False)
 
 
 @impl("tile.bitwise")
