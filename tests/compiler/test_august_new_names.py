@@ -1,6 +1,7 @@
 """The asctile names pyasc-dev adds to the August dialect: bitwise ops and pow, debug prints and asserts,
 vector sub-blocks and cv_strategy, empty tiles, layer_norm, broadcast_shapes / broadcast_tensors,
-transpose with axes, RoundMode, the extra dtypes, and the names this engine rejects with a reason."""
+transpose with axes, RoundMode, the extra dtypes, and the names this engine rejects with a reason
+(gather / scatter: test_august_gather_scatter.py)."""
 from __future__ import annotations
 
 import inspect
@@ -397,8 +398,6 @@ def test_round_mode_with_a_scalar_is_rejected_with_upstreams_text():
     ("asctile.inline('int x = 0;')", "inline is not supported on this engine"),
     ("asctile.inline_vf('', [64], asctile.float32, [x])", "inline_vf is not supported on this engine"),
     ("asctile.to_asc(x)", "to_asc is not supported on this engine"),
-    ("asctile.gather(x_gm, [0], 0, x.to(asctile.int32))", "gather is not supported on this engine"),
-    ("asctile.scatter(x, 0, x.to(asctile.int32), x_gm, [0])", "scatter is not supported on this engine"),
 ])
 def test_names_without_simulator_semantics_fail_clearly_at_the_users_line(call, text, tmp_path):
     src = f"""
