@@ -417,3 +417,38 @@ def k(x_ptr: asctile.GlobalAddress):
     with raises(CodegenError, text) as e:
         ns["k"][1](np.zeros(64, np.float32))
     assert f"kernel_mod.py:9:" in str(e.value)
+
+
+def test_a_scalar_outside_an_integer_tiles_range_wraps_around_as_a_c_literal():
+    @asctile.jit
+    def k(a_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        a = asctile.copy_in(asctile.global_tensor(a_ptr, [1, 64]), [0, 0], [1, 64])
+        out = asctile.global_tensor(out_ptr, [2, 64])
+        asctile.copy_out(a & 0x0F0F, out, [0, 0])
+        asctile.copy_out(a | 300, out, [1, 0])
+
+    a = np.arange(-32, 32, dtype=np.int8).reshape(1, 64)
+    out = np.zeros((2, 64), np.int8)
+    k[1](a, out)
+    np.testing.assert_array_equal(out[0], a[0] & np.int8(0x0F))
+    np.testing.assert_array_equal(out[1], a[0] | np.int8(300 - 256))
+
+
+def test_layer_norm_in_a_masked_region_masks_its_output_only():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, mean_ptr: asctile.GlobalAddress):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        g = asctile.full([64], 1.0, asctile.float32)
+        b = asctile.zeros([64], asctile.float32)
+        with asctile.mask(count=32):
+            out, mean, rstd = asctile.layer_norm(x, g, b, 1e-5)
+            asctile.copy_out(out, asctile.global_tensor(out_ptr, [64]), [0])
+            asctile.copy_out(mean, asctile.global_tensor(mean_ptr, [8]), [0])
+
+    x = randn(64, np.float32, seed=12)
+    out, mean = np.full(64, 5.0, np.float32), np.zeros(8, np.float32)
+    k[1](x, out, mean)
+    ref = (x - x.mean()) / np.sqrt(x.var() + 1e-5)
+    np.testing.assert_allclose(out[:32], ref[:32], rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(out[32:], 0.0)  # masked-off lanes without `other` are zero
+    assert mean[0] == pytest.approx(x.mean(), rel=1e-5)
