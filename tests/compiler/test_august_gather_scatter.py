@@ -142,3 +142,41 @@ def k(x_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress):
     with raises(CodegenError, text) as e:
         ns["k"][1](np.zeros((32, 8), np.float32), np.zeros(16, np.int32))
     assert "kernel_gs.py:10:" in str(e.value)
+
+
+def test_a_gather_of_rows_another_iteration_of_an_unbarriered_loop_scattered_is_reported():
+    @asctile.jit
+    def k(d_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, barrier: asctile.ConstExpr):
+        dst = asctile.global_tensor(d_ptr, [32, 8])
+        if barrier:
+            for t in range(1, 4, gm_barrier=True):
+                index = asctile.copy_in(asctile.global_tensor(i_ptr, [32]), [t * 8], [8])
+                prev = asctile.gather(dst, [0], 0, index - 8)      # the rows the previous iteration wrote
+                asctile.scatter(prev + 1.0, 0, index, dst, [0])
+        else:
+            for t in range(1, 4):
+                index = asctile.copy_in(asctile.global_tensor(i_ptr, [32]), [t * 8], [8])
+                prev = asctile.gather(dst, [0], 0, index - 8)
+                asctile.scatter(prev + 1.0, 0, index, dst, [0])
+
+    i = np.arange(32, dtype=np.int32)
+    d = np.zeros((32, 8), np.float32)
+    k[1](d, i, True)
+    np.testing.assert_array_equal(d, np.repeat(np.array([0, 1, 2, 3], np.float32), 8)[:, None] * np.ones(8))
+    with pytest.raises(KernelRuntimeError, match="which another iteration of the un-barriered loop"):
+        k[1](np.zeros((32, 8), np.float32), i, False)
+
+
+def test_gather_in_many_blocks_each_with_its_own_indices():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        b = asctile.block_idx()
+        index = asctile.copy_in(asctile.global_tensor(i_ptr, [32]), [b * 8], [8])
+        rows = asctile.gather(asctile.global_tensor(x_ptr, [64, 8]), [b], 0, index)
+        asctile.copy_out(rows, asctile.global_tensor(out_ptr, [32, 8]), [b * 8, 0])
+
+    x = np.arange(512, dtype=np.float32).reshape(64, 8)
+    i = np.random.default_rng(3).integers(0, 60, 32).astype(np.int32)
+    out = np.zeros((32, 8), np.float32)
+    k[4](x, i, out)
+    np.testing.assert_array_equal(out, x[np.repeat(np.arange(4), 8) + i])

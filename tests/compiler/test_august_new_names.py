@@ -170,6 +170,7 @@ def debug_kernel(x_ptr: asctile.GlobalAddress, limit: int):
     x = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
     asctile.static_print("traced with", 8)
     asctile.device_print("block", asctile.block_idx(), "x", x, sep="|")
+    asctile.device_print(asctile.global_tensor(x_ptr, [2, 4]))
     print("limit", limit)
     assert asctile.block_idx() < limit, "too many blocks"
 
@@ -188,6 +189,7 @@ def test_device_print_prints_per_block_and_device_assert_stops_with_debug(capsys
     assert "traced with 8" in out
     assert "[block 0] block|0|x|[0. 1. 2. 3. 4. 5. 6. 7.]" in out
     assert "[block 1] limit 2" in out
+    assert "[block 1] [[0. 1. 2. 3.]\n [4. 5. 6. 7.]]" in out
     with pytest.raises(KernelRuntimeError, match=r"device_assert failed: too many blocks[\s\S]*in block\(s\) \[2\]"):
         debug_kernel[3](x, 2)
 

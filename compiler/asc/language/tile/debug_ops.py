@@ -5,7 +5,7 @@ In a kernel of the August dialect the builtin ``print(...)`` is ``device_print``
 ``assert`` on a runtime value is ``device_assert`` (pyasc-dev's front end dispatches them so). Without
 ``debug=True`` both emit nothing, as upstream compiles them out: they cost nothing and change nothing.
 With it, ``device_print`` writes one line per block to the launching process's standard output
-(``[block N] ...``; tiles are printed whole) and costs a scalar call per value, and a failing
+(``[block N] ...``; tiles and global tensors are printed whole) and costs a scalar call per value, and a failing
 ``device_assert`` stops the launch with an error naming the blocks, the message and the line.
 """
 from __future__ import annotations
@@ -55,12 +55,9 @@ def device_print(*values, sep=None, end=None):
     _check_str("end", end)
     parts, operands = [], []
     for v in values:
-        if isinstance(v, (Tile, PlainValue)):
+        if isinstance(v, (Tile, PlainValue, Tensor)):  # a global tensor is dumped whole, as upstream
             parts.append(None)
             operands.append(v.handle)
-        elif isinstance(v, Tensor):
-            raise error(RuntimeError, "device_print of a global tensor is not supported on this engine",
-                        "print a tile loaded from it instead: @device_print(@copy_in(t, offsets, shape))")
         elif isinstance(v, IRHandle):
             raise error(TypeError, f"device_print cannot print {type(v).__name__}", "print tiles and scalars")
         else:

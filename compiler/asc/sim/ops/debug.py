@@ -7,10 +7,15 @@ import numpy as np
 
 from ..errors import SimError
 from ..lanes import per_lane
+from ..memory import TensorVal
 from . import impl
 
 
 def _lane_value(v, lane, lanes):
+    if isinstance(v, TensorVal):  # a global tensor: its current contents
+        base = int(np.broadcast_to(v.base, (lanes,))[lane])
+        dims = [int(np.broadcast_to(d, (lanes,))[lane]) for d in v.dims]
+        return v.buffer.data[base:base + int(np.prod(dims))].reshape(dims)
     a = np.asarray(v)
     if a.ndim == 0:
         return a

@@ -8,11 +8,14 @@ from ..errors import OutOfBoundsError, RaceError
 from ..lanes import per_lane
 from ..memory import ATOMIC, NO_WRITER, check_overwrite_race, check_read_race
 from . import impl
+from .memory import _track
 
 
 class _Rows:
     """The elements an indexed access touches, as the access logs expect them: per lane, one row of
     ``cols`` elements per index (``indices`` -> (lanes, rows, cols) linear indices and a validity mask)."""
+
+    full = False  # not a regular window per lane
 
     def __init__(self, idx, valid):
         self.idx, self.valid = idx, valid
@@ -43,7 +46,7 @@ def _rows(ex, op, t, index, offsets, num, tail, what):
     pos = offs[dim].reshape(L, 1) + idx
     inside = (pos >= 0) & (pos < dims[dim].reshape(L, 1))
     count = n if num is None else per_lane(np.asarray(num, dtype=np.int64), L).reshape(L, 1)
-    active = np.arange(n).reshape(1, n) < count
+    active = np.broadcast_to(np.arange(n).reshape(1, n) < count, (L, n))
     if not op.attrs["check_bounds"]:
         bad = active & ~inside
         if np.any(bad):
@@ -83,6 +86,8 @@ def _exec_gather(ex, op, t, index, *rest):
     safe = np.where(valid, idx, 0)
     if ex.checks and not buf.read_only:
         blocks = ex.blocks
+        if ex.trackers:  # inside loops without a barrier: what another iteration stores is a hazard
+            _track(ex, op, buf, _Rows(idx, valid), L, load=True)
         if buf.has_writes():
             tags = buf.writer_tags()
             check_read_race(buf, np.where(valid, tags[safe], NO_WRITER), blocks, "gather")
@@ -122,6 +127,8 @@ def _exec_scatter(ex, op, src, index, t, *rest):
     flat, v = idx[valid], vals[valid].astype(data.dtype)
     lane_blocks = np.broadcast_to(ex.blocks.reshape(-1, 1, 1), idx.shape)[valid]
     if ex.checks:
+        if ex.trackers:
+            _track(ex, op, buf, _Rows(idx, valid), L, load=False)
         if buf.has_reads():
             lo, hi = buf.reader_span()
             safe = np.where(valid, idx, 0)
