@@ -23,7 +23,8 @@ def test_every_op_has_traits_a_cost_and_an_implementation():
 
 def test_global_memory_traits_point_at_a_tensor_operand():
     gm = {n: d.traits for n, d in OPS.items() if d.traits.reads_gm is not None or d.traits.writes_gm is not None}
-    assert set(gm) == {"tile.load", "tile.store", "tile.atomic", "tensor.get_value", "tensor.set_value"}
+    assert set(gm) == {"tile.load", "tile.store", "tile.atomic", "tensor.get_value", "tensor.set_value", "tile.gather",
+                       "tile.scatter"}
     assert {n for n, t in OPS.items() if t.traits.accumulator} == {"tile.zeros_acc", "tile.matmul_acc"}
     assert {n for n, t in OPS.items() if t.traits.zero_copy} == {"tile.reshape"}
 

@@ -20,6 +20,7 @@ from ..language.core.errors import error
 from ..language.core.ir_value import PlainValue, const, to_scalar
 from ..language.core.range import BaseRange, static_range
 from ..language.tile.indexing_ops import mask as MaskSpec
+from ..language.tile.subblock_ops import CVStrategy
 from ..language.tile.range import range as TileRange
 from ..language.tile.tile import Tile
 
@@ -124,6 +125,12 @@ class ControlFlowMixin:
                         "nest the with-statements, one @mask(...) each")
         item = node.items[0]
         ctx = self.visit(item.context_expr)
+        if isinstance(ctx, CVStrategy):  # a work split between vector sub-blocks: the body runs as written
+            if item.optional_vars is not None:
+                raise error(RuntimeError, "@cv_strategy(...) does not bind a name: write `with @cv_strategy(...):`",
+                            "drop the `as` clause")
+            self.visit_body(node.body)
+            return
         if not isinstance(ctx, MaskSpec):
             raise error(RuntimeError, f"with-statement needs @mask(...), got {type(ctx)}",
                         "the only context manager in kernels is @mask(count=... or bits=...)")

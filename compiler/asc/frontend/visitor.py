@@ -23,6 +23,7 @@ from ..language.core.errors import error, not_supported
 from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
 from ..language.tile.creation_ops import full_like
+from ..language.tile.debug_ops import device_assert, device_print
 from ..language.tile.range import asctile_range
 from ..language.tile.tile import Tile
 from .control_flow import ControlFlowMixin, Return
@@ -39,6 +40,7 @@ _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", 
            ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift", ast.RShift: "rshift", ast.BitOr: "or",
            ast.BitXor: "xor", ast.BitAnd: "and", ast.MatMult: "matmul"}
 _REFLECTED = ("add", "sub", "mul", "truediv")  # scalar-first operators of August tiles
+_AUGUST_OPERATORS = ("pow", "and", "or", "xor")  # tile operators of the August dialect only
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
            "lshift": "<<", "rshift": ">>", "or": "|", "xor": "^", "and": "&", "matmul": "@"}
 _CMPOPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
@@ -157,6 +159,8 @@ class FunctionVisitor(ControlFlowMixin):
         if name in self.builtins:
             return self.builtins[name]
         hint = None
+        if name == "print" and self.dialect.august:  # pyasc-dev: print() in a kernel is device_print
+            return device_print
         if name == "print":
             hint = "print is not available in kernels; use `assert cond, f\"...\"` on compile-time values to debug"
         elif name == "bool":
@@ -234,6 +238,9 @@ class FunctionVisitor(ControlFlowMixin):
 
     def stmt_Assert(self, node):
         cond = self.visit(node.test)
+        if _is_ir(cond) and self.dialect.august:  # pyasc-dev: assert in a kernel is device_assert
+            device_assert(cond, self.visit(node.msg) if node.msg is not None else None)
+            return
         if _is_ir(cond):
             raise error(RuntimeError, f"An assertion turned out to test a runtime value {cond!r}, only "
                         "compile-time values are supported",
@@ -326,20 +333,22 @@ class FunctionVisitor(ControlFlowMixin):
     def _reflected(self, scalar, tile, name):
         """August tiles have reflected operators (April ones do not): ``2 * x`` is ``x * 2``; ``2 - x`` and
         ``2 / x`` are computed as ``full_like(x, 2) - x`` and ``full_like(x, 2) / x``."""
-        if name in ("add", "mul"):
+        if name in ("add", "mul", "and", "or", "xor"):
             return self.binop(tile, scalar, name)
         return self.binop(full_like(tile, scalar), tile, name)
 
     def binop(self, lhs, rhs, name):
         lhs, rhs = ConstExpr.unwrap(lhs), ConstExpr.unwrap(rhs)
-        if name == "pow" and isinstance(lhs, Tile):
+        august_ops = self.dialect.august and name in _AUGUST_OPERATORS  # pyasc-dev binds & | ^ ** on tiles
+        if name == "pow" and isinstance(lhs, Tile) and not august_ops:
             raise error(TypeError, "unsupported operand type(s) for ** on a Tile",
                         "asc2 tiles have no power operator: write x * x, or @exp(@log(x) * p)")
-        if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile):
+        if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile) and not august_ops:
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
                         "asc2 tiles support + - * / // << >> @ and comparisons only")
-        if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile) and name in _REFLECTED
-                and getattr(type(rhs), f"__r{name}__", None) is None):
+        if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile)
+                and (name in _REFLECTED and getattr(type(rhs), f"__r{name}__", None) is None
+                     or name in _AUGUST_OPERATORS)):
             return self._reflected(lhs, rhs, name)
         if not _is_ir(lhs) and _is_ir(rhs):
             method = getattr(type(rhs), f"__r{name}__", None)
@@ -376,6 +385,8 @@ class FunctionVisitor(ControlFlowMixin):
                 raise error(TypeError, "`not` cannot be applied to a tile", "compare explicitly, e.g. x == 0")
             return not v
         if isinstance(v, Tile):
+            if self.dialect.august:
+                return ~v
             raise error(TypeError, "bad operand type for unary ~: 'Tile'",
                         "tiles have no bitwise operators; use comparisons and @where")
         return ~v

@@ -24,6 +24,7 @@ class Builder:
         self.l1_targets = {}        # L1 tile value id -> the L0 location it was first copied to
         self.warnings = []          # trace-time warnings, copied into every launch report
         self.barrier_keywords = {}  # "parallel" / "gm_barrier" -> first line using it (never both)
+        self.debug = False          # @jit(debug=True): device_print / device_assert are emitted
 
     @property
     def block(self) -> Block:

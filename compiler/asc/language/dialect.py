@@ -20,12 +20,15 @@ from .core import dtype as dt
 from .core.constexpr import ConstExpr
 from .core.errors import error
 from .core.ir_value import GlobalAddress
+from .core.ir_value import PlainValue, to_scalar
 from .core.ops import number
 from .core.range import static_range
 from .core.utils import ceildiv
-from .tile import (atomic_ops, binary_ops, creation_ops, indexing_ops, memory_ops, prog_model_ops,
-                   reduction_ops, shape_ops, unary_ops)
+from .tile import (atomic_ops, binary_ops, bitwise_ops, creation_ops, debug_ops, indexed_ops, indexing_ops,
+                   low_level_ops, memory_ops, norm_ops, prog_model_ops, reduction_ops, shape_ops, subblock_ops,
+                   unary_ops)
 from .tile.range import asctile_range, range as asc2_range
+from .tile.round_mode import RoundMode
 from .tile.tensor import Tensor, tensor
 from .tile.tile import Tile
 
@@ -81,15 +84,21 @@ def copy_out(src, dst, offsets, *, real_shape=None):
     return memory_ops.store(src, dst, offsets=offsets, real_shape=real_shape)
 
 
-def cast(input, dtype, round_mode=None):
-    """``cast(input, dtype)``: ``input.to(dtype)`` for a tile (the default rounding only)."""
-    if round_mode is not None:
-        raise error(RuntimeError, "cast with a round_mode is not supported on this engine",
-                    "drop round_mode: the default rounding of x.to(dtype) is used")
+def cast(input, dtype, round_mode=RoundMode.Default):
+    """``cast(input, dtype, round_mode=RoundMode.Default)``: ``input.to(dtype, round_mode)`` for a tile
+    (``tile.round_mode`` states the roundings); a scalar is converted with the default rounding."""
+    if not isinstance(dtype, dt.DataType):
+        raise error(TypeError, f"'dtype' argument must be DataType, got {type(dtype).__name__}",
+                    "pass a dtype such as @float32")
+    if isinstance(input, (PlainValue, int, float)) and not isinstance(input, Tile):
+        if round_mode != RoundMode.Default:
+            raise error(RuntimeError, "'round_mode' argument cannot be used with scalar input",
+                        "drop round_mode for a scalar (or cast a tile)")
+        return to_scalar(input, dtype)
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
-                    "cast a scalar with @number(value, dtype)")
-    return input.to(dtype)
+                    "cast a tile, a runtime scalar or a number")
+    return input.to(dtype, round_mode)
 
 
 def copy_form(n_positional, keywords):
@@ -165,7 +174,6 @@ ENTRIES = [
     Entry("copy_out", copy_out, (AUGUST,)),
     Entry("TensorLocation", Location, (AUGUST,)),
     Entry("copy", copy),
-    Entry("DistribMode", memory_ops.DistribMode, (AUGUST,)),
     Entry("cast", cast, (AUGUST,)),
     Entry("GlobalAddress", GlobalAddress),
     Entry("GlobalTensor", Tensor, (AUGUST,)),
@@ -192,6 +200,18 @@ ENTRIES = [
     *[Entry(n, getattr(dt, n)) for n in ("DataType", "int8", "int16", "int32", "int64", "uint8", "uint16",
                                           "uint32", "uint64", "float16", "bfloat16", "float32", "float64", "half",
                                           "float_", "double", "int_")],
+    # names pyasc-dev's asctile adds (asc.experimental.asctile's dir())
+    *[Entry(n, getattr(dt, n), (AUGUST,)) for n in ("bool_", "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnuz")],
+    *_module_entries(bitwise_ops, ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "pow"), (AUGUST,)),
+    *_module_entries(debug_ops, ("device_print", "device_assert", "static_print", "static_assert"), (AUGUST,)),
+    *_module_entries(subblock_ops, ("DistribMode", "cv_strategy", "sub_block_idx", "sub_block_num"), (AUGUST,)),
+    *_module_entries(low_level_ops, ("empty", "empty_like", "inline", "inline_vf", "to_asc", "from_asc"),
+                     (AUGUST,)),
+    *_module_entries(norm_ops, ("layer_norm",), (AUGUST,)),
+    *_module_entries(indexed_ops, ("gather", "scatter"), (AUGUST,)),
+    *_module_entries(shape_ops, ("broadcast_shapes", "broadcast_tensors"), (AUGUST,)),
+    Entry("transpose", shape_ops.transpose_axes, (AUGUST,)),
+    Entry("RoundMode", RoundMode, (AUGUST,)),
 ]
 
 # The August loop (gm_barrier only) is what asctile calls ``range``; asc2.range takes both keywords.

@@ -39,6 +39,7 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
     """Trace ``jit_fn`` for one specialisation: IR, checks, memory plan and the cost of every op."""
     hw = hardware(platform)
     builder = Builder(platform, arch=hw.arch.value)
+    builder.debug = bool(co.debug)
     body = Block()
     args, handles = [], {}
     for name, kind, d, _ in runtime:

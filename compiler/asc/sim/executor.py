@@ -489,6 +489,8 @@ class Executor:
             self.mask_stack.pop()
 
     def _apply_mask(self, op, out):
+        if isinstance(out, tuple):  # several results (layer_norm): the mask applies to the element-wise one
+            return (self._apply_mask(op, out[0]),) + out[1:]
         attrs, args = self.mask_stack[-1]
         shape = op.results[0].type.shape
         m = mask_lanes(attrs["mode"], args, shape, out.dtype)

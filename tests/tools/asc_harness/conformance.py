@@ -54,6 +54,7 @@ ALLOW_KINDS = {
     "engine-check": "this engine reports a mistake on purpose that upstream's front end lets through",
     "engine-extension": "this engine accepts on purpose what upstream rejects (a documented extension)",
     "upstream-text": "upstream's error text is wrong; this engine keeps a correct one",
+    "engine-limit": "this engine cannot simulate this; its error names the limitation (listed in the docs)",
 }
 ASPECTS = ("verdict", "message", "results")
 DEFAULT_TOLERANCE = {"atol": 1e-5, "rtol": 1e-5}

@@ -6,7 +6,7 @@ import re
 import ml_dtypes
 import numpy as np
 
-_NAME_RE = re.compile(r"^(u?int|b?float)([0-9]+)$")
+_NAME_RE = re.compile(r"^(u?int|b?float)([0-9]+)(?:_e[0-9]+m[0-9]+[a-z]*)?$")  # float8_e4m3fn: 8 bits
 
 
 class DataType:
@@ -80,6 +80,9 @@ _NUMPY = {
     "uint32": np.dtype(np.uint32), "uint64": np.dtype(np.uint64),
     "float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
     "float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
+    # 8-bit floats (ml_dtypes); e8m0fnuz is ml_dtypes' float8_e8m0fnu: 8 exponent bits, no zero, 0xFF = NaN
+    "float8_e4m3fn": np.dtype(ml_dtypes.float8_e4m3fn), "float8_e5m2": np.dtype(ml_dtypes.float8_e5m2),
+    "float8_e8m0fnuz": np.dtype(ml_dtypes.float8_e8m0fnu),
 }
 
 void = DataType("void")
@@ -102,6 +105,9 @@ float_ = float32
 double = float64
 int_ = int32
 bool_ = int8  # pyasc's KnownTypes.bool_
+float8_e4m3fn = DataType("float8_e4m3fn")
+float8_e5m2 = DataType("float8_e5m2")
+float8_e8m0fnuz = DataType("float8_e8m0fnuz")
 
 _PUBLIC = {"void", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64"}

@@ -13,7 +13,7 @@ from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
-from .utils import infer_common_dtype, infer_common_shape
+from .utils import create_tile, infer_common_dtype, infer_common_shape
 
 _UB = (Location.UB,)
 
@@ -40,7 +40,8 @@ def _binary(kind, input, other, symbol=None):
         raise not_supported("integer tile / tile division",
                             "convert to float first: (a.to(asc.float32) / b.to(asc.float32))")
     if isinstance(input, Tile) and isinstance(other, Tile):
-        return emit_tile("tile.binary", [input.to(dtype).handle, other.to(dtype).handle], shape, dtype, kind=kind)
+        a, b = create_tile(input, dtype, shape), create_tile(other, dtype, shape)
+        return emit_tile("tile.binary", [a.handle, b.handle], shape, dtype, kind=kind)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
     s = to_scalar(scalar, dtype)
     return emit_tile("tile.binary_scalar", [tile.to(dtype).handle, s.handle], shape, dtype, kind=kind, reverse=reverse)
@@ -79,7 +80,8 @@ def _compare(mode, input, other):
         raise error(RuntimeError, "can only be lowered with i16 or i32 tile operands",
                     f"on {current_builder().platform.value} compare int8 tiles after converting them with .to(asc.int16)")
     if isinstance(input, Tile) and isinstance(other, Tile):
-        return emit_tile("tile.cmp", [input.to(dtype).handle, other.to(dtype).handle], shape, dt.int1, mode=mode)
+        a, b = create_tile(input, dtype, shape), create_tile(other, dtype, shape)
+        return emit_tile("tile.cmp", [a.handle, b.handle], shape, dt.int1, mode=mode)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
     return emit_tile("tile.cmp_scalar", [tile.to(dtype).handle, to_scalar(scalar, dtype).handle], shape, dt.int1,
                      mode=mode, reverse=reverse)

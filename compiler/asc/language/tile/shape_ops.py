@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.builder import tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of
-from .utils import check_data_alignment, verify_shape
+from .utils import broadcast_shape, broadcast_tile, check_data_alignment, verify_shape
 
 
 def _tile(input):
@@ -19,18 +20,13 @@ def _tile(input):
 
 def broadcast_to(input, *shape):
     _tile(input)
+    august = tracing_august()
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-        raise error(RuntimeError, "All values in 'shape' must be integers",
-                    "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
-    shape = verify_shape(shape)
-    src = input.shape
-    ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
-    if not ok:
-        raise error(RuntimeError, f"Cannot broadcast tile with shape {list(src)} to {list(shape)}",
-                    "every source dimension must equal the target's or be 1 (dimensions align from the right)")
-    if tuple(src) == tuple(shape):
-        return input
-    return emit_tile("tile.broadcast", [input.handle], shape, input.dtype, location_of(input))
+        if not august:  # pyasc 7065cd7 takes varargs only; pyasc-dev also a sequence
+            raise error(RuntimeError, "All values in 'shape' must be integers",
+                        "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
+        shape = tuple(shape[0])
+    return broadcast_tile(input, verify_shape(shape))
 
 
 def reshape(input, *shape):
@@ -74,9 +70,12 @@ def squeeze(input, *axis):
     return reshape(input, *new)
 
 
-def transpose(input):
+def transpose(input, *axis):
     """The 2-D transpose of a UB tile (a vector transpose: the result's rows are 32-byte aligned too)."""
     _tile(input)
+    if axis:
+        raise error(RuntimeError, "transpose takes no axes in asc2: it swaps the two dimensions of a 2-D tile",
+                    "call x.transpose()")
     if len(input.shape) != 2:
         raise error(RuntimeError, f"transpose takes a 2-D tile, got {len(input.shape)} dimension(s)",
                     "reshape the tile to [rows, cols] first")
@@ -87,8 +86,74 @@ def transpose(input):
     return emit_tile("tile.transpose", [input.handle], (cols, rows), input.dtype, Location.UB)
 
 
-for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "transpose"):
+_TRANSPOSE_DTYPES = ("int8", "int16", "int32", "float16", "bfloat16", "float32")
+
+
+def transpose_axes(input, *axis):
+    """pyasc-dev's ``transpose(input, *axis)``: the dimensions of a UB tile in the order ``axis`` (by
+    default the last two swapped); the identity order returns the tile itself."""
+    if not isinstance(input, Tile):
+        raise error(TypeError, f"'input' argument must be LocalTensor, got {type(input).__name__}",
+                    "transpose takes a tile")
+    if str(input.dtype) not in _TRANSPOSE_DTYPES:
+        raise error(RuntimeError, f"'input' dtype must be one of {', '.join(_TRANSPOSE_DTYPES)}, got {input.dtype}",
+                    "convert the tile first, e.g. x.to(@float32)")
+    rank = len(input.shape)
+    if len(axis) == 1 and isinstance(axis[0], (list, tuple)):
+        axis = tuple(axis[0])
+    if not axis:
+        if rank < 2:
+            raise error(RuntimeError, f"transpose without axes swaps the last two dimensions; the tile has {rank}",
+                        "reshape the tile to two dimensions first")
+        axis = list(range(rank))
+        axis[-1], axis[-2] = axis[-2], axis[-1]
+    if len(axis) != rank:
+        raise error(RuntimeError, f"Transpose axis count {len(axis)} should match count of tensor dimensions {rank}",
+                    f"give one axis per dimension, e.g. transpose({', '.join(map(str, reversed(range(rank))))})")
+    if list(axis) == list(range(rank)):
+        return input
+    if set(axis) != set(range(rank)) or not all(isinstance(a, int) for a in axis):
+        raise error(RuntimeError, f"Wrong dimensions rearrangement {axis} for tensor of {rank} dimensions",
+                    f"the axes must be a permutation of 0..{rank - 1}")
+    if location_of(input) != Location.UB:
+        raise error(RuntimeError, "transpose works on UB tiles only", "transpose before moving a tile to L1 / L0")
+    shape = tuple(input.shape[a] for a in axis)
+    check_data_alignment(shape, input.dtype)
+    if rank == 2:  # the same op (and cost) as the April transpose
+        return emit_tile("tile.transpose", [input.handle], shape, input.dtype, Location.UB)
+    return emit_tile("tile.transpose", [input.handle], shape, input.dtype, Location.UB, perm=tuple(axis))
+
+
+def _tile_transpose(input, *axis):
+    return transpose_axes(input, *axis) if tracing_august() else transpose(input, *axis)
+
+
+def broadcast_shapes(*shapes):
+    """The common shape all ``shapes`` broadcast to (NumPy's rule); usable on the host and in kernels."""
+    if not shapes:
+        raise error(ValueError, "'shapes' must be provided", "pass two or more shapes, e.g. ([8, 1], [64])")
+    shapes = tuple(verify_shape(shape, f"shapes[{i}]") for i, shape in enumerate(shapes))
+    common = shapes[0]
+    for shape in shapes[1:]:
+        common = broadcast_shape(common, shape)
+    return tuple(common)
+
+
+def broadcast_tensors(*tensors):
+    """Every tile broadcast to the common shape of all (``broadcast_shapes`` then ``broadcast_to``)."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tile):
+            raise error(TypeError, f"'tensors[{i}]' argument must be LocalTensor, got {type(t).__name__}",
+                        "broadcast_tensors takes tiles")
+    if len(tensors) < 2:
+        return tensors
+    common = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(broadcast_to(t, *common) for t in tensors)
+
+
+for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze"):
     bind_tile_method(_n, globals()[_n])
+bind_tile_method("transpose", _tile_transpose)
 
 
 define("tile.transpose", cost=vector_cost())

@@ -55,8 +55,8 @@ class Tile(IRHandle):
 
     __hash__ = None
 
-    def to(self, dtype):
-        return cast(self, dtype)
+    def to(self, dtype, round_mode=None):
+        return cast(self, dtype, round_mode)
 
     def __pos__(self):
         return self
@@ -147,12 +147,19 @@ _QUANT_PAIRS = {("float32", "float16"), ("float32", "bfloat16"), ("int32", "floa
                 ("float32", "uint8"), ("int32", "int8"), ("int32", "uint8")}
 
 
-def cast(tile, dtype) -> Tile:
+def cast(tile, dtype, round_mode=None) -> Tile:
     if not isinstance(dtype, dt.DataType):
         raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {dtype!r}",
                     "use the asc dtypes: asc.float16, asc.float32, asc.int32, ...")
+    mode = _round_mode(round_mode)
     if dtype == tile.dtype:
         return tile
+    if mode is not None:
+        if location_of(tile) == Location.L0C:
+            raise error(RuntimeError, "a rounding mode cannot be given for a conversion out of L0C",
+                        "the fixpipe rounds to nearest: drop round_mode, or copy the tile to UB first")
+        _cast_rule(tile.dtype, dtype)
+        return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile), round_mode=mode)
     if location_of(tile) == Location.L0C:
         if (str(tile.dtype), str(dtype)) not in _QUANT_PAIRS:
             raise error(RuntimeError, f"Unsupported quant mode from {tile.dtype} to {dtype}",
@@ -160,6 +167,17 @@ def cast(tile, dtype) -> Tile:
         return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, Location.L0C)
     _cast_rule(tile.dtype, dtype)
     return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
+
+
+def _round_mode(round_mode):
+    """The name of an explicit rounding (None for the default conversion)."""
+    from .round_mode import RoundMode
+    if round_mode is None or round_mode == RoundMode.Default:
+        return None
+    if not isinstance(round_mode, RoundMode):
+        raise error(TypeError, f"'round_mode' argument must be RoundMode, got {type(round_mode).__name__}",
+                    "pass e.g. @RoundMode.Floor")
+    return round_mode.name
 
 
 define("tile.cast", cost=vector_cost())

@@ -87,20 +87,31 @@ def infer_common_dtype(lhs, rhs):
                 "convert one operand with .to(dtype) so both have the same element type")
 
 
-def _broadcastable(a, b):
-    return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(tuple(a)), reversed(tuple(b))))
+def broadcast_shape(lhs, rhs):
+    """NumPy's broadcast of two tile shapes (shorter shapes padded with 1s on the left), pyasc-dev's
+    ``infer_common_shape_impl``; its error text when a dimension pair is neither equal nor 1."""
+    lhs, rhs = tuple(lhs), tuple(rhs)
+    if lhs == rhs:
+        return lhs
+    rank = max(len(lhs), len(rhs))
+    a = (1,) * (rank - len(lhs)) + lhs
+    b = (1,) * (rank - len(rhs)) + rhs
+    if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+        raise error(RuntimeError, f"Shapes are not broadcastable: {lhs} vs. {rhs}",
+                    "dimensions align from the right and each pair must be equal or contain a 1 "
+                    "(reshape one operand, e.g. x.reshape(rows, 1), first)")
+    return tuple(max(x, y) for x, y in zip(a, b))
 
 
 def infer_common_shape(lhs, rhs):
+    """The shape of a binary op's result. August (pyasc-dev): tiles broadcast as in NumPy; April (pyasc
+    ``7065cd7``): two tiles must have the same shape."""
     from .tile import Tile
     if isinstance(lhs, Tile) and isinstance(rhs, Tile):
         if lhs.shape != rhs.shape:
-            if tracing_august() and not _broadcastable(lhs.shape, rhs.shape):  # pyasc-dev's text
-                raise error(RuntimeError, f"Shapes are not broadcastable: {tuple(lhs.shape)} vs. {tuple(rhs.shape)}",
-                            "give both tiles the same shape (reshape or broadcast_to first)")
+            if tracing_august():
+                return broadcast_shape(lhs.shape, rhs.shape)
             raise error(RuntimeError, f"Shape mismatch: {list(lhs.shape)} vs. {list(rhs.shape)}",
-                        "this engine does not broadcast tiles implicitly: use x.broadcast_to(*shape) or reshape first"
-                        if tracing_august() else
                         "asc2 has no implicit broadcasting: use x.broadcast_to(*shape) or reshape first")
         return lhs.shape
     if isinstance(lhs, Tile):
@@ -108,6 +119,21 @@ def infer_common_shape(lhs, rhs):
     if isinstance(rhs, Tile):
         return rhs.shape
     return None
+
+
+def broadcast_tile(input, shape):
+    """``input`` broadcast to ``shape`` (a ``tile.broadcast`` op; the tile itself when the shapes agree)."""
+    from .tile import emit_tile, location_of
+    src = tuple(input.shape)
+    ok = len(src) <= len(shape) and all(s == d or s == 1 for s, d in zip(src[::-1], shape[::-1]))
+    if not ok:
+        text = (f"Cannot broadcast tensor with shape {src} to {tuple(shape)}" if tracing_august() else
+                f"Cannot broadcast tile with shape {list(src)} to {list(shape)}")
+        raise error(RuntimeError, text,
+                    "every source dimension must equal the target's or be 1 (dimensions align from the right)")
+    if src == tuple(shape):
+        return input
+    return emit_tile("tile.broadcast", [input.handle], shape, input.dtype, location_of(input))
 
 
 SPLAT_DTYPES = ("int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
@@ -118,6 +144,8 @@ def create_tile(value, dtype, shape, location=None):
     from .tile import Tile, splat
     if isinstance(value, Tile):
         if value.shape != tuple(shape):
+            if tracing_august():  # pyasc-dev: value.to(dtype).broadcast_to(*shape)
+                return broadcast_tile(value.to(dtype), tuple(shape))
             raise error(RuntimeError, "Tile shape doesn't match the required shape",
                         "asc2 has no implicit broadcasting: use x.broadcast_to(*shape)")
         return value.to(dtype)

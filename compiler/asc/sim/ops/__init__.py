@@ -30,4 +30,4 @@ def impl(name: str, shared_operands: bool = False, stores: bool = False):
     return deco
 
 
-from . import arith, memory, scalar, tile  # noqa: E402,F401  (registration)
+from . import arith, bitwise, debug, indexed, memory, scalar, tile  # noqa: E402,F401  (registration)

@@ -207,3 +207,21 @@ def _exec_reduce(ex, op, a):
     axes = tuple(d + 1 for d in op.attrs["dims"])
     r = _reduce_values(op.attrs["kind"], a, axes, rtype.dtype.to_numpy(), keepdims=op.attrs["keep_dims"])
     return r.reshape((r.shape[0],) + rtype.shape)
+
+
+@impl("tile.layer_norm")
+def _exec_layer_norm(ex, op, x, gamma, beta, eps):
+    """float32 statistics over the last axis (asc.language.tile.norm_ops states the formula)."""
+    rdt = op.results[0].type.dtype.to_numpy()
+    stats_shape = op.results[1].type.shape
+    x32 = x.astype(np.float32)
+    eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
+    with np.errstate(all="ignore"):
+        mean = np.mean(x32, axis=-1, keepdims=True, dtype=np.float32)
+        d = x32 - mean
+        var = np.mean(d * d, axis=-1, keepdims=True, dtype=np.float32)
+        rstd = (np.float32(1.0) / np.sqrt(var + eps)).astype(np.float32)
+        out = (d * rstd * gamma.astype(np.float32) + beta.astype(np.float32)).astype(rdt)
+    lanes = x.shape[0]
+    third = rstd if op.attrs["output_rstd"] else var
+    return out, mean.reshape((lanes,) + stats_shape), third.astype(np.float32).reshape((lanes,) + stats_shape)

@@ -21,7 +21,13 @@ def _exec_const(ex, op):
     key = (op.attrs["value"], op.results[0].type.dtype.name)
     v = _CONSTS.get(key)
     if v is None:
-        v = np.asarray(op.attrs["value"], dtype=op.results[0].type.dtype.to_numpy())
+        npd = op.results[0].type.dtype.to_numpy()
+        value = op.attrs["value"]
+        if npd.kind in "iu" and isinstance(value, int) and not np.can_cast(np.min_scalar_type(value), npd):
+            # a Python int outside the type's range wraps around, as the C literal conversion does
+            v = np.asarray(value % (1 << (8 * npd.itemsize)), dtype=np.uint64).astype(npd)
+        else:
+            v = np.asarray(value, dtype=npd)
         v.flags.writeable = False  # shared by every launch
         _CONSTS[key] = v
     return v

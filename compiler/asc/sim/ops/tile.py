@@ -42,7 +42,55 @@ def cast_array(a, target: np.dtype):
 
 @impl("tile.cast")
 def _exec_cast(ex, op, a):
-    return cast_array(a, op.results[0].type.dtype.to_numpy())
+    mode = op.attrs.get("round_mode")
+    target = op.results[0].type.dtype.to_numpy()
+    return cast_array(a, target) if mode is None else cast_rounded(a, target, mode)
+
+
+def _round_half_away(v):
+    return np.sign(v) * np.floor(np.abs(v) + 0.5)
+
+
+_INT_ROUND = {"Rint": np.rint, "Floor": np.floor, "Ceil": np.ceil, "Trunc": np.trunc, "NoRound": np.trunc,
+              "Round": _round_half_away}
+
+
+def cast_rounded(a, target: np.dtype, mode: str):
+    """A conversion with an explicit rounding (``asc.language.tile.round_mode`` states the modes)."""
+    x = a.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if target.kind in "iu":
+            if mode == "Odd":
+                t = np.trunc(x)
+                r = np.where((t != x) & (np.fmod(t, 2) == 0), t + np.sign(x), t)
+            else:
+                r = _INT_ROUND[mode](x)
+            info = np.iinfo(target)
+            r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
+            return np.clip(r, info.min, info.max).astype(target)
+        near = x.astype(target)                 # to nearest, ties to even
+        back = near.astype(np.float64)
+        inf = np.asarray(np.inf, dtype=target)
+        up, down = np.nextafter(near, inf), np.nextafter(near, -inf)
+        toward_zero = np.where(np.abs(back) > np.abs(x), np.where(x > 0, down, up), near)
+        if mode == "Rint":
+            return near
+        if mode == "Floor":
+            return np.where(back > x, down, near)
+        if mode == "Ceil":
+            return np.where(back < x, up, near)
+        if mode in ("Trunc", "NoRound"):
+            return toward_zero
+        away = np.where(x > 0, np.nextafter(toward_zero, inf), np.nextafter(toward_zero, -inf))
+        if mode == "Round":
+            lo, hi = toward_zero.astype(np.float64), away.astype(np.float64)
+            tie = (np.abs(x - lo) == np.abs(hi - x)) & (lo != x)
+            return np.where(tie, away, near)
+        # Odd: toward zero, then the odd neighbour when inexact
+        bits = toward_zero.view(np.uint16 if target.itemsize == 2 else np.uint32 if target.itemsize == 4
+                                else np.uint8)
+        inexact = (toward_zero.astype(np.float64) != x) & np.isfinite(x)
+        return np.where(inexact & ((bits & 1) == 0), away, toward_zero)
 
 
 @impl("tile.zeros_acc")
@@ -69,7 +117,10 @@ def _exec_broadcast(ex, op, a):
 
 @impl("tile.transpose")
 def _exec_transpose(ex, op, a):
-    return np.ascontiguousarray(np.swapaxes(a, 1, 2))
+    perm = op.attrs.get("perm")
+    if perm is None:  # 2-D: the two dimensions swapped
+        return np.ascontiguousarray(np.swapaxes(a, 1, 2))
+    return np.ascontiguousarray(np.transpose(a, (0,) + tuple(p + 1 for p in perm)))
 
 
 @impl("tile.reshape")
@@ -100,3 +151,22 @@ def _exec_select(ex, op, m, a, b):
 @impl("mask.region")
 def _exec_mask(ex, op, *args):
     return ex.run_masked_region(op, args)
+
+
+@impl("tile.empty")
+def _exec_empty(ex, op):
+    """Uninitialised storage: poison, as every on-chip buffer before it is written."""
+    t = op.results[0].type
+    npd = t.dtype.to_numpy()
+    fill = np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min
+    return np.full((1,) + t.shape, fill, dtype=npd)
+
+
+@impl("block.sub_idx")
+def _exec_sub_block_idx(ex, op):
+    return np.asarray(0, dtype=np.int32)  # one vector unit per block (asc.language.tile.subblock_ops)
+
+
+@impl("block.sub_num")
+def _exec_sub_block_num(ex, op):
+    return np.asarray(1, dtype=np.int32)
