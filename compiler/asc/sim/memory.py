@@ -4,7 +4,9 @@ Loads and stores clip exactly where pyasc does (the last-dimension tail of a til
 other access outside a tensor or its buffer is an error, and nothing is written outside a buffer.
 Stores remember which block wrote each element and loads which blocks read it, so two blocks writing
 the same element, one reading what another wrote, or one overwriting what another read in the same
-launch is reported as a race; atomic updates may share elements with each other.
+launch is reported as a race; atomic updates may share elements with each other. Accesses of one
+block are ordered (program order), so they never race with each other: a block may store and then
+atomically update its own elements, or the reverse.
 """
 from __future__ import annotations
 
@@ -14,8 +16,43 @@ from numpy.lib.stride_tricks import as_strided
 from .errors import OutOfBoundsError, RaceError
 from .lanes import gather, per_lane
 
+# Writer tags, one per element: the block of the last plain store (>= 0; atomic updates of that same block
+# keep it), or one of the codes below.
 NO_WRITER = -1
-ATOMIC = -2
+ATOMIC = -2          # atomic updates of more than one block
+_ATOMIC_OF = -3      # atomic updates of block b only: _ATOMIC_OF - b
+
+
+def atomic_tag(blocks):
+    """The writer tag of atomic updates by ``blocks`` alone."""
+    return _ATOMIC_OF - blocks
+
+
+def writer_text(tag):
+    """Who a writer tag names, for race messages."""
+    tag = int(tag)
+    if tag == ATOMIC:
+        return "atomic updates of several blocks"
+    if tag <= _ATOMIC_OF:
+        return f"an atomic update of block {_ATOMIC_OF - tag}"
+    return f"block {tag}"
+
+
+def write_conflicts(tags, blocks, atomic):
+    """Elements whose earlier writer races with a write by ``blocks`` (broadcast against ``tags``): any
+    other block's plain store; for a plain store also any other block's atomic update. A block's own
+    earlier writes, plain or atomic, come before it in program order."""
+    if atomic:
+        return (tags >= 0) & (tags != blocks)
+    return (tags != NO_WRITER) & (tags != blocks) & (tags != _ATOMIC_OF - blocks)
+
+
+def tags_after_atomic(prev, blocks):
+    """Writer tags after atomic updates by ``blocks`` of elements tagged ``prev`` (no conflicts left):
+    the block's own plain store stays the record (another block's atomic update would race with it);
+    a first atomic update, or a further one by the same block, names the block; else several blocks."""
+    own = atomic_tag(blocks)
+    return np.where(prev >= 0, prev, np.where((prev == NO_WRITER) | (prev == own), own, ATOMIC))
 
 
 class AccessLog:
@@ -415,14 +452,10 @@ def check_overwrite_race(buf: Buffer, lo_window, hi_window, blocks, what):
 
 def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):
     b = blocks.reshape((-1,) + (1,) * (tags_window.ndim - 1))
-    if atomic:
-        conflict = (tags_window >= 0)
-    else:
-        conflict = (tags_window == ATOMIC) | ((tags_window >= 0) & (tags_window != b))
+    conflict = write_conflicts(tags_window, b, atomic)
     if np.any(conflict):
         lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
-        other = int(tags_window[conflict].flat[0])
-        who = "an atomic update" if other == ATOMIC else f"block {other}"
+        who = writer_text(tags_window[conflict].flat[0])
         raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {who} in the same launch",
                         "give every block a disjoint output region, or use @atomic_add/max/min", lane)
 
