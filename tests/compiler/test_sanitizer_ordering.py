@@ -89,3 +89,62 @@ def test_atomic_updates_of_many_blocks_in_one_op_then_a_store_is_a_race():
         k[4](buf)
     k[1](buf)                                                 # one block: program order, no race
     assert np.all(buf == 0)
+
+
+# -- reading an argument before any block wrote it --------------------------------------------------------------
+@asc2.jit
+def add_inplace_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int):
+    """x += y: x is loaded first, then written back in place."""
+    x_gm = asc2.tensor(x_ptr, [n])
+    y_gm = asc2.tensor(y_ptr, [n])
+    off = asc2.block_idx() * 64
+    x = asc2.load(x_gm, [64], offsets=[off])
+    x = x + asc2.load(y_gm, [64], offsets=[off])
+    asc2.store(x, x_gm, offsets=[off])
+
+
+@asc2.jit
+def accumulate_into_output_kernel(y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+    """The same body with the updated argument in the output position: out += y."""
+    y_gm = asc2.tensor(y_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    off = asc2.block_idx() * 64
+    acc = asc2.load(o_gm, [64], offsets=[off])
+    acc = acc + asc2.load(y_gm, [64], offsets=[off])
+    asc2.store(acc, o_gm, offsets=[off])
+
+
+def test_updating_an_argument_in_place_before_its_inputs_is_clean():
+    x, y = randn(256, np.float32, seed=1), randn(256, np.float32, seed=2)
+    expected = x + y
+    add_inplace_kernel[4](x, y, 256)
+    np.testing.assert_array_equal(x, expected)
+    assert add_inplace_kernel.last_launch["warnings"] == []
+
+
+def test_loading_an_output_placed_after_the_inputs_before_writing_it_warns():
+    y = randn(256, np.float32, seed=2)
+    accumulate_into_output_kernel[4](y, np.empty_like(y), 256)
+    (w,) = accumulate_into_output_kernel.last_launch["warnings"]
+    assert "load of 'out_ptr' reads 256 element(s) no block wrote in this launch" in w and "np.empty" in w
+    assert "acc = asc2.load(o_gm" in open(__file__).read().splitlines()[int(w.split(":")[1]) - 1]
+
+
+def test_several_arguments_updated_in_place_before_an_input_are_clean():
+    @asc2.jit
+    def k(p_ptr: asc.GlobalAddress, m_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, n: int):
+        p_gm = asc2.tensor(p_ptr, [n])
+        m_gm = asc2.tensor(m_ptr, [n])
+        g_gm = asc2.tensor(g_ptr, [n])
+        off = asc2.block_idx() * 64
+        g = asc2.load(g_gm, [64], offsets=[off])
+        m = asc2.load(m_gm, [64], offsets=[off]) * 0.5 + g
+        asc2.store(m, m_gm, offsets=[off])
+        asc2.store(asc2.load(p_gm, [64], offsets=[off]) - m, p_gm, offsets=[off])
+    p, m, g = (randn(128, np.float32, seed=s) for s in (3, 4, 5))
+    m_ref = m * 0.5 + g
+    p_ref = p - m_ref
+    k[2](p, m, g, 128)
+    np.testing.assert_allclose(m, m_ref, rtol=1e-6)
+    np.testing.assert_allclose(p, p_ref, rtol=1e-6)
+    assert k.last_launch["warnings"] == []

@@ -86,7 +86,6 @@ class Executor:
         self._warned = set()
         self.mask_stack = []
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
-        self.has_inputs = True                   # some pointer argument is only read (set by the launcher)
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------

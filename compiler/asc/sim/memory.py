@@ -79,6 +79,7 @@ class Buffer:
         self.n = data.shape[0]
         self.written = False
         self.stored = not read_only  # the kernel stores through this argument (set by the launcher)
+        self.output = False       # the argument plays the output role (set by the launcher)
         self.narrow = []          # (op, element indices, blocks) of scalar stores (32-byte DMA blocks)
 
     def defer_write(self, fill):

@@ -104,13 +104,16 @@ def _exec_load(ex, op, t, *rest):
 
 
 def _note_unset(ex, op, buf, n):
-    # Only where the argument plays the output role: the load goes through an argument the kernel stores to,
-    # and the kernel reads its inputs from arguments it never writes. (A kernel working in place on its only
-    # data, or the host passing one array as both input and output, reads it before writing by design.)
-    if n and ex.has_inputs and buf.stored:
-        ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an argument the "
-                "kernel also writes: they hold whatever the host put there (undefined if it was created with "
-                "np.empty / torch.empty); initialise it on the host, or store before loading")
+    # Only where the argument plays the output role (``Buffer.output``: stored through, and passed after the
+    # inputs the kernel reads). A kernel working in place on its only data, one updating an argument passed
+    # before its inputs (``x += y``), or the host passing one array as both input and output reads data the
+    # host put there by design.
+    if n and buf.output:
+        ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an output "
+                "argument (the kernel stores to it and it comes after the inputs): they hold whatever the host put "
+                "there (undefined if it was created with np.empty / torch.empty); initialise it on the host, or "
+                "store before loading (an argument updated in place goes before its inputs, as in kernel(x, y) "
+                "for x += y)")
 
 
 def _track(ex, op, buf, acc, L, load):
