@@ -62,6 +62,16 @@ def _scatter(full, idx, part, lanes):
     return out
 
 
+def _interleaved(lb, step, trips):
+    """Whether the lanes' loops start within one step of each other with a common positive step (a
+    grid-stride loop), so that taking the trips in turn orders the induction values."""
+    if lb.ndim == 0 or lb.shape[0] < 2 or np.ndim(step) != 0:
+        return False
+    st = int(step)
+    lo, hi = int(lb.min()), int(lb.max())
+    return st > 0 and lo != hi and hi - lo < st and bool(np.all(lb[1:] > lb[:-1]))
+
+
 class Executor:
     def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
                  block_order=None, hoistable=None):
@@ -252,9 +262,22 @@ class Executor:
         total = int(trips.sum())
         if total == 0:
             return
-        parent = np.repeat(np.arange(L), trips)
-        first = np.repeat(np.cumsum(trips) - trips, trips)
-        local = np.arange(total) - first
+        if _interleaved(lb, step, trips):
+            # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
+            # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
+            # other in memory (views instead of gathers). Each lane's own trips stay in order.
+            if trips.min() == trips.max():
+                parent = np.tile(np.arange(L), int(trips[0]))
+                local = np.repeat(np.arange(int(trips[0])), L)
+            else:
+                local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
+                parent = np.broadcast_to(np.arange(L), local.shape)
+                keep = local < trips
+                parent, local = parent[keep], local[keep]
+        else:
+            parent = np.repeat(np.arange(L), trips)
+            first = np.repeat(np.cumsum(trips) - trips, trips)
+            local = np.arange(total) - first
         if lb.ndim == 0 and step.ndim == 0:
             iv = (local * int(step) + int(lb)).astype(np.int32)
         else:
