@@ -55,3 +55,46 @@ def test_grid_stride_rows_give_the_same_result_in_any_block_order(order, monkeyp
     out = np.zeros_like(x)
     k[5](x, out, 37, 64)
     np.testing.assert_array_equal(out, x * x.sum(axis=1, keepdims=True, dtype=np.float32))
+
+
+# -- a carried chain acc = acc <op> h runs trip after trip without the rest of the loop ----------------------------
+@asc2.jit
+def chain_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                 cols: asc.ConstExpr[int], C: asc.ConstExpr[int], DT: asc.ConstExpr):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, 3 * C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        s = asc2.zeros([1, C], dtype=DT)
+        hi = asc2.full([1, C], -1.0, dtype=DT)
+        lo = asc2.full([1, C], 1.0, dtype=DT)
+        for j in asc2.range(cols // C):
+            t = asc2.load(x_gm, [1, C], offsets=[r, j * C])
+            s = t + s                       # the carried value second
+            hi = asc2.maximum(t, hi)        # max / min of +0 and -0 depend on the operand order
+            lo = asc2.minimum(lo, t)
+        asc2.store(s, o_gm, offsets=[r, 0])
+        asc2.store(hi, o_gm, offsets=[r, C])
+        asc2.store(lo, o_gm, offsets=[r, 2 * C])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_a_folded_chain_gives_the_bits_of_the_trip_by_trip_run(dtype):
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal((10, 256)) * 300).astype(dtype)
+    x[:, ::7] = 0.0
+    x[:, ::5] = -0.0                        # signed zeros reach max / min
+    compiled, _ = chain_kernel.compile((x, np.zeros((10, 96), dtype), x, 10, 256, 32, asc.float16
+                                        if dtype == np.float16 else asc.float32), {})
+    inner = [op for op in compiled.fn.walk() if op.name == "scf.for"][1]
+    assert inner.id in compiled.hoistable
+    dt = asc.float16 if dtype == np.float16 else asc.float32
+    folded = np.zeros((10, 96), dtype)
+    chain_kernel[3](x, folded, np.zeros(1, dtype), 10, 256, 32, dt)
+    alone = np.zeros((10, 96), dtype)
+    chain_kernel[3](x, alone, x, 10, 256, 32, dt)     # aliased arguments: the trips run one by one
+    np.testing.assert_array_equal(folded.view(np.uint16 if dtype == np.float16 else np.uint32),
+                                  alone.view(np.uint16 if dtype == np.float16 else np.uint32))
+    seq = np.zeros((10, 32), dtype)
+    for j in range(8):
+        seq = (x[:, j * 32:(j + 1) * 32].astype(np.float32) + seq.astype(np.float32)).astype(dtype)
+    np.testing.assert_array_equal(folded[:, :32], seq)

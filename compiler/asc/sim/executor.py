@@ -17,6 +17,7 @@ from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
+from .ops.arith import _UFUNC, binary_values, compute_dtype
 from .ops.tile import mask_lanes
 
 _LAZY = (Shared, UnsetAccumulator)
@@ -379,11 +380,12 @@ class Executor:
             self._set_lanes(saved)
         return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
 
-    _FOLDS = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
+    _FOLDS = ("add", "mul", "max", "min")
 
     def _fold_plan(self, op, body, ops):
         """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
-        value (h hoisted, op one of + * max min, one dtype): the ufunc and the hoisted operand per value."""
+        value (h hoisted, op one of + * max min, one dtype): per value the op, whether the carried value is
+        its first operand, and the hoisted operand."""
         key = ("fold", op.id)
         if key in self._split:
             return self._split[key]
@@ -398,21 +400,22 @@ class Executor:
                     plan = None
                     break
                 x, h = b.operands
-                if h.id == a.id:
+                first = x.id == a.id            # operand order as written (max / min of signed zeros)
+                if not first:
                     x, h = h, x
                 dtype = b.results[0].type.dtype
-                if x.id != a.id or h.id == a.id or str(dtype) == "bfloat16" or \
+                if x.id != a.id or h.id == a.id or \
                         any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
                     plan = None
                     break
-                plan.append((b, self._FOLDS[b.attrs["kind"]], h.id))
+                plan.append((b, first, h.id))
         self._split[key] = plan
         return plan
 
     def _fold(self, op, body, ops, hoisted, carried, tmax):
-        """Run the carried chain ``acc = acc <op> h_t`` of every trip as one reduction over the trips. A
-        reduction over the first axis accumulates in order, trip after trip, rounding each step to the
-        dtype: the same values as the trip-by-trip run."""
+        """Run the carried chain ``acc = acc <op> h_t`` of every trip without the rest of the loop: the
+        same binary op, trip after trip, on every lane at once (the same rounding as the trip-by-trip
+        run); each trip's operand is a view of the hoisted batch where it can be."""
         if self.mask_stack:
             return None
         plan = self._fold_plan(op, body, ops)
@@ -421,20 +424,36 @@ class Executor:
             return None
         L = self.lanes
         out = []
-        for (b, ufunc, hid), init in zip(plan, carried):
+        for (b, first, hid), init in zip(plan, carried):
             h = hoisted[hid]
-            init = np.asarray(init.materialise() if type(init) is Shared else init)
+            kind = b.attrs["kind"]
+            acc = init.materialise() if type(init) is Shared else init
+            dtype = b.results[0].type.dtype.to_numpy()
             tail = b.results[0].type.shape
-            stack = np.empty((tmax + 1, L) + tail, dtype=h.dtype)
-            stack[0] = init
-            if type(h) is Shared:   # one gather straight into trip-major order
-                stack[1:] = h.windows[h.index.reshape(L, tmax).T].reshape((tmax, L) + tail)
+            if type(h) is Shared:   # the distinct windows, picked per trip
+                windows, index = h.windows, h.index.reshape(L, tmax)
+                operand = lambda t: windows[index[:, t]]  # noqa: E731
             else:
                 h = np.asarray(h)
-                stack[1:] = np.broadcast_to(h, (1,) + tail) if h.shape[0] == 1 else \
-                    h.reshape((L, tmax) + tail).swapaxes(0, 1)
-            with np.errstate(all="ignore"):
-                out.append(ufunc.reduce(stack, axis=0))
+                hv = h.reshape((L, tmax) + tail) if h.shape[0] != 1 else None
+                operand = (lambda t: h) if hv is None else (lambda t: hv[:, t])
+            if compute_dtype(dtype) == dtype and kind in _UFUNC:
+                # computed in its own dtype: one ufunc per trip into one buffer (what binary_values does,
+                # without a new array per trip)
+                ufunc = _UFUNC[kind]
+                init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
+                acc[...] = init
+                with np.errstate(all="ignore"):
+                    for t in range(tmax):
+                        if first:
+                            ufunc(acc, operand(t), out=acc)
+                        else:
+                            ufunc(operand(t), acc, out=acc)
+            else:
+                for t in range(tmax):
+                    acc = binary_values(kind, acc, operand(t), dtype) if first else \
+                        binary_values(kind, operand(t), acc, dtype)
+            out.append(acc)
             pipe, ticks, extra, _ = self.costs[b.id]
             self._pending[pipe] += ticks * tmax
             for p, tk in extra:
