@@ -98,3 +98,28 @@ def test_a_folded_chain_gives_the_bits_of_the_trip_by_trip_run(dtype):
     for j in range(8):
         seq = (x[:, j * 32:(j + 1) * 32].astype(np.float32) + seq.astype(np.float32)).astype(dtype)
     np.testing.assert_array_equal(folded[:, :32], seq)
+
+
+# -- coverage: stores that tile contiguous ranges are merged as intervals -----------------------------------------
+@asc2.jit
+def two_ranges_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, SECOND: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    b = asc2.block_idx()
+    asc2.store(asc2.load(x_gm, [64], offsets=[b * 64]), o_gm, offsets=[b * 64])
+    asc2.store(asc2.load(x_gm, [64], offsets=[b * 64]), o_gm, offsets=[SECOND + b * 64])
+
+
+@pytest.mark.parametrize("n,second,warning", [
+    (256, 128, None),                                            # [0, 128) + [128, 256): all of it
+    (320, 192, "'out_ptr': 64 of 320 element(s) were never written by any block (the first uncovered range "
+               "is [128, 192))"),                                # a hole between the two ranges
+    (320, 128, "'out_ptr': 64 of 320 element(s) were never written by any block (the first uncovered range "
+               "is [256, 320))"),                                # the tail
+])
+def test_ranges_stored_in_two_ops_are_checked_for_gaps(n, second, warning):
+    x = randn(n, np.float32, seed=13)
+    out = np.zeros(n, np.float32)
+    two_ranges_kernel[2](x, out, n, second)
+    found = [w for w in two_ranges_kernel.last_launch["warnings"] if "never written" in w]
+    assert [w.split(";")[0] for w in found] == ([] if warning is None else [warning])
