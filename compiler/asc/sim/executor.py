@@ -100,11 +100,13 @@ class Executor:
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
-    def _set_lanes(self, blocks):
+    def _set_lanes(self, blocks, counts=None):
+        """Make ``blocks`` the current lanes; ``counts``: their per-block counts when the caller knows
+        them (``block_counts`` of a lane set it saved, or derived from the one it expands)."""
         self._flush_ticks()
         self.blocks = blocks
         self.lanes = blocks.shape[0]
-        self._counts = None
+        self._counts = counts
 
     @property
     def block_counts(self):
@@ -252,14 +254,18 @@ class Executor:
         return self._sequential_for(op, body, env, trips, lb, step, inits)
 
     def _visit_loop(self, op, trips):
+        """Record a loop's entries and trips per block; returns the trips per block."""
         self._visit(("enter", op.id), self.block_counts)
-        self._visit(("trips", op.id), np.bincount(self.blocks, weights=trips, minlength=self.core_num))
+        per_block = np.bincount(self.blocks, weights=trips, minlength=self.core_num)
+        self._visit(("trips", op.id), per_block)
+        return per_block
 
     def _batched_for(self, op, body, env, trips, lb, step):
         """Every trip of every lane as one batch (parallel loops, and sequential ones no trip of which
         depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
-        self._visit_loop(op, trips)
+        counts = self.block_counts
+        per_block = self._visit_loop(op, trips)
         total = int(trips.sum())
         if total == 0:
             return
@@ -268,7 +274,7 @@ class Executor:
             # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
             # other in memory (views instead of gathers). Each lane's own trips stay in order.
             if trips.min() == trips.max():
-                parent = np.tile(np.arange(L), int(trips[0]))
+                parent = np.broadcast_to(np.arange(L), (int(trips[0]), L)).reshape(-1)
                 local = np.repeat(np.arange(int(trips[0])), L)
             else:
                 local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
@@ -289,11 +295,11 @@ class Executor:
         tracker = self._tracker(op, int(trips.max()))
         if tracker is not None:
             child[tracker.key] = parent * tracker.span + local
-        self._set_lanes(saved[parent])
+        self._set_lanes(saved[parent], per_block.copy())   # every lane once per trip it runs
         try:
             self.run_block(body, child)
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
             if tracker is not None:
                 self.trackers.pop()
 
@@ -310,6 +316,7 @@ class Executor:
         tmax = int(trips.max()) if L else 0
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
+        counts = self.block_counts
         self._visit_loop(op, trips)
         tracker = self._tracker(op, tmax)
         hoisted = None
@@ -323,7 +330,7 @@ class Executor:
                 if uniform:
                     idx = None
                     child = Env(env, None)
-                    self._set_lanes(saved)
+                    self._set_lanes(saved, counts)
                     vals = carried
                 else:
                     idx = np.nonzero(trips > t)[0]
@@ -348,7 +355,7 @@ class Executor:
                 else:
                     carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
             if tracker is not None:
                 self.trackers.pop()
         return carried
@@ -365,19 +372,20 @@ class Executor:
         first, rest = split
         L = self.lanes
         saved = self.blocks
+        counts = self.block_counts
         parent = np.repeat(np.arange(L), tmax)
-        local = np.tile(np.arange(tmax), L)
+        local = np.broadcast_to(np.arange(tmax), (L, tmax)).reshape(-1)
         if lb.ndim == 0 and step.ndim == 0:
             iv = (local * int(step) + int(lb)).astype(np.int32)
         else:
             iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
         child = Env(env, parent)
         child[body.args[0].id] = iv
-        self._set_lanes(saved[parent])
+        self._set_lanes(saved[parent], counts * tmax)
         try:
             self.run_ops(first, child)
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
         return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
 
     _FOLDS = ("add", "mul", "max", "min")
@@ -469,7 +477,7 @@ class Executor:
             taken = then_r if taken else else_r
             return self.run_block(taken, Env(env, None))
         L = self.lanes
-        saved = self.blocks
+        saved, counts = self.blocks, self._counts
         results = [None] * len(op.results)
         try:
             for region, sel in ((then_r, np.nonzero(cond)[0]), (else_r, np.nonzero(~cond)[0])):
@@ -480,13 +488,13 @@ class Executor:
                 out = self.run_block(region, Env(env, sel))
                 results = [_scatter(r, sel, o, L) for r, o in zip(results, out)]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
         return results
 
     def _while(self, op, env):
         before, after = op.regions
         L = self.lanes
-        saved = self.blocks
+        saved, counts = self.blocks, self._counts
         carried = [env[o.id] for o in op.operands]
         active = np.arange(L)
         final = list(carried)
@@ -517,7 +525,7 @@ class Executor:
                 carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
         return final
 
     # -- masks ------------------------------------------------------------------------------------
