@@ -2,7 +2,8 @@
 
 All blocks, and all iterations of ``parallel=True`` loops, run as one batch of *lanes*: each op is one
 numpy call over the whole batch (see ``lanes.py``). Sequential loops step through their trips with
-the lanes that still iterate; runtime ``if`` splits the lanes and merges the results.
+the lanes that still iterate (loops that carry values batch what they can: ``carried.py``); runtime
+``if`` splits the lanes and merges the results.
 """
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import numpy as np
 from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
+from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
-from .lanes import Shared, UnsetAccumulator, gather, per_lane
+from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
-from .ops.arith import _UFUNC, binary_values, compute_dtype
 from .ops.tile import mask_lanes
 
 _LAZY = (Shared, UnsetAccumulator)
@@ -25,28 +26,6 @@ _LAZY = (Shared, UnsetAccumulator)
 
 class KernelRuntimeError(RuntimeError):
     """A fault found while simulating the kernel, located at the user's source line."""
-
-
-class Env:
-    """Values of a region: its own bindings, falling back to the enclosing region's (gathered)."""
-    __slots__ = ("vals", "parent", "idx")
-
-    def __init__(self, parent=None, idx=None):
-        self.vals = {}
-        self.parent = parent
-        self.idx = idx
-
-    def __getitem__(self, key):
-        v = self.vals.get(key)
-        if v is None:
-            v = self.parent[key]
-            if self.idx is not None:
-                v = gather(v, self.idx)
-            self.vals[key] = v
-        return v
-
-    def __setitem__(self, key, value):
-        self.vals[key] = value
 
 
 def _scatter(full, idx, part, lanes):
@@ -321,8 +300,8 @@ class Executor:
         tracker = self._tracker(op, tmax)
         hoisted = None
         if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
-            hoisted, ops = self._hoist(op, body, env, tmax, lb, step)
-            folded = self._fold(op, body, ops, hoisted, carried, tmax)
+            hoisted, ops = hoist(self, op, body, env, tmax, lb, step)
+            folded = fold(self, op, body, ops, hoisted, carried, tmax)
             if folded is not None:
                 return folded
         try:
@@ -359,114 +338,6 @@ class Executor:
             if tracker is not None:
                 self.trackers.pop()
         return carried
-
-    def _hoist(self, op, body, env, tmax, lb, step):
-        """Run the ops of a carried-value loop that do not depend on the carried chain for every trip of
-        every lane as one batch (lane-major: lane l's trip t is row l * tmax + t); their ticks are charged
-        as if each trip ran them. Returns their results and the remaining ops of the body."""
-        split = self._split.get(op.id)
-        if split is None:
-            ids = self.hoistable[op.id]
-            split = ([o for o in body.ops if o.id in ids], [o for o in body.ops if o.id not in ids])
-            self._split[op.id] = split
-        first, rest = split
-        L = self.lanes
-        saved = self.blocks
-        counts = self.block_counts
-        parent = np.repeat(np.arange(L), tmax)
-        local = np.broadcast_to(np.arange(tmax), (L, tmax)).reshape(-1)
-        if lb.ndim == 0 and step.ndim == 0:
-            iv = (local * int(step) + int(lb)).astype(np.int32)
-        else:
-            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
-        child = Env(env, parent)
-        child[body.args[0].id] = iv
-        self._set_lanes(saved[parent], counts * tmax)
-        try:
-            self.run_ops(first, child)
-        finally:
-            self._set_lanes(saved, counts)
-        return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
-
-    _FOLDS = ("add", "mul", "max", "min")
-
-    def _fold_plan(self, op, body, ops):
-        """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
-        value (h hoisted, op one of + * max min, one dtype): per value the op, whether the carried value is
-        its first operand, and the hoisted operand."""
-        key = ("fold", op.id)
-        if key in self._split:
-            return self._split[key]
-        plan = None
-        args = body.args[1:]
-        *binops, last = ops
-        if last.name == "scf.yield" and len(binops) == len(args) and len(last.operands) == len(args):
-            plan = []
-            for a, y in zip(args, last.operands):
-                b = y.owner
-                if getattr(b, "name", None) != "tile.binary" or b not in binops or b.attrs["kind"] not in self._FOLDS:
-                    plan = None
-                    break
-                x, h = b.operands
-                first = x.id == a.id            # operand order as written (max / min of signed zeros)
-                if not first:
-                    x, h = h, x
-                dtype = b.results[0].type.dtype
-                if x.id != a.id or h.id == a.id or \
-                        any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
-                    plan = None
-                    break
-                plan.append((b, first, h.id))
-        self._split[key] = plan
-        return plan
-
-    def _fold(self, op, body, ops, hoisted, carried, tmax):
-        """Run the carried chain ``acc = acc <op> h_t`` of every trip without the rest of the loop: the
-        same binary op, trip after trip, on every lane at once (the same rounding as the trip-by-trip
-        run); each trip's operand is a view of the hoisted batch where it can be."""
-        if self.mask_stack:
-            return None
-        plan = self._fold_plan(op, body, ops)
-        if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
-                or any(type(c) is UnsetAccumulator for c in carried):
-            return None
-        L = self.lanes
-        out = []
-        for (b, first, hid), init in zip(plan, carried):
-            h = hoisted[hid]
-            kind = b.attrs["kind"]
-            acc = init.materialise() if type(init) is Shared else init
-            dtype = b.results[0].type.dtype.to_numpy()
-            tail = b.results[0].type.shape
-            if type(h) is Shared:   # the distinct windows, picked per trip
-                windows, index = h.windows, h.index.reshape(L, tmax)
-                operand = lambda t: windows[index[:, t]]  # noqa: E731
-            else:
-                h = np.asarray(h)
-                hv = h.reshape((L, tmax) + tail) if h.shape[0] != 1 else None
-                operand = (lambda t: h) if hv is None else (lambda t: hv[:, t])
-            if compute_dtype(dtype) == dtype and kind in _UFUNC:
-                # computed in its own dtype: one ufunc per trip into one buffer (what binary_values does,
-                # without a new array per trip)
-                ufunc = _UFUNC[kind]
-                init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
-                acc[...] = init
-                with np.errstate(all="ignore"):
-                    for t in range(tmax):
-                        if first:
-                            ufunc(acc, operand(t), out=acc)
-                        else:
-                            ufunc(operand(t), acc, out=acc)
-            else:
-                for t in range(tmax):
-                    acc = binary_values(kind, acc, operand(t), dtype) if first else \
-                        binary_values(kind, operand(t), acc, dtype)
-            out.append(acc)
-            pipe, ticks, extra, _ = self.costs[b.id]
-            self._pending[pipe] += ticks * tmax
-            for p, tk in extra:
-                self._pending[p] += tk * tmax
-        return out
 
     def _if(self, op, env):
         cond = np.asarray(env[op.operands[0].id]).astype(bool)

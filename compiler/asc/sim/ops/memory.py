@@ -7,9 +7,9 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
-from ..memory import (ATOMIC, NO_WRITER, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race,
-                      check_read_race, check_write_race, tags_after_atomic, tags_window, windows_overlap,
-                      write_conflicts, writer_text)
+from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
+from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
+                     write_conflicts, writer_text)
 from . import impl
 
 
