@@ -72,9 +72,15 @@ def launch(jit_fn, compiled, core_num, runtime):
                   batchable=frozenset() if aliased else compiled.batchable_loops,
                   gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
                   hoistable={} if aliased else compiled.hoistable)
-    for name, b in buffers.items():
+    ptrs = [name for name, kind, d, value in runtime if kind == "ptr"]
+    inputs = [i for i, name in enumerate(ptrs) if buffers[name].read_only]
+    for i, name in enumerate(ptrs):
+        b = buffers[name]
         b.stored = name in compiled.written_args
-    ex.has_inputs = any(b.read_only for b in buffers.values())
+        # pyasc's convention puts the inputs first and the outputs last: an argument the kernel stores through,
+        # passed after every argument it only reads, is an output whose contents the host need not have set.
+        # One passed before an input is updated in place (``x += y`` as kernel(x, y)): the host filled it.
+        b.output = b.stored and bool(inputs) and inputs[-1] < i
     try:
         ex.run(values)
     except KernelRuntimeError as e:

@@ -100,6 +100,19 @@ def _merged(starts, ends):
     return s[first], reach[last]
 
 
+def _first_gap_of_intervals(spans, lo, hi):
+    """The first element of [lo, hi) outside every [start, end) of ``spans`` (a short list), or None."""
+    reach = lo
+    for start, end in sorted(spans):
+        if start > reach:
+            return reach
+        if end > reach:
+            reach = end
+            if reach >= hi:
+                return None
+    return reach if reach < hi else None
+
+
 def coverage_warnings(buffers):
     """A warning per buffer some store wrote to, naming how many of its elements no block wrote."""
     out = []
@@ -116,6 +129,10 @@ def coverage_warnings(buffers):
                     g = (flat + other.off) // per_block * per_block
                     starts.append(g)
                     ends.append(g + per_block)
+        if not starts and all(len(c) == 2 for c in log.cover):
+            gap = _first_gap_of_intervals(log.cover, buf.off, buf.off + buf.n)
+            if gap is None:
+                continue    # the common case: stores that tile contiguous ranges cover the buffer
         spans = [c for c in log.cover if len(c) == 2]
         if spans:
             starts.append(np.array([s for s, _ in spans], np.int64))

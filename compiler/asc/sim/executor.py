@@ -2,7 +2,8 @@
 
 All blocks, and all iterations of ``parallel=True`` loops, run as one batch of *lanes*: each op is one
 numpy call over the whole batch (see ``lanes.py``). Sequential loops step through their trips with
-the lanes that still iterate; runtime ``if`` splits the lanes and merges the results.
+the lanes that still iterate (loops that carry values batch what they can: ``carried.py``); runtime
+``if`` splits the lanes and merges the results.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import numpy as np
 from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
+from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
-from .lanes import Shared, UnsetAccumulator, gather, per_lane
+from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.tile import mask_lanes
 
@@ -24,28 +26,6 @@ _LAZY = (Shared, UnsetAccumulator)
 
 class KernelRuntimeError(RuntimeError):
     """A fault found while simulating the kernel, located at the user's source line."""
-
-
-class Env:
-    """Values of a region: its own bindings, falling back to the enclosing region's (gathered)."""
-    __slots__ = ("vals", "parent", "idx")
-
-    def __init__(self, parent=None, idx=None):
-        self.vals = {}
-        self.parent = parent
-        self.idx = idx
-
-    def __getitem__(self, key):
-        v = self.vals.get(key)
-        if v is None:
-            v = self.parent[key]
-            if self.idx is not None:
-                v = gather(v, self.idx)
-            self.vals[key] = v
-        return v
-
-    def __setitem__(self, key, value):
-        self.vals[key] = value
 
 
 def _scatter(full, idx, part, lanes):
@@ -60,6 +40,16 @@ def _scatter(full, idx, part, lanes):
     out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
     out[idx] = part if part.ndim else part.reshape(1)
     return out
+
+
+def _interleaved(lb, step, trips):
+    """Whether the lanes' loops start within one step of each other with a common positive step (a
+    grid-stride loop), so that taking the trips in turn orders the induction values."""
+    if lb.ndim == 0 or lb.shape[0] < 2 or np.ndim(step) != 0:
+        return False
+    st = int(step)
+    lo, hi = int(lb.min()), int(lb.max())
+    return st > 0 and lo != hi and hi - lo < st and bool(np.all(lb[1:] > lb[:-1]))
 
 
 class Executor:
@@ -86,15 +76,16 @@ class Executor:
         self._warned = set()
         self.mask_stack = []
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
-        self.has_inputs = True                   # some pointer argument is only read (set by the launcher)
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
-    def _set_lanes(self, blocks):
+    def _set_lanes(self, blocks, counts=None):
+        """Make ``blocks`` the current lanes; ``counts``: their per-block counts when the caller knows
+        them (``block_counts`` of a lane set it saved, or derived from the one it expands)."""
         self._flush_ticks()
         self.blocks = blocks
         self.lanes = blocks.shape[0]
-        self._counts = None
+        self._counts = counts
 
     @property
     def block_counts(self):
@@ -242,20 +233,37 @@ class Executor:
         return self._sequential_for(op, body, env, trips, lb, step, inits)
 
     def _visit_loop(self, op, trips):
+        """Record a loop's entries and trips per block; returns the trips per block."""
         self._visit(("enter", op.id), self.block_counts)
-        self._visit(("trips", op.id), np.bincount(self.blocks, weights=trips, minlength=self.core_num))
+        per_block = np.bincount(self.blocks, weights=trips, minlength=self.core_num)
+        self._visit(("trips", op.id), per_block)
+        return per_block
 
     def _batched_for(self, op, body, env, trips, lb, step):
         """Every trip of every lane as one batch (parallel loops, and sequential ones no trip of which
         depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
-        self._visit_loop(op, trips)
+        counts = self.block_counts
+        per_block = self._visit_loop(op, trips)
         total = int(trips.sum())
         if total == 0:
             return
-        parent = np.repeat(np.arange(L), trips)
-        first = np.repeat(np.cumsum(trips) - trips, trips)
-        local = np.arange(total) - first
+        if _interleaved(lb, step, trips):
+            # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
+            # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
+            # other in memory (views instead of gathers). Each lane's own trips stay in order.
+            if trips.min() == trips.max():
+                parent = np.broadcast_to(np.arange(L), (int(trips[0]), L)).reshape(-1)
+                local = np.repeat(np.arange(int(trips[0])), L)
+            else:
+                local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
+                parent = np.broadcast_to(np.arange(L), local.shape)
+                keep = local < trips
+                parent, local = parent[keep], local[keep]
+        else:
+            parent = np.repeat(np.arange(L), trips)
+            first = np.repeat(np.cumsum(trips) - trips, trips)
+            local = np.arange(total) - first
         if lb.ndim == 0 and step.ndim == 0:
             iv = (local * int(step) + int(lb)).astype(np.int32)
         else:
@@ -266,11 +274,11 @@ class Executor:
         tracker = self._tracker(op, int(trips.max()))
         if tracker is not None:
             child[tracker.key] = parent * tracker.span + local
-        self._set_lanes(saved[parent])
+        self._set_lanes(saved[parent], per_block.copy())   # every lane once per trip it runs
         try:
             self.run_block(body, child)
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
             if tracker is not None:
                 self.trackers.pop()
 
@@ -287,12 +295,13 @@ class Executor:
         tmax = int(trips.max()) if L else 0
         uniform = bool(np.all(trips == tmax))
         saved = self.blocks
+        counts = self.block_counts
         self._visit_loop(op, trips)
         tracker = self._tracker(op, tmax)
         hoisted = None
         if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
-            hoisted, ops = self._hoist(op, body, env, tmax, lb, step)
-            folded = self._fold(op, body, ops, hoisted, carried, tmax)
+            hoisted, ops = hoist(self, op, body, env, tmax, lb, step)
+            folded = fold(self, op, body, ops, hoisted, carried, tmax)
             if folded is not None:
                 return folded
         try:
@@ -300,7 +309,7 @@ class Executor:
                 if uniform:
                     idx = None
                     child = Env(env, None)
-                    self._set_lanes(saved)
+                    self._set_lanes(saved, counts)
                     vals = carried
                 else:
                     idx = np.nonzero(trips > t)[0]
@@ -325,99 +334,10 @@ class Executor:
                 else:
                     carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
             if tracker is not None:
                 self.trackers.pop()
         return carried
-
-    def _hoist(self, op, body, env, tmax, lb, step):
-        """Run the ops of a carried-value loop that do not depend on the carried chain for every trip of
-        every lane as one batch (lane-major: lane l's trip t is row l * tmax + t); their ticks are charged
-        as if each trip ran them. Returns their results and the remaining ops of the body."""
-        split = self._split.get(op.id)
-        if split is None:
-            ids = self.hoistable[op.id]
-            split = ([o for o in body.ops if o.id in ids], [o for o in body.ops if o.id not in ids])
-            self._split[op.id] = split
-        first, rest = split
-        L = self.lanes
-        saved = self.blocks
-        parent = np.repeat(np.arange(L), tmax)
-        local = np.tile(np.arange(tmax), L)
-        if lb.ndim == 0 and step.ndim == 0:
-            iv = (local * int(step) + int(lb)).astype(np.int32)
-        else:
-            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
-        child = Env(env, parent)
-        child[body.args[0].id] = iv
-        self._set_lanes(saved[parent])
-        try:
-            self.run_ops(first, child)
-        finally:
-            self._set_lanes(saved)
-        return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
-
-    _FOLDS = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
-
-    def _fold_plan(self, op, body, ops):
-        """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
-        value (h hoisted, op one of + * max min, one dtype): the ufunc and the hoisted operand per value."""
-        key = ("fold", op.id)
-        if key in self._split:
-            return self._split[key]
-        plan = None
-        args = body.args[1:]
-        *binops, last = ops
-        if last.name == "scf.yield" and len(binops) == len(args) and len(last.operands) == len(args):
-            plan = []
-            for a, y in zip(args, last.operands):
-                b = y.owner
-                if getattr(b, "name", None) != "tile.binary" or b not in binops or b.attrs["kind"] not in self._FOLDS:
-                    plan = None
-                    break
-                x, h = b.operands
-                if h.id == a.id:
-                    x, h = h, x
-                dtype = b.results[0].type.dtype
-                if x.id != a.id or h.id == a.id or str(dtype) == "bfloat16" or \
-                        any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
-                    plan = None
-                    break
-                plan.append((b, self._FOLDS[b.attrs["kind"]], h.id))
-        self._split[key] = plan
-        return plan
-
-    def _fold(self, op, body, ops, hoisted, carried, tmax):
-        """Run the carried chain ``acc = acc <op> h_t`` of every trip as one reduction over the trips. A
-        reduction over the first axis accumulates in order, trip after trip, rounding each step to the
-        dtype: the same values as the trip-by-trip run."""
-        if self.mask_stack:
-            return None
-        plan = self._fold_plan(op, body, ops)
-        if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
-                or any(type(c) is UnsetAccumulator for c in carried):
-            return None
-        L = self.lanes
-        out = []
-        for (b, ufunc, hid), init in zip(plan, carried):
-            h = hoisted[hid]
-            init = np.asarray(init.materialise() if type(init) is Shared else init)
-            tail = b.results[0].type.shape
-            stack = np.empty((tmax + 1, L) + tail, dtype=h.dtype)
-            stack[0] = init
-            if type(h) is Shared:   # one gather straight into trip-major order
-                stack[1:] = h.windows[h.index.reshape(L, tmax).T].reshape((tmax, L) + tail)
-            else:
-                h = np.asarray(h)
-                stack[1:] = np.broadcast_to(h, (1,) + tail) if h.shape[0] == 1 else \
-                    h.reshape((L, tmax) + tail).swapaxes(0, 1)
-            with np.errstate(all="ignore"):
-                out.append(ufunc.reduce(stack, axis=0))
-            pipe, ticks, extra, _ = self.costs[b.id]
-            self._pending[pipe] += ticks * tmax
-            for p, tk in extra:
-                self._pending[p] += tk * tmax
-        return out
 
     def _if(self, op, env):
         cond = np.asarray(env[op.operands[0].id]).astype(bool)
@@ -428,7 +348,7 @@ class Executor:
             taken = then_r if taken else else_r
             return self.run_block(taken, Env(env, None))
         L = self.lanes
-        saved = self.blocks
+        saved, counts = self.blocks, self._counts
         results = [None] * len(op.results)
         try:
             for region, sel in ((then_r, np.nonzero(cond)[0]), (else_r, np.nonzero(~cond)[0])):
@@ -439,13 +359,13 @@ class Executor:
                 out = self.run_block(region, Env(env, sel))
                 results = [_scatter(r, sel, o, L) for r, o in zip(results, out)]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
         return results
 
     def _while(self, op, env):
         before, after = op.regions
         L = self.lanes
-        saved = self.blocks
+        saved, counts = self.blocks, self._counts
         carried = [env[o.id] for o in op.operands]
         active = np.arange(L)
         final = list(carried)
@@ -476,7 +396,7 @@ class Executor:
                 carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]
         finally:
-            self._set_lanes(saved)
+            self._set_lanes(saved, counts)
         return final
 
     # -- masks ------------------------------------------------------------------------------------

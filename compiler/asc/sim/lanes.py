@@ -108,3 +108,25 @@ def per_lane(v, lanes: int, tail=()):
 
 def lane_count(v) -> int:
     return 1 if (v.ndim == 0) else v.shape[0]
+
+
+class Env:
+    """Values of a region: its own bindings, falling back to the enclosing region's (gathered)."""
+    __slots__ = ("vals", "parent", "idx")
+
+    def __init__(self, parent=None, idx=None):
+        self.vals = {}
+        self.parent = parent
+        self.idx = idx
+
+    def __getitem__(self, key):
+        v = self.vals.get(key)
+        if v is None:
+            v = self.parent[key]
+            if self.idx is not None:
+                v = gather(v, self.idx)
+            self.vals[key] = v
+        return v
+
+    def __setitem__(self, key, value):
+        self.vals[key] = value

@@ -4,18 +4,16 @@ Loads and stores clip exactly where pyasc does (the last-dimension tail of a til
 other access outside a tensor or its buffer is an error, and nothing is written outside a buffer.
 Stores remember which block wrote each element and loads which blocks read it, so two blocks writing
 the same element, one reading what another wrote, or one overwriting what another read in the same
-launch is reported as a race; atomic updates may share elements with each other.
+launch is reported as a race (``races.py``); atomic updates may share elements with each other.
 """
 from __future__ import annotations
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .errors import OutOfBoundsError, RaceError
+from .errors import OutOfBoundsError
 from .lanes import gather, per_lane
-
-NO_WRITER = -1
-ATOMIC = -2
+from .races import NO_WRITER
 
 
 class AccessLog:
@@ -42,6 +40,7 @@ class Buffer:
         self.n = data.shape[0]
         self.written = False
         self.stored = not read_only  # the kernel stores through this argument (set by the launcher)
+        self.output = False       # the argument plays the output role (set by the launcher)
         self.narrow = []          # (op, element indices, blocks) of scalar stores (32-byte DMA blocks)
 
     def defer_write(self, fill):
@@ -386,45 +385,6 @@ class Access:
         idx = starts + np.arange(self.rows).reshape(1, -1, 1) * rs + np.arange(self.cols).reshape(1, 1, -1)
         valid = np.arange(self.cols).reshape(1, 1, -1) < np.broadcast_to(self.valid_cols, (lanes,)).reshape(lanes, 1, 1)
         return idx, np.broadcast_to(valid, idx.shape)
-
-
-def check_read_race(buf: Buffer, tags_window, blocks, what):
-    """A block reading elements another block wrote in this launch is a race."""
-    conflict = (tags_window >= 0) & (tags_window != blocks.reshape((-1,) + (1,) * (tags_window.ndim - 1)))
-    if np.any(conflict):
-        lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
-        raise RaceError(f"{what} of '{buf.name}' reads data written by block "
-                        f"{int(tags_window[conflict].flat[0])} in the same launch",
-                        "blocks run concurrently: a block may only read what it wrote itself "
-                        "(split the work into two kernel launches)", lane)
-
-
-def check_overwrite_race(buf: Buffer, lo_window, hi_window, blocks, what):
-    """A block writing elements another block read in this launch is a race (the reader may see the old
-    or the new value)."""
-    b = blocks.reshape((-1,) + (1,) * (lo_window.ndim - 1))
-    other_reader = (lo_window != b) | (hi_window != b)
-    conflict = (hi_window >= 0) & other_reader
-    if np.any(conflict):
-        lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
-        other = int(np.where(lo_window != b, lo_window, hi_window)[conflict].flat[0])
-        raise RaceError(f"{what} to '{buf.name}' overwrites elements block {other} read in the same launch",
-                        "blocks run concurrently: the reader may see the old or the new value; split the work "
-                        "into two kernel launches, or let each block read only what it writes", lane)
-
-
-def check_write_race(buf: Buffer, tags_window, blocks, what, atomic=False):
-    b = blocks.reshape((-1,) + (1,) * (tags_window.ndim - 1))
-    if atomic:
-        conflict = (tags_window >= 0)
-    else:
-        conflict = (tags_window == ATOMIC) | ((tags_window >= 0) & (tags_window != b))
-    if np.any(conflict):
-        lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
-        other = int(tags_window[conflict].flat[0])
-        who = "an atomic update" if other == ATOMIC else f"block {other}"
-        raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {who} in the same launch",
-                        "give every block a disjoint output region, or use @atomic_add/max/min", lane)
 
 
 class ClippedAccess:

@@ -164,22 +164,23 @@ def _exec_unary(ex, op, a):
 @impl("tile.softmax")
 def _exec_softmax(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
-    x = a.astype(np.float32)
+    x = as_float32(a)                               # no copy when already float32 (a may be a view: not written)
     with np.errstate(all="ignore"):
-        e = np.exp(x - x.max(axis=-1, keepdims=True))
-        r = e / e.sum(axis=-1, keepdims=True)
-    return r.astype(rdt)
+        e = x - x.max(axis=-1, keepdims=True)      # a new array: exp and the division work in place on it
+        np.exp(e, out=e)
+        e /= e.sum(axis=-1, keepdims=True)
+    return e.astype(rdt, copy=False)
 
 
 @impl("tile.rms_norm")
 def _exec_rms_norm(ex, op, x, gamma, eps):
     rdt = op.results[0].type.dtype.to_numpy()
-    x32 = x.astype(np.float32)
+    x32 = as_float32(x)
     eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
     with np.errstate(all="ignore"):
         ms = np.mean(x32 * x32, axis=-1, keepdims=True)
-        r = x32 / np.sqrt(ms + eps) * gamma.astype(np.float32)
-    return r.astype(rdt)
+        r = x32 / np.sqrt(ms + eps) * as_float32(gamma)
+    return r.astype(rdt, copy=False)
 
 
 _NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}

@@ -7,9 +7,9 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
-from ..memory import (ATOMIC, NO_WRITER, Access, ClippedAccess, TensorVal, _fmt, check_overwrite_race,
-                      check_read_race, check_write_race,
-                      tags_window, windows_overlap)
+from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
+from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
+                     write_conflicts, writer_text)
 from . import impl
 
 
@@ -108,13 +108,16 @@ def _exec_load(ex, op, t, *rest):
 
 
 def _note_unset(ex, op, buf, n):
-    # Only where the argument plays the output role: the load goes through an argument the kernel stores to,
-    # and the kernel reads its inputs from arguments it never writes. (A kernel working in place on its only
-    # data, or the host passing one array as both input and output, reads it before writing by design.)
-    if n and ex.has_inputs and buf.stored:
-        ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an argument the "
-                "kernel also writes: they hold whatever the host put there (undefined if it was created with "
-                "np.empty / torch.empty); initialise it on the host, or store before loading")
+    # Only where the argument plays the output role (``Buffer.output``: stored through, and passed after the
+    # inputs the kernel reads). A kernel working in place on its only data, one updating an argument passed
+    # before its inputs (``x += y``), or the host passing one array as both input and output reads data the
+    # host put there by design.
+    if n and buf.output:
+        ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an output "
+                "argument (the kernel stores to it and it comes after the inputs): they hold whatever the host put "
+                "there (undefined if it was created with np.empty / torch.empty); initialise it on the host, or "
+                "store before loading (an argument updated in place goes before its inputs, as in kernel(x, y) "
+                "for x += y)")
 
 
 def _track(ex, op, buf, acc, L, load):
@@ -167,7 +170,8 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
     if ex.trackers and op is not None:
         _track(ex, op, buf, acc, L, load=False)
     _note_cover(buf, acc, L)
-    sv = acc.strided_view(data, L)
+    # Atomic updates resolve element by element (lanes may share elements): never the strided path.
+    sv = acc.strided_view(data, L) if atomic is None else None
     if sv is not None and sv[1] is None and sv[0].shape[0] == 1 and L > 1:
         sv = None  # every lane writes the same window: resolve lane by lane below
     if sv is not None:
@@ -181,16 +185,13 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         lane_vals = vals if order is None else vals[order]
         lane_blocks = blocks if order is None else blocks[order]
         if buf.has_writes():
-            check_write_race(buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what, atomic is not None)
+            check_write_race(buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what)
         if buf.has_reads() and not buf.only_read_by_the_same_lanes(view, lane_blocks):
             lo, hi = buf.reader_span()
             check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
-        if atomic is None:
-            w[...] = lane_vals
-        else:
-            w[...] = atomic(w, lane_vals)
-        tag = ATOMIC if atomic is not None else lane_blocks.reshape(-1, 1, 1)
+        w[...] = lane_vals
+        tag = lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
             tw = tags_window(tags, view, data)
@@ -224,14 +225,10 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         v = np.broadcast_to(vals, idx.shape)[valid]
         tags = buf.writer_tags()
         prev = tags[flat]
-        if atomic is None:
-            bad = (prev == ATOMIC) | ((prev >= 0) & (prev != lane_blocks))
-        else:
-            bad = prev >= 0
+        bad = write_conflicts(prev, lane_blocks, atomic is not None)
         if np.any(bad):
-            other = int(prev[bad][0])
-            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by "
-                            f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
+            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
+                            "in the same launch",
                             "give every block a disjoint output region, or use @atomic_add/max/min")
         if atomic is None:
             uniq, first = np.unique(flat, return_index=True)
@@ -246,7 +243,13 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
             tags[flat] = lane_blocks
         else:
             atomic.at(data, flat, v)
-            tags[flat] = ATOMIC
+            tags[flat] = tags_after_atomic(prev, lane_blocks)
+            if lane_blocks.size and lane_blocks.min() != lane_blocks.max():
+                # elements several blocks updated in this one op: atomic updates of several blocks
+                order = np.argsort(flat, kind="stable")
+                fs, bs = flat[order], lane_blocks[order]
+                shared = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
+                tags[fs[1:][shared]] = ATOMIC
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
 

@@ -1,0 +1,121 @@
+"""Loops that carry values: the ops off the carried chain run for every trip of every lane as one batch
+(``hoist``), and a chain that is only ``acc = acc <op> h`` runs one op per trip over every lane
+(``fold``). Both give the values and ticks of running the trips in turn."""
+from __future__ import annotations
+
+import numpy as np
+
+from .lanes import Env, Shared, UnsetAccumulator, per_lane
+from .ops.arith import _UFUNC, binary_values, compute_dtype
+
+
+def hoist(ex, op, body, env, tmax, lb, step):
+    """Run the ops of a carried-value loop that do not depend on the carried chain for every trip of
+    every lane as one batch (lane-major: lane l's trip t is row l * tmax + t); their ticks are charged
+    as if each trip ran them. Returns their results and the remaining ops of the body."""
+    split = ex._split.get(op.id)
+    if split is None:
+        ids = ex.hoistable[op.id]
+        split = ([o for o in body.ops if o.id in ids], [o for o in body.ops if o.id not in ids])
+        ex._split[op.id] = split
+    first, rest = split
+    L = ex.lanes
+    saved = ex.blocks
+    counts = ex.block_counts
+    parent = np.repeat(np.arange(L), tmax)
+    local = np.broadcast_to(np.arange(tmax), (L, tmax)).reshape(-1)
+    if lb.ndim == 0 and step.ndim == 0:
+        iv = (local * int(step) + int(lb)).astype(np.int32)
+    else:
+        iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
+    child = Env(env, parent)
+    child[body.args[0].id] = iv
+    ex._set_lanes(saved[parent], counts * tmax)
+    try:
+        ex.run_ops(first, child)
+    finally:
+        ex._set_lanes(saved, counts)
+    return {r.id: child.vals[r.id] for o in first for r in o.results}, rest
+
+
+_FOLDS = ("add", "mul", "max", "min")
+
+
+def _fold_plan(ex, op, body, ops):
+    """When what is left of a carried-value loop after hoisting is only ``acc = acc <op> h`` per carried
+    value (h hoisted, op one of + * max min, one dtype): per value the op, whether the carried value is
+    its first operand, and the hoisted operand."""
+    key = ("fold", op.id)
+    if key in ex._split:
+        return ex._split[key]
+    plan = None
+    args = body.args[1:]
+    *binops, last = ops
+    if last.name == "scf.yield" and len(binops) == len(args) and len(last.operands) == len(args):
+        plan = []
+        for a, y in zip(args, last.operands):
+            b = y.owner
+            if getattr(b, "name", None) != "tile.binary" or b not in binops or b.attrs["kind"] not in _FOLDS:
+                plan = None
+                break
+            x, h = b.operands
+            first = x.id == a.id            # operand order as written (max / min of signed zeros)
+            if not first:
+                x, h = h, x
+            dtype = b.results[0].type.dtype
+            if x.id != a.id or h.id == a.id or \
+                    any(v.type.dtype != dtype or v.type.shape != b.results[0].type.shape for v in (x, h)):
+                plan = None
+                break
+            plan.append((b, first, h.id))
+    ex._split[key] = plan
+    return plan
+
+
+def fold(ex, op, body, ops, hoisted, carried, tmax):
+    """Run the carried chain ``acc = acc <op> h_t`` of every trip without the rest of the loop: the
+    same binary op, trip after trip, on every lane at once (the same rounding as the trip-by-trip
+    run); each trip's operand is a view of the hoisted batch where it can be."""
+    if ex.mask_stack:
+        return None
+    plan = _fold_plan(ex, op, body, ops)
+    if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
+            or any(type(c) is UnsetAccumulator for c in carried):
+        return None
+    L = ex.lanes
+    out = []
+    for (b, first, hid), init in zip(plan, carried):
+        h = hoisted[hid]
+        kind = b.attrs["kind"]
+        acc = init.materialise() if type(init) is Shared else init
+        dtype = b.results[0].type.dtype.to_numpy()
+        tail = b.results[0].type.shape
+        if type(h) is Shared:   # the distinct windows, picked per trip
+            windows, index = h.windows, h.index.reshape(L, tmax)
+            operand = lambda t: windows[index[:, t]]  # noqa: E731
+        else:
+            h = np.asarray(h)
+            hv = h.reshape((L, tmax) + tail) if h.shape[0] != 1 else None
+            operand = (lambda t: h) if hv is None else (lambda t: hv[:, t])
+        if compute_dtype(dtype) == dtype and kind in _UFUNC:
+            # computed in its own dtype: one ufunc per trip into one buffer (what binary_values does,
+            # without a new array per trip)
+            ufunc = _UFUNC[kind]
+            init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
+            acc[...] = init
+            with np.errstate(all="ignore"):
+                for t in range(tmax):
+                    if first:
+                        ufunc(acc, operand(t), out=acc)
+                    else:
+                        ufunc(operand(t), acc, out=acc)
+        else:
+            for t in range(tmax):
+                acc = binary_values(kind, acc, operand(t), dtype) if first else \
+                    binary_values(kind, operand(t), acc, dtype)
+        out.append(acc)
+        pipe, ticks, extra, _ = ex.costs[b.id]
+        ex._pending[pipe] += ticks * tmax
+        for p, tk in extra:
+            ex._pending[p] += tk * tmax
+    return out

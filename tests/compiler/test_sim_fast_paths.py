@@ -1,0 +1,125 @@
+"""The simulator's fast paths give exactly the results of running every lane and trip in program order,
+and step aside where their condition does not hold."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asc
+import asc2
+from asc.sim.executor import _interleaved
+
+from kernel_checks import randn
+
+
+# -- grid-stride loops run trip by trip (ascending induction values) -------------------------------------------
+@asc2.jit
+def last_row_kernel(out_ptr: asc.GlobalAddress, rows: int, START: asc.ConstExpr[int], STEP: asc.ConstExpr[int]):
+    """Every iteration of a block stores its row index into the block's own slot: the last one must win."""
+    o_gm = asc2.tensor(out_ptr, [asc2.block_num() * 8])
+    for r in asc2.range(asc2.block_idx() * START, rows, STEP, parallel=True):
+        asc2.store(asc2.full([8], r, dtype=asc.int32), o_gm, offsets=[asc2.block_idx() * 8])
+
+
+@pytest.mark.parametrize("start,step,expected", [
+    (1, 4, [8, 9, 6, 7]),        # grid stride, unequal trip counts: blocks 0 and 1 run one trip more
+    (3, 2, [8, 9, 8, 9]),        # starts 0, 3, 6, 9 are more than a step apart: lane by lane
+])
+def test_a_block_writing_one_slot_in_every_iteration_keeps_the_last_iteration(start, step, expected):
+    out = np.full(32, -1, np.int32)
+    last_row_kernel[4](out, 10, start, step)
+    np.testing.assert_array_equal(out.reshape(4, 8)[:, 0], expected)
+
+
+def test_grid_stride_condition():
+    trips = np.array([3, 3, 2])
+    assert _interleaved(np.array([0, 1, 2]), np.asarray(3), trips)
+    assert not _interleaved(np.array([0, 3, 6]), np.asarray(3), trips)      # a step or more apart
+    assert not _interleaved(np.array([2, 1, 0]), np.asarray(3), trips)      # not ascending (shuffled blocks)
+    assert not _interleaved(np.array([0, 1, 2]), np.array([3, 3, 4]), trips)  # no common step
+    assert not _interleaved(np.array([0, 1, 2]), np.asarray(-3), trips)     # counting down
+    assert not _interleaved(np.asarray(0), np.asarray(3), trips)            # the same start in every lane
+
+
+@pytest.mark.parametrize("order", ["natural", "shuffle:3"])
+def test_grid_stride_rows_give_the_same_result_in_any_block_order(order, monkeypatch):
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, C: asc.ConstExpr[int]):
+        x_gm = asc2.tensor(x_ptr, [rows, C])
+        o_gm = asc2.tensor(out_ptr, [rows, C])
+        for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+            row = asc2.load(x_gm, [1, C], offsets=[r, 0])
+            asc2.store(row * asc2.reduce_sum(row), o_gm, offsets=[r, 0])
+    monkeypatch.setenv("ASC_BLOCK_ORDER", order)
+    x = randn((37, 64), np.float32, seed=11)
+    out = np.zeros_like(x)
+    k[5](x, out, 37, 64)
+    np.testing.assert_array_equal(out, x * x.sum(axis=1, keepdims=True, dtype=np.float32))
+
+
+# -- a carried chain acc = acc <op> h runs trip after trip without the rest of the loop ----------------------------
+@asc2.jit
+def chain_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                 cols: asc.ConstExpr[int], C: asc.ConstExpr[int], DT: asc.ConstExpr):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, 3 * C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        s = asc2.zeros([1, C], dtype=DT)
+        hi = asc2.full([1, C], -1.0, dtype=DT)
+        lo = asc2.full([1, C], 1.0, dtype=DT)
+        for j in asc2.range(cols // C):
+            t = asc2.load(x_gm, [1, C], offsets=[r, j * C])
+            s = t + s                       # the carried value second
+            hi = asc2.maximum(t, hi)        # max / min of +0 and -0 depend on the operand order
+            lo = asc2.minimum(lo, t)
+        asc2.store(s, o_gm, offsets=[r, 0])
+        asc2.store(hi, o_gm, offsets=[r, C])
+        asc2.store(lo, o_gm, offsets=[r, 2 * C])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_a_folded_chain_gives_the_bits_of_the_trip_by_trip_run(dtype):
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal((10, 256)) * 300).astype(dtype)
+    x[:, ::7] = 0.0
+    x[:, ::5] = -0.0                        # signed zeros reach max / min
+    compiled, _ = chain_kernel.compile((x, np.zeros((10, 96), dtype), x, 10, 256, 32, asc.float16
+                                        if dtype == np.float16 else asc.float32), {})
+    inner = [op for op in compiled.fn.walk() if op.name == "scf.for"][1]
+    assert inner.id in compiled.hoistable
+    dt = asc.float16 if dtype == np.float16 else asc.float32
+    folded = np.zeros((10, 96), dtype)
+    chain_kernel[3](x, folded, np.zeros(1, dtype), 10, 256, 32, dt)
+    alone = np.zeros((10, 96), dtype)
+    chain_kernel[3](x, alone, x, 10, 256, 32, dt)     # aliased arguments: the trips run one by one
+    np.testing.assert_array_equal(folded.view(np.uint16 if dtype == np.float16 else np.uint32),
+                                  alone.view(np.uint16 if dtype == np.float16 else np.uint32))
+    seq = np.zeros((10, 32), dtype)
+    for j in range(8):
+        seq = (x[:, j * 32:(j + 1) * 32].astype(np.float32) + seq.astype(np.float32)).astype(dtype)
+    np.testing.assert_array_equal(folded[:, :32], seq)
+
+
+# -- coverage: stores that tile contiguous ranges are merged as intervals -----------------------------------------
+@asc2.jit
+def two_ranges_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, SECOND: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    b = asc2.block_idx()
+    asc2.store(asc2.load(x_gm, [64], offsets=[b * 64]), o_gm, offsets=[b * 64])
+    asc2.store(asc2.load(x_gm, [64], offsets=[b * 64]), o_gm, offsets=[SECOND + b * 64])
+
+
+@pytest.mark.parametrize("n,second,warning", [
+    (256, 128, None),                                            # [0, 128) + [128, 256): all of it
+    (320, 192, "'out_ptr': 64 of 320 element(s) were never written by any block (the first uncovered range "
+               "is [128, 192))"),                                # a hole between the two ranges
+    (320, 128, "'out_ptr': 64 of 320 element(s) were never written by any block (the first uncovered range "
+               "is [256, 320))"),                                # the tail
+])
+def test_ranges_stored_in_two_ops_are_checked_for_gaps(n, second, warning):
+    x = randn(n, np.float32, seed=13)
+    out = np.zeros(n, np.float32)
+    two_ranges_kernel[2](x, out, n, second)
+    found = [w for w in two_ranges_kernel.last_launch["warnings"] if "never written" in w]
+    assert [w.split(";")[0] for w in found] == ([] if warning is None else [warning])
