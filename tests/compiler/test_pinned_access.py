@@ -78,12 +78,28 @@ def per_block_tail(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int,
         asc2.store(t * 2.0, o_gm, offsets=[0])
 
 
+@asc2.jit
+def per_block_end(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    b = asc2.block_idx()
+    end = b * T + T                               # each block sees the array up to the end of its own tile
+    if end > n:
+        end = n
+    x_gm = asc2.tensor(x_ptr, [end])
+    o_gm = asc2.tensor(out_ptr, [end])
+    t = asc2.load(x_gm, [T], offsets=[b * T])
+    if b % 2 == 0:
+        asc2.store(t + 1.0, o_gm, offsets=[b * T])
+    else:
+        asc2.store(t * 2.0, o_gm, offsets=[b * T])
+
+
+@pytest.mark.parametrize("kernel", [per_block_tail, per_block_end], ids=["moved-start", "own-end"])
 @pytest.mark.parametrize("n", [3 * 64 - 5, 3 * 64], ids=["last-block-clipped", "all-full"])
-def test_tensors_of_a_different_length_in_each_block_clip_each_blocks_own_tail(n):
+def test_tensors_of_a_different_length_in_each_block_clip_each_blocks_own_tail(kernel, n):
     x = randn(n, np.float32, seed=12)
     base = np.full(3 * 64 + 32, -7.0, np.float32)
     out = base[:x.size]
-    per_block_tail[3](x, out, x.size, 64)
+    kernel[3](x, out, x.size, 64)
     expect = np.concatenate([x[:64] + 1.0, x[64:128] * 2.0, x[128:] + 1.0])
     np.testing.assert_array_equal(out, expect)
     assert np.all(base[x.size:] == -7)            # the last block's tail stops at the end of its tensor
