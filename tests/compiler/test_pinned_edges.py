@@ -388,3 +388,25 @@ def test_reuse_alloc_frees_loop_tiles_when_the_loop_ends(level, peak):
     np.testing.assert_allclose(out[:2048], np.exp(np.abs(x)), rtol=1e-6)
     assert np.all(out[2048:] == 7)
     assert k.last_launch["peak_ub_bytes"] == peak
+
+
+@pytest.mark.parametrize("level,peak", [(0, 7 * 4096), (1, 6 * 4096), (2, 4 * 4096)])
+def test_reuse_alloc_gives_each_unrolled_copy_of_a_loop_its_own_tiles(level, peak):
+    # unroll_factor=2: two copies of the body are in flight, each with its own buffers. Level 0 keeps
+    # every tile (2 x 3 in the loop, plus the one after it); level 1 holds the loop's 2 x 3 until the loop
+    # ends and then reuses them; level 2 holds two live tiles per copy.
+    @asc2.jit(reuse_alloc=level, always_compile=True)
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+        x_gm = asc2.tensor(x_ptr, [n * 1024])
+        o_gm = asc2.tensor(out_ptr, [n * 1024 + 1024])
+        for i in asc2.range(n, unroll_factor=2):
+            a = asc2.load(x_gm, [1024], offsets=[i * 1024])
+            b = asc2.abs(a)
+            asc2.store(asc2.exp(b), o_gm, offsets=[i * 1024])
+        asc2.store(asc2.full([1024], 7.0), o_gm, offsets=[n * 1024])
+    x = np.linspace(-2, 2, 4 * 1024, dtype=np.float32)
+    out = np.zeros(5 * 1024, np.float32)
+    k[1](x, out, 4)
+    np.testing.assert_allclose(out[:4096], np.exp(np.abs(x)), rtol=1e-6)
+    assert np.all(out[4096:] == 7)
+    assert k.last_launch["peak_ub_bytes"] == peak

@@ -70,9 +70,24 @@ def _equivalents(module_path: str) -> list[dict]:
     return [e for e in data.get("equivalent", []) if e["module"] == module_path]
 
 
-def _matches(entry: dict, key: tuple[str, str, str]) -> bool:
+def _matches(entry: dict, key: tuple[str, str, str], mutated=None) -> bool:
+    """Whether ``entry`` names the mutant ``key``. An entry with ``mutated`` (the mutated line, stripped)
+    names only the mutant that writes that line: a line may hold the same number or operator twice, and
+    one operator may replace it in more than one way (a number by n + 1 and by n - 1)."""
     op, line, target = key
-    return entry["operator"] == op and entry["line"].strip() == line and entry.get("target", target) == target
+    if not (entry["operator"] == op and entry["line"].strip() == line and entry.get("target", target) == target):
+        return False
+    return "mutated" not in entry or (mutated is not None and mutated() == entry["mutated"].strip())
+
+
+def _mutated_line(source: str, spec) -> str | None:
+    """The line ``spec`` mutates, as the mutant writes it (stripped)."""
+    from cosmic_ray.mutating import mutate_code
+    from cosmic_ray.plugins import get_operator
+
+    code = mutate_code(source, get_operator(spec.operator_name)(**(getattr(spec, "operator_args", None) or {})),
+                       spec.occurrence)
+    return None if code is None else code.splitlines()[spec.start_pos[0] - 1].strip()
 
 
 def run_module(name: str, spec: dict, budget_s: float, fresh: bool, python: str, sample: int | None = None) -> dict:
@@ -133,7 +148,7 @@ def run_module(name: str, spec: dict, budget_s: float, fresh: bool, python: str,
                 db.set_result(item.job_id, WorkResult(output="not sampled", worker_outcome=WorkerOutcome.SKIPPED))
                 continue
             for i, e in enumerate(equivalents):
-                if _matches(e, key):
+                if _matches(e, key, lambda: _mutated_line(source, m)):
                     used.add(i)
                     db.set_result(item.job_id, WorkResult(output="equivalent: " + e["reason"],
                                                           worker_outcome=WorkerOutcome.SKIPPED))
