@@ -25,13 +25,13 @@ from .gen_agent import (API_NOTES, NOTES_NAME, PROMPT_NAME, _atomic_write_bytes,
 from .kernelfile import read_kernel_file
 from .pipeline import _first_line, infrastructure_record
 from .paths import to_repo_path
-from .runner import check_declared, run_file
+from .runner import TRACECHECK, check_declared, run_file, warm_bytecode
 
-TRACECHECK = Path(__file__).resolve().parent / "tracecheck.py"
 
 
 def _sandbox_json(argv: list[str], out: Path, *, timeout_s: float, memory_mb: int | None, root: Path,
                   ev_dir: Path) -> tuple[dict | None, sandbox.SandboxResult]:
+    warm_bytecode()  # tracecheck.py runs the embedded engine
     sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, repo=root, evidence_dir=ev_dir,
                      writable=[out.parent], network=False)
     try:
@@ -230,7 +230,14 @@ def attempt_record(ctx: Context, cell: dict, attempt: int, contract: dict | None
 
 
 def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Path) -> dict:
-    """Static check (trace on the embedded compiler), then the run with the harness's comparison."""
+    """Static check (trace on the embedded compiler), then the run with the harness's comparison.
+
+    On the embedded engine a kernel judged against its cell's golden is checked and run by one
+    sandboxed process (the check, then the run only when the check passed; each with its own
+    ``--kernel-timeout``): the run's interpreter is the check's, so a second start-up of Python,
+    numpy and the engine would buy nothing. Otherwise (pyasc engine, no golden) the check and the
+    run are two sandboxed processes.
+    """
     args = ctx.args
     root = ctx.root
     golden = root / cell["golden"] if cell.get("golden") else None
@@ -251,16 +258,54 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
     else:
         target = kernel  # no golden to compare with: the kernel's own interface or exit code decides
 
-    out = eval_dir / "trace.json"
     untracked = untracked_files(root)
-    check, sb = _sandbox_json([sys.executable, str(TRACECHECK), "--kernel", str(target), "--result", str(out),
-                               "--platform", cell["platform"]], out, timeout_s=args.kernel_timeout,
-                              memory_mb=ctx.kernel_memory, root=root, ev_dir=ctx.ev_dir)
+    run_opts = dict(engine=args.engine, backend=args.backend, platform=cell["platform"], timeout_s=args.kernel_timeout,
+                    memory_mb=ctx.kernel_memory, quick=args.quick, repo=root, evidence_dir=ctx.ev_dir)
+    if golden_ok and args.engine == "embedded":
+        result = run_file(target, **run_opts, check={"require_kernels": not args.allow_host_only})
+        check = result.get("check")
+        if not _check_passed(check, args.allow_host_only):
+            changes = list(result.get("repo_changes") or []) + new_repo_files(untracked, root, ctx.ev_dir)
+            return _check_failure(ctx, cell, gen, kernel, eval_dir, check, changes,
+                                  SimpleNamespace(timed_out=result["timed_out"], exit_code=result["exit_code"],
+                                                  memory_exceeded=result["memory_exceeded"],
+                                                  stderr=result["stderr"]))
+    else:
+        out = eval_dir / "trace.json"
+        check, sb = _sandbox_json([sys.executable, str(TRACECHECK), "--kernel", str(target), "--result", str(out),
+                                   "--platform", cell["platform"]], out, timeout_s=args.kernel_timeout,
+                                  memory_mb=ctx.kernel_memory, root=root, ev_dir=ctx.ev_dir)
+        changes = list(sb.repo_changes) + new_repo_files(untracked, root, ctx.ev_dir)
+        if changes or not _check_passed(check, args.allow_host_only):
+            return _check_failure(ctx, cell, gen, kernel, eval_dir, check, changes, sb)
+        untracked = untracked_files(root)
+        result = run_file(target, **run_opts)
+    added = new_repo_files(untracked, root, ctx.ev_dir)
+    if added and result["status"] != "timeout":
+        result["repo_changes"] = list(result.get("repo_changes") or []) + added
+        result["status"] = "error"
+        result["failure"] = {"category": "runtime_error",
+                             "message": "the run changed repository files: " + ", ".join(result["repo_changes"][:10])}
+    result.pop("check", None)
+    result["file"] = str(kernel)
+    result["kernel_sha256"] = file_sha256(kernel)
+    result["sandbox_dirs"] = list(result.get("sandbox_dirs") or []) + [str(eval_dir)]
+    check_declared(result, cell)
+    return build_record(result, cell=cell["id"], kind="generative", root=root, kernel=kernel, generative=gen)
+
+
+def _check_passed(check: dict | None, allow_host_only: bool) -> bool:
+    return bool(check and check.get("ok") and (check.get("kernels_traced") or allow_host_only))
+
+
+def _check_failure(ctx: Context, cell: dict, gen: dict, kernel: Path, eval_dir: Path, check: dict | None,
+                   changes: list[str], sb) -> dict:
+    """The record of an attempt whose static check did not pass (``sb``: the check's process outcome)."""
+    args = ctx.args
 
     def clean(text: str) -> str:
         return text.replace(str(eval_dir), "<workdir>")
 
-    changes = list(sb.repo_changes) + new_repo_files(untracked, root, ctx.ev_dir)
     if changes:
         return _simple_record(ctx, cell, gen, status="error", category="runtime_error",
                               message="the kernel changed repository files during the static check: "
@@ -280,24 +325,6 @@ def evaluate_kernel(ctx: Context, cell: dict, kernel: Path, gen: dict, base: Pat
         return _simple_record(ctx, cell, gen, status="error", category=category,
                               message=clean(f"static check: {check.get('message')}"),
                               verified=category != "infrastructure", kernel=kernel)
-    if not check.get("kernels_traced") and not args.allow_host_only:
-        return _simple_record(ctx, cell, gen, status="error", category="runtime_error",
-                              message="static check: the file launches no @asc2.jit kernel", verified=True,
-                              kernel=kernel)
-
-    untracked = untracked_files(root)
-    result = run_file(target, engine=args.engine, backend=args.backend, platform=cell["platform"],
-                      timeout_s=args.kernel_timeout, memory_mb=ctx.kernel_memory, quick=args.quick, repo=root,
-                      evidence_dir=ctx.ev_dir)
-    added = new_repo_files(untracked, root, ctx.ev_dir)
-    if added and result["status"] != "timeout":
-        result["repo_changes"] = list(result.get("repo_changes") or []) + added
-        result["status"] = "error"
-        result["failure"] = {"category": "runtime_error",
-                             "message": "the run changed repository files: " + ", ".join(result["repo_changes"][:10])}
-    result["file"] = str(kernel)
-    result["kernel_sha256"] = file_sha256(kernel)
-    result["sandbox_dirs"] = list(result.get("sandbox_dirs") or []) + [str(eval_dir)]
-    check_declared(result, cell)
-    return build_record(result, cell=cell["id"], kind="generative", root=root, kernel=kernel, generative=gen)
-
+    return _simple_record(ctx, cell, gen, status="error", category="runtime_error",
+                          message="static check: the file launches no @asc2.jit kernel", verified=True,
+                          kernel=kernel)

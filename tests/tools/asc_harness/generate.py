@@ -13,10 +13,11 @@ evidence directory, and new untracked files).
 The kernel is the newest ``*.py`` file written in the workspace after the agent started (never a
 file that was there before, a symlink, or a copy of a golden kernel). It is copied next to the
 evidence (``evidence/<cell>/artifacts/<attempt>/``; the agent's output, truncated, goes into the
-record), statically checked by tracing it on the embedded compiler in a sandboxed subprocess (a compile error
-is a result, not a crash), then run against the cell's cases with the harness's own comparison: the
-cell's golden ``make_inputs`` / ``reference`` / ``CASES`` with the generated ``launch``. Each attempt
-writes one generative evidence record; sync_capabilities then applies the K-of-M rule.
+record), statically checked by tracing it on the embedded compiler (a compile error is a result, not a
+crash), then run against the cell's cases with the harness's own comparison: the cell's golden
+``make_inputs`` / ``reference`` / ``CASES`` with the generated ``launch``. On the embedded engine the
+check and the run are one sandboxed process (each with its own ``--kernel-timeout``); on pyasc, two.
+Each attempt writes one generative evidence record; sync_capabilities then applies the K-of-M rule.
 
 The run's state (``.generate/state.json`` next to capabilities.yaml, written after every attempt)
 lets ``--resume`` continue an interrupted run with the attempts not yet recorded. ``--scheduler
