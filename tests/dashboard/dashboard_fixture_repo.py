@@ -55,6 +55,23 @@ def reference(x):
 '''
 
 
+def launch_trace(kernel: str, blocks: int, loads: int) -> dict:
+    """A Chrome trace-event launch trace in the embedded engine's shape: per block, ``loads`` tiles loaded
+    (MTE2), computed (V) and stored (MTE3), double-buffered, after a scalar prologue (S)."""
+    events = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": f"{kernel} [{blocks} blocks] #1"}}]
+    for b in range(blocks):
+        t = 10.0
+        events.append({"ph": "X", "name": "scalar", "cat": "S", "pid": 1, "tid": b * 7 + 1, "ts": 0.0, "dur": 0.01,
+                       "args": {"ticks": 10.0, "start_tick": 0.0, "line": 12}})
+        for i in range(loads):
+            for pipe, name, dur, lag in (("MTE2", "load", 120.0, 0.0), ("V", "abs", 40.0, 120.0),
+                                         ("MTE3", "store", 90.0, 160.0)):
+                events.append({"ph": "X", "name": name, "cat": pipe, "pid": 1, "tid": b * 7 + 2, "ts": 0.0,
+                               "dur": dur / 1650, "args": {"ticks": dur, "start_tick": t + lag, "line": 14}})
+            t += 130.0
+    return {"traceEvents": events}
+
+
 def _stamp(when: dt.datetime) -> str:
     return when.strftime("%Y%m%dT%H%M%S%f") + "Z"
 
@@ -89,7 +106,7 @@ class FixtureRepo:
 
     def record(self, cell: dict, kind: str, when: dt.datetime, status: str = "pass", *,
                ticks=(120, 4692), runtime_verified: bool = True, failure=None, generative=None,
-               perf=None, commit: str = "3f2a9c1d0e7b", kernel_sha=None, cases=None) -> str:
+               perf=None, commit: str = "3f2a9c1d0e7b", kernel_sha=None, cases=None, traces: bool = False) -> str:
         self._n += 1
         rel = f"{cell['op']}/{cell['dtype']}/{cell['platform']}/{kind}-{_stamp(when)}-{self._n:04x}.json"
         kernel = cell.get("golden") or f"golden/kernels/{cell['op']}_{cell['dtype']}.py"
@@ -108,6 +125,19 @@ class FixtureRepo:
                               "status": "fail" if bad else "pass", "atol": 1e-3, "rtol": 1e-3,
                               "max_abs_err": 0.25 if bad else 4.8e-4, "max_rel_err": 0.5 if bad else 9.7e-4,
                               "mismatches": 17 if bad else 0, "elements": n, "ticks": t, "wall_s": 0.02})
+        if traces:  # as a nightly keeps them: gzip files beside the record, a compact timeline per case
+            import gzip
+
+            from asc_harness.traces import summarise
+
+            for i, case in enumerate(cases):
+                launch = launch_trace(f"{cell['op']}_kernel", blocks=2, loads=1 + 3 * i)
+                name = f"traces/{_stamp(when)}/{case['id']}-{i + 1:04d}-{cell['op']}_kernel.json.gz"
+                target = self.evidence_dir / rel.rsplit("/", 1)[0] / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(gzip.compress(json.dumps(launch).encode()))
+                case["timeline"] = summarise([launch])
+                case["trace"] = [name]
         rec = {
             "schema_version": 1, "kind": kind, "cell": cell["id"], "op": cell["op"],
             "dtype": cell["dtype"], "platform": cell["platform"], "kernel": kernel,
@@ -175,7 +205,7 @@ def build(root: Path, *, platforms=(P1, P2), now: dt.datetime = NOW) -> FixtureR
     for i, (t, st) in enumerate([(5100, "pass"), (4980, "pass"), (5200, "fail"), (4760, "pass"), (4692, "pass")]):
         ptr = r.record(c, "golden", now - (10 - 2 * i) * day, st, ticks=(130, t),
                        failure={"category": "numeric_mismatch", "message": "17 elements outside tolerance"}
-                       if st == "fail" else None)
+                       if st == "fail" else None, traces=i == 4)
     c["evidence"]["golden"] = ptr
     c["evidence"]["generative"].append(r.record(
         c, "generative", now - 3 * day, "fail",

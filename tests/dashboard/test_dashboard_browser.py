@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
+import gzip
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -210,6 +213,27 @@ def test_cell_page_evidence_table(driver, site):
 
     cases = _visible(driver, "#cases-table tbody tr")
     assert len(cases) == 2 and "4,692" in cases[1].text
+    # each case's per-pipe timeline: one row per busy pipe, its slices laid out left to right inside the chart
+    charts = _visible(driver, "#pipe-timelines svg.pipes")
+    assert [c.get_attribute("data-case") for c in charts] == ["1x128", "32x4096"]
+    for chart, slices in zip(charts, ([1, 1, 1, 1], [1, 4, 4, 4])):
+        pipe_rows = chart.find_elements("css selector", "g.pipe-row")
+        assert [r.get_attribute("data-pipe") for r in pipe_rows] == ["S", "MTE2", "V", "MTE3"]
+        assert [len(r.find_elements("css selector", "rect.slice")) for r in pipe_rows] == slices
+        box = chart.rect
+        ys = []
+        for r in pipe_rows:
+            rects = [e.rect for e in r.find_elements("css selector", "rect.slice")]
+            assert all(box["x"] <= e["x"] and e["x"] + e["width"] <= box["x"] + box["width"] + 0.5 for e in rects)
+            assert [e["x"] for e in rects] == sorted(e["x"] for e in rects) and all(e["width"] > 0 for e in rects)
+            ys.append(rects[0]["y"])
+        assert ys == sorted(ys) and len(set(ys)) == len(ys)     # rows stacked in pipe order
+    # ... and its Chrome trace, linked from the table and copied into the site
+    links = [a.get_attribute("href") for a in driver.find_elements("css selector", "#cases-table a.trace-link")]
+    assert len(links) == 2 and all(h.startswith("file://") and h.endswith(".json.gz") for h in links)
+    for href in links:
+        trace = json.loads(gzip.decompress(Path(urllib.parse.unquote(urllib.parse.urlparse(href).path)).read_bytes()))
+        assert any(e.get("ph") == "X" and e.get("cat") == "MTE2" for e in trace["traceEvents"])
     assert len(_visible(driver, "#history svg")) >= 3
     assert _visible(driver, "#source .highlight")
     assert "confirmed" in driver.find_element("id", "statuses").text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import json
 import re
 import subprocess
@@ -137,6 +138,34 @@ def test_per_shape_cases_from_the_deciding_record(data):
     f = cell(data, f"add/float32/{fx.P1}")
     bad = [r for r in f["cases"]["rows"] if r["status"] == "fail"]
     assert bad and bad[0]["mismatches"] == 17
+
+
+def test_per_shape_cases_carry_their_pipe_timeline_and_trace(repo, data):
+    rows = cell(data, A16)["cases"]["rows"]
+    small, big = rows
+    # one row per busy pipe in pipe order; one slice per merged busy interval; launches one after the other
+    assert list(small["timeline"]["pipes"]) == ["S", "MTE2", "V", "MTE3"] == list(big["timeline"]["pipes"])
+    assert small["timeline"]["pipes"]["MTE2"] == [[10.0, 120.0]] and len(big["timeline"]["pipes"]["MTE2"]) == 4
+    assert big["timeline"]["ticks"] == 650.0 and big["timeline"]["launches"] == 1
+    for r in rows:  # the trace lies beside the record, linked relative to the evidence folder
+        assert len(r["traces"]) == 1 and r["traces"][0].startswith(f"{A16}/traces/")
+        assert (repo.evidence_dir / r["traces"][0]).is_file()
+    # the older golden runs kept no trace: nothing is drawn for them
+    assert all(r["timeline"] is None and r["traces"] == [] for r in cell(data, f"abs/float32/{fx.P1}")["cases"]["rows"])
+
+
+def test_a_missing_trace_is_not_linked_and_a_malformed_timeline_is_corrupt_evidence(repo):
+    first = build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW)
+    small = cell(first, A16)["cases"]["rows"][0]
+    (repo.evidence_dir / small["traces"][0]).unlink()
+    small, big = cell(build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW), A16)["cases"]["rows"]
+    assert small["traces"] == [] and small["timeline"] is not None and len(big["traces"]) == 1
+    path = repo.evidence_dir / cell(first, A16)["cases"]["path"]
+    rec = json.loads(path.read_text())
+    rec["cases"][1]["timeline"]["pipes"]["V"] = "busy"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(DashboardError, match=r"corrupt evidence: .*cases\[1\]\.timeline\.pipes\.V"):
+        build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW)
 
 
 def test_perf_values(data):
@@ -335,6 +364,23 @@ def test_timeline_svg_has_a_mark_per_run(data):
     assert dashboard.render_timeline_svg([]) == ""
 
 
+def test_pipes_svg_draws_a_row_per_pipe_and_a_slice_per_interval(data):
+    big = cell(data, A16)["cases"]["rows"][1]
+    svg = dashboard.render_pipes_svg(big["timeline"], case_id=big["id"])
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    rows = [g for g in root.iter(f"{ns}g") if g.get("class") == "pipe-row"]
+    assert [g.get("data-pipe") for g in rows] == ["S", "MTE2", "V", "MTE3"]
+    assert [len(g.findall(f"{ns}rect")) for g in rows] == [1, 4, 4, 4]
+    width = float(root.get("width"))
+    xs = [(float(r.get("x")), float(r.get("width"))) for g in rows for r in g.findall(f"{ns}rect")]
+    assert all(0 < x and x + w <= width for x, w in xs)
+    last_store = rows[3].findall(f"{ns}rect")[-1]  # the last store ends the schedule: the right edge
+    assert float(last_store.get("x")) + float(last_store.get("width")) == pytest.approx(width - 16, abs=0.01)
+    assert "650 ticks" in root.get("aria-label")
+    assert dashboard.render_pipes_svg({"ticks": 0, "pipes": {"V": [[0, 1]]}}, case_id="x") == ""
+
+
 # --------------------------------------------------------------------------- command line and site
 
 def run_main(argv, capsys):
@@ -383,6 +429,14 @@ def test_cell_page_content(repo, tmp_path, capsys):
     assert 'class="highlight"' in html and '<span class="kn">import</span>' in html
     assert "large shapes are slow" in html and "Write a pyasc kernel computing abs" in html
     assert "compile_error" in html
+    # each case: its per-pipe timeline drawn, its Chrome trace copied into the site and linked
+    assert html.count('class="chart pipes"') == 2 and 'id="pipe-timelines"' in html
+    links = re.findall(r'class="trace-link" href="([^"]+)"', html)
+    assert len(links) == 2
+    for link in links:
+        trace = json.loads(gzip.decompress((out / "cells" / link).resolve().read_bytes()))
+        assert {e["cat"] for e in trace["traceEvents"] if e["ph"] == "X"} == {"S", "MTE2", "V", "MTE3"}
+    assert "trace-link" not in (out / "cells" / f"abs--float32--{fx.P1}.html").read_text()
 
 
 def test_cli_replaces_its_own_site_only(repo, tmp_path, capsys):

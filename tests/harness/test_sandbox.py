@@ -120,6 +120,15 @@ def test_timeout_kills_every_descendant(confined):
     assert wait_gone(marker) == []
 
 
+def test_a_second_phase_gets_a_budget_of_its_own(confined, tmp_path):
+    """Each phase stays 1.5 s inside the budget of 4 s; together they exceed it."""
+    marker = tmp_path / "phase2"
+    res = sandbox.run(["sh", "-c", f"sleep 2.5 && touch {marker} && sleep 2.5 && echo finished"], timeout_s=4,
+                      memory_mb=None, writable=[tmp_path], restart_on=marker)
+    assert not res.timed_out and res.exit_code == 0 and res.stdout == "finished\n"
+    assert marker.exists()
+
+
 @pytest.mark.parametrize("how", ["setsid", "double-fork"])
 def test_a_detached_process_does_not_survive_a_normal_exit(confined, how):
     marker = f"32{secrets.randbelow(10**6):06d}"

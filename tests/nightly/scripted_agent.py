@@ -7,7 +7,8 @@ The behaviour comes from $SCRIPTED_BEHAVIOUR, else from ``--sequence`` indexed b
 the harness passes in $ASC_ATTEMPT (the agent can keep no state outside its workspace). Every run prints what it saw (its argv, the workspace listing, the first
 prompt line) so that tests can check what the agent was given.
 
-Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), wrong (numerically
+Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), asc2_run_hang (that
+kernel, passing the static check, then hanging once it has run), wrong (numerically
 wrong), noncompile (an asc2 kernel that does not trace), syntax (a Python syntax error), hang (a kernel
 that loops forever), agent_hang (the agent itself never finishes), nothing (writes no kernel),
 stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), hostile (appends to
@@ -75,6 +76,13 @@ NONCOMPILE = ASC2.replace("asc2.store(asc2.abs(asc2.load(x, [TILE], offsets=[i])
                           "asc2.store(asc2.abs(asc2.load(x, [TILE, 3], offsets=[i])), y, offsets=[i])")
 
 
+# traces and passes the static check (launches are recorded there, not executed, so the output stays zero),
+# then never returns once the kernel has really run
+ASC2_RUN_HANG = ASC2.replace("import numpy as np\n", "import time\n\nimport numpy as np\n", 1).replace(
+    "    return out.reshape(x.shape)\n",
+    "    while np.any(out != 0):\n        time.sleep(1)\n    return out.reshape(x.shape)\n")
+
+
 def behaviour(args):
     if os.environ.get("SCRIPTED_BEHAVIOUR"):
         return os.environ["SCRIPTED_BEHAVIOUR"]
@@ -129,7 +137,7 @@ def main():
             fh.write(GOOD)
     else:
         source = {"good": GOOD, "wrong": WRONG, "hang": HANG, "syntax": SYNTAX, "asc2": ASC2,
-                  "noncompile": NONCOMPILE}[b]
+                  "noncompile": NONCOMPILE, "asc2_run_hang": ASC2_RUN_HANG}[b]
         os.makedirs(os.path.join(workspace, "notes"), exist_ok=True)
         with open(os.path.join(workspace, "notes", "scratch.py"), "w") as fh:
             fh.write("# an older scratch file\n")

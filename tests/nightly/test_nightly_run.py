@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -98,12 +100,23 @@ def test_real_asc2_kernel_on_the_embedded_engine(make_repo, run_nightly):
     repo = make_repo({"abs": "good"})
     repo.write_golden("abs", ASC2_GOLDEN)
     repo.commit("asc2 golden")
-    code, out, err = run_nightly(*repo.args("-n", "0", "--no-dashboard"))
+    code, out, err = run_nightly(*repo.args("-n", "0", "--no-dashboard", "--commit"))
     assert code == 0, out + err
-    rec = load_record(repo.records("abs")[0])
+    path = repo.records("abs")[0]
+    rec = load_record(path)
     assert rec["status"] == "pass" and rec["runtime_verified"]
     assert all(c["ticks"] and c["ticks"] > 0 for c in rec["cases"])
     assert repo.cell("abs")["perf_status"] == "measured"
+    # every case keeps its launch's Chrome trace beside the record, and its per-pipe timeline in it
+    committed = git(repo.root, "show", "--name-only", "--format=", "HEAD").split()
+    for case in rec["cases"]:
+        assert list(case["timeline"]["pipes"])[:2] == ["S", "MTE2"] and "MTE3" in case["timeline"]["pipes"]
+        assert case["timeline"]["launches"] == 1 and 0 < case["timeline"]["ticks"] <= case["ticks"]
+        (trace,) = case["trace"]
+        assert re.fullmatch(rf"traces/[\w.-]+/{case['id']}-\d{{4}}-abs_kernel\.json\.gz", trace)
+        events = json.loads(gzip.decompress((path.parent / trace).read_bytes()))["traceEvents"]
+        assert {e["cat"] for e in events if e["ph"] == "X"} >= {"MTE2", "V", "MTE3"}
+        assert (path.parent / trace).relative_to(repo.root).as_posix() in committed
 
 
 def test_interrupted_nightly_resumes_without_redoing_finished_cells(make_repo, tmp_path):

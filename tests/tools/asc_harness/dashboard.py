@@ -24,9 +24,9 @@ from typing import Any, Iterable
 
 from .cli import add_path_options, make_parser, resolve_paths, run_main
 from .dashboard_data import DEFAULT_STALE_DAYS, DashboardError, build_site_data, cell_slug
-from .dashboard_render import render_series_svg, render_site, render_timeline_svg, write_site
+from .dashboard_render import render_pipes_svg, render_series_svg, render_site, render_timeline_svg, write_site
 
-__all__ = ["DashboardError", "build_site_data", "render_site", "write_site", "cell_slug", "render_series_svg",
+__all__ = ["DashboardError", "build_site_data", "render_site", "write_site", "cell_slug", "render_series_svg", "render_pipes_svg",
            "render_timeline_svg", "main"]
 
 PROG = "dashboard"

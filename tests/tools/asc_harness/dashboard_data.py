@@ -17,6 +17,7 @@ from typing import Any
 from .errors import HarnessError
 from .evidence import iter_records
 from .reference import compare as ascend_c_compare
+from .traces import case_timeline, case_trace_links
 from .registry import GENERATIVE_STATUSES, GOLDEN_STATUSES, PERF_STATUSES, load_registry
 from .dashboard_format import (_dtype_key, _iso, _jsonable, _num, _parse_time, _to_utc, age_label,  # noqa: F401
                                cell_slug, format_err, format_ticks)
@@ -129,7 +130,7 @@ def _record_summary(rec: dict, deciding: set[str]) -> dict:
     }
 
 
-def _case_rows(rec: dict) -> list[dict]:
+def _case_rows(rec: dict, evidence_dir: Path) -> list[dict]:
     rows = []
     for case in rec.get("cases") or []:
         if not isinstance(case, dict):
@@ -147,6 +148,8 @@ def _case_rows(rec: dict) -> list[dict]:
             "elements": _num(case.get("elements")),
             "ticks": _num(case.get("ticks")),
             "wall_s": _num(case.get("wall_s")),
+            "timeline": case_timeline(case),
+            "traces": case_trace_links(case, rec["_path"], evidence_dir),
         })
     return rows
 
@@ -328,7 +331,7 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
     if case_src is not None:
         cases = {"path": case_src["_path"], "started_at": _iso(case_src["_time"]),
                  "status": case_src.get("status"), "deciding": case_src["_path"] in deciding,
-                 "rows": _case_rows(case_src)}
+                 "rows": _case_rows(case_src, evidence_dir)}
 
     perf_recs = [r for r in recs if r.get("kind") == "perf"]
     perf_src = records[keys["perf"]] if keys["perf"] else (perf_recs[-1] if perf_recs else None)

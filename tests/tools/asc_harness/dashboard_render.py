@@ -122,6 +122,45 @@ def render_timeline_svg(history: list[dict], *, width: int = 640) -> str:
     return "".join(parts)
 
 
+_PIPE_COLORS = {"S": "#6e7781", "MTE2": "#0969da", "MTE1": "#54aeff", "V": "#1a7f37", "M": "#8250df",
+                "FIX": "#bf8700", "MTE3": "#cf222e"}
+
+
+def render_pipes_svg(timeline: dict, *, case_id: str, width: int = 640) -> str:
+    """One case's per-pipe timeline: a row per busy pipe, a slice per (merged) busy interval, in ticks."""
+    pipes = [(p, segs) for p, segs in (timeline.get("pipes") or {}).items() if segs]
+    total = float(timeline.get("ticks") or 0)
+    if not pipes or total <= 0:
+        return ""
+    left, right, top, row_h = 56, 16, 22, 18
+    w = width - left - right
+    height = top + row_h * len(pipes) + 22
+    launches = timeline.get("launches")
+    title = f"case {case_id}: per-pipe timeline, {format_ticks(total)} ticks" + (
+        f" over {launches} launches" if launches and launches > 1 else "")
+    parts = [f'<svg class="chart pipes" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{_esc(title)}" data-case="{_esc(case_id)}">',
+             f'<text class="chart-title" x="{left}" y="14">{_esc(title)}</text>']
+    for i, (pipe, segs) in enumerate(pipes):
+        y = top + i * row_h
+        busy = sum(d for _, d in segs)
+        parts.append(f'<g class="pipe-row" data-pipe="{_esc(pipe)}">'
+                     f'<text class="axis" x="{left - 6}" y="{y + row_h / 2 + 4:.1f}" text-anchor="end">{_esc(pipe)}</text>'
+                     f'<line class="grid" x1="{left}" y1="{y + row_h / 2:.1f}" x2="{left + w}" y2="{y + row_h / 2:.1f}"/>')
+        for start, dur in segs:
+            x0 = left + w * max(0.0, start) / total
+            x1 = left + w * min(total, start + dur) / total
+            parts.append(f'<rect class="slice" x="{x0:.2f}" y="{y + 3}" width="{max(0.75, x1 - x0):.2f}" '
+                         f'height="{row_h - 6}" fill="{_PIPE_COLORS.get(pipe, "#6e7781")}">'
+                         f'<title>{_esc(pipe)}: ticks {format_ticks(start)}–{format_ticks(start + dur)}</title></rect>')
+        parts.append(f'<title>{_esc(pipe)} busy {format_ticks(busy)} of {format_ticks(total)} ticks</title></g>')
+    yb = height - 6
+    parts.append(f'<text class="axis" x="{left}" y="{yb}">0</text>')
+    parts.append(f'<text class="axis" x="{left + w}" y="{yb}" text-anchor="end">{_esc(format_ticks(total))} ticks</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 # --------------------------------------------------------------------------------------------
 # rendering
 
@@ -202,18 +241,21 @@ def render_site(data: dict, out_dir: Path) -> None:
         if svg:
             charts.append(svg)
         timeline = render_timeline_svg(history)
+        pipe_charts = {r["id"]: render_pipes_svg(r["timeline"], case_id=str(r["id"]))
+                       for r in (cell["cases"] or {}).get("rows", []) if r.get("timeline")}
         source_html = _highlight(cell["golden"]["source"]) if cell["golden"]["source"] is not None else None
         page = env.get_template("cell.html").render(
-            root="../", page="cell", cell=cell, charts=charts, timeline=timeline,
+            root="../", page="cell", cell=cell, charts=charts, timeline=timeline, pipe_charts=pipe_charts,
             source_html=source_html, **common)
         (cells_dir / f"{cell['slug']}.html").write_text(page, encoding="utf-8")
 
     # Copy the records the pages link to, so the site is complete on its own.
     evidence_src = Path(data["evidence_dir"])
     for cell in data["cells"]:
-        for rec in cell["records"]:
-            src = evidence_src / rec["path"]
-            dst = out_dir / "evidence" / rec["path"]
+        traces = [t for r in (cell["cases"] or {}).get("rows", []) for t in r.get("traces") or []]
+        for rel in [rec["path"] for rec in cell["records"]] + traces:
+            src = evidence_src / rel
+            dst = out_dir / "evidence" / rel
             if src.is_file():
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dst)

@@ -43,6 +43,7 @@ from .cli import add_cells_option, add_path_options, cell_patterns, make_parser,
 from .errors import HarnessError
 from .evidence import harness_git_state, iso_utc, require_valid_evidence, write_record
 from .paths import to_repo_path
+from .traces import trace_paths, write_record_with_traces
 from .pipeline import (RUN_OPTIONS, _count_text, _counts, _first_line, commit_message, commit_paths,
                        commit_preflight, evaluate_cell, finish_pipeline, infrastructure_record)
 from .registry import atomic_write_text, load_valid_registry
@@ -218,7 +219,8 @@ def _outcome(record: dict, written: Path | None, root: Path) -> dict:
     return {"status": record["status"], "category": failure.get("category"),
             "message": _first_line(failure.get("message")), "runtime_verified": record.get("runtime_verified"),
             "cases": counts, "ticks": sum(ticks) if ticks else None,
-            "evidence": to_repo_path(written, root) if written else None}
+            "evidence": to_repo_path(written, root) if written else None,
+            "traces": [to_repo_path(p, root) for p in trace_paths(record, written)] if written else []}
 
 
 def run_planned_cell(plan: dict, cell_id: str) -> dict:
@@ -233,7 +235,7 @@ def run_planned_cell(plan: dict, cell_id: str) -> dict:
         source = (root / cell["golden"]).read_text(encoding="utf-8")
         record = evaluate_cell(cell, source, {**{k: opts[k] for k in RUN_OPTIONS}, "provenance": plan["provenance"]},
                                repo=root, evidence_dir=ev_dir)
-        written = write_record(record, ev_dir)
+        written = write_record_with_traces(record, ev_dir)
         outcome = _outcome(record, written, root)
     except Exception as exc:  # noqa: BLE001 - a harness problem must cost only this cell
         message = f"the harness could not run this cell: {type(exc).__name__}: {exc}"
@@ -443,7 +445,7 @@ def _run_cluster(cl, run_dir: RunDir, plan: dict, state: dict, console) -> int:
             record = infrastructure_record(cell, root, opts, f"the cluster lost this cell: {result['lost']}")
         else:
             record = result["record"]
-        finish(cell["id"], record, write_record(record, ev_dir), result.get("worker"))
+        finish(cell["id"], record, write_record_with_traces(record, ev_dir), result.get("worker"))
 
     cl.run(run_cell_task, tasks, on_result, label=lambda t: t["cell"]["id"], noun="cells", done=done)
     return 0
@@ -650,6 +652,7 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
         steps = fin["steps"]
         if repo is not None:
             paths = [root / r["evidence"] for r in state["results"].values() if r.get("evidence")]
+            paths += [root / t for r in state["results"].values() for t in r.get("traces") or [] if t]
             if "sync" not in fin["failed"] and "rebase" not in fin["failed"]:
                 paths.append(cap)
             if "rebase" in fin["failed"]:

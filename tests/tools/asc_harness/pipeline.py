@@ -76,23 +76,29 @@ def evaluate_cell(cell: dict, kernel_source: str, options: dict, *, repo: Path |
     if unknown:
         raise HarnessError(f"unknown run option(s): {', '.join(sorted(unknown))}")
     golden = str(cell.get("golden") or f"{cell['op']}_{cell['dtype']}.py")
+    engine = options.get("engine", "embedded")
     with tempfile.TemporaryDirectory(prefix="asc-cell-") as tmp:
         here = Path(tmp).resolve()
         kernel = here / Path(golden).name
         kernel.write_text(kernel_source, encoding="utf-8")
-        result = run_file(kernel, engine=options.get("engine", "embedded"), backend=options.get("backend", "Model"),
+        trace_dir = here / ".traces" if engine == "embedded" else None
+        result = run_file(kernel, engine=engine, backend=options.get("backend", "Model"),
                           platform=str(cell["platform"]), timeout_s=float(options["timeout_s"]),
                           memory_mb=options.get("memory_mb") or None, quick=bool(options.get("quick")), repo=repo,
-                          evidence_dir=evidence_dir)
+                          evidence_dir=evidence_dir, trace_dir=trace_dir)
         sha = file_sha256(kernel)
         rel_dir = str(Path(golden).parent.as_posix())
-        text = json.dumps({k: v for k, v in result.items() if k != "sandbox_dirs"})
+        text = json.dumps({k: v for k, v in result.items() if k not in ("sandbox_dirs", "traces")})
         text = text.replace(json.dumps(str(here))[1:-1], rel_dir if rel_dir != "." else ".")
         result = json.loads(text)
         result["sandbox_dirs"] = []
         check_declared(result, cell)
         result.pop("file", None)
         record = build_record(result, cell=str(cell["id"]), kind="golden", root=here)
+        if trace_dir is not None and trace_dir.is_dir():
+            from .traces import attach
+
+            attach(record, trace_dir)  # per-case timelines and the traces themselves (written with the record)
     record["kernel"] = golden if cell.get("golden") else None
     record["kernel_sha256"] = sha
     prov = options.get("provenance") or {}

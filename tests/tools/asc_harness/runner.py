@@ -38,6 +38,7 @@ DEFAULT_PLATFORM = "Ascend950PR_9599"
 DEFAULT_TIMEOUT_S = 900.0
 DEFAULT_MEMORY_MB = 8192
 PROBE = Path(__file__).resolve().parent / "probe.py"
+TRACECHECK = Path(__file__).resolve().parent / "tracecheck.py"
 SEED = 2026
 
 _PASS_PREFIXES = ("ASCEND_", "CANN_", "TOOLCHAIN_", "CAMODEL_")
@@ -51,6 +52,37 @@ _OUTPUT_KEEP = 20000
 
 # --------------------------------------------------------------------------------------------------
 # engines
+
+
+_warmed: list[bool] = []
+
+
+def warm_bytecode() -> None:
+    """Compile the embedded engine's sources to bytecode beside them, once per process, where it is missing.
+
+    Sandboxed runs cannot write bytecode (``PYTHONDONTWRITEBYTECODE``, a read-only file system), so
+    without it every kernel process would compile the whole engine from source again (a third of
+    its start-up). Installed packages already carry their bytecode; an editable install's sources
+    may not (``PYTHONDONTWRITEBYTECODE`` set where they were imported). Nothing happens where the
+    sources are not writable.
+    """
+    if _warmed:
+        return
+    _warmed.append(True)
+    import compileall
+    import importlib.util
+
+    for name in ("asc", "asc2"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            if os.access(loc, os.W_OK):
+                try:
+                    compileall.compile_dir(loc, quiet=2, workers=1)
+                except Exception:  # noqa: BLE001 - only a speed-up
+                    pass
 
 
 def interpreter_for(engine: str) -> str:
@@ -219,7 +251,7 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
              memory_mb: int | None = DEFAULT_MEMORY_MB, quick: bool = False,
              repo: str | os.PathLike | None | bool = True, evidence_dir: str | os.PathLike | None = None,
              sys_path: Iterable[str | os.PathLike] = (), env_extra: Mapping[str, str] | None = None,
-             trace_dir: str | os.PathLike | None = None) -> dict:
+             trace_dir: str | os.PathLike | None = None, check: Mapping[str, Any] | None = None) -> dict:
     """Run one kernel file and return a result dict (never raises for a failing kernel).
 
     ``repo``: the repository whose files must not change during the run (True: this repository;
@@ -228,6 +260,10 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     pyasc_revision, cann_version, seed, op, dtype, started_at, wall_time_s, status, failure,
     runtime_verified, cases, exit_code, timed_out, memory_exceeded, repo_changes, stdout, stderr``.
     ``trace_dir``: the embedded engine writes one Chrome trace per launch there (``traces``: their paths).
+    ``check`` (embedded engine, golden-interface files): first trace the file on the embedded compiler
+    (``tracecheck.py``) in the same sandboxed process, and run it only when the check passed
+    (``{"require_kernels": True}``: and traced a kernel); the check and the run have ``timeout_s``
+    each. ``check`` in the result: the check's JSON (None when it did not finish).
     """
     path = Path(path).resolve()
     if repo is True:
@@ -261,12 +297,18 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         return finish("error", _failure("infrastructure", f"kernel file not found: {path}"), False)
     kf = read_kernel_file(path)
     result["mode"] = "golden" if kf.has_golden_interface else "script"
+    if check is not None:
+        result["check"] = None
+        if engine != "embedded" or result["mode"] != "golden":
+            raise ValueError("run_file(check=...) needs the embedded engine and a golden-interface file")
     try:
         interpreter = interpreter_for(engine)
     except HarnessError as exc:
         return finish("error", _failure("infrastructure", str(exc)), False)
     if kf.syntax_error:
         return finish("error", _failure("compile_error", f"{path.name}: {kf.syntax_error}"), True)
+    if engine == "embedded":
+        warm_bytecode()
     env = dict(engine_env(engine, backend, platform))
     env.update(env_extra or {})
     run_dir = Path(tempfile.mkdtemp(prefix="asc-run-"))
@@ -281,7 +323,7 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     try:
         if result["mode"] == "golden":
             _run_golden(result, path, interpreter, env, run_dir, engine, backend, platform, timeout_s,
-                        memory_mb, quick, repo, evidence_dir, sys_path)
+                        memory_mb, quick, repo, evidence_dir, sys_path, check)
         else:
             _run_script(result, path, interpreter, env, engine, backend, platform, timeout_s, memory_mb,
                         repo, evidence_dir, report)
@@ -309,16 +351,27 @@ def _keep_traces(src: Path, dest: Path) -> list[str]:
 
 
 def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platform, timeout_s, memory_mb,
-                quick, repo, evidence_dir, sys_path) -> None:
+                quick, repo, evidence_dir, sys_path, check=None) -> None:
     out = run_dir / "result.json"
-    argv = [interpreter, str(PROBE), "--kernel", str(path), "--result", str(out), "--backend", backend,
-            "--platform", platform, "--engine", engine]
+    probe_args = ["--kernel", str(path), "--result", str(out), "--backend", backend, "--platform", platform,
+                  "--engine", engine]
     if quick:
-        argv.append("--quick")
+        probe_args.append("--quick")
     for p in sys_path:
-        argv += ["--sys-path", str(p)]
+        probe_args += ["--sys-path", str(p)]
+    argv = [interpreter, str(PROBE), *probe_args]
+    check_out = run_dir / "check.json"
+    if check is not None:  # the probe starts when the check passed; its result file starts the run's budget
+        argv = [interpreter, str(TRACECHECK), "--kernel", str(path), "--result", str(check_out), "--platform", platform,
+                *(["--require-kernels"] if check.get("require_kernels") else []), "--then-probe", *probe_args]
     sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, env_extra=env, repo=repo,
-                     evidence_dir=evidence_dir, writable=[run_dir], readable=list(sys_path), network=False)
+                     evidence_dir=evidence_dir, writable=[run_dir], readable=list(sys_path), network=False,
+                     restart_on=out if check is not None else None)
+    if check is not None:
+        try:
+            result["check"] = json.loads(check_out.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            result["check"] = None
     result.update(exit_code=sb.exit_code, timed_out=sb.timed_out, memory_exceeded=sb.memory_exceeded,
                   repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr), seed=SEED,
                   sandbox=sb.provenance())

@@ -471,12 +471,15 @@ def _bwrap_argv(bwrap: str, argv: list[str], *, work: Path, base: Path, writable
 def run(argv: Sequence[str], *, timeout_s: float, memory_mb: int | None, cwd: str | os.PathLike | None = None,
         env_extra: Mapping[str, str] | None = None, repo: str | os.PathLike | None = None,
         evidence_dir: str | os.PathLike | None = None, network: bool = False,
-        writable: Iterable[str | os.PathLike] = (), readable: Iterable[str | os.PathLike] = ()) -> SandboxResult:
+        writable: Iterable[str | os.PathLike] = (), readable: Iterable[str | os.PathLike] = (),
+        restart_on: str | os.PathLike | None = None) -> SandboxResult:
     """Run ``argv`` sandboxed; see the module docstring. Never raises for a failing command.
 
     ``cwd``: the workspace (default: a fresh empty directory); it is writable. ``writable``: more
     directories the run may write (its result files). ``readable``: directories under /tmp the run
     must read (everything else outside /tmp is readable anyway). ``network``: keep the network.
+    ``restart_on``: a command of two phases; when this file appears (the second phase started),
+    the budget of ``timeout_s`` starts afresh, once (the whole run is bounded by about ``2 * timeout_s``).
     """
     conf = confinement()
     base = Path(tempfile.mkdtemp(prefix="asc-sandbox-"))
@@ -526,13 +529,17 @@ def run(argv: Sequence[str], *, timeout_s: float, memory_mb: int | None, cwd: st
                 return result
             tree = None if bubblewrap else _Tree(proc.pid, token)
             deadline = start + timeout_s
+            phase = Path(restart_on) if restart_on is not None else None
             while True:
                 if tree is not None:
                     tree.scan()
+                poll = tree is not None or phase is not None
                 try:
-                    proc.wait(timeout=_POLL_S if tree is not None else max(0.0, deadline - time.monotonic()))
+                    proc.wait(timeout=_POLL_S if poll else max(0.0, deadline - time.monotonic()))
                     break
                 except subprocess.TimeoutExpired:
+                    if phase is not None and phase.exists():
+                        deadline, phase = time.monotonic() + timeout_s, None
                     if time.monotonic() >= deadline:
                         result.timed_out = True
                         break

@@ -13,6 +13,12 @@ verified and planned by the compiler, but not executed), imports the file and ei
 ``category`` (compile_error, runtime_error, infrastructure) and ``message``, plus the number of kernel
 launches traced.
 
+With ``--then-probe PROBE-ARGS...`` (golden-interface files), a check that passed (and, with
+``--require-kernels``, traced a kernel) is followed in the same process by ``probe.py`` with
+PROBE-ARGS and the real launcher: the run needs the same interpreter, numpy and engine, and starting
+them once is the larger part of evaluating a small kernel. The kernel file is imported afresh for
+the run.
+
 Standard library and numpy only (plus the engine's own ``asc`` package).
 """
 
@@ -28,6 +34,7 @@ import traceback
 
 COMPILE_MARKERS = ("CodegenError", "CompilationError", "UnsupportedSyntaxError")
 MESSAGE_LIMIT = 4000
+_REAL_LAUNCH: list = []  # the launcher's launch, replaced by a recorder while tracing
 
 
 def classify(exc) -> str:
@@ -110,6 +117,7 @@ def trace(args) -> dict:
             result["kernels"].append(name)
         return None
 
+    _REAL_LAUNCH.append(launcher.launch)
     launcher.launch = record_launch
     try:
         config.set_platform(config.Backend.Model, config.Platform(args.platform))
@@ -152,12 +160,31 @@ def trace(args) -> dict:
     return result
 
 
+def run_probe(probe_argv: list[str]) -> int:
+    """The run after a passed check: the real launcher back, then probe.py's main in this process."""
+    import asc.runtime.launcher as launcher
+
+    launcher.launch = _REAL_LAUNCH[0]
+    spec = importlib.util.spec_from_file_location("asc_harness_probe",
+                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py"))
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    return probe.main(probe_argv)
+
+
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    probe_argv = None
+    if "--then-probe" in argv:
+        at = argv.index("--then-probe")
+        argv, probe_argv = argv[:at], argv[at + 1:]
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--result", required=True)
     ap.add_argument("--platform", default="Ascend950PR_9599")
     ap.add_argument("--describe-inputs", action="store_true")
+    ap.add_argument("--require-kernels", action="store_true",
+                    help="with --then-probe: run only when the check traced at least one kernel")
     args = ap.parse_args(argv)
     write(args.result, {"ok": False, "category": "runtime_error", "message": "the check did not finish",
                         "kernels_traced": 0, "kernels": []})
@@ -169,6 +196,9 @@ def main(argv=None) -> int:
         data = {"ok": False, "category": classify(exc), "message": describe(exc), "kernels_traced": 0,
                 "kernels": []}
     write(args.result, data)
+    if probe_argv is not None and not args.describe_inputs and data.get("ok") and _REAL_LAUNCH \
+            and (data.get("kernels_traced") or not args.require_kernels):
+        return run_probe(probe_argv)
     return 0
 
 
