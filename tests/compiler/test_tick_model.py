@@ -64,6 +64,29 @@ def ktiled_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_p
     asc2.store(acc, c_gm, offsets=[m_off, n_off])
 
 
+@asc2.jit
+def scale_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, num_tiles: int,
+                 tile: asc.ConstExpr[int], uf: asc.ConstExpr[int], par: asc.ConstExpr[bool]):
+    x_gm = asc2.tensor(x_ptr, [num_tiles * tile])
+    g_gm = asc2.tensor(g_ptr, [num_tiles * tile])
+    out_gm = asc2.tensor(out_ptr, [num_tiles * tile])
+    for t in asc2.range(num_tiles, unroll_factor=uf, parallel=par):
+        x = asc2.load(x_gm, [tile], offsets=[t * tile])
+        g = asc2.load(g_gm, [tile], offsets=[t * tile])
+        asc2.store(x * 0.5 * g, out_gm, offsets=[t * tile])
+
+
+@asc2.jit
+def chain_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, tile: asc.ConstExpr[int],
+                 ops: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [tile])
+    out_gm = asc2.tensor(out_ptr, [tile])
+    y = asc2.load(x_gm, [tile], offsets=[0])
+    for _ in asc.static_range(ops):
+        y = y * 0.5
+    asc2.store(y, out_gm, offsets=[0])
+
+
 N = 32 * 4096
 
 
@@ -102,6 +125,51 @@ def test_unrolled_loops_pay_the_barrier_once_per_unrolled_group():
     one = _unary(uf=1, par=False) - _unary(uf=1, par=True)
     two = _unary(uf=2, par=False) - _unary(uf=2, par=True)
     assert 0 < two < one
+
+
+def _scale(trips, uf, par, tile=64):
+    x = np.ones(trips * tile, np.float32)
+    out = np.zeros_like(x)
+    scale_kernel[1](x, x, out, trips, tile, uf, par)
+    np.testing.assert_array_equal(out, 0.5)
+    return scale_kernel.last_launch["ticks"]
+
+
+def test_a_single_buffer_serialises_loads_behind_compute_even_without_barriers():
+    # two loads per trip (the rms_norm write-back pass): with one buffer set the next trip's loads wait for
+    # this trip's compute to release them, so the load latency is exposed; ping-pong buffers hide it
+    assert _scale(17, 2, True) < _scale(17, 1, True)
+
+
+def test_the_remainder_trips_of_an_unrolled_loop_pay_their_own_barrier():
+    # 3 trips at unroll_factor=2: one unrolled group plus a tail trip, each closed by a loop-end barrier
+    two = _scale(2, 2, False) - _scale(2, 2, True)
+    three = _scale(3, 2, False) - _scale(3, 2, True)
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    assert three - two > hw.loop_barrier
+
+
+def _chain(ops, tile=2048):
+    x = np.ones(tile, np.float32)
+    out = np.zeros_like(x)
+    chain_kernel[1](x, out, tile, ops)
+    np.testing.assert_array_equal(out, 0.5 ** ops)
+    return chain_kernel.last_launch["ticks"]
+
+
+def test_adjacent_vector_calls_fuse_into_one_vector_function_on_c310():
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    repeats = 2048 * 4 // hw.vector_bytes
+    # four more ops in the chain cost their latency and repeats, not four more call overheads
+    assert _chain(5) - _chain(1) == pytest.approx(4 * (hw.vector_op + repeats * hw.vector_repeat), abs=1)
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    try:
+        extra = _chain(5) - _chain(1)
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    c220 = hardware(config.Platform.Ascend910B1)
+    # no fusion on C220: every call pays its issue overhead
+    assert extra == pytest.approx(4 * (c220.vector_issue + c220.vector_op + repeats * c220.vector_repeat), abs=1)
 
 
 def test_the_loop_end_barrier_is_a_c310_mechanism():

@@ -34,7 +34,7 @@ WARM_GROUPS = 1
 
 class _Step:
     __slots__ = ("kind", "op", "stages", "ins", "outs", "name", "line", "body", "orelse", "uf", "barrier",
-                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias", "macs")
+                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias", "macs", "fused")
 
     def __init__(self, kind, op):
         self.kind = kind
@@ -82,9 +82,17 @@ def _plan_region(block, costs, plan):
             prev.name = "scalar"
             continue
         steps.append(st)
+    prev = None
     for st in steps:
         if st.kind == "op":
             st.pipe, st.last = st.stages[0][0], st.stages[-1][0]
+            # adjacent vector calls (nothing for another pipe between them) form one vector function where
+            # the platform fuses them: only the first pays the call's issue overhead
+            st.fused = st.pipe == V and len(st.stages) == 1 and prev is not None and prev.kind == "op" and \
+                prev.pipe == V and len(prev.stages) == 1
+        prev = st
+    for st in steps:
+        if st.kind == "op":
             st.tile_outs = tuple(v for v, is_tile in st.outs if is_tile)
             st.scalar_outs = tuple(v for v, is_tile in st.outs if not is_tile)
             st.alias = len(st.stages) == 1 and st.pipe == S    # a zero-cost view (reshape) is ready with its input
@@ -132,6 +140,8 @@ class BlockSchedule:
         ready = self.ready
         read = self.read
         pipe = st.pipe
+        if hw.tile_alloc and st.tile_outs and not st.alias:
+            free[S] += hw.tile_alloc * len(st.tile_outs)  # dynamic buffer allocation (queue alloc / free)
         t = free[S]                                  # issued in program order by the scalar unit
         cause = None
         keys = []
@@ -144,6 +154,8 @@ class BlockSchedule:
                 keys.append(rkey)
                 if rp != pipe and rp != S:
                     rt += hw.cube_to_vector if (pipe == V and (rp == M or rp == FIX)) else hw.sync
+                elif rp == V and pipe == V:
+                    rt += hw.vector_chain            # a dependent vector call waits for the producer to drain
             elif rp == V:                            # a scalar the vector unit produced: read back
                 rt += hw.vector_to_scalar
                 if rt > free[S]:
@@ -168,6 +180,8 @@ class BlockSchedule:
         end = t
         first = True
         for p, dur, lat in st.stages:
+            if first and st.fused and hw.vf_fusion:
+                dur -= hw.vector_issue
             if not first:
                 end += hw.sync
             s = free[p] if free[p] > end else end
@@ -224,7 +238,7 @@ class BlockSchedule:
         self.done += d
         self.stored += d
 
-    def _trip(self, st, t):
+    def _trip(self, st, t, tail=False):
         hw = self.hw
         self.slot = k = t % st.uf
         if st.uf > 1 and hw.interleave_clones:
@@ -239,9 +253,11 @@ class BlockSchedule:
         self.run(st.body)
         if st.uf > 1 and hw.interleave_clones and k == st.uf - 1:
             self.free[S] = max(self._group_end, self.free[S])
-        # the barrier closes the loop body, which after unrolling holds ``uf`` clones
-        if st.barrier and hw.loop_barrier and k == st.uf - 1:
-            self.gate = max(self.stored, self.gate) + hw.loop_barrier
+        # the barrier closes the loop body, which after unrolling holds ``uf`` clones; the remainder trips
+        # run in a tail loop of one clone, closed by its own barrier. The wait ends when the stores issued
+        # before it are done and the scalar unit has issued it.
+        if st.barrier and hw.loop_barrier and (k == st.uf - 1 or tail):
+            self.gate = max(self.stored, self.gate, self.free[S]) + hw.loop_barrier
             self.free[S] = max(self.free[S], self.gate)
 
     def _loop(self, st):
@@ -253,7 +269,9 @@ class BlockSchedule:
         outer_slot = self.slot
         code = st.n_instr * st.uf
         self.free[S] += hw.unroll_fill * (st.uf - 1)
-        miss = hw.icache_miss * max(0.0, code / hw.icache_instrs - 1.0) if code > hw.icache_instrs else 0.0
+        # a body larger than the instruction cache thrashes it (least recently used lines are the next
+        # needed): every trip refetches all of it, not only the overflow
+        miss = hw.icache_miss * code / hw.icache_instrs if code > hw.icache_instrs else 0.0
         warm = (WARM_GROUPS + 1) * st.uf if st.uf > 1 else WARM_GROUPS + 1
         tail = st.uf
         t = 0
@@ -273,7 +291,7 @@ class BlockSchedule:
                 self._macs_mark = self.macs
             if miss:
                 self.free[S] += miss
-            self._trip(st, t)
+            self._trip(st, t, t >= n - n % st.uf)
             t += 1
         self.slot = outer_slot
 

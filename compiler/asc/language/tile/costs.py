@@ -15,10 +15,22 @@ def _bytes(op):
 
 
 def vector_cost(kind=None):
-    """A vector API call: weight * (issue latency + one tick per 256-byte repeat), the weight of ``kind``
-    (a name, or a function of the op giving one) from the platform table (1: a simple call)."""
+    """A vector API call: the call's issue overhead plus weight * (the op's pipeline latency + one tick per
+    256-byte repeat), the weight of ``kind`` (a name, or a function of the op giving one) from the platform
+    table (1: a simple op). Where the platform fuses adjacent vector calls into one vector function
+    (C310), the schedule drops the issue overhead of every call but the first of a run."""
     def cost(op, hw):
         repeats = max(1, math.ceil(_bytes(op) / hw.vector_bytes))
         w = hw.vector_weight(kind(op) if callable(kind) else kind)
-        return ("V", w * (hw.vector_issue + repeats * hw.vector_repeat))
+        return ("V", hw.vector_issue + w * (hw.vector_op + repeats * hw.vector_repeat))
     return cost
+
+
+def reduce_cost(op, hw):
+    """A reduction: ``reduce`` weight passes over the data (one tick per 256-byte repeat each), then a
+    tree over the lanes of one repeat (log2(lanes) dependent steps of the op latency)."""
+    t = op.operands[0].type
+    repeats = max(1, math.ceil(t.nbytes / hw.vector_bytes))
+    lanes = max(2, hw.vector_bytes // max(1, t.dtype.sizeof()))
+    return ("V", hw.vector_issue + hw.vector_op * (1 + math.log2(lanes))
+            + hw.vector_weight("reduce") * repeats * hw.vector_repeat)

@@ -10,6 +10,7 @@ from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core.errors import error
 from ..core.ir_value import PlainValue
+from .costs import reduce_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
@@ -58,10 +59,9 @@ bind_tile_method("prod", reduce_prod)
 
 
 def _reduce_cost(op, hw):
-    """One call whose passes over the data cost ``reduce`` weight per 256-byte repeat. Reading a reduced
-    scalar on the scalar unit (V -> S) is a stall the schedule adds where the scalar is used."""
-    nbytes = op.operands[0].type.nbytes
-    return ("V", hw.vector_issue + hw.vector_weight("reduce") * max(1, -(-nbytes // hw.vector_bytes)) * hw.vector_repeat)
+    """Reading a reduced scalar on the scalar unit (V -> S) is a stall the schedule adds where the scalar is
+    used; the call itself costs ``costs.reduce_cost``."""
+    return reduce_cost(op, hw)
 
 
 define("tile.reduce_all", cost=_reduce_cost)
