@@ -6,7 +6,7 @@ import numpy as np
 
 from ..errors import OutOfBoundsError, RaceError
 from ..lanes import per_lane
-from ..memory import ATOMIC, NO_WRITER, check_overwrite_race, check_read_race
+from ..races import NO_WRITER, check_overwrite_race, check_read_race, write_conflicts, writer_text
 from . import impl
 from .memory import _track
 
@@ -135,11 +135,10 @@ def _exec_scatter(ex, op, src, index, t, *rest):
             check_overwrite_race(buf, lo[safe], np.where(valid, hi[safe], -1), ex.blocks, "scatter")
         tags = buf.writer_tags()
         prev = tags[flat]
-        bad = (prev == ATOMIC) | ((prev >= 0) & (prev != lane_blocks))
+        bad = write_conflicts(prev, lane_blocks, atomic=False)
         if np.any(bad):
-            other = int(prev[bad][0])
             raise RaceError(f"scatter to '{buf.name}' overlaps elements written by "
-                            f"{'an atomic update' if other == ATOMIC else 'block %d' % other} in the same launch",
+                            f"{writer_text(prev[bad][0])} in the same launch",
                             "give every block disjoint indices, or split the work into two launches")
         order = np.argsort(flat, kind="stable")
         fs, bs = flat[order], lane_blocks[order]
