@@ -174,3 +174,33 @@ def test_broadcast_to_takes_a_sequence_in_august_only():
     np.testing.assert_array_equal(out, np.broadcast_to(x, (4, 64)))
     with raises(CodegenError, "All values in 'shape' must be integers"):
         april[1](x, out)
+
+
+def test_august_binary_ops_check_pyasc_devs_dtypes_and_april_keeps_its_own():
+    @asctile.jit
+    def add8(x_ptr: asctile.GlobalAddress):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [1, 64]), [0, 0], [1, 64])
+        asctile.copy_out(x + 1, asctile.global_tensor(x_ptr, [1, 64]), [0, 0])
+
+    @asctile.jit
+    def cmp8(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [1, 64]), [0, 0], [1, 64])
+        y = asctile.where(x > 3, 1.0, 0.0)
+        asctile.copy_out(y, asctile.global_tensor(out_ptr, [1, 64]), [0, 0])
+
+    @asc2.jit
+    def add8_april(x_ptr: asc.GlobalAddress):
+        x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+        asc2.store(x + 1, asc2.tensor(x_ptr, [64]), offsets=[0])
+
+    x = np.arange(64, dtype=np.int8).reshape(1, 64)
+    with raises(CodegenError, "RuntimeError: 'input' dtype must be one of int16, int32, int64, float16, bfloat16, "
+                              "float32, got int8") as e:
+        add8[1](x)
+    assert f":{line_of(add8, 'x + 1')}:" in str(e.value)
+    out = np.zeros((1, 64), np.float32)
+    cmp8[1](x, out)  # comparisons take int8
+    np.testing.assert_array_equal(out, (x > 3).astype(np.float32))
+    y = x.reshape(64).copy()
+    add8_april[1](y)  # pyasc 7065cd7 adds int8 tiles
+    np.testing.assert_array_equal(y, np.arange(64, dtype=np.int8) + 1)

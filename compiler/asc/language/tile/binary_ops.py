@@ -24,7 +24,23 @@ def _check_operand(x):
                     "operands are tiles, Python numbers or runtime scalars")
 
 
+# pyasc-dev's dtypes of the August binary ops and comparisons (checked per tile operand)
+_AUGUST_DTYPES = ("int16", "int32", "int64", "float16", "bfloat16", "float32")
+_AUGUST_DIV_DTYPES = ("int16", "int32", "int64", "float16", "float32")
+_AUGUST_CMP_DTYPES = ("int8", "int16", "int32", "float16", "bfloat16", "float32")
+
+
+def _august_dtypes(input, other, allowed):
+    if not tracing_august():
+        return
+    for name, x in (("input", input), ("other", other)):
+        if isinstance(x, Tile) and str(x.dtype) not in allowed:
+            raise error(RuntimeError, f"'{name}' dtype must be one of {', '.join(allowed)}, got {x.dtype}",
+                        f"convert the tile first, e.g. x.to(@{'int16' if x.dtype.is_int() else 'float32'})")
+
+
 def _binary(kind, input, other, symbol=None):
+    _august_dtypes(input, other, _AUGUST_DIV_DTYPES if kind == "div" else _AUGUST_DTYPES)
     if not isinstance(input, Tile) and not isinstance(other, Tile):
         raise error(BinaryOperandTypeError, f"At least one operand must be tile, got {type(input)} and "
                     f"{type(other)}", "for two scalars use Python operators; tile ops need a tile operand")
@@ -65,6 +81,7 @@ def _shift(kind, input, other):
 
 
 def _compare(mode, input, other):
+    _august_dtypes(input, other, _AUGUST_CMP_DTYPES)
     if not isinstance(input, Tile) and not isinstance(other, Tile):
         raise error(BinaryOperandTypeError, f"At least one operand must be tile, got {type(input)} and "
                     f"{type(other)}", "for two scalars use Python operators; tile ops need a tile operand")
