@@ -14,20 +14,30 @@ from asc.sim.executor import KernelRuntimeError
 from kernel_checks import randn
 
 
-def test_a_load_of_what_an_earlier_iteration_stored_in_an_un_barriered_loop_is_an_error():
+@pytest.mark.parametrize("later", [False, True], ids=["earlier-iteration", "later-iteration"])
+def test_a_load_of_what_another_iteration_stores_in_an_un_barriered_loop_is_an_error(later):
+    # iteration i stores tile i and loads tile i - 1 (stored by the iteration before) or tile i + 1 (stored
+    # by the iteration after): without the loop-end barrier either store may land before the load
     @asc2.jit(always_compile=True)
-    def k(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, PARALLEL: asc.ConstExpr[bool]):
-        g = asc2.tensor(buf_ptr, [n])
-        o = asc2.tensor(out_ptr, [n])
-        for i in asc2.range(1, n // 64, parallel=PARALLEL):
-            asc2.store(asc2.full([64], 1.0, dtype=asc.float32) * i, g, offsets=[i * 64])
-            asc2.store(asc2.load(g, [64], offsets=[(i - 1) * 64]), o, offsets=[i * 64])  # iteration i - 1's
-    buf, out = np.zeros(256, np.float32), np.zeros(256, np.float32)
-    k[1](buf, out, 256, False)                   # with the loop-end barrier: legal, and in order
-    np.testing.assert_array_equal(out.reshape(4, 64)[:, 0], [0, 0, 1, 2])
+    def k(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, PARALLEL: asc.ConstExpr[bool],
+          LATER: asc.ConstExpr[bool]):
+        g = asc2.tensor(buf_ptr, [320])
+        o = asc2.tensor(out_ptr, [320])
+        if LATER:
+            for i in asc2.range(0, 3, parallel=PARALLEL):
+                asc2.store(asc2.full([64], 1.0, dtype=asc.float32) * (i + 1), g, offsets=[i * 64])
+                asc2.store(asc2.load(g, [64], offsets=[(i + 1) * 64]), o, offsets=[i * 64])
+        else:
+            for i in asc2.range(1, 4, parallel=PARALLEL):
+                asc2.store(asc2.full([64], 1.0, dtype=asc.float32) * i, g, offsets=[i * 64])
+                asc2.store(asc2.load(g, [64], offsets=[(i - 1) * 64]), o, offsets=[i * 64])
+    buf, out = np.full(320, 9.0, np.float32), np.zeros(320, np.float32)
+    k[1](buf, out, False, later)                  # with the loop-end barrier: legal, and in order
+    expect = [9, 9, 9, 0, 0] if later else [0, 9, 1, 2, 0]
+    np.testing.assert_array_equal(out.reshape(5, 64)[:, 0], expect)
     with pytest.raises(KernelRuntimeError, match="load of 'buf_ptr' reads element 64, which another iteration of "
                                                  "the un-barriered loop"):
-        k[1](np.zeros(256, np.float32), np.zeros(256, np.float32), 256, True)
+        k[1](np.full(320, 9.0, np.float32), np.zeros(320, np.float32), True, later)
 
 
 def test_two_outputs_in_one_array_report_the_uncovered_range_of_their_own_elements():
