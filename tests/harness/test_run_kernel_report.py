@@ -18,7 +18,7 @@ def _rows(out):
 def test_the_report_has_a_row_per_case_a_status_line_each_failure_once_and_the_total(tmp_path, capsys):
     good = write_kernel(tmp_path, "good.py", GOOD)
     wrong = write_kernel(tmp_path, "wrong.py", WRONG)
-    assert run_kernel.main([str(good), str(wrong), "--quick"]) == 1
+    assert run_kernel.main([str(good), str(wrong), "--quick", "--show-output"]) == 1
     out = capsys.readouterr().out
     passed, failed = out[:out.index("wrong.py")], out[out.index("wrong.py"):]
     rows = _rows(passed)
@@ -33,3 +33,9 @@ def test_the_report_has_a_row_per_case_a_status_line_each_failure_once_and_the_t
     assert failed.count("case small: 32 of 32") == 1     # in the failure line, not repeated per case
     assert "\n  case tight: 64 of 64 element(s) outside atol=0 + rtol=0*|ref|" in failed
     assert out.rstrip().endswith("1 of 2 file(s) passed")
+    assert "  --- stdout ---\n" in passed and "Total tick: 40" in passed   # --show-output: what the run printed
+
+
+def test_paths_that_name_nothing_to_run_exit_2(tmp_path, capsys):
+    assert run_kernel.main([str(tmp_path)]) == 2                       # a directory, not a kernel file
+    assert f"not a file: {tmp_path}" in capsys.readouterr().err
