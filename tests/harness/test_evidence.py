@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,51 @@ def test_perf_block():
 
     assert perf_block([101, 99, 100]) == {"ticks_median": 100, "ticks_runs": [101, 99, 100], "spread": 0.02}
     assert perf_block([]) == {"ticks_median": None, "ticks_runs": [], "spread": None}
+
+
+def test_case_numbers_that_are_not_finite_are_stored_as_null_and_case_details_are_kept(ws):
+    sandbox_dir = "/tmp/asc-run-1234"
+    result = {"status": "fail", "runtime_verified": True, "engine": "embedded", "backend": "Model",
+              "platform": PLATFORM, "seed": 7, "wall_time_s": 1.23456789, "sandbox_dirs": [sandbox_dir],
+              "failure": {"category": "numeric_mismatch", "message": f"case big: see {sandbox_dir}/out.npy"},
+              "cases": [{"id": "big", "shape": [4, 8], "status": "fail", "atol": 1e-3, "rtol": 1e-3,
+                         "max_abs_err": float("inf"), "max_rel_err": float("nan"), "mismatches": 3,
+                         "elements": 32, "ticks": 9, "wall_s": float("-inf"), "roofline": 0.25,
+                         "message": f"3 of 32 outside the tolerance ({ws.root}/golden/kernels/abs_f16.py)"}]}
+    rec = build_record(result, cell=ABS, root=ws.root, kernel=ws.root / "golden/kernels/abs_f16.py", seed=11)
+    (case,) = rec["cases"]
+    assert case["max_abs_err"] is None and case["max_rel_err"] is None and case["wall_s"] is None
+    assert case["atol"] == 1e-3 and case["mismatches"] == 3 and case["ticks"] == 9 and case["roofline"] == 0.25
+    assert case["message"] == "3 of 32 outside the tolerance (golden/kernels/abs_f16.py)"
+    assert rec["failure"]["message"] == "case big: see <workdir>/out.npy"
+    assert rec["provenance"]["seed"] == 11 and rec["wall_time_s"] == 1.234568
+    assert validate_record(rec) == []
+    json.dumps(rec, allow_nan=False)              # the file is strict JSON
+
+
+@pytest.mark.parametrize("bad,more", [(3, ""), (5, " (and 2 more)")])
+def test_corrupt_evidence_stops_a_writer_up_front_naming_three_records(ws, bad, more):
+    from asc_harness.evidence import require_valid_evidence
+
+    good = ws.record(ABS)
+    require_valid_evidence(ws.evidence, root=ws.root)        # all valid: nothing to say
+    for i in range(bad):
+        good.with_name(f"golden-2026010{i + 1}T000000000000Z-beef.json").write_text("{")
+    with pytest.raises(EvidenceError, match=re.escape(f"corrupt evidence ({bad} record(s)); fix or remove them")) as e:
+        require_valid_evidence(ws.evidence, root=ws.root)
+    text = str(e.value)
+    assert text.count("invalid JSON") == 3 and text.endswith("invalid JSON: Expecting property name enclosed in "
+                                                              "double quotes" + more)
+
+
+def test_readers_select_records_by_cell_and_kind_oldest_first(ws):
+    g1 = ws.record(ABS)
+    p1 = ws.record(ABS, kind="perf")
+    g2 = ws.record(ABS, status="fail")
+    ws.record(ADD, kind="generative")
+    names = lambda recs: [r.path.name for r in recs]                   # noqa: E731
+    assert names(iter_records(ws.evidence, root=ws.root, cell=ABS)) == [g1.name, p1.name, g2.name]
+    assert names(iter_records(ws.evidence, root=ws.root, cell=ABS, kinds=["golden"])) == [g1.name, g2.name]
+    assert names(iter_records(ws.evidence, root=ws.root, kinds=["perf"])) == [p1.name]
+    assert len(list(iter_records(ws.evidence, root=ws.root))) == 4
+    assert list(iter_records(ws.evidence / "missing", root=ws.root)) == []

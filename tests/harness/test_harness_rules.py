@@ -334,6 +334,34 @@ def test_a_local_generative_confirmation_without_k_passes_is_a_hand_edit(ws, cap
     assert sync(ws, "--force") == 0 and cell(ws, ADD)["generative_status"] == "pending"
 
 
+def test_a_local_golden_confirmation_linking_a_quick_run_is_a_hand_edit(ws, capsys):
+    quick = ws.record(ABS, status="pass", skipped_case=True)   # passed, but skipped a case: does not count
+    assert sync(ws) == 0 and cell(ws, ABS)["golden_status"] == "pending"
+    ws.commit("sync")
+    _edit(ws, "golden_status: pending", "golden_status: confirmed")
+    edited = _edit(ws, "golden: null", f"golden: {link(ws, quick)}")
+    assert cell(ws, ABS)["evidence"]["golden"] == link(ws, quick)
+    assert sync(ws) == 1
+    assert "golden_status was edited locally (pending at HEAD, confirmed now)" in capsys.readouterr().err
+    assert ws.text() == edited
+
+
+def test_a_local_generative_confirmation_linking_attempts_that_do_not_count_is_a_hand_edit(ws, capsys):
+    static = [gen(ws, "pass", runtime_verified=False) for _ in range(2)]   # passes, but never ran
+    assert sync(ws) == 0 and cell(ws, ADD)["generative_status"] == "pending"
+    ws.commit("sync")
+    head, add = ws.text().split(f"id: {ADD}")
+    links = "".join(f"\n        - {link(ws, r)}" for r in reversed(static))
+    add = add.replace("generative_status: pending", "generative_status: confirmed", 1)
+    add = add.replace("generative: []", "generative:" + links, 1)
+    ws.cap.write_text(head + f"id: {ADD}" + add)
+    edited = ws.text()
+    assert list(cell(ws, ADD)["evidence"]["generative"]) == [link(ws, r) for r in reversed(static)]
+    assert sync(ws) == 1
+    assert "generative_status was edited locally (pending at HEAD, confirmed now)" in capsys.readouterr().err
+    assert ws.text() == edited
+
+
 def test_a_local_perf_demotion_that_keeps_the_link_is_a_hand_edit(ws, capsys):
     ws.record(ABS, status="pass", ticks=100)
     assert sync(ws) == 0 and cell(ws, ABS)["perf_status"] == "measured"

@@ -1,0 +1,41 @@
+"""What run_kernel prints for a person (docs/interfaces.md §3): one table row per case with its numbers,
+the status line with the count of cases per status, each failing case's message once, and the number of
+files that passed."""
+from __future__ import annotations
+
+from asc_harness import run_kernel
+
+from conftest import write_kernel
+from test_run_kernel import GOOD, WRONG
+
+
+def _rows(out):
+    """The table rows of a report, split into cells, keyed by case id."""
+    return {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split() and line.split()[0] in ("small", "tight", "big")}
+
+
+def test_the_report_has_a_row_per_case_a_status_line_each_failure_once_and_the_total(tmp_path, capsys):
+    good = write_kernel(tmp_path, "good.py", GOOD)
+    wrong = write_kernel(tmp_path, "wrong.py", WRONG)
+    assert run_kernel.main([str(good), str(wrong), "--quick", "--show-output"]) == 1
+    out = capsys.readouterr().out
+    passed, failed = out[:out.index("wrong.py")], out[out.index("wrong.py"):]
+    rows = _rows(passed)
+    #                  case     shape   status  max_abs max_rel mismatches atol     rtol     ticks
+    assert rows["small"][:9] == ["small", "4x8", "pass", "0", "0", "0/32", "0.001", "0.001", "42"]
+    assert rows["tight"][:9] == ["tight", "64", "pass", "0", "0", "0/64", "0", "0", "42"]
+    assert rows["big"] == ["big", "256x64", "skipped", "-", "-", "-", "0.001", "0.001", "-", "-"]
+    assert "PASS  (2 pass, 1 skipped; " in passed
+    assert _rows(failed)["small"][:6] == ["small", "4x8", "fail", "0.5", "3.3", "32/32"]
+    assert "FAIL  (2 fail, 1 skipped; " in failed
+    assert "  numeric_mismatch: case small: 32 of 32 element(s) outside atol=0.001 + rtol=0.001*|ref|" in failed
+    assert failed.count("case small: 32 of 32") == 1     # in the failure line, not repeated per case
+    assert "\n  case tight: 64 of 64 element(s) outside atol=0 + rtol=0*|ref|" in failed
+    assert out.rstrip().endswith("1 of 2 file(s) passed")
+    assert "  --- stdout ---\n" in passed and "Total tick: 40" in passed   # --show-output: what the run printed
+
+
+def test_paths_that_name_nothing_to_run_exit_2(tmp_path, capsys):
+    assert run_kernel.main([str(tmp_path)]) == 2                       # a directory, not a kernel file
+    assert f"not a file: {tmp_path}" in capsys.readouterr().err
