@@ -524,3 +524,26 @@ def test_golden_cases_record_their_roofline_efficiency(tmp_path):
     assert roofs[1] > roofs[0]      # 4 blocks moving 4x the bytes: a larger share of the floor is useful work
     rec = build_record(r, cell=ABS, root=tmp_path, kernel=tmp_path / "roof.py")
     assert [c["roofline"] for c in rec["cases"]] == roofs and validate_record(rec) == []
+
+
+def test_the_engine_bytecode_is_compiled_beside_it_once_per_process(monkeypatch):
+    """Sandboxed kernel processes cannot write bytecode: the harness compiles what is missing, once."""
+    import importlib.util
+    import os
+
+    import asc.sim.timeline as module
+    from asc_harness import bytecode
+
+    source = Path(module.__file__)
+    pyc = Path(importlib.util.cache_from_source(str(source)))
+    assert os.access(source.parent, os.W_OK), "the engine's sources are read-only here"
+    monkeypatch.setattr(bytecode, "_warmed", [])
+    pyc.unlink(missing_ok=True)
+    bytecode.warm_bytecode()
+    assert pyc.is_file() and pyc.stat().st_mtime >= source.stat().st_mtime
+    pyc.unlink()
+    bytecode.warm_bytecode()  # done already in this process: no second pass over the sources
+    assert not pyc.exists()
+    monkeypatch.setattr(bytecode, "_warmed", [])
+    bytecode.warm_bytecode()  # put it back for the other tests of this process
+    assert pyc.is_file()

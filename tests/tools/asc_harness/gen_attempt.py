@@ -25,7 +25,8 @@ from .gen_agent import (API_NOTES, NOTES_NAME, PROMPT_NAME, _atomic_write_bytes,
 from .kernelfile import read_kernel_file
 from .pipeline import _first_line, infrastructure_record
 from .paths import to_repo_path
-from .runner import TRACECHECK, check_declared, run_file, warm_bytecode
+from .bytecode import warm_bytecode
+from .runner import TRACECHECK, check_declared, run_file
 
 
 

@@ -11,7 +11,8 @@ kernels in its interpreter when ``ASCTILE_INTERPRET=1`` is set (passed through a
 
 Failure categories: compile_error, numeric_mismatch, runtime_error, timeout, memory, infrastructure.
 Both entry points are side-effect free apart from the subprocesses they start (no files are written
-outside temporary directories).
+outside temporary directories, except the embedded engine's missing bytecode beside its sources:
+:func:`asc_harness.bytecode.warm_bytecode`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import sandbox
+from .bytecode import warm_bytecode
 from .errors import HarnessError
 from .evidence import build_record, file_sha256, iso_utc
 from .kernelfile import read_kernel_file
@@ -52,37 +54,6 @@ _OUTPUT_KEEP = 20000
 
 # --------------------------------------------------------------------------------------------------
 # engines
-
-
-_warmed: list[bool] = []
-
-
-def warm_bytecode() -> None:
-    """Compile the embedded engine's sources to bytecode beside them, once per process, where it is missing.
-
-    Sandboxed runs cannot write bytecode (``PYTHONDONTWRITEBYTECODE``, a read-only file system), so
-    without it every kernel process would compile the whole engine from source again (a third of
-    its start-up). Installed packages already carry their bytecode; an editable install's sources
-    may not (``PYTHONDONTWRITEBYTECODE`` set where they were imported). Nothing happens where the
-    sources are not writable.
-    """
-    if _warmed:
-        return
-    _warmed.append(True)
-    import compileall
-    import importlib.util
-
-    for name in ("asc", "asc2"):
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        for loc in (spec.submodule_search_locations or []) if spec else []:
-            if os.access(loc, os.W_OK):
-                try:
-                    compileall.compile_dir(loc, quiet=2, workers=1)
-                except Exception:  # noqa: BLE001 - only a speed-up
-                    pass
 
 
 def interpreter_for(engine: str) -> str:
