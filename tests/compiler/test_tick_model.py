@@ -87,6 +87,26 @@ def chain_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, tile: asc
     asc2.store(y, out_gm, offsets=[0])
 
 
+@asc2.jit
+def f16_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, num_tiles: int,
+               tile: asc.ConstExpr[int], op: asc.ConstExpr):
+    x_gm = asc2.tensor(x_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
+        x = asc2.load(x_gm, [tile], offsets=[t * tile])
+        if op == "abs":
+            y = asc2.abs(x)
+        elif op == "leaky":
+            y = asc2.where(x >= 0, x, x * 0.01)
+        else:
+            y = x * (asc2.erf(x * 0.70710678) + 1.0) * 0.5
+        asc2.store(y, out_gm, offsets=[t * tile])
+
+
+def asc_erf(x):
+    return torch.erf(torch.from_numpy(x.astype(np.float32) * 0.70710678)).numpy()
+
+
 N = 32 * 4096
 
 
@@ -168,8 +188,27 @@ def test_adjacent_vector_calls_fuse_into_one_vector_function_on_c310():
     finally:
         config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     c220 = hardware(config.Platform.Ascend910B1)
-    # no fusion on C220: every call pays its issue overhead
-    assert extra == pytest.approx(4 * (c220.vector_issue + c220.vector_op + repeats * c220.vector_repeat), abs=1)
+    # no fusion on C220: every call pays its issue overhead, and waits for the call it depends on to drain
+    assert extra == pytest.approx(4 * (c220.vector_issue + c220.vector_op + repeats * c220.vector_repeat
+                                       + c220.vector_chain), abs=1)
+
+
+def test_a_software_sequence_is_on_the_critical_path_on_c220():
+    # abs, leaky_relu and gelu (erf) float16 at TILE 128: the same DMA, but erf expands to a long chain of
+    # dependent vector instructions on C220 that no longer hides under the stores
+    x = np.linspace(-3, 3, N, dtype=np.float32).astype(np.float16)
+    out = np.zeros_like(x)
+    ticks = {}
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    try:
+        for op in ("abs", "leaky", "gelu"):
+            f16_kernel[16](x, out, N, N // 128, 128, op)
+            ticks[op] = f16_kernel.last_launch["ticks"]
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    np.testing.assert_allclose(out.astype(np.float32), (x * (asc_erf(x) + 1) * 0.5).astype(np.float16), atol=1e-2)
+    assert ticks["abs"] <= ticks["leaky"] < ticks["gelu"]
+    assert ticks["gelu"] > 1.25 * ticks["abs"]
 
 
 def test_the_loop_end_barrier_is_a_c310_mechanism():
