@@ -75,10 +75,11 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
 
 
 def copy_out(src, dst, offsets, *, real_shape=None):
-    """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile."""
+    """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile. Rows past
+    the tensor's last row are not written (clipped as pyasc's lowering clips them)."""
     _require_tensor(dst, "copy_out", "dst")
     _check_offsets(offsets, dst)
-    return memory_ops.store(src, dst, offsets=offsets, real_shape=real_shape)
+    return memory_ops.store_tile(src, dst, offsets=offsets, real_shape=real_shape, clip_rows=True)
 
 
 def cast(input, dtype, round_mode=None):

@@ -116,6 +116,12 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
 
 
 def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
+    return store_tile(value, tensor, tile_id=tile_id, offsets=offsets, real_shape=real_shape)
+
+
+def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, clip_rows=False):
+    """``store``; ``clip_rows``: rows of the window past the tensor's last row are not written (the August
+    ``copy_out``, whose lowering clips by the tensor's remaining extent); columns past the row stay an error."""
     _check_tensor(tensor, "store")
     if not isinstance(value, Tile) or value.size == 1:
         if tile_id is not None:
@@ -150,7 +156,10 @@ def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
         raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
                     f"cast the tile first: .to(asc.{tensor.dtype}) before storing it")
     real = _real_shape(real_shape, shape, "tile")
-    current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], {"has_real": bool(real)})
+    attrs = {"has_real": bool(real)}
+    if clip_rows and len(shape) == 2:
+        attrs["clip_rows"] = True
+    current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], attrs)
 
 
 _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L1, Location.BT),
