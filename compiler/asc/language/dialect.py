@@ -203,6 +203,11 @@ AUGUST_ONLY_NAMES = frozenset({"global_tensor", "copy_in", "copy_out", "TensorLo
                                "GlobalTensor", "LocalTensor"})
 
 
+# Names ``asc2`` keeps (its April surface and the fork's ``asc2.number``) that upstream's
+# ``asc.experimental.asctile`` does not export: an asctile kernel using one would fail there.
+NOT_IN_ASCTILE = frozenset({"number", "half", "double", "uint8", "uint16", "uint32", "uint64"})
+
+
 def namespace(dialects):
     """Public name -> object of the entries of ``dialects`` (asc2: both; asctile: August)."""
     out = {}
@@ -211,6 +216,8 @@ def namespace(dialects):
             out[e.name] = e.obj
     if dialects == (AUGUST,):
         out.update({e.name: e.obj for e in ASCTILE_ONLY})
+        for name in NOT_IN_ASCTILE:
+            out.pop(name, None)
     return out
 
 
