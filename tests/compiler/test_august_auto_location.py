@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 
 import asc
 from asc.experimental import asctile
@@ -143,3 +144,18 @@ def test_ub_tiles_reach_the_cube_through_l1_in_august_kernels():
     np.testing.assert_allclose(d, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-4)
     copies = re.findall(r"tile\.copy\(.*: tile<[^,]+, (\w+)>", ub_into_cube.ir(a, b, c, d))
     assert copies == ["L1", "L0A", "L1", "L0B", "L1", "L0A", "L1", "L0B"]
+
+
+@asctile.jit
+def too_big_for_l0a(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, c_ptr: asctile.GlobalAddress):
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [128, 256]), [0, 0], [128, 256])
+    b = asctile.copy_in(asctile.global_tensor(b_ptr, [256, 16]), [0, 0], [256, 16])
+    asctile.copy_out(a @ b, asctile.global_tensor(c_ptr, [128, 16]), [0, 0])
+
+
+def test_the_memory_plan_counts_an_auto_tile_in_the_buffer_it_resolved_to():
+    from asc.frontend.errors import CompilationError
+    with pytest.raises(CompilationError, match=r"L0A overflow: tile \[128, 256\] x float32 needs 131072 bytes") as e:
+        too_big_for_l0a[1](np.zeros((128, 256), np.float32), np.zeros((256, 16), np.float32),
+                           np.zeros((128, 16), np.float32))
+    assert "a = asctile.copy_in(asctile.global_tensor(a_ptr, [128, 256])" in str(e.value)
