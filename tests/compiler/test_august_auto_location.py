@@ -159,3 +159,40 @@ def test_the_memory_plan_counts_an_auto_tile_in_the_buffer_it_resolved_to():
         too_big_for_l0a[1](np.zeros((128, 256), np.float32), np.zeros((256, 16), np.float32),
                            np.zeros((128, 16), np.float32))
     assert "a = asctile.copy_in(asctile.global_tensor(a_ptr, [128, 256])" in str(e.value)
+
+
+@asctile.jit
+def auto_bias(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, bias_ptr: asctile.GlobalAddress,
+              c_ptr: asctile.GlobalAddress):
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [16, 32]), [0, 0], [16, 32])
+    b = asctile.copy_in(asctile.global_tensor(b_ptr, [32, 16]), [0, 0], [32, 16])
+    bias = asctile.copy_in(asctile.global_tensor(bias_ptr, [16]), [0], [16])
+    asctile.copy_out(asctile.matmul(a, b, bias), asctile.global_tensor(c_ptr, [16, 16]), [0, 0])
+
+
+def test_an_auto_bias_row_loads_into_bt():
+    a, b = randn((16, 32), np.float16, seed=12), randn((32, 16), np.float16, seed=13)
+    bias = randn(16, np.float32, seed=14)
+    c = np.zeros((16, 16), np.float32)
+    auto_bias[1](a, b, bias, c)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32) + bias, rtol=1e-5, atol=1e-4)
+    assert load_locations(auto_bias.ir(a, b, bias, c)) == ["L0A", "L0B", "BT"]
+
+
+@asctile.jit
+def l1_and_ub_operands(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, bias_ptr: asctile.GlobalAddress,
+                       c_ptr: asctile.GlobalAddress):
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [16, 32]), [0, 0], [16, 32], asctile.TensorLocation.L1)
+    b = asctile.copy_in(asctile.global_tensor(b_ptr, [32, 16]), [0, 0], [32, 16], asctile.TensorLocation.L1)
+    bias = asctile.copy_in(asctile.global_tensor(bias_ptr, [16]), [0], [16], asctile.TensorLocation.UB)
+    asctile.copy_out(asctile.matmul(a, b, bias), asctile.global_tensor(c_ptr, [16, 16]), [0, 0])
+
+
+def test_l1_operands_and_a_ub_bias_are_copied_to_the_cube_as_pyasc_does():
+    a, b = randn((16, 32), np.float16, seed=15), randn((32, 16), np.float16, seed=16)
+    bias = randn(16, np.float32, seed=17)
+    c = np.zeros((16, 16), np.float32)
+    l1_and_ub_operands[1](a, b, bias, c)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32) + bias, rtol=1e-5, atol=1e-4)
+    copies = re.findall(r"tile\.copy\(.*: tile<[^,]+, (\w+)>", l1_and_ub_operands.ir(a, b, bias, c))
+    assert copies == ["L0A", "L0B", "L1", "BT"]

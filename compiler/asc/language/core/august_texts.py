@@ -51,6 +51,10 @@ _RULES = [
      lambda m: f"Cannot broadcast tensor with shape {_shape(m.group(1))} to {_shape(m.group(2))}", None),
     (re.compile(r"^All input arguments must be tiles$"), "All input arguments must be tensors", TypeError),
     (re.compile(rf"^'(\w+)' argument(?: of \w+)? must be (?:an? )?(\w+), got {_CLASS}$"), _type_error, None),
+    # pyasc casts a cube operand to L0A / L0B / BT and its FulfillDataTransfer pass rejects a pair it has no path for.
+    (re.compile(r"^@matmul (?:\(left operand\)|\(right operand\)|bias) expects a tile in (\w+), got a tile in (\w+)$"),
+     r"Direct data transfer from \2 to \1 is not supported. Please call copy() with explicit locations to fulfill "
+     r"the requested data flow.", None),
     (re.compile(r"^reduction dimension -?\d+ is out of range for a rank-(\d+) tile$"),
      lambda m: f"All reduction dimensions must be between 0 and {int(m.group(1)) - 1}", RuntimeError),
 ]

@@ -156,7 +156,8 @@ def _check_hf32(hf32, input):
 
 
 def _check_bias(bias, size):
-    """pyasc's bias rule: a 1-D float16 / bfloat16 / float32 tile of the output's column count, in BT."""
+    """pyasc's bias rule: a 1-D float16 / bfloat16 / float32 tile of the output's column count, in BT;
+    returns the bias as the cube reads it (``cube_operand``)."""
     if not isinstance(bias, Tile):
         raise error(TypeError, f"'bias' argument must be LocalTensor, got {type(bias).__name__}",
                     "load the bias row into BT: @copy_in(bias_gm, [0], [n], @TileLocation.BT)")
@@ -169,7 +170,9 @@ def _check_bias(bias, size):
     if bias.size != size:
         raise error(RuntimeError, f"Bias shape {bias.size} must match last output dimension {size}",
                     "the bias has one value per column of the result (the right operand's columns)")
+    bias = memory_ops.cube_operand(bias, Location.BT)
     require_location(bias, (Location.BT,), "@matmul bias")
+    return bias
 
 
 def matmul(input, other, bias=None, *, hf32=False):
@@ -179,7 +182,7 @@ def matmul(input, other, bias=None, *, hf32=False):
     _check_hf32(hf32, input)
     operands = [input.handle, other.handle]
     if bias is not None:
-        _check_bias(bias, other.shape[1])
+        bias = _check_bias(bias, other.shape[1])
         operands.append(bias.handle)
     attrs = {"hf32": True} if hf32 else {}
     return emit_tile("tile.matmul", operands, (input.shape[0], other.shape[1]), dt.float32, Location.L0C, **attrs)

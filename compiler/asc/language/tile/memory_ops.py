@@ -272,9 +272,10 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
 
 
 # -- TensorLocation.Auto and the way into the cube ------------------------------------------------------
-# August kernels: where the cube reads a UB tile (a matmul / matmul_acc operand, a copy to L0A / L0B) the
-# data goes UB -> L1 (a staging copy, ``auto_stage``) -> L0A / L0B, as pyasc's location casts lower
-# (FulfillDataTransfer); April kernels keep requiring L0A / L0B operands. A ``copy_in`` left at
+# August kernels: where the cube reads a UB tile (a matmul / matmul_acc operand or bias, a copy to L0A /
+# L0B) the data goes UB -> L1 (a staging copy, ``auto_stage``) -> L0A / L0B / BT, as pyasc's casts lower
+# (FulfillDataTransfer), and an L1 tile is copied L1 -> L0A / L0B / BT at that line; April kernels keep
+# requiring L0A / L0B operands. A ``copy_in`` left at
 # ``TensorLocation.Auto`` is traced as a UB load marked ``auto_location``; once the kernel is traced,
 # ``resolve_auto_locations`` decides its location from all of its uses, as pyasc's ResolveAutoLocation
 # pass does: a tile only the cube reads is loaded into L1 (its staging copies disappear; with whole-tile
@@ -298,10 +299,13 @@ def _stage(tile):
 
 
 def cube_operand(tile, location):
-    """``tile`` as the cube reads it from ``location`` (L0A / L0B): a UB tile is moved there (see above);
+    """``tile`` as the cube reads it from ``location`` (L0A / L0B, BT for a bias row): a UB tile is moved
+    there (see above);
     any other tile is returned as it is, for the caller's location check."""
     if not isinstance(tile, Tile):
         return tile
+    if location_of(tile) == Location.L1 and tracing_august():  # pyasc copies it L1 -> L0A / L0B / BT
+        return copy(tile, None, location=location)
     staged = _stage(tile)
     if staged is tile:
         return tile
