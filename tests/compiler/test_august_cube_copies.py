@@ -106,7 +106,7 @@ def test_hf32_on_float16_operands_is_rejected_at_its_line():
 @pytest.mark.parametrize("shape, dtype, where, message", [
     ([16], "float32", "BT", "Bias shape 16 must match last output dimension 32"),
     ([2, 16], "float32", "L1", "Bias must be 1D tensor, got shape (2, 16)"),
-    ([32], "float32", "UB", "@matmul bias"),
+    ([32], "float32", "L0A", "Direct data transfer from L0A to BT is not supported"),
 ])
 def test_a_bias_of_the_wrong_shape_or_place_is_rejected_at_its_line(shape, dtype, where, message):
     @asctile.jit
@@ -149,13 +149,13 @@ def test_a_vector_result_goes_through_ub_to_l1_into_the_cube(distrib):
 def test_an_illegal_location_pair_names_the_legal_ones():
     @asctile.jit
     def k(a_ptr: asctile.GlobalAddress):
-        a_ub = asctile.copy_in(asctile.global_tensor(a_ptr, [32, 32]), [0, 0], [32, 32])
-        a = asctile.copy(a_ub, location=asctile.TensorLocation.L0A)
+        a_l0a = asctile.copy_in(asctile.global_tensor(a_ptr, [32, 32]), [0, 0], [32, 32], asctile.TensorLocation.L0A)
+        a = asctile.copy(a_l0a, location=asctile.TensorLocation.UB)
     with pytest.raises(CodegenError, match="dst tile location is not supported") as e:
         k[1](np.zeros((32, 32), np.float16))
-    assert e.value.line == line_of(k, "a = asctile.copy(a_ub")
+    assert e.value.line == line_of(k, "a = asctile.copy(a_l0a")
     text = str(e.value)
-    assert "UB -> L0A has no lowering" in text and "UB -> L1" in text and "L1 -> L0A / L0B / BT" in text
+    assert "L0A -> UB has no lowering" in text and "UB -> L1" in text and "L1 -> L0A / L0B / BT" in text
 
 
 # -- copy(..., distrib=) ----------------------------------------------------------------------------------

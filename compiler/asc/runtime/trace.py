@@ -11,6 +11,7 @@ from ..ir.registry import OPS, PIPES
 from ..ir.types import PtrType, ScalarType
 from ..language.core.errors import error
 from ..language.core.ir_value import GlobalAddress, PlainValue
+from ..language.tile.memory_ops import resolve_auto_locations
 from .memory_plan import plan
 from .platforms import hardware
 
@@ -58,6 +59,7 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
     with building(builder), builder.insert_into(body):
         visitor.run_body(jit_fn.node.body)
     fn_ir.warnings = list(builder.warnings)
+    resolve_auto_locations(fn_ir)
     verify_function(fn_ir)
     memory = plan(fn_ir, hw, co)
     costs = {}

@@ -1,4 +1,4 @@
-"""asctile.full, asctile.zeros, asctile.full_like and a typed scalar from asctile.number / int_ dtype."""
+"""asctile.full, asctile.zeros, asctile.full_like and an int_ tile plus a Python int."""
 import numpy as np
 
 from asc.experimental import asctile

@@ -1,12 +1,16 @@
 """Errors a kernel author can cause. Each carries pyasc's message text plus a one-line fix hint."""
 
 
-from ...ir.builder import localise
+from ...ir.builder import localise, tracing_august
+from .august_texts import august_text
 
 
 def error(exc_type, message, hint=None):
     """Build ``exc_type(message)`` carrying a fix hint (shown by the JIT's error report). ``@name`` in
-    either text is the public name ``name`` spelled in the kernel's dialect (``ir.builder.localise``)."""
+    either text is the public name ``name`` spelled in the kernel's dialect (``ir.builder.localise``); an
+    August kernel gets pyasc-dev's wording of the message (``august_texts``)."""
+    if tracing_august():
+        exc_type, message = august_text(exc_type, message)
     exc = exc_type(localise(message))
     exc.hint = localise(hint)
     return exc

@@ -11,6 +11,7 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import BinaryOperandTypeError, error, not_supported
 from ..core.ir_value import PlainValue, to_scalar
+from . import memory_ops
 from .costs import vector_cost
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 from .utils import create_tile, infer_common_dtype, infer_common_shape
@@ -139,6 +140,7 @@ define("tile.cmp_scalar", cost=vector_cost("compare"))
 # -- cube: matrix multiply ------------------------------------------------------------------------
 # Operands of the cube unit: left in L0A, right in L0B; the result is float32 in L0C.
 def _verify_matmul(input, other):
+    """pyasc's operand checks; returns the operands as the cube reads them (``cube_operand``)."""
     if not isinstance(input, Tile) or not isinstance(other, Tile):
         raise error(BinaryOperandTypeError, f"Input operands must be tiles, got {type(input)} and {type(other)}",
                     "multiply an L0A tile by an L0B tile; scale the result after storing it")
@@ -157,8 +159,10 @@ def _verify_matmul(input, other):
                 f"Input tiles have incompatible shapes: {list(input.shape)}, {list(other.shape)}")
         raise error(RuntimeError, text,
                     "the left tile's last dimension (K) must equal the right tile's first dimension")
+    input, other = memory_ops.cube_operand(input, Location.L0A), memory_ops.cube_operand(other, Location.L0B)
     require_location(input, (Location.L0A,), "@matmul (left operand)")
     require_location(other, (Location.L0B,), "@matmul (right operand)")
+    return input, other
 
 
 def _check_hf32(hf32, input):
@@ -171,7 +175,8 @@ def _check_hf32(hf32, input):
 
 
 def _check_bias(bias, size):
-    """pyasc's bias rule: a 1-D float16 / bfloat16 / float32 tile of the output's column count, in BT."""
+    """pyasc's bias rule: a 1-D float16 / bfloat16 / float32 tile of the output's column count, in BT;
+    returns the bias as the cube reads it (``cube_operand``)."""
     if not isinstance(bias, Tile):
         raise error(TypeError, f"'bias' argument must be LocalTensor, got {type(bias).__name__}",
                     "load the bias row into BT: @copy_in(bias_gm, [0], [n], @TileLocation.BT)")
@@ -184,17 +189,19 @@ def _check_bias(bias, size):
     if bias.size != size:
         raise error(RuntimeError, f"Bias shape {bias.size} must match last output dimension {size}",
                     "the bias has one value per column of the result (the right operand's columns)")
+    bias = memory_ops.cube_operand(bias, Location.BT)
     require_location(bias, (Location.BT,), "@matmul bias")
+    return bias
 
 
 def matmul(input, other, bias=None, *, hf32=False):
     """``matmul(input, other, bias=None, *, hf32=False)``: ``input @ other`` (+ the bias row, promoted to
     float32) into a float32 L0C tile; ``hf32`` rounds float32 operands to HF32 first."""
-    _verify_matmul(input, other)
+    input, other = _verify_matmul(input, other)
     _check_hf32(hf32, input)
     operands = [input.handle, other.handle]
     if bias is not None:
-        _check_bias(bias, other.shape[1])
+        bias = _check_bias(bias, other.shape[1])
         operands.append(bias.handle)
     attrs = {"hf32": True} if hf32 else {}
     return emit_tile("tile.matmul", operands, (input.shape[0], other.shape[1]), dt.float32, Location.L0C, **attrs)
@@ -239,7 +246,7 @@ def matmul_acc(*args, hf32=False, **kwargs):
 
 
 def _matmul_acc(input, other, acc, hf32=False):
-    _verify_matmul(input, other)
+    input, other = _verify_matmul(input, other)
     _check_hf32(hf32, input)
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",

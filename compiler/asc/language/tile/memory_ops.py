@@ -90,7 +90,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",
                     f"the tensor has {tensor.rank} dimension(s); give the tile shape as many")
     location = as_location(location)
-    if location == Location.Auto:
+    auto = location == Location.Auto
+    if auto:  # resolved from the tile's uses once the kernel is traced (resolve_auto_locations)
         location = Location.UB
     if location not in _LOAD_LOCATIONS:
         raise error(RuntimeError, "invalid destination location of the tile",
@@ -108,11 +109,19 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
     if has_pad:
         operands.append(to_scalar(pad_value, tensor.dtype).handle)
     attrs = {"clip_rows": True} if clip_rows and len(shape) == 2 else {}
+    if auto:
+        attrs["auto_location"] = True
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
                      has_real=bool(real), **attrs)
 
 
 def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
+    return store_tile(value, tensor, tile_id=tile_id, offsets=offsets, real_shape=real_shape)
+
+
+def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, clip_rows=False):
+    """``store``; ``clip_rows``: rows of the window past the tensor's last row are not written (the August
+    ``copy_out``, whose lowering clips by the tensor's remaining extent); columns past the row stay an error."""
     _check_tensor(tensor, "store")
     if not isinstance(value, Tile) or value.size == 1:
         if tile_id is not None:
@@ -147,7 +156,10 @@ def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
         raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
                     f"cast the tile first: .to(asc.{tensor.dtype}) before storing it")
     real = _real_shape(real_shape, shape, "tile")
-    current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], {"has_real": bool(real)})
+    attrs = {"has_real": bool(real)}
+    if clip_rows and len(shape) == 2:
+        attrs["clip_rows"] = True
+    current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], attrs)
 
 
 _COPY_ROUTES = {(Location.L1, Location.L0A), (Location.L1, Location.L0B), (Location.L1, Location.BT),
@@ -207,6 +219,9 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
     if not isinstance(tile, Tile):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
                     "@copy moves a tile between on-chip locations")
+    if distrib is None and isinstance(location, (Location, str)) and as_location(location) in (Location.L0A,
+                                                                                               Location.L0B):
+        tile = _stage(tile)
     if distrib is not None:
         shape = _distrib_shape(tile, shape, distrib)
         route = (location_of(tile), as_location(location))
@@ -254,6 +269,97 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
             raise error(RuntimeError, f"copy window at offset {o} with size {a} exceeds the source tile dimension {b}",
                         "keep offset + size within the source tile")
     return emit_tile("tile.copy", [tile.handle] + offs, shape, tile.dtype, location)
+
+
+# -- TensorLocation.Auto and the way into the cube ------------------------------------------------------
+# August kernels: where the cube reads a UB tile (a matmul / matmul_acc operand or bias, a copy to L0A /
+# L0B) the data goes UB -> L1 (a staging copy, ``auto_stage``) -> L0A / L0B / BT, as pyasc's casts lower
+# (FulfillDataTransfer), and an L1 tile is copied L1 -> L0A / L0B / BT at that line; April kernels keep
+# requiring L0A / L0B operands. A ``copy_in`` left at
+# ``TensorLocation.Auto`` is traced as a UB load marked ``auto_location``; once the kernel is traced,
+# ``resolve_auto_locations`` decides its location from all of its uses, as pyasc's ResolveAutoLocation
+# pass does: a tile only the cube reads is loaded into L1 (its staging copies disappear; with whole-tile
+# uses of one L0 buffer, the load goes straight there: MTE2 into L1, then MTE1 into L0A / L0B); a tile
+# a vector op or a store also reads stays in UB and its cube uses keep the UB -> L1 -> L0 copies.
+def _is_auto_load(tile):
+    """Whether ``tile`` is an Auto ``copy_in`` (also as a loop's block argument carried from one)."""
+    value, carried = tile.handle, current_builder().carried_init
+    while value.id in carried:
+        value = carried[value.id]
+    owner = value.owner
+    return getattr(owner, "name", None) == "tile.load" and owner.attrs.get("auto_location", False)
+
+
+def _stage(tile):
+    """A UB tile the cube is about to read, copied to L1 first (August kernels, Auto loads)."""
+    if location_of(tile) != Location.UB or not (tracing_august() or _is_auto_load(tile)):
+        return tile
+    zeros = [to_scalar(0, dt.int32).handle for _ in tile.shape]
+    return emit_tile("tile.copy", [tile.handle] + zeros, tile.shape, tile.dtype, Location.L1, auto_stage=True)
+
+
+def cube_operand(tile, location):
+    """``tile`` as the cube reads it from ``location`` (L0A / L0B, BT for a bias row): a UB tile is moved
+    there (see above);
+    any other tile is returned as it is, for the caller's location check."""
+    if not isinstance(tile, Tile):
+        return tile
+    if location_of(tile) == Location.L1 and tracing_august():  # pyasc copies it L1 -> L0A / L0B / BT
+        return copy(tile, None, location=location)
+    staged = _stage(tile)
+    if staged is tile:
+        return tile
+    zeros = [to_scalar(0, dt.int32).handle for _ in tile.shape]
+    return emit_tile("tile.copy", [staged.handle] + zeros, tile.shape, tile.dtype, location, auto_whole=True)
+
+
+def resolve_auto_locations(fn):
+    """Give every Auto ``copy_in`` of the traced function ``fn`` its location from its uses (see above)."""
+    uses, block_of, loads = {}, {}, []
+
+    def visit(block):
+        for op in block.ops:
+            block_of[op.id] = block
+            for i, v in enumerate(op.operands):
+                uses.setdefault(v.id, []).append((op, i))
+            if op.name == "tile.load" and op.attrs.get("auto_location"):
+                loads.append(op)
+            for region in op.regions:
+                visit(region)
+
+    def replace(old, new):
+        for user, i in uses.pop(old.id, []):
+            user.operands[i] = new
+            uses.setdefault(new.id, []).append((user, i))
+
+    def remove(op):
+        block_of[op.id].ops.remove(op)
+        for i, v in enumerate(op.operands[1:], 1):  # the copy's offsets, constants nothing else reads
+            const = v.owner
+            if getattr(const, "name", None) == "scalar.const" and uses.get(v.id) == [(op, i)]:
+                block_of[const.id].ops.remove(const)
+
+    visit(fn.body)
+    for load in loads:
+        value = load.result
+        users = [u for u, _ in uses.get(value.id, [])]
+        stages = [u for u in users if u.name == "tile.copy" and u.attrs.get("auto_stage")]
+        if not stages or len(stages) != len(users) or load.attrs.get("has_real"):
+            continue  # read by a vector op or a store too (or never by the cube): it stays in UB
+        l0 = [u for s in stages for u, _ in uses.get(s.result.id, [])]
+        targets = {u.results[0].type.location for u in l0}
+        t = value.type
+        whole = all(u.name == "tile.copy" and u.attrs.get("auto_whole") for u in l0)
+        if whole and len(targets) == 1:
+            value.type = type(t)(t.shape, t.dtype, targets.pop())
+            for c in l0:
+                replace(c.result, value)
+                remove(c)
+        else:
+            value.type = type(t)(t.shape, t.dtype, Location.L1)
+        for s in stages:
+            replace(s.result, value)
+            remove(s)
 
 
 # -- costs ---------------------------------------------------------------------------------------

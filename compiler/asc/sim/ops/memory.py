@@ -296,9 +296,10 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
+    clip_rows = op.attrs.get("clip_rows", False)
     if op.attrs.get("has_real"):  # real_shape: only that part is written
         rank = len(t.dims)
-        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store")
+        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
         if rank == 2:
             # real_shape limits the DMA; columns of it past the row still land in the next row.
             rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
@@ -311,6 +312,14 @@ def _exec_store(ex, op, value, t, *offsets):
                     f"[{_fmt(gather(np.asarray(offsets[rank]), bad))}, {_fmt(gather(rc, bad))}] runs past the end of "
                     "the row: on the hardware the columns past the row land in the next row",
                     "limit real_shape's columns to the row's remaining elements", bad)
+        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
+                    op=op)
+        return
+    if clip_rows and np.any(np.asarray(offsets[0]) + vtype.shape[0] > t.dims[0]):
+        # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
+        acc = ClippedAccess(t, offsets, vtype.shape, vtype.shape, L, "store", True)
+        if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
+            raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op)
         return

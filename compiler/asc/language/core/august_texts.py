@@ -1,0 +1,74 @@
+"""pyasc-dev's wording of the front-end errors an August kernel can meet.
+
+The op definitions keep one message each, in the April texts of ``asc2-api.md`` (pyasc 7065cd7); pyasc's
+August front end (``asc.experimental.asctile``) words the same mistakes differently: its tiles are
+"tensors" (``LocalTensor``), global tensors are ``GlobalTensor``, type errors name the argument and the
+bare class name (``'src' argument must be LocalTensor, got int``). ``august_text`` rewrites a message
+into that wording; ``errors.error`` applies it while an August kernel is traced, so April kernels keep
+their texts and August kernels get pyasc-dev's (the conformance runner checks that its text is
+contained in ours).
+"""
+from __future__ import annotations
+
+import re
+
+_CLASS = r"<class '(?:[\w.]+\.)?(\w+)'>"
+_CLASS_NAMES = {"Tile": "LocalTensor", "Tensor": "GlobalTensor"}
+# The argument names pyasc-dev's functions use where this engine's say "tile".
+_ARG_NAMES = {"tile": "src"}
+
+
+def _cls(name):
+    return _CLASS_NAMES.get(name, name)
+
+
+def _type_error(m):
+    arg, expected, got = m.group(1), m.group(2), m.group(3)
+    return f"'{_ARG_NAMES.get(arg, arg)}' argument must be {_cls(expected)}, got {_cls(got)}"
+
+
+def _matmul_operands(m):
+    first, second = m.group(1), m.group(2)
+    if first != "Tile":
+        return f"'input' argument must be LocalTensor, got {_cls(first)}"
+    return f"'other' argument must be LocalTensor, got {_cls(second)}"
+
+
+def _shape(text):
+    return "(" + ", ".join(x.strip() for x in text.split(",")) + (",)" if "," not in text else ")")
+
+
+# (pattern, replacement, exception type pyasc raises or None to keep ours)
+_RULES = [
+    (re.compile(r"^At least one operand must be tile, got"), "At least one operand must be tensor, got", None),
+    (re.compile(r"^Input tiles (must have the same types|must have two dims|have incompatible shapes)"),
+     r"Input tensors \1", None),
+    (re.compile(r"^Input tiles have unsupported types: (\w+)$"),
+     r"'input' dtype must be one of float16, bfloat16, float32, got \1", None),
+    (re.compile(rf"^Input operands must be tiles, got {_CLASS} and {_CLASS}$"), _matmul_operands, TypeError),
+    (re.compile(r"^Accumulation tile must have two dims"), "Accumulation tensor must have two dims", None),
+    (re.compile(r"^Cannot broadcast tile with shape \[([^\]]*)\] to \[([^\]]*)\]"),
+     lambda m: f"Cannot broadcast tensor with shape {_shape(m.group(1))} to {_shape(m.group(2))}", None),
+    (re.compile(r"^All input arguments must be tiles$"), "All input arguments must be tensors", TypeError),
+    (re.compile(rf"^'(\w+)' argument(?: of \w+)? must be (?:an? )?(\w+), got {_CLASS}$"), _type_error, None),
+    # pyasc casts a cube operand to L0A / L0B / BT and its FulfillDataTransfer pass rejects a pair it has no path for.
+    (re.compile(r"^@matmul (?:\(left operand\)|\(right operand\)|bias) expects a tile in (\w+), got a tile in (\w+)$"),
+     r"Direct data transfer from \2 to \1 is not supported. Please call copy() with explicit locations to fulfill "
+     r"the requested data flow.", None),
+    (re.compile(r"^reduction dimension -?\d+ is out of range for a rank-(\d+) tile$"),
+     lambda m: f"All reduction dimensions must be between 0 and {int(m.group(1)) - 1}", RuntimeError),
+]
+
+
+def august_text(exc_type, message):
+    """``(exc_type, message)`` as pyasc-dev words it (both unchanged when no rule applies)."""
+    for pattern, replacement, exc in _RULES:
+        text, n = pattern.subn(replacement, message, count=1)
+        if n:
+            return exc if exc is not None and issubclass(exc, Exception) and _compatible(exc_type, exc) else exc_type, text
+    return exc_type, message
+
+
+def _compatible(ours, theirs):
+    """Keep our class when it already is (a subclass of) pyasc's, e.g. BinaryOperandTypeError for TypeError."""
+    return not issubclass(ours, theirs)
