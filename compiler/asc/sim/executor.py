@@ -20,8 +20,10 @@ from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.tile import mask_lanes
+from .undefined import Undef, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
+_SPECIAL = (Shared, UnsetAccumulator, Undef)
 
 
 class KernelRuntimeError(RuntimeError):
@@ -118,11 +120,6 @@ class Executor:
             self._warned.add(msg)
             self.warnings.append(msg)
 
-    def note_poison(self, op, n):
-        if n:
-            self.warn(op, f"load with pad_value=None leaves {n} tail element(s) undefined; "
-                      "reading them is an uninitialised read")
-
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
         env = Env()
@@ -159,8 +156,11 @@ class Executor:
     def _exec(self, op, env):
         args = [env[o.id] for o in op.operands]
         opdef = IMPLS[op.name]
-        if not opdef.shared_operands:
-            args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
+        undef = None
+        for a in args:
+            if type(a) in _SPECIAL:
+                args, undef = self._unwrap(op, opdef, args)
+                break
         if self.trackers:
             self.env = env
         if self.mask_stack and opdef.stores:
@@ -178,9 +178,26 @@ class Executor:
             self._pending[p] += t
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
+        if undef is not None:
+            out = propagate(self, op, opdef, args, undef[0], undef[1], out)
         if out is None:
             return []
         return out if isinstance(out, tuple) else (out,)
+
+    def _unwrap(self, op, opdef, args):
+        """The operands as the op's implementation takes them, and (masks, source) when some carry
+        undefined elements (``sim.undefined``), else None."""
+        masks, source, plain = None, None, []
+        for i, a in enumerate(args):
+            if type(a) is Undef:
+                if masks is None:
+                    masks, source = [None] * len(args), a.source
+                masks[i] = a.mask
+                a = a.data
+            if type(a) in _LAZY and not opdef.shared_operands:
+                a = self.materialise(op, a)
+            plain.append(a)
+        return plain, (None if masks is None else (masks, source))
 
     def materialise(self, op, value):
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
