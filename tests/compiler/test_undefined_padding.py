@@ -69,7 +69,8 @@ def test_a_reduction_over_the_tail_warns_at_the_reduction_naming_the_load():
     x = np.ones(37, np.float32)
     out = np.zeros(3 * 8, np.float32)
     sum_tail[3](x, out, x.size)
-    assert_warns_at(sum_tail, "s = asc2.reduce_sum(x)", "x = asc2.copy_in(x_gm", "reads 11 undefined element(s)")
+    assert_warns_at(sum_tail, "s = asc2.reduce_sum(x)", "x = asc2.copy_in(x_gm",
+                    "reduce_all(sum) reads 11 undefined element(s)")
 
 
 def test_a_reduction_of_full_tiles_runs_clean():
@@ -194,3 +195,32 @@ def test_column_sums_mixing_the_tail_rows_in_warn():
     ws = undefined_warnings()
     line = line_of(row_tail, "s = asc2.reduce_sum(x, 0")
     assert len(ws) == 1 and f".py:{line}:" in ws[0].split(" ")[0] and "reads 32 undefined element(s)" in ws[0], ws
+
+
+@asc2.jit
+def softmax_tail(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, rows: int, cols: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [rows, cols])
+    out_gm = asc2.global_tensor(out_ptr, [rows, cols])
+    r = asc2.block_idx() * 4
+    x = asc2.copy_in(x_gm, [r, 0], [4, TILE])
+    y = asc2.softmax(x)
+    k = asc2.number(4, asc2.int32)
+    if rows - r < 4:
+        k = rows - r
+    asc2.copy_out(y, out_gm, [r, 0], real_shape=[k, cols])
+
+
+def test_softmax_of_a_tile_whose_tail_rows_are_undefined_runs_clean():
+    x = np.random.default_rng(0).standard_normal((6, TILE)).astype(np.float32)
+    out = np.zeros_like(x)
+    softmax_tail[2](x, out, 6, TILE)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+    assert warnings() == []
+
+
+def test_softmax_over_rows_with_undefined_columns_warns_at_the_softmax():
+    x = np.zeros((6, 8), np.float32)   # a 16-wide tile over 8-element rows: columns 8..15 undefined
+    out = np.zeros_like(x)
+    softmax_tail[2](x, out, 6, 8)
+    assert_warns_at(softmax_tail, "y = asc2.softmax(x)", "x = asc2.copy_in(x_gm", "softmax reads")

@@ -74,7 +74,8 @@ def warn_read(ex, op, source, n, what):
 
 def _op_what(op):
     kind = op.attrs.get("kind") if op.attrs else None
-    return f"{op.name}{'(' + kind + ')' if isinstance(kind, str) else ''}"
+    name = op.name.split(".", 1)[-1]
+    return f"{name}({kind})" if isinstance(kind, str) else name
 
 
 def _lane_shape(mask, rank):
