@@ -224,3 +224,26 @@ def test_softmax_over_rows_with_undefined_columns_warns_at_the_softmax():
     out = np.zeros_like(x)
     softmax_tail[2](x, out, 6, 8)
     assert_warns_at(softmax_tail, "y = asc2.softmax(x)", "x = asc2.copy_in(x_gm", "softmax reads")
+
+
+@asc2.jit
+def diverging(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, n: int):
+    x_gm = asc2.global_tensor(x_ptr, [n])
+    out_gm = asc2.global_tensor(out_ptr, [asc2.block_num() * 8])
+    off = asc2.block_idx() * TILE
+    x = asc2.copy_in(x_gm, [off], [TILE])
+    y = x
+    if asc2.block_idx() == 2:
+        y = x * 2.0
+    else:
+        y = x + 1.0
+    s = asc2.reduce_sum(y)
+    asc2.copy_out(asc2.full([8], s, dtype=asc2.float32), out_gm, [asc2.block_idx() * 8])
+
+
+def test_undefined_elements_are_followed_through_a_branch_the_blocks_take_differently():
+    x = np.ones(37, np.float32)
+    out = np.zeros(3 * 8, np.float32)
+    diverging[3](x, out, x.size)   # block 2 (the tail tile) takes the other branch than blocks 0 and 1
+    assert_warns_at(diverging, "s = asc2.reduce_sum(y)", "x = asc2.copy_in(x_gm", "reads 11 undefined element(s)")
+    np.testing.assert_array_equal(out[:16], 32.0)

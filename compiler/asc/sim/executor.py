@@ -20,7 +20,7 @@ from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.tile import mask_lanes
-from .undefined import Undef, propagate
+from .undefined import Undef, propagate, wrap
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
@@ -32,6 +32,8 @@ class KernelRuntimeError(RuntimeError):
 
 def _scatter(full, idx, part, lanes):
     """Merge a subset's values back into a lane-wide value."""
+    if type(full) is Undef or type(part) is Undef:
+        return _scatter_undefined(full, idx, part, lanes)
     part = np.asarray(part)
     if full is None:  # the first region to produce this value: the other lanes are filled by the others
         out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
@@ -42,6 +44,22 @@ def _scatter(full, idx, part, lanes):
     out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
     out[idx] = part if part.ndim else part.reshape(1)
     return out
+
+
+def _scatter_undefined(full, idx, part, lanes):
+    """``_scatter`` of values some of whose elements are undefined: the data and the masks merged alike."""
+    source = (full if type(full) is Undef else part).source
+    data = _scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
+    tail = data.shape[1:]
+    mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
+        np.array(np.broadcast_to(full.mask, (lanes,) + tail))
+    mask[idx] = np.broadcast_to(part.mask, (len(idx),) + tail) if type(part) is Undef else False
+    return wrap(data, mask, source)
+
+
+def _lanes_of(value, idx):
+    """Lanes ``idx`` of a value carried through a loop (undefined elements kept)."""
+    return gather(value if type(value) is Undef else np.asarray(value), idx)
 
 
 def _interleaved(lb, step, trips):
@@ -332,7 +350,7 @@ class Executor:
                     idx = np.nonzero(trips > t)[0]
                     child = Env(env, idx)
                     self._set_lanes(saved[idx])
-                    vals = [gather(np.asarray(c), idx) for c in carried]
+                    vals = [_lanes_of(c, idx) for c in carried]
                 if tracker is not None:
                     child[tracker.key] = (np.arange(L) if idx is None else idx) * tmax + t
                 iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])
