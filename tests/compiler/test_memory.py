@@ -409,17 +409,21 @@ def test_negative_offsets_are_an_error():
     assert np.all(x == 0)
 
 
-def test_uninitialised_tail_without_pad_value_is_reported():
+def test_uninitialised_tail_without_pad_value_is_reported_where_it_is_used():
     @asc2.jit
-    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, total: asc.ConstExpr[bool]):
         x = asc2.load(asc2.tensor(x_ptr, [n]), [64], offsets=[0], pad_value=None)
+        if total:
+            x = asc2.full([64], asc2.reduce_sum(x), dtype=asc2.float32)
         asc2.store(x, asc2.tensor(out_ptr, [n]), offsets=[0])
     x = np.ones(40, np.float32)
     out = np.zeros_like(x)
-    k[1](x, out, 40)
+    k[1](x, out, 40, False)   # the undefined tail is clipped by the store: never used
     np.testing.assert_array_equal(out, x)
+    assert k.last_launch["warnings"] == []
+    k[1](x, out, 40, True)    # summed: the 24 undefined elements reach every result
     warnings = k.last_launch["warnings"]
-    assert len(warnings) == 1 and "pad_value=None" in warnings[0] and "24 tail element(s)" in warnings[0]
+    assert len(warnings) == 1 and "pad_value=None" in warnings[0] and "reads 24 undefined element(s)" in warnings[0]
 
 
 # -- races ----------------------------------------------------------------------------------------------------------

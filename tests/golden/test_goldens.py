@@ -5,6 +5,7 @@ the way the harness runs it (``make_inputs`` -> ``reference`` on copies -> ``lau
 comparison with ``atol + rtol * |ref|``, no NaN/Inf where the reference is finite) on the embedded
 simulator, Backend.Model, on every platform the registry has a cell of that file for -- one test item
 per (file, case, platform), so pytest-xdist spreads them. Cases marked ``full_only`` run here too.
+Every launch of a case must also leave a launch report without warnings.
 
 The contract tests check what the harness and the registry rely on: the interface names, the
 allowed imports (plain pyasc v2 source), agreement with the cell in ``capabilities.yaml`` (same
@@ -134,6 +135,27 @@ def simulator():
     config.set_platform(config.Backend.Model, PLATFORM)
 
 
+class _Reports(list):
+    """Stands in for the launcher's last-report slot: keeps every launch's report."""
+
+    def __init__(self):
+        super().__init__([None])
+        self.all = []
+
+    def __setitem__(self, i, report):
+        self.all.append(report)
+        super().__setitem__(i, report)
+
+
+@pytest.fixture
+def launch_reports(monkeypatch):
+    import asc.runtime.launcher as launcher
+
+    reports = _Reports()
+    monkeypatch.setattr(launcher, "LAST_REPORT", reports)
+    return reports.all
+
+
 def test_library_is_complete():
     expected = {
         "abs_f16", "abs_f32", "add_bf16", "add_f16", "add_inplace_f16", "addcdiv_f16", "apply_adam_f32",
@@ -148,7 +170,7 @@ def test_library_is_complete():
 
 
 @pytest.mark.parametrize("path, case_id, platform", _case_params())
-def test_case(path, case_id, platform, simulator):
+def test_case(path, case_id, platform, simulator, launch_reports):
     config.set_platform(config.Backend.Model, config.Platform(platform))
     module = _module(path)
     case = next(c for c in module.CASES if c["id"] == case_id)
@@ -162,6 +184,10 @@ def test_case(path, case_id, platform, simulator):
     outputs = module.launch(*inputs)
     problems = compare(outputs, expected, atol, rtol)
     assert not problems, f"{path.name} case {case_id}: " + "; ".join(problems)
+    # A golden is a correct kernel: its launches run clean (no race, coverage or undefined-data warning).
+    assert launch_reports, "launch() launched no kernel"
+    warned = [w for r in launch_reports for w in r["warnings"]]
+    assert not warned, f"{path.name} case {case_id} on {platform}: the launch report warns: {warned}"
     for a, b in zip(inputs, again):
         assert np.array_equal(_to_float64(a), _to_float64(b)), "launch modified its inputs"
 

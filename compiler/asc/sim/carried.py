@@ -7,6 +7,7 @@ import numpy as np
 
 from .lanes import Env, Shared, UnsetAccumulator, per_lane
 from .ops.arith import _UFUNC, binary_values, compute_dtype
+from .undefined import Undef
 
 
 def hoist(ex, op, body, env, tmax, lb, step):
@@ -80,8 +81,9 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
         return None
     plan = _fold_plan(ex, op, body, ops)
     if plan is None or any(hid not in hoisted or type(hoisted[hid]) is UnsetAccumulator for _, _, hid in plan) \
-            or any(type(c) is UnsetAccumulator for c in carried):
-        return None
+            or any(type(c) in (UnsetAccumulator, Undef) for c in carried) \
+            or any(type(hoisted[hid]) is Undef for _, _, hid in plan):
+        return None  # (undefined elements: the trips run in turn, following them)
     L = ex.lanes
     out = []
     for (b, first, hid), init in zip(plan, carried):

@@ -20,8 +20,10 @@ from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.tile import mask_lanes
+from .undefined import Undef, propagate, wrap
 
 _LAZY = (Shared, UnsetAccumulator)
+_SPECIAL = (Shared, UnsetAccumulator, Undef)
 
 
 class KernelRuntimeError(RuntimeError):
@@ -30,6 +32,8 @@ class KernelRuntimeError(RuntimeError):
 
 def _scatter(full, idx, part, lanes):
     """Merge a subset's values back into a lane-wide value."""
+    if type(full) is Undef or type(part) is Undef:
+        return _scatter_undefined(full, idx, part, lanes)
     part = np.asarray(part)
     if full is None:  # the first region to produce this value: the other lanes are filled by the others
         out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
@@ -40,6 +44,22 @@ def _scatter(full, idx, part, lanes):
     out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
     out[idx] = part if part.ndim else part.reshape(1)
     return out
+
+
+def _scatter_undefined(full, idx, part, lanes):
+    """``_scatter`` of values some of whose elements are undefined: the data and the masks merged alike."""
+    source = (full if type(full) is Undef else part).source
+    data = _scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
+    tail = data.shape[1:]
+    mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
+        np.array(np.broadcast_to(full.mask, (lanes,) + tail))
+    mask[idx] = np.broadcast_to(part.mask, (len(idx),) + tail) if type(part) is Undef else False
+    return wrap(data, mask, source)
+
+
+def _lanes_of(value, idx):
+    """Lanes ``idx`` of a value carried through a loop (undefined elements kept)."""
+    return gather(value if type(value) is Undef else np.asarray(value), idx)
 
 
 def _interleaved(lb, step, trips):
@@ -118,11 +138,6 @@ class Executor:
             self._warned.add(msg)
             self.warnings.append(msg)
 
-    def note_poison(self, op, n):
-        if n:
-            self.warn(op, f"load with pad_value=None leaves {n} tail element(s) undefined; "
-                      "reading them is an uninitialised read")
-
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
         env = Env()
@@ -159,8 +174,11 @@ class Executor:
     def _exec(self, op, env):
         args = [env[o.id] for o in op.operands]
         opdef = IMPLS[op.name]
-        if not opdef.shared_operands:
-            args = [a if type(a) not in _LAZY else self.materialise(op, a) for a in args]
+        undef = None
+        for a in args:
+            if type(a) in _SPECIAL:
+                args, undef = self._unwrap(op, opdef, args)
+                break
         if self.trackers:
             self.env = env
         if self.mask_stack and opdef.stores:
@@ -178,9 +196,26 @@ class Executor:
             self._pending[p] += t
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
+        if undef is not None:
+            out = propagate(self, op, opdef, args, undef[0], undef[1], out)
         if out is None:
             return []
         return out if isinstance(out, tuple) else (out,)
+
+    def _unwrap(self, op, opdef, args):
+        """The operands as the op's implementation takes them, and (masks, source) when some carry
+        undefined elements (``sim.undefined``), else None."""
+        masks, source, plain = None, None, []
+        for i, a in enumerate(args):
+            if type(a) is Undef:
+                if masks is None:
+                    masks, source = [None] * len(args), a.source
+                masks[i] = a.mask
+                a = a.data
+            if type(a) in _LAZY and not opdef.shared_operands:
+                a = self.materialise(op, a)
+            plain.append(a)
+        return plain, (None if masks is None else (masks, source))
 
     def materialise(self, op, value):
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
@@ -315,7 +350,7 @@ class Executor:
                     idx = np.nonzero(trips > t)[0]
                     child = Env(env, idx)
                     self._set_lanes(saved[idx])
-                    vals = [gather(np.asarray(c), idx) for c in carried]
+                    vals = [_lanes_of(c, idx) for c in carried]
                 if tracker is not None:
                     child[tracker.key] = (np.arange(L) if idx is None else idx) * tmax + t
                 iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])

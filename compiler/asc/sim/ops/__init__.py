@@ -15,17 +15,19 @@ class Impl:
     execute: Callable
     shared_operands: bool = False  # takes lanes.Shared tile operands as they are (else materialised)
     stores: bool = False           # writes global memory
+    undefined: object = None       # what the op does with undefined operand elements (sim/undefined.py)
 
 
 IMPLS: dict[str, Impl] = {}
 
 
-def impl(name: str, shared_operands: bool = False, stores: bool = False):
-    """Register the executor of IR op ``name`` (decorator)."""
+def impl(name: str, shared_operands: bool = False, stores: bool = False, undefined=None):
+    """Register the executor of IR op ``name`` (decorator); ``undefined``: its rule for operands with
+    undefined elements (``sim.undefined``; None: reading one warns)."""
     def deco(fn):
         if name in IMPLS:
             raise RuntimeError(f"op {name} implemented twice")
-        IMPLS[name] = Impl(name, fn, shared_operands, stores)
+        IMPLS[name] = Impl(name, fn, shared_operands, stores, undefined)
         return fn
     return deco
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..convert import as_compute, as_float32
 from ..lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
+from ..undefined import matmul_undefined
 from . import impl
 from ..integer import int_div
 
@@ -37,13 +38,13 @@ def binary_values(kind, a, b, out_dtype):
         return r.astype(out_dtype, copy=False)      # overflow to inf is the result, not a warning
 
 
-@impl("tile.binary")
+@impl("tile.binary", undefined="union")
 def _exec_binary(ex, op, a, b):
     kind = op.attrs["kind"]
     return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
 
 
-@impl("tile.binary_scalar")
+@impl("tile.binary_scalar", undefined="union")
 def _exec_binary_scalar(ex, op, a, s):
     kind = op.attrs["kind"]
     rdt = op.results[0].type.dtype.to_numpy()
@@ -55,12 +56,12 @@ def _exec_binary_scalar(ex, op, a, s):
     return binary_values(kind, np.asarray(a), np.asarray(s), rdt)
 
 
-@impl("tile.cmp")
+@impl("tile.cmp", undefined="union")
 def _exec_cmp(ex, op, a, b):
     return _CMP[op.attrs["mode"]](a, b)
 
 
-@impl("tile.cmp_scalar")
+@impl("tile.cmp_scalar", undefined="union")
 def _exec_cmp_scalar(ex, op, a, s):
     mode = op.attrs["mode"]
     if op.attrs["reverse"]:
@@ -119,7 +120,7 @@ def _mm_f32(a, b):
     return np.matmul(as_float32(wa)[ia], as_float32(wb)[ib])
 
 
-@impl("tile.matmul", shared_operands=True)
+@impl("tile.matmul", shared_operands=True, undefined=matmul_undefined)
 def _exec_matmul(ex, op, a, b, bias=None):
     out = _mm(a, b, op.attrs.get("hf32", False))
     if bias is None:
@@ -130,7 +131,7 @@ def _exec_matmul(ex, op, a, b, bias=None):
     return out + b.reshape(b.shape[0], 1, -1)
 
 
-@impl("tile.matmul_acc", shared_operands=True)
+@impl("tile.matmul_acc", shared_operands=True, undefined=matmul_undefined)
 def _exec_matmul_acc(ex, op, a, b, acc):
     use_hf32 = op.attrs.get("hf32", False)
     if type(acc) is UnsetAccumulator:
@@ -153,7 +154,7 @@ UNARY_FUNCS = {
 }
 
 
-@impl("tile.unary")
+@impl("tile.unary", undefined="union")
 def _exec_unary(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
     with np.errstate(all="ignore"):
@@ -161,7 +162,7 @@ def _exec_unary(ex, op, a):
     return np.asarray(r).astype(rdt, copy=False)
 
 
-@impl("tile.softmax")
+@impl("tile.softmax", undefined="rows")
 def _exec_softmax(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
     x = as_float32(a)                               # no copy when already float32 (a may be a view: not written)
@@ -172,7 +173,7 @@ def _exec_softmax(ex, op, a):
     return e.astype(rdt, copy=False)
 
 
-@impl("tile.rms_norm")
+@impl("tile.rms_norm", undefined="rows")
 def _exec_rms_norm(ex, op, x, gamma, eps):
     rdt = op.results[0].type.dtype.to_numpy()
     x32 = as_float32(x)
@@ -197,12 +198,12 @@ def _reduce_values(kind, a, axes, rdt, keepdims=False):
     return np.asarray(r).astype(rdt, copy=False)
 
 
-@impl("tile.reduce_all")
+@impl("tile.reduce_all", undefined="reduce")
 def _exec_reduce_all(ex, op, a):
     return _reduce_values(op.attrs["kind"], a, tuple(range(1, a.ndim)), op.results[0].type.dtype.to_numpy())
 
 
-@impl("tile.reduce")
+@impl("tile.reduce", undefined="reduce")
 def _exec_reduce(ex, op, a):
     rtype = op.results[0].type
     axes = tuple(d + 1 for d in op.attrs["dims"])
@@ -210,7 +211,7 @@ def _exec_reduce(ex, op, a):
     return r.reshape((r.shape[0],) + rtype.shape)
 
 
-@impl("tile.layer_norm")
+@impl("tile.layer_norm", undefined="rows")
 def _exec_layer_norm(ex, op, x, gamma, beta, eps):
     """float32 statistics over the last axis (asc.language.tile.norm_ops states the formula)."""
     rdt = op.results[0].type.dtype.to_numpy()

@@ -32,28 +32,28 @@ def pow_values(a, b, dtype):
         return np.asarray(r).astype(dtype, copy=False)
 
 
-@impl("tile.bitwise")
+@impl("tile.bitwise", undefined="union")
 def _exec_bitwise(ex, op, a, b):
     return _BITS[op.attrs["kind"]](a, b)
 
 
-@impl("tile.bitwise_scalar")
+@impl("tile.bitwise_scalar", undefined="union")
 def _exec_bitwise_scalar(ex, op, a, s):
     s = scalar_for_tile(np.asarray(s), a.ndim - 1).astype(a.dtype)
     return _BITS[op.attrs["kind"]](a, s)  # and / or / xor are symmetric
 
 
-@impl("tile.bitwise_not")
+@impl("tile.bitwise_not", undefined="union")
 def _exec_bitwise_not(ex, op, a):
     return np.invert(a)
 
 
-@impl("tile.pow")
+@impl("tile.pow", undefined="union")
 def _exec_pow(ex, op, a, b):
     return pow_values(a, b, op.results[0].type.dtype.to_numpy())
 
 
-@impl("tile.pow_scalar")
+@impl("tile.pow_scalar", undefined="union")
 def _exec_pow_scalar(ex, op, a, s):
     rdt = op.results[0].type.dtype.to_numpy()
     s = scalar_for_tile(np.asarray(s), a.ndim - 1).astype(rdt)

@@ -10,6 +10,7 @@ from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
 from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
                      write_conflicts, writer_text)
+from ..undefined import fix_text, wrap
 from . import impl
 
 
@@ -99,12 +100,13 @@ def _exec_load(ex, op, t, *rest):
         _note_unset(ex, op, buf, unset)
     if pad is None:
         fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
-        ex.note_poison(op, int(np.count_nonzero(~valid)))
     else:
         fill = scalar_for_tile(np.asarray(pad), 2)
     out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
     ex.count_bytes("in", out.size * out.itemsize)
-    return out.reshape((out.shape[0],) + rtype.shape)
+    out = out.reshape((out.shape[0],) + rtype.shape)
+    # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
+    return out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
 
 
 def _note_unset(ex, op, buf, n):
@@ -292,7 +294,27 @@ def _blocks_collide(starts, blocks, rows, cols, row_stride):
     return bool(np.any(hit & (blocks[None, :] != blocks[:, None])))
 
 
-@impl("tile.store", stores=True)
+def _store_undefined(ex, op, masks, args, out, source):
+    """A store warns when an undefined element lands inside the tensor (the clipped tail is not written)."""
+    if masks[0] is None:   # an undefined offset / real_shape: a scalar op reported it
+        return out
+    value, t, *offsets = args
+    L = ex.lanes
+    shape = op.operands[0].type.shape
+    rank = len(t.dims)
+    if op.attrs.get("has_real"):
+        acc = ClippedAccess(t, offsets[:rank], shape, offsets[rank:], L, "store")
+    else:
+        acc = Access(t, offsets, shape, L, "store")
+    _, valid = acc.indices(L)
+    n = int(np.count_nonzero(valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)))
+    if n:
+        ex.warn(op, f"{op.name.split('.')[-1]} to '{t.name}' writes {n} undefined element(s) inside the tensor: "
+                + fix_text(source))
+    return out
+
+
+@impl("tile.store", stores=True, undefined=_store_undefined)
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
@@ -396,7 +418,7 @@ def _exec_set_value(ex, op, t, *rest):
     _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store", op=op)
 
 
-@impl("tile.copy", shared_operands=True)
+@impl("tile.copy", shared_operands=True, undefined="map")
 def _exec_copy(ex, op, tile, *offsets):
     shape = op.results[0].type.shape
     if all(np.ndim(o) == 0 for o in offsets):
@@ -426,7 +448,7 @@ def cast_for_location(a, op):
 _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 
 
-@impl("tile.atomic", stores=True)
+@impl("tile.atomic", stores=True, undefined=_store_undefined)
 def _exec_atomic(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes

@@ -40,7 +40,7 @@ def cast_array(a, target: np.dtype):
         return a.astype(target)
 
 
-@impl("tile.cast")
+@impl("tile.cast", undefined="union")
 def _exec_cast(ex, op, a):
     mode = op.attrs.get("round_mode")
     target = op.results[0].type.dtype.to_numpy()
@@ -102,20 +102,20 @@ def _exec_zeros_acc(ex, op, bias=None):
     return UnsetAccumulator(np.zeros((1,) + t.shape, dtype=t.dtype.to_numpy()))
 
 
-@impl("tile.concat")
+@impl("tile.concat", undefined="map")
 def _exec_concat(ex, op, *tiles):
     lanes = max(t.shape[0] for t in tiles)
     return np.concatenate([np.broadcast_to(t, (lanes,) + t.shape[1:]) for t in tiles], axis=1)
 
 
-@impl("tile.broadcast")
+@impl("tile.broadcast", undefined="map")
 def _exec_broadcast(ex, op, a):
     shape = op.results[0].type.shape
     src = a.reshape((a.shape[0],) + (1,) * (len(shape) - (a.ndim - 1)) + a.shape[1:])
     return np.broadcast_to(src, (a.shape[0],) + shape)
 
 
-@impl("tile.transpose")
+@impl("tile.transpose", undefined="map")
 def _exec_transpose(ex, op, a):
     perm = op.attrs.get("perm")
     if perm is None:  # 2-D: the two dimensions swapped
@@ -123,7 +123,7 @@ def _exec_transpose(ex, op, a):
     return np.ascontiguousarray(np.transpose(a, (0,) + tuple(p + 1 for p in perm)))
 
 
-@impl("tile.reshape")
+@impl("tile.reshape", undefined="map")
 def _exec_reshape(ex, op, a):
     return a.reshape((a.shape[0],) + op.results[0].type.shape)
 
@@ -143,7 +143,7 @@ def mask_lanes(mode, args, shape, dtype):
     return (bits == 1).reshape(shape)
 
 
-@impl("tile.select")
+@impl("tile.select", undefined="select")
 def _exec_select(ex, op, m, a, b):
     return np.where(m, a, b)
 
