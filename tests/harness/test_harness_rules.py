@@ -92,6 +92,16 @@ def test_a_partial_passing_run_does_not_confirm_but_a_partial_failing_run_demote
     assert cell(ws, ABS)["evidence"]["golden"] == link(ws, full)
 
 
+@pytest.mark.parametrize("status", ["fail", "error", "timeout"])
+def test_a_partial_run_that_did_not_pass_demotes_whatever_its_failure(ws, status):
+    ws.record(ABS, status="pass")
+    assert sync(ws) == 0 and cell(ws, ABS)["golden_status"] == "confirmed"
+    partial = ws.record(ABS, status=status, skipped_case=True)
+    assert sync(ws) == 0
+    c = cell(ws, ABS)
+    assert c["golden_status"] == "failing" and c["evidence"]["golden"] == link(ws, partial)
+
+
 def test_an_infrastructure_error_that_ran_nothing_never_demotes(ws):
     ok = ws.record(ABS, status="pass")
     ws.record(ABS, status="error", runtime_verified=False, category="infrastructure")
@@ -109,6 +119,17 @@ def test_perf_needs_a_passing_run_with_ticks(ws):
     assert sync(ws) == 0
     c = cell(ws, ABS)
     assert c["perf_status"] == "measured" and c["evidence"]["perf"] == link(ws, measured)
+
+
+@pytest.mark.parametrize("status", ["fail", "error"])
+def test_a_perf_record_that_did_not_pass_is_not_a_measurement(ws, status):
+    ws.record(ABS, kind="perf", status=status)
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["perf_status"] == "not_attempted"
+    ticked = ws.record(ABS, status="pass", ticks=120)
+    assert sync(ws) == 0
+    c = cell(ws, ABS)
+    assert c["perf_status"] == "measured" and c["evidence"]["perf"] == link(ws, ticked)
 
 
 # -- records that contradict themselves -----------------------------------------------------------------------------
