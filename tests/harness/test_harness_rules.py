@@ -420,6 +420,7 @@ def test_files_that_are_not_json_records_are_ignored_by_readers(ws, capsys):
 
 @pytest.mark.parametrize("runs,median,spread", [
     ([100, 104], 102, 0.039216), ([99, 100, 101, 102], 100.5, 0.029851), ([7], 7, 0.0), ([5, 1, 3], 3, 1.333333),
+    ([50, 10, 40, 20, 30], 30, 1.333333), ([60, 10, 50, 20, 40, 30], 35, 1.428571),   # the middle, not near the end
 ])
 def test_perf_block_median_and_spread(runs, median, spread):
     block = evidence.perf_block(runs)
