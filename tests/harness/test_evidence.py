@@ -198,3 +198,10 @@ def test_a_record_whose_kind_differs_from_its_file_name_is_flagged(ws, kind, nam
     (rec,) = iter_records(ws.evidence, root=ws.root)
     assert rec.path == renamed and not rec.valid
     assert rec.error == f"{renamed}: record kind {kind!r} does not match its file name"
+
+
+def test_records_are_readable_by_everyone_and_not_executable(ws):
+    import stat
+
+    path = ws.record(ABS)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644    # not the 0600 of a fresh temporary file

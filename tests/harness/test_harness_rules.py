@@ -445,3 +445,11 @@ def test_records_name_the_home_directory_as_a_tilde(ws, monkeypatch):
                                                "message": f"cannot open {home}/data/x.npy"}, cases=[])
     rec = build_record(res, cell=ABS, root=ws.root)
     assert rec["failure"]["message"] == "cannot open ~/data/x.npy"
+
+
+def test_a_home_directory_of_slash_leaves_paths_alone(ws, monkeypatch):
+    monkeypatch.setenv("HOME", "/")               # e.g. a service account without a home
+    res = _result(ws, status="error", failure={"category": "runtime_error",
+                                               "message": "cannot open /srv/data/x.npy"}, cases=[])
+    rec = build_record(res, cell=ABS, root=ws.root)
+    assert rec["failure"]["message"] == "cannot open /srv/data/x.npy"
