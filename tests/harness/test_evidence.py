@@ -205,3 +205,8 @@ def test_records_are_readable_by_everyone_and_not_executable(ws):
 
     path = ws.record(ABS)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644    # not the 0600 of a fresh temporary file
+
+
+def test_a_result_that_does_not_say_it_ran_is_recorded_as_not_runtime_verified(ws):
+    rec = build_record({"status": "pass", "cases": [], "platform": PLATFORM}, cell=ABS, root=ws.root)
+    assert rec["runtime_verified"] is False and rec["status"] == "pass"
