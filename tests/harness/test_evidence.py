@@ -189,3 +189,24 @@ def test_readers_select_records_by_cell_and_kind_oldest_first(ws):
     assert names(iter_records(ws.evidence, root=ws.root, kinds=["perf"])) == [p1.name]
     assert len(list(iter_records(ws.evidence, root=ws.root))) == 4
     assert list(iter_records(ws.evidence / "missing", root=ws.root)) == []
+
+
+@pytest.mark.parametrize("kind,named", [("golden", "perf"), ("perf", "golden"), ("generative", "golden")])
+def test_a_record_whose_kind_differs_from_its_file_name_is_flagged(ws, kind, named):
+    path = ws.record(ADD if kind == "generative" else ABS, kind=kind)
+    renamed = path.rename(path.with_name(path.name.replace(kind, named, 1)))
+    (rec,) = iter_records(ws.evidence, root=ws.root)
+    assert rec.path == renamed and not rec.valid
+    assert rec.error == f"{renamed}: record kind {kind!r} does not match its file name"
+
+
+def test_records_are_readable_by_everyone_and_not_executable(ws):
+    import stat
+
+    path = ws.record(ABS)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644    # not the 0600 of a fresh temporary file
+
+
+def test_a_result_that_does_not_say_it_ran_is_recorded_as_not_runtime_verified(ws):
+    rec = build_record({"status": "pass", "cases": [], "platform": PLATFORM}, cell=ABS, root=ws.root)
+    assert rec["runtime_verified"] is False and rec["status"] == "pass"

@@ -92,6 +92,16 @@ def test_a_partial_passing_run_does_not_confirm_but_a_partial_failing_run_demote
     assert cell(ws, ABS)["evidence"]["golden"] == link(ws, full)
 
 
+@pytest.mark.parametrize("status", ["fail", "error", "timeout"])
+def test_a_partial_run_that_did_not_pass_demotes_whatever_its_failure(ws, status):
+    ws.record(ABS, status="pass")
+    assert sync(ws) == 0 and cell(ws, ABS)["golden_status"] == "confirmed"
+    partial = ws.record(ABS, status=status, skipped_case=True)
+    assert sync(ws) == 0
+    c = cell(ws, ABS)
+    assert c["golden_status"] == "failing" and c["evidence"]["golden"] == link(ws, partial)
+
+
 def test_an_infrastructure_error_that_ran_nothing_never_demotes(ws):
     ok = ws.record(ABS, status="pass")
     ws.record(ABS, status="error", runtime_verified=False, category="infrastructure")
@@ -109,6 +119,17 @@ def test_perf_needs_a_passing_run_with_ticks(ws):
     assert sync(ws) == 0
     c = cell(ws, ABS)
     assert c["perf_status"] == "measured" and c["evidence"]["perf"] == link(ws, measured)
+
+
+@pytest.mark.parametrize("status", ["fail", "error"])
+def test_a_perf_record_that_did_not_pass_is_not_a_measurement(ws, status):
+    ws.record(ABS, kind="perf", status=status)
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["perf_status"] == "not_attempted"
+    ticked = ws.record(ABS, status="pass", ticks=120)
+    assert sync(ws) == 0
+    c = cell(ws, ABS)
+    assert c["perf_status"] == "measured" and c["evidence"]["perf"] == link(ws, ticked)
 
 
 # -- records that contradict themselves -----------------------------------------------------------------------------
@@ -399,6 +420,7 @@ def test_files_that_are_not_json_records_are_ignored_by_readers(ws, capsys):
 
 @pytest.mark.parametrize("runs,median,spread", [
     ([100, 104], 102, 0.039216), ([99, 100, 101, 102], 100.5, 0.029851), ([7], 7, 0.0), ([5, 1, 3], 3, 1.333333),
+    ([50, 10, 40, 20, 30], 30, 1.333333), ([60, 10, 50, 20, 40, 30], 35, 1.428571),   # the middle, not near the end
 ])
 def test_perf_block_median_and_spread(runs, median, spread):
     block = evidence.perf_block(runs)
@@ -423,3 +445,11 @@ def test_records_name_the_home_directory_as_a_tilde(ws, monkeypatch):
                                                "message": f"cannot open {home}/data/x.npy"}, cases=[])
     rec = build_record(res, cell=ABS, root=ws.root)
     assert rec["failure"]["message"] == "cannot open ~/data/x.npy"
+
+
+def test_a_home_directory_of_slash_leaves_paths_alone(ws, monkeypatch):
+    monkeypatch.setenv("HOME", "/")               # e.g. a service account without a home
+    res = _result(ws, status="error", failure={"category": "runtime_error",
+                                               "message": "cannot open /srv/data/x.npy"}, cases=[])
+    rec = build_record(res, cell=ABS, root=ws.root)
+    assert rec["failure"]["message"] == "cannot open /srv/data/x.npy"

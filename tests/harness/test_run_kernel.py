@@ -372,6 +372,7 @@ def test_cli_table_and_exit_codes(tmp_path, capsys):
     assert run_kernel.main([str(good), "--quick"]) == 0
     out = capsys.readouterr().out
     assert "max_abs_err" in out and "small" in out and "PASS" in out and "skipped" in out
+    assert "file(s) passed" not in out            # one file: no total line
     assert run_kernel.main([str(good), str(wrong)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "numeric_mismatch" in out and "1 of 2 file(s) passed" in out

@@ -3,6 +3,8 @@ the status line with the count of cases per status, each failing case's message 
 files that passed."""
 from __future__ import annotations
 
+import json
+
 from asc_harness import run_kernel
 
 from conftest import write_kernel
@@ -39,3 +41,12 @@ def test_the_report_has_a_row_per_case_a_status_line_each_failure_once_and_the_t
 def test_paths_that_name_nothing_to_run_exit_2(tmp_path, capsys):
     assert run_kernel.main([str(tmp_path)]) == 2                       # a directory, not a kernel file
     assert f"not a file: {tmp_path}" in capsys.readouterr().err
+
+
+def test_cells_with_evidence_write_one_record_per_matching_cell(ws, capsys):
+    from conftest import ABS
+
+    assert run_kernel.main(["--cells", "abs/*", "--evidence", "--json", *ws.args()]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    (path,) = list((ws.evidence / ABS).glob("golden-*.json"))
+    assert item["cell"] == ABS and item["evidence"] == path.relative_to(ws.root).as_posix()
