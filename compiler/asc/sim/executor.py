@@ -19,9 +19,41 @@ from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
+from .ops.arith import FreshBinary
 from .ops.tile import mask_lanes
 
 _LAZY = (Shared, UnsetAccumulator)
+
+
+def _stored_binaries(fn):
+    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` whose result's only use is a
+    ``tile.store`` later in the same block with only scalar ops between them (the store's offsets): the
+    store may then compute the result into its destination. Found once per traced function."""
+    memo = fn.__dict__.get("_stored_binaries")
+    if memo is not None:
+        return memo
+    uses = {}
+    for op in fn.walk():
+        for v in op.operands:
+            uses[v.id] = uses.get(v.id, 0) + 1
+    memo = {}
+    _pair_stores(fn.body.ops, uses, memo)
+    for op in fn.walk():
+        for region in op.regions:
+            _pair_stores(region.ops, uses, memo)
+    fn.__dict__["_stored_binaries"] = memo
+    return memo
+
+
+def _pair_stores(ops, uses, memo):
+    for i, b in enumerate(ops):
+        if b.name != "tile.binary" or uses.get(b.results[0].id) != 1:
+            continue
+        for d, s in enumerate(ops[i + 1:], 1):
+            if s.name == "tile.store" and s.operands[0] is b.results[0] and not s.attrs.get("has_real"):
+                memo[b.id] = (s, d)
+            if not s.name.startswith("scalar.") or s.regions:
+                break   # anything else between them (a store, a loop) keeps the op where it is
 
 
 class KernelRuntimeError(RuntimeError):
@@ -76,6 +108,7 @@ class Executor:
         self._warned = set()
         self.mask_stack = []
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
+        self.stored_binaries = _stored_binaries(fn)
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
@@ -135,7 +168,8 @@ class Executor:
         return self.run_ops(block.ops, env)
 
     def run_ops(self, ops, env):
-        for op in ops:
+        fuse = self.stored_binaries
+        for i, op in enumerate(ops):
             name = op.name
             if name == "scf.yield":
                 return [env[o.id] for o in op.operands]
@@ -151,12 +185,16 @@ class Executor:
                 self._mask(op, env)
                 outs = []
             else:
-                outs = self._exec(op, env)
+                store = fuse.get(op.id) if fuse else None
+                outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
+                                  ops[i + store[1]] is store[0])
             for r, v in zip(op.results, outs):
                 env[r.id] = v
         return []
 
-    def _exec(self, op, env):
+    def _exec(self, op, env, into_store=False):
+        """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
+        leave it to that store to compute (``FreshBinary``)."""
         args = [env[o.id] for o in op.operands]
         opdef = IMPLS[op.name]
         if not opdef.shared_operands:
@@ -168,7 +206,9 @@ class Executor:
                                "only applies to vector computations); to write part of a tile, store a smaller "
                                "tile or use @where before the store", getattr(self.fn, "dialect", None)))
         try:
-            out = opdef.execute(self, op, *args)
+            out = FreshBinary.of(op, *args) if into_store and not self.mask_stack else None
+            if out is None:
+                out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
         pipe, ticks, extra, _ = self.costs[op.id]

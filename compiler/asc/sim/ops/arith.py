@@ -43,6 +43,51 @@ def _exec_binary(ex, op, a, b):
     return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
 
 
+_IN_PLACE = ("add", "sub", "mul", "max", "min")
+
+
+class FreshBinary:
+    """The not yet computed result of a ``tile.binary`` whose only use is the store right after it: the
+    store may compute it straight into its destination window (one pass instead of a temporary and a
+    copy) or, wherever it cannot, ``compute()`` it exactly as ``_exec_binary`` would."""
+    __slots__ = ("kind", "a", "b", "dtype", "shape")
+
+    def __init__(self, kind, a, b, dtype, shape):
+        self.kind, self.a, self.b, self.dtype, self.shape = kind, a, b, dtype, shape
+
+    @classmethod
+    def of(cls, op, a, b):
+        """The deferred result of binary ``op`` on ``a`` and ``b``, or None when it is computed in a
+        wider type than its own (narrow floats) or is not a plain element-wise ufunc."""
+        kind = op.attrs["kind"]
+        dtype = op.results[0].type.dtype.to_numpy()
+        if kind not in _IN_PLACE or type(a) is not np.ndarray or type(b) is not np.ndarray or \
+                a.dtype != dtype or b.dtype != dtype or compute_dtype(dtype) != dtype or a.ndim != b.ndim:
+            return None
+        return cls(kind, a, b, dtype, (max(a.shape[0], b.shape[0]),) + a.shape[1:])
+
+    def compute(self):
+        return binary_values(self.kind, self.a, self.b, self.dtype)
+
+    def reshaped(self, lanes, rows, cols):
+        """The same result seen as (lanes, rows, cols) windows, or None if it is not one value per lane."""
+        if self.shape[0] != lanes:
+            return None
+        a = self.a.reshape((self.a.shape[0], rows, cols))
+        b = self.b.reshape((self.b.shape[0], rows, cols))
+        return FreshBinary(self.kind, a, b, self.dtype, (lanes, rows, cols))
+
+    def into(self, out):
+        """Compute into ``out`` (a writeable view of the destination) when that gives the same values as
+        computing then copying: the destination holds this dtype and shares no memory with an operand."""
+        if out.dtype != self.dtype or out.shape != self.shape or \
+                np.may_share_memory(out, self.a) or np.may_share_memory(out, self.b):
+            return False
+        with np.errstate(all="ignore"):
+            _UFUNC[self.kind](self.a, self.b, out=out)
+        return True
+
+
 @impl("tile.binary_scalar")
 def _exec_binary_scalar(ex, op, a, s):
     kind = op.attrs["kind"]
