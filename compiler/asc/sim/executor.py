@@ -74,6 +74,20 @@ def _scatter(full, idx, part, lanes):
     return out
 
 
+_INT64 = {}
+
+
+def _int64(v):
+    """A 0-d int64 array of ``v`` (the few distinct loop bounds of a kernel are made once; callers only read them)."""
+    a = _INT64.get(v)
+    if a is None:
+        if len(_INT64) >= 4096:
+            _INT64.clear()
+        a = _INT64[v] = np.asarray(v, dtype=np.int64)
+        a.flags.writeable = False
+    return a
+
+
 def _interleaved(lb, step, trips):
     """Whether the lanes' loops start within one step of each other with a common positive step (a
     grid-stride loop), so that taking the trips in turn orders the induction values."""
@@ -251,7 +265,7 @@ class Executor:
         if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
-            return np.asarray(trips, dtype=np.int64), np.asarray(lo, dtype=np.int64), np.asarray(st, dtype=np.int64)
+            return _int64(trips), _int64(lo), _int64(st)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))

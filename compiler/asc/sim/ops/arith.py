@@ -231,8 +231,18 @@ def _exec_rms_norm(ex, op, x, gamma, eps):
 _NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
 
 
+_REDUCE_ACC = {}   # tile dtype -> accumulation dtype (float32 for the narrow floats) or None
+
+
+def _reduce_acc(dt):
+    acc = _REDUCE_ACC.get(dt, False)
+    if acc is False:
+        acc = _REDUCE_ACC[dt] = np.float32 if (dt.kind == "f" and dt.itemsize < 4) or str(dt) == "bfloat16" else None
+    return acc
+
+
 def _reduce_values(kind, a, axes, rdt, keepdims=False):
-    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
+    acc = _reduce_acc(a.dtype)
     x = a.astype(acc) if acc is not None else a
     with np.errstate(all="ignore"):
         if kind in ("sum", "prod"):
