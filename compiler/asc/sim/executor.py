@@ -266,6 +266,11 @@ class Executor:
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
             return _int64(trips), _int64(lo), _int64(st)
+        if np.ndim(step) == 0 and step != 0:   # a common step (grid-stride loops: the start varies per lane)
+            st = int(step)
+            lb, ub = np.asarray(lb, dtype=np.int64), np.asarray(ub, dtype=np.int64)
+            trips = (ub - lb + st - 1) // st if st > 0 else (lb - ub - st - 1) // -st
+            return np.maximum(trips, 0), lb, _int64(st)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))
