@@ -123,3 +123,27 @@ def test_a_narrow_float_op_keeps_its_float32_computation_and_one_rounding(into_c
     half_kernel[1](x, out, 64)
     np.testing.assert_array_equal(out, (x.astype(np.float32) * 2).astype(np.float16))
     assert into_calls == []
+
+
+@asc2.jit
+def scaled_rows_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, C: asc.ConstExpr[int],
+                       REVERSE: asc.ConstExpr[bool]):
+    x_gm = asc2.tensor(x_ptr, [rows, C])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        x = asc2.load(x_gm, [1, C], offsets=[r, 0])
+        s = asc2.reduce_max(x)               # one scalar per row (per lane)
+        if REVERSE:
+            asc2.store(asc2.sub(s, x), o_gm, offsets=[r, 0])   # the scalar on the left
+        else:
+            asc2.store(x / 4.0 * s, o_gm, offsets=[r, 0])
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_store_of_a_tile_scaled_by_a_per_row_scalar_is_computed_into_the_output(reverse, into_calls):
+    x = randn((37, 64), np.float32, seed=10)
+    out = np.full_like(x, np.nan)
+    scaled_rows_kernel[5](x, out, 37, 64, reverse)
+    m = x.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(out, m - x if reverse else x / np.float32(4.0) * m)
+    assert into_calls and all(into_calls)

@@ -26,9 +26,10 @@ _LAZY = (Shared, UnsetAccumulator)
 
 
 def _stored_binaries(fn):
-    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` whose result's only use is a
-    ``tile.store`` later in the same block with only scalar ops between them (the store's offsets): the
-    store may then compute the result into its destination. Found once per traced function."""
+    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` / ``tile.binary_scalar`` whose
+    result's only use is a ``tile.store`` later in the same block with only scalar ops between them (the
+    store's offsets): the store may then compute the result into its destination. Found once per traced
+    function."""
     memo = fn.__dict__.get("_stored_binaries")
     if memo is not None:
         return memo
@@ -47,7 +48,7 @@ def _stored_binaries(fn):
 
 def _pair_stores(ops, uses, memo):
     for i, b in enumerate(ops):
-        if b.name != "tile.binary" or uses.get(b.results[0].id) != 1:
+        if b.name not in ("tile.binary", "tile.binary_scalar") or uses.get(b.results[0].id) != 1:
             continue
         for d, s in enumerate(ops[i + 1:], 1):
             if s.name == "tile.store" and s.operands[0] is b.results[0] and not s.attrs.get("has_real"):
