@@ -129,14 +129,17 @@ def _block_order(core_num):
     return np.random.default_rng(int(seed)).permutation(core_num).astype(np.int64), text
 
 
+_CUBE_PIPE = PIPES.index("M")
+
+
 def _report(jit_fn, compiled, ex, hw, core_num):
     record = timeline.is_recording()
     which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
-    ticks, starts = launch_ticks(hw, which, scheds, cube=bool(ex.busy[PIPES.index("M")].any()))
+    cube = bool(ex.busy[_CUBE_PIPE].any())
+    ticks, starts = launch_ticks(hw, which, scheds, cube=cube)
 
     peak = ex.busy.max(axis=1).tolist()
     pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
-    cube = bool(ex.busy[PIPES.index("M")].any())
     flops = 2 * int(sum(scheds[k].macs for k in which.tolist()))
     report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
               "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),

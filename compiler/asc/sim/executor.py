@@ -19,11 +19,44 @@ from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
+from .ops.arith import FreshBinary
 from .ops.tile import mask_lanes
 from .undefined import Undef, propagate, wrap
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
+
+
+def _stored_binaries(fn):
+    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` / ``tile.binary_scalar`` whose
+    result's only use is a ``tile.store`` later in the same block with only scalar ops between them (the
+    store's offsets): the store may then compute the result into its destination. Found once per traced
+    function."""
+    memo = fn.__dict__.get("_stored_binaries")
+    if memo is not None:
+        return memo
+    uses = {}
+    for op in fn.walk():
+        for v in op.operands:
+            uses[v.id] = uses.get(v.id, 0) + 1
+    memo = {}
+    _pair_stores(fn.body.ops, uses, memo)
+    for op in fn.walk():
+        for region in op.regions:
+            _pair_stores(region.ops, uses, memo)
+    fn.__dict__["_stored_binaries"] = memo
+    return memo
+
+
+def _pair_stores(ops, uses, memo):
+    for i, b in enumerate(ops):
+        if b.name not in ("tile.binary", "tile.binary_scalar") or uses.get(b.results[0].id) != 1:
+            continue
+        for d, s in enumerate(ops[i + 1:], 1):
+            if s.name == "tile.store" and s.operands[0] is b.results[0] and not s.attrs.get("has_real"):
+                memo[b.id] = (s, d)
+            if not s.name.startswith("scalar.") or s.regions:
+                break   # anything else between them (a store, a loop) keeps the op where it is
 
 
 class KernelRuntimeError(RuntimeError):
@@ -62,6 +95,20 @@ def _lanes_of(value, idx):
     return gather(value if type(value) is Undef else np.asarray(value), idx)
 
 
+_INT64 = {}
+
+
+def _int64(v):
+    """A 0-d int64 array of ``v`` (the few distinct loop bounds of a kernel are made once; callers only read them)."""
+    a = _INT64.get(v)
+    if a is None:
+        if len(_INT64) >= 4096:
+            _INT64.clear()
+        a = _INT64[v] = np.asarray(v, dtype=np.int64)
+        a.flags.writeable = False
+    return a
+
+
 def _interleaved(lb, step, trips):
     """Whether the lanes' loops start within one step of each other with a common positive step (a
     grid-stride loop), so that taking the trips in turn orders the induction values."""
@@ -96,6 +143,7 @@ class Executor:
         self._warned = set()
         self.mask_stack = []
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
+        self.stored_binaries = _stored_binaries(fn)
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
@@ -150,7 +198,8 @@ class Executor:
         return self.run_ops(block.ops, env)
 
     def run_ops(self, ops, env):
-        for op in ops:
+        fuse = self.stored_binaries
+        for i, op in enumerate(ops):
             name = op.name
             if name == "scf.yield":
                 return [env[o.id] for o in op.operands]
@@ -166,12 +215,16 @@ class Executor:
                 self._mask(op, env)
                 outs = []
             else:
-                outs = self._exec(op, env)
+                store = fuse.get(op.id) if fuse else None
+                outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
+                                  ops[i + store[1]] is store[0])
             for r, v in zip(op.results, outs):
                 env[r.id] = v
         return []
 
-    def _exec(self, op, env):
+    def _exec(self, op, env, into_store=False):
+        """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
+        leave it to that store to compute (``FreshBinary``)."""
         args = [env[o.id] for o in op.operands]
         opdef = IMPLS[op.name]
         undef = None
@@ -186,7 +239,9 @@ class Executor:
                                "only applies to vector computations); to write part of a tile, store a smaller "
                                "tile or use @where before the store", getattr(self.fn, "dialect", None)))
         try:
-            out = opdef.execute(self, op, *args)
+            out = FreshBinary.of(op, *args) if into_store and not self.mask_stack and undef is None else None
+            if out is None:
+                out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
         pipe, ticks, extra, _ = self.costs[op.id]
@@ -246,7 +301,12 @@ class Executor:
         if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
-            return np.asarray(trips, dtype=np.int64), np.asarray(lo, dtype=np.int64), np.asarray(st, dtype=np.int64)
+            return _int64(trips), _int64(lo), _int64(st)
+        if np.ndim(step) == 0 and step != 0:   # a common step (grid-stride loops: the start varies per lane)
+            st = int(step)
+            lb, ub = np.asarray(lb, dtype=np.int64), np.asarray(ub, dtype=np.int64)
+            trips = (ub - lb + st - 1) // st if st > 0 else (lb - ub - st - 1) // -st
+            return np.maximum(trips, 0), lb, _int64(st)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))

@@ -328,7 +328,17 @@ def block_schedules(compiled, hw, visits, core_num, record=False):
 def launch_ticks(hw, which, scheds, cube=False):
     """Ticks of the launch and the start of each block: blocks beyond the physical core count run in
     waves (block b on core b mod cores, after the earlier blocks of that core); later blocks of a wave
-    finish a little later each (shared DMA and dispatch); the launch adds the floor."""
+    finish a little later each (shared DMA and dispatch); the launch adds the floor. Schedules reused
+    from ``block_schedules``' memo reuse their result (callers only read it)."""
+    memo = scheds[0].__dict__.setdefault("_launch_ticks", {})   # these schedules' earlier launches
+    key = (id(hw), cube, which.tobytes())
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _launch_ticks(hw, which, scheds, cube)
+    return hit
+
+
+def _launch_ticks(hw, which, scheds, cube):
     span = np.array([s.frontier() for s in scheds])[which]
     cores = hw.aic_cores if cube else hw.aiv_cores
     n = span.shape[0]

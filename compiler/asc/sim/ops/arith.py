@@ -44,6 +44,69 @@ def _exec_binary(ex, op, a, b):
     return binary_values(kind, a, b, op.results[0].type.dtype.to_numpy())
 
 
+_IN_PLACE = ("add", "sub", "mul", "max", "min")
+
+
+def _as_windows(x, rows, cols):
+    """A tile operand (lanes, *shape) as (lanes, rows, cols); a lane scalar (lanes, 1, ...) as (lanes, 1, 1)."""
+    if x.ndim == 0:
+        return x
+    per_lane = 1
+    for d in x.shape[1:]:
+        per_lane *= d
+    return x.reshape((x.shape[0], rows, cols) if per_lane == rows * cols else (x.shape[0], 1, 1))
+
+
+class FreshBinary:
+    """The not yet computed result of a ``tile.binary`` / ``tile.binary_scalar`` whose only use is the
+    store right after it: the store may compute it straight into its destination window (one pass
+    instead of a temporary and a copy) or, wherever it cannot, ``compute()`` it exactly as the op would."""
+    __slots__ = ("kind", "a", "b", "dtype", "shape")
+
+    def __init__(self, kind, a, b, dtype, shape):
+        self.kind, self.a, self.b, self.dtype, self.shape = kind, a, b, dtype, shape
+
+    @classmethod
+    def of(cls, op, a, b):
+        """The deferred result of ``op`` on ``a`` and ``b``, or None when it is computed in a wider type
+        than its own (narrow floats) or is not a plain element-wise ufunc."""
+        kind = op.attrs["kind"]
+        dtype = op.results[0].type.dtype.to_numpy()
+        if kind not in _IN_PLACE or compute_dtype(dtype) != dtype:
+            return None
+        if op.name == "tile.binary_scalar":
+            if type(a) is not np.ndarray or a.dtype != dtype:
+                return None
+            # the scalar as _exec_binary_scalar hands it to binary_values, already in the compute dtype
+            b = as_compute(scalar_for_tile(np.asarray(b), a.ndim - 1), dtype)
+            if op.attrs["reverse"]:
+                a, b = b, a
+        elif type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype != dtype or b.dtype != dtype:
+            return None
+        lanes = max(a.shape[0] if a.ndim else 1, b.shape[0] if b.ndim else 1)
+        return cls(kind, a, b, dtype, (lanes,) + tuple(op.results[0].type.shape))
+
+    def compute(self):
+        return binary_values(self.kind, self.a, self.b, self.dtype)
+
+    def reshaped(self, lanes, rows, cols):
+        """The same result seen as (lanes, rows, cols) windows, or None if it is not one value per lane."""
+        if self.shape[0] != lanes:
+            return None
+        return FreshBinary(self.kind, _as_windows(self.a, rows, cols), _as_windows(self.b, rows, cols), self.dtype,
+                           (lanes, rows, cols))
+
+    def into(self, out):
+        """Compute into ``out`` (a writeable view of the destination) when that gives the same values as
+        computing then copying: the destination holds this dtype and shares no memory with an operand."""
+        if out.dtype != self.dtype or out.shape != self.shape or \
+                np.may_share_memory(out, self.a) or np.may_share_memory(out, self.b):
+            return False
+        with np.errstate(all="ignore"):
+            _UFUNC[self.kind](self.a, self.b, out=out)
+        return True
+
+
 @impl("tile.binary_scalar", undefined="union")
 def _exec_binary_scalar(ex, op, a, s):
     kind = op.attrs["kind"]
@@ -187,8 +250,18 @@ def _exec_rms_norm(ex, op, x, gamma, eps):
 _NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
 
 
+_REDUCE_ACC = {}   # tile dtype -> accumulation dtype (float32 for the narrow floats) or None
+
+
+def _reduce_acc(dt):
+    acc = _REDUCE_ACC.get(dt, False)
+    if acc is False:
+        acc = _REDUCE_ACC[dt] = np.float32 if (dt.kind == "f" and dt.itemsize < 4) or str(dt) == "bfloat16" else None
+    return acc
+
+
 def _reduce_values(kind, a, axes, rdt, keepdims=False):
-    acc = np.float32 if (a.dtype.kind == "f" and a.dtype.itemsize < 4) or str(a.dtype) == "bfloat16" else None
+    acc = _reduce_acc(a.dtype)
     x = a.astype(acc) if acc is not None else a
     with np.errstate(all="ignore"):
         if kind in ("sum", "prod"):

@@ -8,6 +8,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
+from .arith import FreshBinary
 from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
                      write_conflicts, writer_text)
 from ..undefined import fix_text, wrap
@@ -182,6 +183,8 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         extent = (acc.rows - 1) * int(acc.row_stride) + acc.cols
         if step is not None and step < extent and windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
             sv = None
+    if type(vals) is FreshBinary and (sv is None or sv[1] is not None):
+        vals = vals.compute()   # computed into the destination only where lanes map onto it in order
     if sv is not None:
         view, order = sv
         lane_vals = vals if order is None else vals[order]
@@ -192,7 +195,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
             lo, hi = buf.reader_span()
             check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
-        w[...] = lane_vals
+        _write(w, lane_vals)
         tag = lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
@@ -259,6 +262,15 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
 _FEW_LANES = 256
 
 
+def _write(w, vals):
+    """``w[...] = vals``; a ``FreshBinary`` is computed into ``w`` when that is exact, else computed and copied."""
+    if type(vals) is FreshBinary:
+        if vals.into(w):
+            return
+        vals = vals.compute()
+    w[...] = vals
+
+
 def _store_unchecked(ex, buf, acc, vals, atomic):
     """A store without race bookkeeping (``ASC_CHECKS=off``); bounds are still enforced."""
     L = vals.shape[0]
@@ -269,10 +281,15 @@ def _store_unchecked(ex, buf, acc, vals, atomic):
         step = view.strides[0] // data.itemsize if view.shape[0] > 1 else None
         if step is None or not windows_overlap(step, L, acc.rows, acc.cols, int(acc.row_stride)):
             w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
-            w[...] = vals if order is None else vals[order]
+            if order is None:
+                _write(w, vals)
+            else:
+                w[...] = (vals.compute() if type(vals) is FreshBinary else vals)[order]
             buf.written = True
             ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
             return
+    if type(vals) is FreshBinary:
+        vals = vals.compute()
     idx, valid = acc.indices(L)
     flat = idx[valid]
     v = np.broadcast_to(vals, idx.shape)[valid]
@@ -319,6 +336,9 @@ def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     clip_rows = op.attrs.get("clip_rows", False)
+    fresh = value if type(value) is FreshBinary else None   # the binary op before it, not yet computed
+    if fresh is not None and op.attrs.get("has_real"):
+        value, fresh = fresh.compute(), None   # the real_shape path takes computed values
     if op.attrs.get("has_real"):  # real_shape: only that part is written
         rank = len(t.dims)
         acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
@@ -342,11 +362,14 @@ def _exec_store(ex, op, value, t, *offsets):
         acc = ClippedAccess(t, offsets, vtype.shape, vtype.shape, L, "store", True)
         if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
-        _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
+        vals = value if fresh is None else fresh.compute()
+        _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op)
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
-    vals = per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols)
+    vals = fresh.reshaped(L, acc.rows, acc.cols) if fresh is not None and acc.full else None
+    if vals is None:
+        vals = per_lane(value if fresh is None else fresh.compute(), L, vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full:
         if len(t.dims) == 2:
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
