@@ -173,3 +173,15 @@ def matmul_undefined(ex, op, masks, args, out, source):
         return out
     return wrap(out, np.broadcast_to(res, np.broadcast_shapes(res.shape, (res.shape[0],) + np.shape(out)[1:])),
                 source)
+
+
+def scatter_undefined(full, idx, part, lanes, scatter):
+    """``scatter`` (the executor's merge of a lane subset's values into a lane-wide value) of values some
+    of whose elements are undefined: the data and the masks merged alike."""
+    source = (full if type(full) is Undef else part).source
+    data = scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
+    tail = data.shape[1:]
+    mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
+        np.array(np.broadcast_to(full.mask, (lanes,) + tail))
+    mask[idx] = np.broadcast_to(part.mask, (len(idx),) + tail) if type(part) is Undef else False
+    return wrap(data, mask, source)
