@@ -45,7 +45,8 @@ from .nightly_rundir import STATE_VERSION, RunDir
 from .paths import to_repo_path
 from .pipeline import _count_text, _counts, commit_message, commit_paths, commit_preflight, finish_pipeline
 from .registry import load_valid_registry
-from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES, interpreter_for
+from .engines import ENGINES, interpreter_for
+from .runner import BACKENDS, DEFAULT_MEMORY_MB
 from .validation import to_plain
 
 PROG = "nightly"
