@@ -394,8 +394,21 @@ def test_rows_beyond_a_2d_tensor_are_an_error():
     with pytest.raises(KernelRuntimeError, match="rows beyond the tensor's 10 rows") as e:
         k[3](x, out, 10)
     text = str(e.value)
-    assert "load of tensor 'x_ptr'" in text and "offsets [8, 0]" in text and "rows beyond the tensor's 10 rows" in text
+    assert "load of tensor 'x_ptr'" in text and "offsets [8, 0]" in text and "reads rows beyond the tensor's 10 rows" in text
     assert "block(s) [2] of 3" in text
+
+
+def test_a_store_past_the_last_row_says_it_writes_there():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        tile = asc2.load(asc2.tensor(x_ptr, [4, 32]), [4, 32], offsets=[0, 0])
+        asc2.store(tile, asc2.tensor(out_ptr, [10, 32]), offsets=[8, 0])
+    out = np.full((10, 32), 3.0, np.float32)
+    with pytest.raises(KernelRuntimeError, match=re.escape("store of tensor 'out_ptr' (shape [10, 32]) at offsets "
+                                                           "[8, 0] with tile shape [4, 32] writes rows beyond the "
+                                                           "tensor's 10 rows")):
+        k[1](np.zeros((4, 32), np.float32), out)
+    assert np.all(out == 3.0)      # nothing of the store landed
 
 
 def test_negative_offsets_are_an_error():

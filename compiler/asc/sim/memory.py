@@ -276,7 +276,7 @@ class Access:
             raise OutOfBoundsError(
                 f"{what} of tensor '{tensor.name}' (shape [{_fmt(row_dim)}, {_fmt(col_dim)}]) at offsets "
                 f"[{_fmt(gather(row_off, bad))}, {_fmt(gather(col_off, bad))}] with tile shape {list(shape)} "
-                f"reads rows beyond the tensor's {_fmt(row_dim)} rows",
+                f"{'reads' if 'load' in what else 'writes'} rows beyond the tensor's {_fmt(row_dim)} rows",
                 "only the last dimension is clipped; make the row loop stop at the tensor's row count", bad)
         if col_dim.ndim == 0 and int(col_dim) - c_hi >= cols:
             self.valid_cols, self.full = cols, True
