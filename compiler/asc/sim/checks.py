@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import SimError
+from .lanes import per_lane
 
 _NONE = np.iinfo(np.int64).max
 _DMA_BLOCK = 32
@@ -86,6 +87,30 @@ class GmLoopTracker:
                 self._HINT)
         w[flat] = ids
         wline[flat] = op.loc.line if op.loc is not None else 0
+
+
+def track_gm_access(ex, op, buf, acc, lanes, load, disjoint=False):
+    """Record an access of ``op`` to ``buf`` in every un-barriered loop being run (``ex.trackers``), which
+    reports a load of what another iteration stores (and the reverse). ``acc``: the elements per lane
+    (``indices(lanes)`` -> (lanes, ...) linear indices and which of them the access touches);
+    ``disjoint``: no two lanes share an element (the loads' records then take plain assignments)."""
+    idx, valid = acc.indices(lanes)
+    idx = idx.reshape(lanes, -1)
+    valid = np.broadcast_to(valid, np.shape(idx) if np.ndim(valid) == 0 else valid.shape).reshape(lanes, -1)
+    if valid[:, :1].all():
+        # Untouched elements (a clipped tail) stand in as the lane's first element, which it touches:
+        # harmless repeats that keep one row per lane.
+        flat, lane_of = np.where(valid, idx, idx[:, :1]), None
+    else:   # (an indexed access skipping its first row): only the touched elements, one row each
+        flat, lane_of = idx[valid].reshape(-1, 1), np.nonzero(valid)[0]
+    for tr in ex.trackers:
+        ids = per_lane(ex.env[tr.key], lanes)
+        if lane_of is not None:
+            ids = ids[lane_of]
+        if load:
+            tr.note_load(buf, flat, ids, op, disjoint=disjoint)
+        else:
+            tr.note_store(buf, flat, ids, op)
 
 
 def _merged(starts, ends):

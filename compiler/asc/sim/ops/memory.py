@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
@@ -65,7 +66,7 @@ def _exec_load(ex, op, t, *rest):
     data = buf.data
     checks = ex.checks and not buf.read_only
     if checks and ex.trackers:
-        _track(ex, op, buf, acc, L, load=True)
+        track_gm_access(ex, op, buf, acc, L, load=True, disjoint=_disjoint_lanes(acc, L))
     sv = acc.gather_view(data, L)
     if sv is not None:
         view, inv, starts = sv
@@ -123,19 +124,6 @@ def _note_unset(ex, op, buf, n):
                 "for x += y)")
 
 
-def _track(ex, op, buf, acc, L, load):
-    """Record an access inside un-barriered loops that may load what another of their iterations stores."""
-    idx, valid = acc.indices(L)
-    # Clipped tail elements stand in as the window's first element (inside the tensor): harmless repeats.
-    flat = np.where(valid, idx, idx[:, :1, :1]).reshape(L, -1)
-    for tr in ex.trackers:
-        ids = per_lane(ex.env[tr.key], L)
-        if load:
-            tr.note_load(buf, flat, ids, op, disjoint=_disjoint_lanes(acc, L))
-        else:
-            tr.note_store(buf, flat, ids, op)
-
-
 def _disjoint_lanes(acc, L):
     """Whether no two lanes' windows share an element (windows at a constant distance of at least their
     extent): then per-element records can be updated with plain fancy assignments."""
@@ -171,7 +159,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         _store_unchecked(ex, buf, acc, vals, atomic)
         return
     if ex.trackers and op is not None:
-        _track(ex, op, buf, acc, L, load=False)
+        track_gm_access(ex, op, buf, acc, L, load=False)
     _note_cover(buf, acc, L)
     # Atomic updates resolve element by element (lanes may share elements): never the strided path.
     sv = acc.strided_view(data, L) if atomic is None else None
@@ -415,7 +403,7 @@ def _exec_get_value(ex, op, t, *offsets):
     buf = t.buffer
     if ex.checks and not buf.read_only:
         if ex.trackers:
-            _track(ex, op, buf, acc, L, load=True)
+            track_gm_access(ex, op, buf, acc, L, load=True, disjoint=_disjoint_lanes(acc, L))
         buf.note_read(acc, L, ex.blocks)
         if buf.has_writes():
             tags = buf.writer_tags()[starts]
