@@ -3,6 +3,8 @@ dependencies between iterations of un-barriered loops, output elements no block 
 stores of different blocks sharing a 32-byte DMA block."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .errors import SimError
@@ -87,6 +89,28 @@ class GmLoopTracker:
                 self._HINT)
         w[flat] = ids
         wline[flat] = op.loc.line if op.loc is not None else 0
+
+
+# Words of an argument's name that make it a result the kernel produces, rather than data it updates.
+_RESULT_WORDS = frozenset({"out", "outs", "output", "outputs", "dst", "dest", "res", "result", "results", "ret",
+                           "o", "z"})
+
+
+def names_a_result(name):
+    """Whether an argument's name reads as a result the kernel produces (``out_ptr``, ``dst``, ``z``,
+    ``y_out``, ``outputGm``), rather than data it updates in place (``y`` of y = a * x + y, ``c`` of a GEMM
+    with beta, ``acc``, ``grad_sum``)."""
+    words = re.split(r"[_\W\d]+|(?<=[a-z])(?=[A-Z])", name)
+    return any(w.lower() in _RESULT_WORDS for w in words)
+
+
+def output_role(name, stored, after_inputs):
+    """Whether an argument plays the output role, whose contents the host need not have set (it may pass
+    ``np.empty``), so that reading an element of it before any block wrote it is worth a warning: the kernel
+    stores through it, it comes after every argument the kernel only reads (pyasc's inputs-then-outputs
+    order), and its name reads as a result. An argument updated in place -- passed before its inputs
+    (``x += y`` as kernel(x, y)) or named as data (``y`` of axpy, passed last) -- holds the host's data."""
+    return stored and after_inputs and names_a_result(name)
 
 
 def track_gm_access(ex, op, buf, acc, lanes, load, disjoint=False):

@@ -112,16 +112,16 @@ def _exec_load(ex, op, t, *rest):
 
 
 def _note_unset(ex, op, buf, n):
-    # Only where the argument plays the output role (``Buffer.output``: stored through, and passed after the
-    # inputs the kernel reads). A kernel working in place on its only data, one updating an argument passed
-    # before its inputs (``x += y``), or the host passing one array as both input and output reads data the
+    # Only where the argument plays the output role (``Buffer.output``, ``sim.checks.output_role``). A kernel
+    # working in place on its only data, one updating an argument in place (passed before its inputs, or
+    # named as data, like axpy's y), or the host passing one array as both input and output reads data the
     # host put there by design.
     if n and buf.output:
         ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an output "
-                "argument (the kernel stores to it and it comes after the inputs): they hold whatever the host put "
-                "there (undefined if it was created with np.empty / torch.empty); initialise it on the host, or "
-                "store before loading (an argument updated in place goes before its inputs, as in kernel(x, y) "
-                "for x += y)")
+                "argument (the kernel stores to it, it comes after the inputs and is named as a result): they "
+                "hold whatever the host put there (undefined if it was created with np.empty / torch.empty); "
+                "initialise it on the host, or store before loading (an argument updated in place goes before "
+                "its inputs, as in kernel(x, y) for x += y)")
 
 
 def _disjoint_lanes(acc, L):
