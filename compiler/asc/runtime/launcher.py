@@ -10,7 +10,7 @@ import numpy as np
 from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
-from ..sim.checks import coverage_warnings, narrow_store_warnings
+from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
 from ..sim.executor import Executor, KernelRuntimeError
 from ..sim.memory import PtrVal, bind_buffers
 from ..sim.schedule import block_schedules, launch_ticks
@@ -67,10 +67,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     for i, (name, _) in enumerate(ptrs):
         b = buffers[name]
         b.stored = name in written_args
-        # pyasc's convention puts the inputs first and the outputs last: an argument the kernel stores through,
-        # passed after every argument it only reads, is an output whose contents the host need not have set.
-        # One passed before an input is updated in place (``x += y`` as kernel(x, y)): the host filled it.
-        b.output = b.stored and bool(inputs) and inputs[-1] < i
+        b.output = output_role(name, b.stored, bool(inputs) and inputs[-1] < i)
     try:
         ex.run(values)
     except KernelRuntimeError as e:

@@ -427,15 +427,16 @@ class Executor:
                 self._set_lanes(saved[active])
                 self._visit(("trips", op.id), self.block_counts)
                 child = Env(env, active if active.size != L else None)
-                vals = [gather(np.asarray(c), active) for c in carried] if active.size != L else carried
+                # (values with undefined elements keep their masks through both regions: ``sim.undefined``)
+                vals = [_lanes_of(c, active) for c in carried] if active.size != L else carried
                 for a, v in zip(before.args, vals):
                     child[a.id] = v
                 cond, *passed = self.run_block(before, child)
                 cond = np.broadcast_to(np.asarray(cond).astype(bool), (active.size,))
                 done = ~cond
                 if np.any(done):
-                    final = [_scatter(f, active[done], gather(np.broadcast_to(p, (active.size,) + np.shape(p)[1:])
-                                                               if np.ndim(p) else p, np.nonzero(done)[0]), L)
+                    ended = np.nonzero(done)[0]
+                    final = [_scatter(f, active[done], _lanes_of(p, ended) if np.ndim(p) else p, L)
                              for f, p in zip(final, passed)]
                 keep = np.nonzero(cond)[0]
                 if keep.size == 0:
@@ -443,7 +444,7 @@ class Executor:
                 self._set_lanes(saved[active[keep]])
                 body = Env(env, active[keep])
                 for a, p in zip(after.args, passed):
-                    body[a.id] = gather(np.asarray(p), keep) if np.ndim(p) and np.shape(p)[0] > 1 else p
+                    body[a.id] = _lanes_of(p, keep) if np.ndim(p) else p
                 out = self.run_block(after, body)
                 carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]
