@@ -230,9 +230,10 @@ def matmul_acc(*args, hf32=False, **kwargs):
         raise error(TypeError, f"matmul_acc() takes an accumulator and two operands, got {len(args)} positional "
                     f"and keyword(s) {sorted(kwargs)}", "call @matmul_acc(acc, a, b) (accumulator first) or "
                     "matmul_acc(a, b, acc)")
+    august = tracing_august()
     if "acc" in kwargs or len(args) == 3 and not _is_accumulator(args[0]) and _is_accumulator(args[2]):
         names = ("input", "other", "acc")
-    elif args and _is_accumulator(args[0]):
+    elif args and (_is_accumulator(args[0]) or august):  # August: pyasc-dev's order, accumulator first
         names = ("acc", "input", "other")
     else:
         names = ("input", "other", "acc")
@@ -245,18 +246,29 @@ def matmul_acc(*args, hf32=False, **kwargs):
     return _matmul_acc(bound["input"], bound["other"], bound["acc"], hf32)
 
 
-def _matmul_acc(input, other, acc, hf32=False):
-    input, other = _verify_matmul(input, other)
-    _check_hf32(hf32, input)
+def _check_acc_type(acc):
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
-                    "pass the accumulator created by @zeros_acc([M, N], asc.float32)")
-    if len(acc.shape) != 2:
-        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
-                    "create the accumulator as @zeros_acc([M, N], asc.float32)")
+                    "pass the accumulator created by @zeros_acc([M, N], @float32)")
+
+
+def _check_acc_dtype(acc):
     if acc.dtype != dt.float32:
         raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}",
-                    "the cube accumulates in float32: @zeros_acc([M, N], asc.float32); cast on the store")
+                    "the cube accumulates in float32: @zeros_acc([M, N], @float32); cast on the store")
+
+
+def _matmul_acc(input, other, acc, hf32=False):
+    if tracing_august():  # pyasc-dev checks the accumulator's type and dtype before the operands
+        _check_acc_type(acc)
+        _check_acc_dtype(acc)
+    input, other = _verify_matmul(input, other)
+    _check_hf32(hf32, input)
+    _check_acc_type(acc)
+    if len(acc.shape) != 2:
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
+                    "create the accumulator as @zeros_acc([M, N], @float32)")
+    _check_acc_dtype(acc)
     if not _from_accumulator(acc.handle):
         raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
                     "create the accumulator with @zeros_acc([M, N], asc.float32) and only update it with @matmul_acc")

@@ -11,8 +11,9 @@ from ...ir.types import Location, ScalarType
 from ..core import dtype as dt
 from ..core.errors import NotSupportedError, error
 from ..core.ir_value import PlainValue, to_scalar
+from .round_mode import RoundMode
 from .tensor import Tensor
-from .tile import Tile, as_location, emit_tile, location_of, require_location
+from .tile import Tile, as_location, bind_tile_method, cast, emit_tile, location_of, require_location
 from .utils import check_data_alignment, verify_shape
 
 _LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Location.BT)
@@ -397,3 +398,35 @@ define("tensor.set_value", cost=_gm_cost, writes_gm=0)
 define("tile.copy", cost=_copy_cost)
 
 
+# -- Tile.to in the August dialect ------------------------------------------------------------------
+def _august_to(tile, args, kwargs):
+    """pyasc-dev's overload dispatch of ``LocalTensor.to``: ``(dtype: DataType, round_mode: RoundMode =
+    Default)``, then ``(location: TensorLocation | str)``; no match is an error listing both."""
+    names = ("dtype", "round_mode")
+    given = dict(zip(names, args))
+    if len(args) <= 2 and set(kwargs) <= set(names) - set(given):
+        given.update(kwargs)
+        if isinstance(given.get("dtype"), dt.DataType) and isinstance(given.get("round_mode", RoundMode.Default),
+                                                                      RoundMode):
+            return cast(tile, given["dtype"], given.get("round_mode"))
+    given = {**dict(zip(("location",), args)), **kwargs} if len(args) <= 1 and not (args and kwargs) else {}
+    if set(given) == {"location"} and isinstance(given["location"], (Location, str)):
+        location = as_location(given["location"])
+        if location == location_of(tile):
+            return tile
+        return copy(tile, None, location=location)
+    raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {args[0] if args else kwargs!r}",
+                "pass a dtype (@float16, @float32, @int32, ...) with an optional rounding mode (@RoundMode.Floor, "
+                "...), or a location such as @TensorLocation.UB", args=args, kwargs=kwargs)
+
+
+def _tile_to(tile, *args, **kwargs):
+    """``to(dtype, round_mode=None)``: ``cast``. In an August kernel, as pyasc-dev's ``LocalTensor.to``,
+    also ``to(location)`` (a ``TensorLocation`` or its name): the tile copied there, itself when it is
+    there already."""
+    if tracing_august():
+        return _august_to(tile, args, kwargs)
+    return cast(tile, *args, **kwargs)
+
+
+bind_tile_method("to", _tile_to)

@@ -36,7 +36,7 @@ def reshape(input, *shape):
     shape = verify_shape(shape)
     if int(np.prod(shape)) != input.size:
         raise error(RuntimeError, "Result tile must have the same number of elements as input tile",
-                    "the new shape must hold exactly the tile's elements")
+                    "the new shape must hold exactly the tile's elements", shape=input.shape, new_shape=shape)
     if tuple(shape) == tuple(input.shape):
         return input
     return emit_tile("tile.reshape", [input.handle], shape, input.dtype, location_of(input))

@@ -78,7 +78,7 @@ def softmax(input):
                     "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
     if str(input.dtype) not in ("float32", "float16"):
         raise error(RuntimeError, "Only float and half types are supported.",
-                    "convert the tile with .to(asc.float32) first")
+                    "convert the tile with .to(@float32) first", name="input", dtype=input.dtype)
     if len(input.shape) > 2:
         raise error(RuntimeError, "Tensor dimensionality greater than two is not supported",
                     "reshape the tile to [rows, cols] with the normalised dimension last")
@@ -95,7 +95,7 @@ def rms_norm(input, gamma, epsilon):
                     "write the epsilon as a float literal, e.g. 1e-5 (not 0)")
     if str(input.dtype) not in ("float32", "float16"):
         raise error(RuntimeError, "Only float and half types are supported.",
-                    "convert the tile with .to(asc.float32) first")
+                    "convert the tile with .to(@float32) first", name="input", dtype=input.dtype)
     if len(input.shape) > 2:
         raise error(RuntimeError, "Tensor dimensionality greater than two is not supported.",
                     "reshape the tile to [rows, cols] with the normalised dimension last")
