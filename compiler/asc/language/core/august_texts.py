@@ -94,6 +94,10 @@ _RULES = [
     (re.compile(r"^Only float and half types are supported\.$"),
      lambda m, f: f"'{f['name']}' dtype must be one of float16, float32, got {f['dtype']}", None, ("name", "dtype")),
     (re.compile(r"^Tile\.to expects an asc dtype.*$", re.S), _tensor_to, RuntimeError, ("args", "kwargs")),
+    # a vector operand pyasc-dev casts to UB from a location its FulfillDataTransfer pass has no path from
+    (re.compile(r"^.+ expects a tile in UB, got a tile in \w+$"),
+     lambda m, f: f"Direct data transfer from {f['source']} to UB is not supported. Please call copy() with "
+                  "explicit locations to fulfill the requested data flow.", None, ("source",)),
     # pyasc-dev turns a location string into its TensorLocation enum, which rejects an unknown name
     (re.compile(r"^'location' must be an [\w.]+, got '(.*)'$"),
      r"\1 does not match a valid TensorLocation name", ValueError),

@@ -50,9 +50,7 @@ def _binary(kind, input, other, symbol=None):
     dtype = infer_common_dtype(input, other)
     shape = infer_common_shape(input, other)
     name = symbol or kind
-    for x in (input, other):
-        if isinstance(x, Tile):
-            require_location(x, _UB, f"'{name}'")
+    input, other = memory_ops.vector_operand(input, f"'{name}'"), memory_ops.vector_operand(other, f"'{name}'")
     if kind == "div" and dtype.is_int() and isinstance(input, Tile) and isinstance(other, Tile):
         raise not_supported("integer tile / tile division",
                             "convert to float first: (a.to(asc.float32) / b.to(asc.float32))")
@@ -90,9 +88,7 @@ def _compare(mode, input, other):
     _check_operand(other)
     dtype = infer_common_dtype(input, other)
     shape = infer_common_shape(input, other)
-    for x in (input, other):
-        if isinstance(x, Tile):
-            require_location(x, _UB, "comparison")
+    input, other = memory_ops.vector_operand(input, "comparison"), memory_ops.vector_operand(other, "comparison")
     if str(dtype) == "int8" and current_builder().arch == "c220":
         # C220 compares integers through a float cast of i16 / i32 tiles (pyasc's LowerAscTileI1)
         raise error(RuntimeError, "can only be lowered with i16 or i32 tile operands",

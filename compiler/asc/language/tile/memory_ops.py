@@ -314,6 +314,27 @@ def cube_operand(tile, location):
     return emit_tile("tile.copy", [staged.handle] + zeros, tile.shape, tile.dtype, location, auto_whole=True)
 
 
+def vector_operand(tile, what=None):
+    """``tile`` as the vector op ``what`` reads it. In an August kernel an L0C tile (a matmul result, an
+    accumulator) is copied to UB at that line, as pyasc-dev does: its front end casts every vector operand
+    to UB and its LocationCastToCopy pass makes the cast an L0C -> UB copy (the cost of an explicit
+    ``copy(c, location=UB)``: the FIX pipe); an L1 / L0A / L0B / BT tile has no path to UB and fails
+    with its FulfillDataTransfer text. April kernels keep requiring a UB tile. ``what`` None: move only,
+    for operands whose location the caller does not check."""
+    if not isinstance(tile, Tile):
+        return tile
+    loc = location_of(tile)
+    if loc == Location.L0C and tracing_august():
+        tile = copy(tile, None, location=Location.UB)
+    elif loc != Location.UB and tracing_august() and what is not None:
+        raise error(RuntimeError, f"{what} expects a tile in UB, got a tile in {loc.name}",
+                    f"vector operations read UB tiles; an {loc.name} tile only feeds the cube: load the data "
+                    "with @copy_in(..., @TensorLocation.UB) for this use", source=loc.name)
+    if what is not None:
+        require_location(tile, (Location.UB,), what)
+    return tile
+
+
 def resolve_auto_locations(fn):
     """Give every Auto ``copy_in`` of the traced function ``fn`` its location from its uses (see above)."""
     uses, block_of, loads = {}, {}, []
