@@ -32,7 +32,7 @@ from .tile import (atomic_ops, binary_ops, bitwise_ops, creation_ops, debug_ops,
 from .tile.range import asctile_range, range as asc2_range
 from .tile.round_mode import RoundMode
 from .tile.tensor import Tensor, tensor
-from .tile.tile import Tile
+from .tile.tile import Tile, cast as tile_cast
 
 APRIL, AUGUST = "april", "august"
 
@@ -108,7 +108,7 @@ def cast(input, dtype, round_mode=RoundMode.Default):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "cast a tile, a runtime scalar or a number")
-    return input.to(dtype, round_mode)
+    return tile_cast(input, dtype, round_mode)
 
 
 def copy_form(n_positional, keywords):
