@@ -97,6 +97,8 @@ CASES = [
      "  (..., , dtype: LocalTensor)\n"),
     ("asctile.copy_out(h.to('float16'), o, [0, 0])", "ValueError", "float16 does not match a valid TensorLocation name"),
     ("asctile.copy_out(asctile.cast(h, 'float32'), o, [0, 0])", "TypeError", "'dtype' argument must be DataType, got str"),
+    ("asctile.copy_out(asctile.cast(h, asctile.float32, 3), o, [0, 0])", "TypeError",
+     "'round_mode' argument must be RoundMode, got int"),
     ("asctile.copy_out(x, o, [0, 0])", "TypeError",
      "'src' argument must be (<class 'asc.experimental.asctile.language.local_tensor.LocalTensor'>, "
      "typing.Union[asc.language.core.ir_value.PlainValue, int, float]), got GlobalTensor"),
