@@ -103,3 +103,32 @@ def test_a_natural_block_order_may_be_spelled_out(monkeypatch):
     out = np.zeros(1024, np.float32)
     add_kernel[2](np.ones(1024, np.float32), np.ones(1024, np.float32), out, 1024, 512)
     assert np.all(out == 2) and "block_order" not in add_kernel.last_launch
+
+
+@asc2.jit
+def reused_operands_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                           M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int], R: asc.ConstExpr[int]):
+    """The same operands multiplied R times into one accumulator: FLOPs grow, bytes do not."""
+    a = asc2.load(asc2.tensor(a_ptr, [M, K]), [M, K], offsets=[0, 0], location=asc2.TileLocation.L0A)
+    b = asc2.load(asc2.tensor(b_ptr, [K, N]), [K, N], offsets=[0, 0], location=asc2.TileLocation.L0B)
+    acc = asc2.zeros_acc([M, N], asc.float32)
+    for _ in asc.static_range(R):
+        asc2.matmul_acc(a, b, acc)
+    asc2.store(acc, asc2.tensor(c_ptr, [M, N]), offsets=[0, 0])
+
+
+def test_a_kernel_reusing_its_operands_is_cube_bound_at_the_mmad_rate():
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    M = K = N = 64
+    R = 64
+    a = np.full((M, K), 0.5, np.float16)
+    b = np.full((K, N), 0.25, np.float16)
+    c = np.zeros((M, N), np.float32)
+    reused_operands_kernel[1](a, b, c, M, K, N, R)
+    np.testing.assert_array_equal(c, np.full((M, N), R * K * 0.125, np.float32))
+    r = reused_operands_kernel.last_launch
+    assert r["flops"] == 2 * M * K * N * R
+    mma = 2 * M * K * N * R / (2.0 * hw.mmad_macs_per_tick)
+    dma = max((M * K + K * N) * 2 / hw.mte2_bytes_per_tick, M * N * 4 / hw.mte3_bytes_per_tick)
+    assert mma > dma
+    assert r["roofline"] == {"bound": "cube", "ideal_ticks": round(mma, 1), "efficiency": round(mma / r["ticks"], 4)}
