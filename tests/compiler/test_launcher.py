@@ -132,3 +132,20 @@ def test_a_kernel_reusing_its_operands_is_cube_bound_at_the_mmad_rate():
     dma = max((M * K + K * N) * 2 / hw.mte2_bytes_per_tick, M * N * 4 / hw.mte3_bytes_per_tick)
     assert mma > dma
     assert r["roofline"] == {"bound": "cube", "ideal_ticks": round(mma, 1), "efficiency": round(mma / r["ticks"], 4)}
+
+
+def test_asc_trace_dir_writes_one_chrome_trace_per_launch(tmp_path, monkeypatch):
+    import json
+    x = np.ones(1024, np.float32)
+    add_kernel[2](x, x, np.zeros(1024, np.float32), 1024, 512)
+    assert "timeline" not in add_kernel.last_launch          # not recording: no timeline, no file
+    monkeypatch.setenv("ASC_TRACE_DIR", str(tmp_path / "traces"))
+    monkeypatch.setenv("ASC_TRACE_PREFIX", "case 1/")
+    for _ in range(2):
+        add_kernel[2](x, x, np.zeros(1024, np.float32), 1024, 512)
+    assert "timeline" in add_kernel.last_launch
+    files = sorted(p.name for p in (tmp_path / "traces").iterdir())
+    assert len(files) == 2 and all(re.fullmatch(r"case_1_\d{4}-add_kernel\.json", f) for f in files)
+    trace = json.loads((tmp_path / "traces" / files[-1]).read_text())
+    names = {e.get("name") for e in trace["traceEvents"]}
+    assert any(e.get("ph") == "X" for e in trace["traceEvents"]) and names
