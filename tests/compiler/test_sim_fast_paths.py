@@ -259,3 +259,24 @@ def test_a_carried_chain_folds_exactly_when_it_is_one_op_per_trip(kernel, folds,
     kernel[3](x, alone, x, rows, n * C, C)               # aliased arguments: the trips run one by one
     np.testing.assert_array_equal(out.view(np.uint32), alone.view(np.uint32))
     np.testing.assert_array_equal(out, reference(x, C, n).astype(np.float32))
+
+
+@pytest.mark.parametrize("lanes_per_chunk", [1, 5, 12])
+def test_a_fold_in_lane_chunks_gives_the_bits_of_the_trip_by_trip_run(lanes_per_chunk, monkeypatch):
+    import asc.sim.carried as carried
+    rows, C, n = 12, 32, 8
+    # each lane's operands: n trips of a [1, C] float32 tile; 12 lanes in chunks of 1, 5 (5 + 5 + 2) or all
+    monkeypatch.setattr(carried, "_CHUNK_BYTES", lanes_per_chunk * n * C * 4)
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((rows, n * C)) * 300).astype(np.float32)
+    x[:, ::7] = 0.0
+    x[:, ::5] = -0.0
+    folded = np.zeros((rows, 3 * C), np.float32)
+    chain_kernel[3](x, folded, np.zeros(1, np.float32), rows, n * C, C, asc.float32)
+    alone = np.zeros_like(folded)
+    chain_kernel[3](x, alone, x, rows, n * C, C, asc.float32)     # aliased arguments: the trips run one by one
+    np.testing.assert_array_equal(folded.view(np.uint32), alone.view(np.uint32))
+    seq = np.zeros((rows, C), np.float32)
+    for j in range(n):
+        seq = x[:, j * C:(j + 1) * C] + seq
+    np.testing.assert_array_equal(folded[:, :C], seq)

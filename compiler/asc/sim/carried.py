@@ -40,6 +40,9 @@ def hoist(ex, op, body, env, tmax, lb, step):
 
 
 _FOLDS = ("add", "mul", "max", "min")
+# The lanes of a fold run in chunks of about this many bytes of operands: each lane's trips then reuse
+# what the cache holds instead of streaming the whole batch once per trip.
+_CHUNK_BYTES = 1 << 21
 
 
 def _fold_plan(ex, op, body, ops):
@@ -94,29 +97,32 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
         tail = b.results[0].type.shape
         if type(h) is Shared:   # the distinct windows, picked per trip
             windows, index = h.windows, h.index.reshape(L, tmax)
-            operands = (windows[index[:, t]] for t in range(tmax))
+            trip = lambda lo, hi, t: windows[index[lo:hi, t]]  # noqa: E731
         else:
             h = np.asarray(h)
             if h.shape[0] == 1:
-                operands = (h for _ in range(tmax))
+                trip = lambda lo, hi, t: h  # noqa: E731
             else:
                 hv = h.reshape((L, tmax) + tail)
-                operands = (hv[:, t] for t in range(tmax))
+                trip = lambda lo, hi, t: hv[lo:hi, t]  # noqa: E731
         if compute_dtype(dtype) == dtype and kind in _UFUNC:
             # computed in its own dtype: one ufunc per trip into one buffer (what binary_values does,
-            # without a new array per trip)
+            # without a new array per trip), lanes in chunks whose operands stay in cache across the trips
             ufunc = _UFUNC[kind]
             init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
             acc[...] = init
+            chunk = max(1, _CHUNK_BYTES // max(1, tmax * acc[:1].nbytes))
             with np.errstate(all="ignore"):
-                if first:
-                    for operand in operands:
-                        ufunc(acc, operand, out=acc)
-                else:
-                    for operand in operands:
-                        ufunc(operand, acc, out=acc)
+                for lo in range(0, L, chunk):
+                    part = acc[lo:lo + chunk]
+                    for t in range(tmax):
+                        if first:
+                            ufunc(part, trip(lo, lo + chunk, t), out=part)
+                        else:
+                            ufunc(trip(lo, lo + chunk, t), part, out=part)
         else:
-            for operand in operands:
+            for t in range(tmax):
+                operand = trip(0, L, t)
                 acc = binary_values(kind, acc, operand, dtype) if first else binary_values(kind, operand, acc, dtype)
         out.append(acc)
         pipe, ticks, extra, _ = ex.costs[b.id]
