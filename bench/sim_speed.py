@@ -209,6 +209,12 @@ def main():
     sim = sim_times(lambda: row_sum_kernel[CORES](xs, sums, 256, 1024, 64))
     np.testing.assert_allclose(sums, np.repeat(xs.sum(axis=1, keepdims=True), 8, 1), rtol=1e-4, atol=1e-3)
     rows.append(("row sum f32 [256, 1024] over 16 column tiles (carried acc)", *sim, ref, 4.0))
+    big = rng.random((4096, 1024), dtype=np.float32)
+    big_sums = np.empty((4096, 8), np.float32)
+    big_ref = median_time(lambda: big.sum(axis=1), repeat=7)
+    sim = sim_times(lambda: row_sum_kernel[CORES](big, big_sums, 4096, 1024, 64), repeat=7)
+    np.testing.assert_allclose(big_sums[:, 0], big.sum(axis=1), rtol=1e-4, atol=1e-3)
+    rows.append(("  the same over 4096 rows (16 MiB)", *sim, big_ref, None))
 
     m = k = nn = 512
     a = torch.rand((m, k), dtype=torch.float16)
