@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -140,6 +141,35 @@ def test_a_detached_process_does_not_survive_a_normal_exit(confined, how):
     res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
     assert res.exit_code == 0 and not res.timed_out, res.stderr
     assert wait_gone(marker) == []
+
+
+def test_a_child_forked_just_before_its_parent_exits_is_still_killed(monkeypatch, tmp_path):
+    """The fallback's final sweep: a process that forks a detached child and exits between a scan of /proc
+    and the check of which processes are alive leaves a child that scan could not see; it must be found."""
+    marker = f"33{secrets.randbelow(10**6):06d}"
+    go = tmp_path / "go"
+    code = (f"import os, time\nwhile not os.path.exists({str(go)!r}): time.sleep(0.01)\n"
+            f"if os.fork() == 0:\n    os.setsid()\n    os.execvp('sleep', ['sleep', '{marker}'])\nos._exit(0)\n")
+    token = secrets.token_hex(8)
+    proc = subprocess.Popen([PY, "-c", code], env=dict(os.environ, **{sandbox._TOKEN_VAR: token}),
+                            start_new_session=True)
+    tree = sandbox._Tree(proc.pid, token)
+    scan = sandbox._Tree.scan
+
+    def scan_then_fork(self, *, environ=False):
+        found = scan(self, environ=environ)
+        if not go.exists():         # the first sweep has listed /proc: now the member forks and exits
+            go.touch()
+            proc.wait()
+        return found
+
+    monkeypatch.setattr(sandbox._Tree, "scan", scan_then_fork)
+    try:
+        tree.kill_all()
+        assert wait_gone(marker) == []
+    finally:
+        for pid in survivors(marker):
+            os.kill(pid, 9)
 
 
 def test_memory_limit(confined):
