@@ -194,6 +194,19 @@ def test_binary_output_is_decoded(confined):
     assert res.exit_code == 0 and "\ufffd" in res.stdout and "\x00" not in res.stdout
 
 
+@pytest.mark.parametrize("extra", [0, 1])
+def test_each_stream_keeps_its_last_2_mib(extra):
+    n = (2 << 20) + extra
+    code = f"import sys; sys.stdout.write('a' + 'b' * {n - 2} + 'z'); sys.stderr.write('c' * {n - 1} + 'e')"
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
+    assert res.exit_code == 0, res.stderr[-500:]
+    head = "[... output truncated ...]\n" if extra else ""
+    for text, first, last in ((res.stdout, "ab", "bz"), (res.stderr, "cc", "ce")):
+        kept = text[len(head):]
+        assert (text[:len(head)], len(kept), kept[-2:]) == (head, 2 << 20, last)
+        assert kept[:2] == (first if not extra else first[1] * 2)
+
+
 def test_writable_paths_are_writable(confined, tmp_path):
     out = tmp_path / "results"
     out.mkdir()
@@ -272,3 +285,67 @@ def test_fallback_restores_tracked_files_and_records_the_tampering(fallback, ws)
     assert res.provenance()["tampering"] == res.tampering
     res = sandbox.run([PY, "-c", "pass"], timeout_s=10, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
     assert res.repo_changes == [] and res.tampering == []
+
+
+@pytest.mark.parametrize("size, change", [(16 << 20, 0), ((16 << 20) + 1, 0), ((16 << 20) + 1, -1),
+                                          ((16 << 20) + 1, 1)])
+def test_fallback_restores_tracked_files_up_to_16_mib(fallback, ws, size, change):
+    """Files up to 16 MiB are kept in the snapshot and restored; a larger one is fingerprinted by size and
+    modification time, so a change is reported (not restored) even when the run puts the time back."""
+    big = ws.root / "golden/data.bin"
+    big.write_bytes(b"\0" * size)
+    subprocess.run(["git", "-C", str(ws.root), "add", "golden/data.bin"], check=True)
+    if change == 0:
+        code = f"f = open({str(big)!r}, 'r+b'); f.seek({size - 1}); f.write(b'x')"
+    else:
+        code = (f"import os; p = {str(big)!r}; st = os.stat(p); os.truncate(p, {size + change}); "
+                "os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))")
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
+    assert res.exit_code == 0, res.stderr
+    if size <= 16 << 20:
+        assert res.tampering == ["golden/data.bin (modified, restored)"] and big.read_bytes() == b"\0" * size
+    else:
+        assert res.tampering == [] and res.repo_changes == ["golden/data.bin (modified)"]
+        assert big.stat().st_size == size + change
+
+
+def test_a_run_that_removes_its_own_directories_does_not_break_the_harness(confined):
+    res = sandbox.run(["sh", "-c", 'echo lost; cd "$HOME/.." && rm -rf -- *'], timeout_s=30, memory_mb=None)
+    # (under bubblewrap the bind-mounted workspace cannot be removed: rm fails, the logs are gone all the same)
+    assert res.exit_code is not None and not res.timed_out and res.error is None
+    assert (res.stdout, res.stderr) == ("", "")
+
+
+def test_fallback_reports_a_change_to_a_tracked_file_it_cannot_read(fallback, ws, monkeypatch):
+    tracked = ws.root / "golden/kernels/abs_f16.py"
+    read_bytes = Path.read_bytes
+
+    def unreadable(self):
+        if self == tracked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", unreadable)
+    res = sandbox.run([PY, "-c", f"open({str(tracked)!r}, 'a').write('# changed')"], timeout_s=30, memory_mb=None,
+                      repo=ws.root, evidence_dir=ws.evidence)
+    monkeypatch.undo()
+    assert res.exit_code == 0, res.stderr
+    assert res.tampering == [] and res.repo_changes == ["golden/kernels/abs_f16.py (modified)"]
+    assert tracked.read_text().endswith("# changed")
+
+
+def test_fallback_spares_an_orphan_that_started_before_the_run(fallback):
+    """Orphans re-parented to the harness process belong to the run only when they started after it."""
+    marker = f"34{secrets.randbelow(10**6):06d}"
+    sandbox._set_subreaper()
+    subprocess.run([PY, "-c", f"import subprocess; subprocess.Popen(['sleep', '{marker}'])"], check=True)
+    try:
+        (orphan,) = survivors(marker)
+        time.sleep(0.05)                    # start times count in clock ticks
+        res = sandbox.run([PY, "-c", "pass"], timeout_s=30, memory_mb=None)
+        assert res.exit_code == 0, res.stderr
+        assert survivors(marker) == [orphan]
+    finally:
+        for pid in survivors(marker):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
