@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import time
@@ -118,6 +119,7 @@ def test_timeout_kills_every_descendant(confined):
     start = time.monotonic()
     res = sandbox.run([PY, "-c", code], timeout_s=1.5, memory_mb=None)
     assert res.timed_out and time.monotonic() - start < 20
+    assert not res.memory_exceeded                     # killed by the harness, not for memory
     assert wait_gone(marker) == []
 
 
@@ -130,11 +132,16 @@ def test_a_second_phase_gets_a_budget_of_its_own(confined, tmp_path):
     assert marker.exists()
 
 
-@pytest.mark.parametrize("how", ["setsid", "double-fork"])
+@pytest.mark.parametrize("how", ["setsid", "double-fork", "double-fork-without-environment"])
 def test_a_detached_process_does_not_survive_a_normal_exit(confined, how):
     marker = f"32{secrets.randbelow(10**6):06d}"
     if how == "setsid":
         code = f"import subprocess; subprocess.Popen(['setsid', 'sleep', '{marker}'], start_new_session=True)"
+    elif how == "double-fork-without-environment":
+        # started well after the run, orphaned at once, and without the run's environment
+        code = (f"import os, time\ntime.sleep(0.1)\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+                f"        os.execve({shutil.which('sleep')!r}, ['sleep', '{marker}'], {{}})\n    os._exit(0)\n"
+                f"os.wait()\n")
     else:
         code = (f"import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
                 f"        os.execvp('sleep', ['sleep', '{marker}'])\n    os._exit(0)\nos.wait()\n")
@@ -179,7 +186,17 @@ def test_memory_limit(confined):
 
 def test_a_killed_command_reports_the_signal(confined):
     res = sandbox.run([PY, "-c", "import os; os.abort()"], timeout_s=30, memory_mb=None)
-    assert res.exit_code == -6 and not res.timed_out
+    assert res.exit_code == -6 and not res.timed_out and not res.memory_exceeded
+
+
+@pytest.mark.parametrize("code, exit_code, memory", [("pass", 0, False), ("raise SystemExit(1)", 1, False),
+                                                     ("print('out of memory'); raise SystemExit(3)", 3, False),
+                                                     ("import sys; sys.exit('Out of memory')", 1, True),
+                                                     ("import os; os.kill(os.getpid(), 9)", -9, True)])
+def test_memory_exceeded_means_an_out_of_memory_message_or_sigkill(confined, code, exit_code, memory):
+    """The kernel's OOM killer sends SIGKILL; an allocator says so on stderr. Anything else is not memory."""
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
+    assert (res.exit_code, res.memory_exceeded, res.timed_out) == (exit_code, memory, False), res.stderr
 
 
 @pytest.mark.parametrize("argv0", ["/nonexistent/python", "no-such-command-anywhere"])
@@ -205,6 +222,15 @@ def test_each_stream_keeps_its_last_2_mib(extra):
         kept = text[len(head):]
         assert (text[:len(head)], len(kept), kept[-2:]) == (head, 2 << 20, last)
         assert kept[:2] == (first if not extra else first[1] * 2)
+
+
+def test_a_workspace_that_does_not_exist_yet_is_created(confined, tmp_path):
+    work = tmp_path / "agent" / "workspace"
+    res = sandbox.run([PY, "-c", "import os, time; time.sleep(0.2); print(os.getcwd())"], timeout_s=30, memory_mb=None,
+                      cwd=work)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == f"{work}\n" and work.is_dir()
+    assert 0.2 <= res.wall_s < 30          # the run's own duration, within its budget
 
 
 def test_writable_paths_are_writable(confined, tmp_path):
@@ -246,6 +272,19 @@ def test_bubblewrap_writes_nothing_outside_the_workspace(bwrap, ws, tmp_path):
         for t in targets[1:3]:
             if t.exists():
                 t.unlink()
+
+
+def test_bubblewrap_runs_a_command_under_tmp_reached_through_a_symlink(bwrap, tmp_path):
+    """The private /tmp hides the caller's /tmp: both the command's directory and its link target are bound."""
+    real = tmp_path / "install" / "bin" / "tool"
+    real.parent.mkdir(parents=True)
+    real.write_text("#!/bin/sh\necho \"ran with $1\"\n")
+    real.chmod(0o755)
+    link = tmp_path / "venv" / "bin" / "tool"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    res = sandbox.run([str(link), "hello"], timeout_s=30, memory_mb=None)
+    assert (res.exit_code, res.stdout) == (0, "ran with hello\n"), res.stderr
 
 
 @pytest.mark.parametrize("network", [False, True])
