@@ -4,6 +4,7 @@ kernels; process-tree fallback: tracked files a run changed are restored and rep
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import resource
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,15 @@ def test_a_second_phase_gets_a_budget_of_its_own(confined, tmp_path):
                       memory_mb=None, writable=[tmp_path], restart_on=marker)
     assert not res.timed_out and res.exit_code == 0 and res.stdout == "finished\n"
     assert marker.exists()
+
+
+def test_the_second_budget_starts_when_the_second_phase_starts(confined, tmp_path):
+    """A second phase that starts at once and outlasts the budget times out: its budget is not added to the
+    end of the first one."""
+    marker = tmp_path / "phase2"
+    res = sandbox.run(["sh", "-c", f"touch {marker} && sleep 2.5 && echo finished"], timeout_s=1.5, memory_mb=None,
+                      writable=[tmp_path], restart_on=marker)
+    assert res.timed_out and res.stdout == ""
 
 
 @pytest.mark.parametrize("how", ["setsid", "double-fork", "double-fork-without-environment"])
@@ -321,6 +332,21 @@ def test_bubblewrap_runs_a_command_under_tmp_reached_through_a_symlink(bwrap, tm
     assert (res.exit_code, res.stdout) == (0, "ran with hello\n"), res.stderr
 
 
+def test_bubblewrap_can_read_a_package_installed_from_a_clone_under_tmp(bwrap, tmp_path, monkeypatch):
+    """An editable install is found by its import hook, not through sys.path: its sources under /tmp must
+    still be readable inside the private /tmp."""
+    pkg = tmp_path / "clone" / "compiler" / "asc2"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("VERSION = 'from the clone'\n")
+    module = types.ModuleType("asc2")
+    module.__spec__ = importlib.util.spec_from_file_location("asc2", pkg / "__init__.py",
+                                                             submodule_search_locations=[str(pkg)])
+    monkeypatch.setitem(sys.modules, "asc2", module)
+    res = sandbox.run([PY, "-c", f"print(open({str(pkg / '__init__.py')!r}).read(), end='')"], timeout_s=30,
+                      memory_mb=None)
+    assert (res.exit_code, res.stdout) == (0, "VERSION = 'from the clone'\n"), res.stderr
+
+
 @pytest.mark.parametrize("network", [False, True])
 def test_bubblewrap_network_only_when_asked(bwrap, network):
     code = ("print(' '.join(sorted(line.split(':')[0].strip() for line in open('/proc/net/dev').readlines()[2:])))")
@@ -393,7 +419,7 @@ def test_a_run_that_removes_its_own_directories_does_not_break_the_harness(confi
 def test_fallback_restores_a_tracked_file_replaced_by_a_directory_or_a_symlink(fallback, ws, tmp_path, replacement):
     tracked = ws.root / "golden/kernels/abs_f16.py"
     original = tracked.read_bytes()
-    tracked.chmod(0o640)
+    tracked.chmod(0o751)
     elsewhere = tmp_path / "elsewhere.py"
     elsewhere.write_text("print('not the kernel')\n")
     make = (f"os.mkdir(p); open(os.path.join(p, 'x'), 'w').write('x')" if replacement == "directory"
@@ -401,7 +427,7 @@ def test_fallback_restores_a_tracked_file_replaced_by_a_directory_or_a_symlink(f
     code = f"import os; p = {str(tracked)!r}; os.remove(p); {make}"
     res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, repo=ws.root, evidence_dir=ws.evidence)
     assert res.exit_code == 0, res.stderr
-    assert not tracked.is_symlink() and tracked.read_bytes() == original and tracked.stat().st_mode & 0o777 == 0o640
+    assert not tracked.is_symlink() and tracked.read_bytes() == original and tracked.stat().st_mode & 0o7777 == 0o751
     assert res.tampering == ["golden/kernels/abs_f16.py (modified, restored)"]
     assert elsewhere.read_text() == "print('not the kernel')\n"
 
