@@ -224,3 +224,67 @@ def test_matrix_shows_the_roofline_efficiency_of_the_perf_evidence(ws, capsys):
     assert matrix.main(ws.args("--json", "--cells", "abs")) == 0
     (tier,) = [t for t in json.loads(capsys.readouterr().out)["tiers"] if t["operations"]]
     assert tier["operations"][0]["cells"]["float16"]["roofline"] == 0.234
+
+
+def _link_abs(ws, *, golden="null", generative="[]", perf="null"):
+    """Point the abs cell's evidence links at the given repository paths."""
+    old = "    evidence:\n      golden: null\n      generative: []\n      perf: null\n"
+    text = ws.text()
+    assert text.count(old) == 3
+    ws.cap.write_text(text.replace(old, f"    evidence:\n      golden: {golden}\n      generative: {generative}\n"
+                                        f"      perf: {perf}\n", 1))
+
+
+def test_every_link_is_checked_for_its_slot_and_directory(ws, capsys):
+    gen = ws.record(ABS, kind="generative", status="pass").relative_to(ws.root).as_posix()
+    gold = ws.record(ABS, status="pass")                      # no ticks
+    stray = ws.evidence / ADD / gold.name                     # a record for abs, filed under add
+    stray.parent.mkdir(parents=True)
+    stray.write_text(gold.read_text())
+    gold = gold.relative_to(ws.root).as_posix()
+    stray = stray.relative_to(ws.root).as_posix()
+    missing = gen.replace("generative-", "generative-0")
+    # a broken link must not stop the checks of the links after it
+    _link_abs(ws, golden=gen, generative=f"[{missing}, {stray}]", perf=gold)
+    assert check(ws, "--soft-runtime", "--cells", "abs") == 1
+    out = capsys.readouterr().out
+    assert f"cells[0].evidence.golden: {gen} is a generative record, linked as golden" in out
+    assert "cells[0].evidence.generative[0]: evidence record not found" in out
+    assert f"cells[0].evidence.generative[1]: {stray} is not stored under evidence/{ABS}/" in out
+    assert f"cells[0].evidence.generative[1]: {stray} is a golden record, linked as generative" in out
+    assert f"cells[0].evidence.perf: {gold} is a golden record without ticks, linked as perf" in out
+
+
+def test_per_cell_counts_keep_errors_and_drift_apart(ws, capsys):
+    ws.record(ABS, status="pass")                             # abs: drift only (status and link)
+    (ws.root / "golden/kernels/add_f16.py").unlink()          # add: one error, no drift
+    assert check(ws, "--soft-runtime", "--json") == 1
+    rows = {r["cell"]: r for r in json.loads(capsys.readouterr().out)["cells"]}
+    assert (rows[ABS]["errors"], rows[ABS]["drift"]) == (0, 2)
+    assert (rows[ADD]["errors"], rows[ADD]["drift"]) == (1, 0)
+    assert check(ws, "--soft-runtime") == 1
+    table = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.startswith(("abs/", "add/"))}
+    assert table[ABS].endswith("  2 drift") and table[ADD].endswith("  1 error(s)")
+
+
+def test_a_tolerance_that_is_not_a_number_is_an_error_not_a_crash(ws, capsys):
+    g = ws.root / "golden/kernels/abs_f16.py"
+    g.write_text(g.read_text().replace('TOLERANCE = {"atol": 1.0e-3,', 'TOLERANCE = {"atol": None,'))
+    a = ws.root / "golden/kernels/add_f16.py"
+    a.write_text(a.read_text().replace('"atol": 2e-3', '"atol": "2e-3x"'))
+    assert check(ws, "--soft-runtime") == 1
+    out = capsys.readouterr().out
+    assert "abs_f16.py: TOLERANCE atol=None but the cell says 0.001" in out
+    assert "add_f16.py: case 4x8 uses atol='2e-3x' but the registry says 0.002 for shape [4, 8]" in out
+
+
+def test_drift_names_the_reason_of_a_status_and_lists_links(ws, capsys):
+    gold = ws.record(ABS, status="pass").relative_to(ws.root).as_posix()
+    gen = ws.record(ABS, kind="generative", status="pass").relative_to(ws.root).as_posix()
+    assert check(ws, "--soft-runtime", "--cells", "abs") == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("[DRIFT]")]
+    assert (f"[DRIFT] {ABS}: golden_status is 'pending' but the evidence says 'confirmed' "
+            f"(latest counting golden run {gold} is pass); run sync_capabilities") in lines
+    assert f"[DRIFT] {ABS}: evidence.golden is null but the evidence says '{gold}'; run sync_capabilities" in lines
+    assert (f"[DRIFT] {ABS}: evidence.generative is [] but the evidence says [{gen}]; "
+            "run sync_capabilities") in lines

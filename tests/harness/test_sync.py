@@ -5,7 +5,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from asc_harness import sync_capabilities
+import pytest
+
+from asc_harness import check_capabilities, sync_capabilities
 from asc_harness.registry import load_registry
 
 from conftest import ABS, ADD, MATMUL, git
@@ -200,3 +202,52 @@ def test_outside_git_still_syncs(ws):
     assert sync(ws) == 0
     assert cell(ws, ABS)["golden_status"] == "confirmed"
     assert git  # keep the helper import used
+
+
+def test_a_hand_edit_is_refused_even_after_changes_to_untouched_fields(ws, capsys):
+    ws.record(ADD, status="fail")
+    assert sync(ws) == 0
+    ws.commit("sync: add failing")
+    ws.cap.write_text(ws.text().replace("golden_status: failing", "golden_status: confirmed", 1))
+    ws.record(ABS, status="pass")            # abs (listed first) changes too, in fields nobody edited
+    edited = ws.text()
+    assert sync(ws) == 1
+    err = capsys.readouterr().err
+    assert f"{ADD}: golden_status was edited locally (failing at HEAD, confirmed now); evidence says failing" in err
+    assert ABS not in err
+    assert ws.text() == edited
+
+
+@pytest.mark.parametrize("tool", ["sync", "check"])
+@pytest.mark.parametrize("k, m, ok", [(1, 1, True), (3, 3, True), (1, 5, True), (4, 3, False), (0, 3, False),
+                                      (1, 0, False)])
+def test_k_and_m_must_satisfy_1_le_k_le_m(ws, capsys, tool, k, m, ok):
+    main = sync_capabilities.main if tool == "sync" else check_capabilities.main
+    code = main(ws.args("--k", str(k), "--m", str(m), "--soft-runtime" if tool == "check" else "--check"))
+    err = capsys.readouterr().err
+    if ok:
+        assert code == 0, err
+    else:
+        assert code == 2 and err == f"{tool}_capabilities: error: need 1 <= K <= M, got --k {k} --m {m}\n"
+
+
+def test_k_of_m_of_one_confirms_on_a_single_pass(ws, capsys):
+    ws.record(ADD, kind="generative", status="pass")
+    assert sync(ws, "--k", "1", "--m", "1") == 0
+    assert cell(ws, ADD)["generative_status"] == "confirmed"
+    assert check_capabilities.main(ws.args("--k", "1", "--m", "1")) == 0
+    assert check_capabilities.main(ws.args()) == 1          # the default 2 of 3 says pending
+
+
+@pytest.mark.parametrize("corrupt, more", [(3, ""), (4, " (and 1 more)")])
+def test_corrupt_evidence_lists_the_first_three_and_counts_the_rest(ws, capsys, corrupt, more):
+    good = ws.record(ABS, status="pass")
+    for i in range(corrupt):
+        good.with_name(f"golden-2099010{i + 1}T000000000000Z-0000.json").write_text("{not json")
+    before = ws.text()
+    assert sync(ws) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sync_capabilities: error: corrupt evidence ({corrupt} record(s)); fix or remove them, "
+                          "then re-run: ")
+    assert err.count("invalid JSON") == 3 and err.endswith(f"{more}\n")
+    assert ws.text() == before

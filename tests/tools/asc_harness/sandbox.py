@@ -353,7 +353,9 @@ class _Tree:
         if st:
             self.members[root] = st[1]
 
-    def scan(self, *, environ: bool = False) -> None:
+    def scan(self, *, environ: bool = False) -> int:
+        """Add the descendants /proc shows now; returns how many were new."""
+        added = 0
         for pid in _pids():
             st = _stat(pid)
             if st is None:
@@ -368,6 +370,8 @@ class _Tree:
             orphan = ppid == me and start >= self.started
             if ppid in self.members or orphan or (environ and _has_token(pid, self.token)):
                 self.members[pid] = start
+                added += 1
+        return added
 
     def alive(self) -> list[int]:
         out = []
@@ -378,11 +382,16 @@ class _Tree:
         return out
 
     def kill_all(self) -> None:
-        for _ in range(50):
-            self.scan(environ=True)
-            alive = self.alive()
-            if not alive:
+        """Kill every descendant. A member can fork and exit between a scan of /proc and the check of who is
+        alive, leaving a child that scan could not see; so the sweep ends only when a scan made after every
+        known member was seen dead finds no one new."""
+        all_dead = False
+        for _ in range(200):
+            added = self.scan(environ=True)
+            if all_dead and not added:
                 return
+            alive = self.alive()
+            all_dead = not alive
             for pid in alive:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -393,7 +402,8 @@ class _Tree:
                     os.waitpid(pid, os.WNOHANG)
                 except ChildProcessError:
                     pass
-            time.sleep(_POLL_S)
+            if alive:
+                time.sleep(_POLL_S)
 
 
 def _set_subreaper() -> None:
