@@ -65,6 +65,16 @@ def _cases():
     out["row sum kept [128,1024] x16"] = lambda: row_sum_kernel[16](rows, np.zeros_like(rows), 128, 1024, False)
     out["softmax rows [128,1024] x16"] = lambda: softmax_rows_kernel[16](rows, np.zeros_like(rows), 128, 1024)
     out["rms_norm [128,1024] x16"] = lambda: rms_norm_kernel[16](rows, g, np.zeros_like(rows), 128, 1024)
+    # a tile that fills one and a half vector repeats (384 bytes),
+    x96 = np.linspace(-2, 2, 96 * 16, dtype=np.float32)
+    out["unary tile 96 (a partial vector repeat) x4"] = \
+        lambda: unary_kernel[4](x96, np.zeros_like(x96), x96.size, 16, 96, 2, True)
+    # and reductions of 2-byte elements (128 lanes per repeat) in less than one repeat, and of 1-byte ones
+    # (256 lanes) in one and a quarter
+    h = np.linspace(-1, 1, 64 * 64, dtype=np.float16).reshape(64, 64)
+    out["row sum read back float16 [64,64] x4"] = lambda: row_sum_kernel[4](h, np.zeros_like(h), 64, 64, True)
+    i8 = (np.arange(32 * 320) % 7 - 3).astype(np.int8).reshape(32, 320)
+    out["row sum kept int8 [32,320] x4"] = lambda: row_sum_kernel[4](i8, np.zeros_like(i8), 32, 320, False)
     for stage in (False, True):
         out[f"matmul 128x512x128 K-tiled{' L1-staged' if stage else ''} x4"] = \
             lambda stage=stage: ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
