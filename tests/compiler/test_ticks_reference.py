@@ -46,6 +46,20 @@ def rms_norm_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr:
         asc2.store(x * inv * gamma, out_gm, offsets=[r, 0])
 
 
+@asc2.jit
+def weighted_ops_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+                        R: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """One vector-bound block: a call of every op the platform tables weigh (each weight shows in the ticks)."""
+    x_gm = asc2.tensor(x_ptr, [R, C])
+    out_gm = asc2.tensor(out_ptr, [R, C])
+    x = asc2.load(x_gm, [R, C], offsets=[0, 0])
+    gamma = asc2.load(asc2.tensor(g_ptr, [1, C]), [1, C], offsets=[0, 0])
+    y = asc2.sin(x) + asc2.cos(x) + asc2.tan(x) + asc2.sinh(x) + asc2.cosh(x) + asc2.tanh(x)
+    y = y + asc2.exp(x) + asc2.exp2(x) + asc2.log(x) + asc2.log2(x) + asc2.sqrt(x) + asc2.rsqrt(x) + asc2.erf(x)
+    y = y + x / (x + 1.0) + asc2.where(x > 0.5, x, 0.0)
+    asc2.store(asc2.softmax(y) * asc2.rms_norm(x, gamma, 1e-6), out_gm, offsets=[0, 0])
+
+
 def _cases():
     n = 32 * 4096
     x = np.linspace(-2, 2, n, dtype=np.float32)
@@ -75,6 +89,9 @@ def _cases():
     out["row sum read back float16 [64,64] x4"] = lambda: row_sum_kernel[4](h, np.zeros_like(h), 64, 64, True)
     i8 = (np.arange(32 * 320) % 7 - 3).astype(np.int8).reshape(32, 320)
     out["row sum kept int8 [32,320] x4"] = lambda: row_sum_kernel[4](i8, np.zeros_like(i8), 32, 320, False)
+    w = np.linspace(0.1, 0.9, 2 * 256, dtype=np.float32).reshape(2, 256)
+    out["every weighted vector op [2,256] x1"] = \
+        lambda: weighted_ops_kernel[1](w, np.ones((1, 256), np.float32), np.zeros_like(w), 2, 256)
     for stage in (False, True):
         out[f"matmul 128x512x128 K-tiled{' L1-staged' if stage else ''} x4"] = \
             lambda stage=stage: ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
