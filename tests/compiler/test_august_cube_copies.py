@@ -105,6 +105,7 @@ def test_hf32_on_float16_operands_is_rejected_at_its_line():
 
 @pytest.mark.parametrize("shape, dtype, where, message", [
     ([16], "float32", "BT", "Bias shape 16 must match last output dimension 32"),
+    ([64], "float32", "BT", "Bias shape 64 must match last output dimension 32"),
     ([2, 16], "float32", "L1", "Bias must be 1D tensor, got shape (2, 16)"),
     ([32], "float32", "L0A", "Direct data transfer from L0A to BT is not supported"),
 ])
