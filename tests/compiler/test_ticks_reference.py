@@ -60,6 +60,24 @@ def weighted_ops_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_
     asc2.store(asc2.softmax(y) * asc2.rms_norm(x, gamma, 1e-6), out_gm, offsets=[0, 0])
 
 
+@asc2.jit
+def scalar_gm_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+    """Scalar reads and writes of global memory, one element at a time."""
+    x_gm = asc2.tensor(x_ptr, [n])
+    out_gm = asc2.tensor(out_ptr, [n])
+    for i in asc2.range(n):
+        asc2.store(asc2.load(x_gm, offsets=[i]) * 2.0, out_gm, offsets=[i])
+
+
+@asc2.jit
+def matmul_then_vector_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress):
+    """A cube result handed to the vector unit (L0C -> UB), scaled there and stored."""
+    a = asc2.load(asc2.tensor(a_ptr, [64, 64]), [64, 64], offsets=[0, 0], location=asc2.TileLocation.L0A)
+    b = asc2.load(asc2.tensor(b_ptr, [64, 64]), [64, 64], offsets=[0, 0], location=asc2.TileLocation.L0B)
+    c = asc2.copy((a @ b).to(asc.float16), location=asc2.TileLocation.UB)
+    asc2.store(c * 2.0, asc2.tensor(c_ptr, [64, 64]), offsets=[0, 0])
+
+
 def _cases():
     n = 32 * 4096
     x = np.linspace(-2, 2, n, dtype=np.float32)
@@ -92,6 +110,11 @@ def _cases():
     w = np.linspace(0.1, 0.9, 2 * 256, dtype=np.float32).reshape(2, 256)
     out["every weighted vector op [2,256] x1"] = \
         lambda: weighted_ops_kernel[1](w, np.ones((1, 256), np.float32), np.zeros_like(w), 2, 256)
+    s16 = np.arange(16, dtype=np.float32)
+    out["scalar GM reads and writes x16 x1"] = lambda: scalar_gm_kernel[1](s16, np.zeros_like(s16), 16)
+    m64 = torch.rand((64, 64), dtype=torch.float16)
+    out["matmul 64x64x64 then a vector op x1"] = \
+        lambda: matmul_then_vector_kernel[1](m64, m64, torch.zeros((64, 64), dtype=torch.float16))
     for stage in (False, True):
         out[f"matmul 128x512x128 K-tiled{' L1-staged' if stage else ''} x4"] = \
             lambda stage=stage: ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
