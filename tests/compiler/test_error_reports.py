@@ -133,6 +133,8 @@ CASES = [
     ("v = asc2.matmul(a, 1.0)", "Input operands must be tiles"),
     ("v = a @ 1.0", "unsupported operand type(s) for @"),
     ("v = asc2.exp(a)", "asc2.exp expects a tile in UB, got a tile in L0A"),
+    ("v = x.to(asc.float64)", "tiles of float64 are not supported: a tile holds float16, bfloat16, float32, int8, int16 or "
+     "int32 elements"),
     ("asc2.store(a, xg, offsets=[0, 0])", "store expects a tile in UB or L0C, got a tile in L0A"),
     ("asc2.matmul_acc(a, b, 1.0)", "'acc' argument must be Tile"),
     ("v = (a @ b).to(asc.float16, asc2.RoundMode.Floor)", "a rounding mode cannot be given for a conversion out of L0C"),
@@ -169,3 +171,21 @@ def test_error_report(body, message):
     assert f"> {line:4d} | {offending}" in text, text             # shown with its line number
     hints = [l for l in text.splitlines() if l.startswith("hint: ")]
     assert len(hints) == 1 and len(hints[0]) > 15, text
+
+
+@pytest.mark.parametrize("body,hint", [
+    ("v = a @ x.reshape(32, 8)", "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or "
+                                 "copy them there from L1 with asc2.copy"),
+    ("v = x.reshape(8, 32) @ b", "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or "
+                                 "copy them there from L1 with asc2.copy"),
+    ("v = asc2.exp(a)", "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)"),
+])
+def test_a_tile_in_the_wrong_location_gets_the_hint_of_its_location(body, hint):
+    src = PRELUDE + f"    {body}\n"
+    fname = f"/virtual/tests/compiler/test_error_site_{abs(hash(src))}.py"
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
+    ns = {"asc": asc, "asc2": asc2, "np": np, "__name__": "error_sites"}
+    exec(compile(src, fname, "exec"), ns)
+    with pytest.raises(CodegenError, match="expects a tile in") as e:
+        asc2.jit(ns["kern"])[1](np.zeros((4, 64), np.float32), np.zeros((4, 64), np.int32), 3, 1.5)
+    assert f"hint: {hint}" in str(e.value), str(e.value)
