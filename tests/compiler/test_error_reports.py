@@ -173,19 +173,24 @@ def test_error_report(body, message):
     assert len(hints) == 1 and len(hints[0]) > 15, text
 
 
-@pytest.mark.parametrize("body,hint", [
-    ("v = a @ x.reshape(32, 8)", "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or "
-                                 "copy them there from L1 with asc2.copy"),
-    ("v = x.reshape(8, 32) @ b", "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or "
-                                 "copy them there from L1 with asc2.copy"),
-    ("v = asc2.exp(a)", "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)"),
+@pytest.mark.parametrize("body,message,hint", [
+    ("v = a @ x.reshape(32, 8)", "expects a tile in L0B, got a tile in UB",
+     "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy them there from L1 with "
+     "asc2.copy"),
+    ("v = x.reshape(8, 32) @ b", "expects a tile in L0A, got a tile in UB",
+     "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy them there from L1 with "
+     "asc2.copy"),
+    ("v = asc2.exp(a)", "expects a tile in UB, got a tile in L0A",
+     "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)"),
+    ("v = xi.to(asc.float16)", "an int<->float cast between different bit widths",
+     "cast in two steps through a type of the source width e.g. .to(asc.float32).to(asc.float16)"),
 ])
-def test_a_tile_in_the_wrong_location_gets_the_hint_of_its_location(body, hint):
+def test_the_hint_names_the_fix_for_the_case(body, message, hint):
     src = PRELUDE + f"    {body}\n"
     fname = f"/virtual/tests/compiler/test_error_site_{abs(hash(src))}.py"
     linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
     ns = {"asc": asc, "asc2": asc2, "np": np, "__name__": "error_sites"}
     exec(compile(src, fname, "exec"), ns)
-    with pytest.raises(CodegenError, match="expects a tile in") as e:
+    with pytest.raises(CodegenError, match=re.escape(message)) as e:
         asc2.jit(ns["kern"])[1](np.zeros((4, 64), np.float32), np.zeros((4, 64), np.int32), 3, 1.5)
     assert f"hint: {hint}" in str(e.value), str(e.value)
