@@ -3,6 +3,8 @@ copy, copy(..., distrib=) and the locations each copy connects; numerics against
 with pyasc's message and the user's line."""
 from __future__ import annotations
 
+import re
+
 import inspect
 
 import numpy as np
@@ -105,6 +107,7 @@ def test_hf32_on_float16_operands_is_rejected_at_its_line():
 
 @pytest.mark.parametrize("shape, dtype, where, message", [
     ([16], "float32", "BT", "Bias shape 16 must match last output dimension 32"),
+    ([64], "float32", "BT", "Bias shape 64 must match last output dimension 32"),
     ([2, 16], "float32", "L1", "Bias must be 1D tensor, got shape (2, 16)"),
     ([32], "float32", "L0A", "Direct data transfer from L0A to BT is not supported"),
 ])
@@ -178,6 +181,30 @@ def test_distrib_modes_are_checked_like_pyasc_and_sub_block_modes_are_refused(co
     with pytest.raises(exc, match=message.replace("(", r"\(").replace(")", r"\)")) as e:
         distrib_kernel[1](np.zeros((64, 64), np.float16), cols, getattr(asctile.DistribMode, mode), dst)
     assert e.value.line == line_of(distrib_kernel, "u = asctile.copy(c")
+
+
+@asctile.jit
+def distrib_shape_kernel(a_ptr: asctile.GlobalAddress, rows: asctile.ConstExpr, mode: asctile.ConstExpr,
+                         shape: asctile.ConstExpr):
+    u = asctile.copy_in(asctile.global_tensor(a_ptr, [rows, 64]), [0, 0], [rows, 64])
+    v = asctile.copy(u, shape=shape, location="L1", distrib=mode)
+
+
+@pytest.mark.parametrize("rows, mode, shape, message", [
+    (32, "JoinByM", (32, 64), "Joining by axis is only supported for the joined shape (64, 64), got (32, 64)"),
+    (32, "JoinByN", (32, 64), "Joining by axis is only supported for the joined shape (32, 128), got (32, 64)"),
+    (32, "SplitByM", (32, 64), "Splitting by axis is only supported for the split shape (16, 64), got (32, 64)"),
+    (32, "SplitByN", (32, 64), "Splitting by axis is only supported for the split shape (32, 32), got (32, 64)"),
+    (15, "SplitByM", None, "Splitting by M axis requires that it be a multiple of 2, got 15"),
+])
+def test_split_and_join_modes_check_the_shape_they_produce(rows, mode, shape, message):
+    with pytest.raises(CodegenError, match=re.escape(message)):
+        distrib_shape_kernel[1](np.zeros((rows, 64), np.float16), rows, getattr(asctile.DistribMode, mode), shape)
+
+
+def test_distrib_modes_have_pyascs_values():
+    assert [(m.name, m.value) for m in asctile.DistribMode] == [
+        ("FullVec0", 0), ("FullVec1", 1), ("SplitByM", 2), ("SplitByN", 3), ("JoinByM", 4), ("JoinByN", 5)]
 
 
 def test_distrib_must_be_a_distrib_mode():

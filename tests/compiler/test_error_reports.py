@@ -49,9 +49,26 @@ CASES = [
     ("v = asc2.load(xg, [4, 64])", "Exactly one of 'tile_id' or 'offsets' must be provided"),
     ("v = asc2.load(xg, [4, 64], offsets=[0, 0], location=1)", "'location' must be an asc2.TileLocation"),
     ("v = asc2.load(xg)", "'offsets' argument must be provided"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], real_shape=4)", "'real_shape' must be a list of ints, got <class 'int'>"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], real_shape=[4])",
+     "'real_shape' needs one value per dimension: got 1 for a rank-2 tile"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], real_shape=[5, 64])",
+     "real_shape[0] (which is [5, 64]) exceeds tensor dimension #4 (which is [4, 64])"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], real_shape=[4, 65])",
+     "real_shape[1] (which is [4, 65]) exceeds tensor dimension #64 (which is [4, 64])"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], real_shape=[-1, 64])",
+     "real_shape[0] (which is [-1, 64]) exceeds tensor dimension #4 (which is [4, 64])"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], location=asc2.TileLocation.L1, real_shape=[4, 64])",
+     "real_shape is not supported for loads into L1"),
+    ("v = asc2.load(xg, [4, 64], offsets=[0, 0], location=asc2.TileLocation.BT)",
+     "a BT (bias table) tile holds one row of float16 / bfloat16 / float32 values"),
+    ("asc2.store(1.0, xg, offsets=[0, 0], real_shape=[1, 1])", "'real_shape' cannot be used when storing a scalar value"),
+    ("asc2.store(1.0, xg, offsets=[0])", "rank of 'tensor_shape' must match rank of 'offsets'"),
     ("asc2.store(x, ig, offsets=[0, 0])", "failed to verify that all of {base, value} have same element type"),
     ("asc2.store(1.0, xg, tile_id=[0, 0])", "'tile_id' argument cannot be used when storing a scalar value"),
     ("v = x.to(asc.float16).to(asc.int16) + x", "Unable to infer common dtype between int16 and float32"),
+    ("v = x.to(asc.int32, round_mode=1)", "'round_mode' argument must be RoundMode, got int"),
+    ("v = xi.to(asc.float16)", "Tile.to from int32 to float16 (an int<->float cast between different bit widths)"),
     ("v = x + x.reshape(64, 4)", "Shape mismatch: [4, 64] vs. [64, 4]"),
     ("v = (x > 0) + x", "Unable to infer common dtype between int1 and float32"),
     ("v = asc2.add(x, 'a')", "Operand of type <class 'str'> is not supported"),
@@ -116,8 +133,12 @@ CASES = [
     ("v = asc2.matmul(a, 1.0)", "Input operands must be tiles"),
     ("v = a @ 1.0", "unsupported operand type(s) for @"),
     ("v = asc2.exp(a)", "asc2.exp expects a tile in UB, got a tile in L0A"),
+    ("v = x.to(asc.float64)", "tiles of float64 are not supported: a tile holds float16, bfloat16, float32, int8, int16 or "
+     "int32 elements"),
     ("asc2.store(a, xg, offsets=[0, 0])", "store expects a tile in UB or L0C, got a tile in L0A"),
     ("asc2.matmul_acc(a, b, 1.0)", "'acc' argument must be Tile"),
+    ("v = (a @ b).to(asc.float16, asc2.RoundMode.Floor)", "a rounding mode cannot be given for a conversion out of L0C"),
+    ("v = (a @ b).to(asc.int16)", "Unsupported quant mode from float32 to int16"),
     ("asc2.matmul_acc(a, b, a @ b)", "Incorrect use of accumulator in matmul operation."),
     ("v = asc2.where(x > 0, x, [1])", "Operand of type <class 'list'> is not supported"),
     ("v = asc2.zeros_acc([4], asc.float32)", "Accumulation tile must have two dims, got 1"),
@@ -150,3 +171,26 @@ def test_error_report(body, message):
     assert f"> {line:4d} | {offending}" in text, text             # shown with its line number
     hints = [l for l in text.splitlines() if l.startswith("hint: ")]
     assert len(hints) == 1 and len(hints[0]) > 15, text
+
+
+@pytest.mark.parametrize("body,message,hint", [
+    ("v = a @ x.reshape(32, 8)", "expects a tile in L0B, got a tile in UB",
+     "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy them there from L1 with "
+     "asc2.copy"),
+    ("v = x.reshape(8, 32) @ b", "expects a tile in L0A, got a tile in UB",
+     "load matmul operands with location=asc2.TileLocation.L0A (left) / L0B (right), or copy them there from L1 with "
+     "asc2.copy"),
+    ("v = asc2.exp(a)", "expects a tile in UB, got a tile in L0A",
+     "L0A/L0B tiles only feed asc2.matmul; load vector operands with the default location (UB)"),
+    ("v = xi.to(asc.float16)", "an int<->float cast between different bit widths",
+     "cast in two steps through a type of the source width e.g. .to(asc.float32).to(asc.float16)"),
+])
+def test_the_hint_names_the_fix_for_the_case(body, message, hint):
+    src = PRELUDE + f"    {body}\n"
+    fname = f"/virtual/tests/compiler/test_error_site_{abs(hash(src))}.py"
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
+    ns = {"asc": asc, "asc2": asc2, "np": np, "__name__": "error_sites"}
+    exec(compile(src, fname, "exec"), ns)
+    with pytest.raises(CodegenError, match=re.escape(message)) as e:
+        asc2.jit(ns["kern"])[1](np.zeros((4, 64), np.float32), np.zeros((4, 64), np.int32), 3, 1.5)
+    assert f"hint: {hint}" in str(e.value), str(e.value)

@@ -221,6 +221,16 @@ def test_shifts(dtype):
     np.testing.assert_array_equal(out, (x.astype(np.int64) << 1).astype(dtype))
 
 
+def test_a_shift_by_zero_is_the_smallest_amount_allowed():
+    x = np.arange(-32, 32, dtype=np.int32)
+    out = np.zeros_like(x)
+    for shift in (asc2.left_shift, asc2.right_shift):
+        scalar_rhs_kernel[1](x, out, 0, shift, 0)
+        np.testing.assert_array_equal(out, x)
+    with pytest.raises(CodegenError, match="Left shift requires positive integer operand, got True"):
+        scalar_rhs_kernel[1](x, out, 0, asc2.left_shift, True)
+
+
 def test_shift_errors():
     x = np.zeros(64, np.int32)
     with pytest.raises(CodegenError, match="Left shift requires positive integer operand, got -1"):

@@ -84,9 +84,23 @@ def test_reduction_dims_must_be_ints_and_in_range():
     x = np.zeros((2, 32), np.float32)
     with pytest.raises(CodegenError, match="All reduction dimensions must be integers"):
         apply(lambda t: asc2.reduce_sum(t, 1.0), x, (2,))
-    with pytest.raises(CodegenError, match="IndexError") as e:
-        apply(lambda t: asc2.reduce_sum(t, 2), x, (2,))
-    assert "IndexError" in str(e.value)
+    for d in (2, -3):                       # one past the last dimension, one before the first counted from the end
+        with pytest.raises(CodegenError, match=re.escape(f"reduction dimension {d} is out of range for a rank-2 tile")) as e:
+            apply(lambda t: asc2.reduce_sum(t, d), x, (2,))
+        assert "IndexError" in str(e.value)
+    y = np.arange(64, dtype=np.float32).reshape(2, 32)
+    np.testing.assert_array_equal(apply(lambda t: asc2.reduce_sum(t, -2), y, (32,)), y.sum(axis=0))
+    np.testing.assert_array_equal(apply(lambda t: asc2.reduce_sum(t, 1), y, (2,)), y.sum(axis=1))
+
+
+def test_reducing_every_dim_without_keep_dims_gives_a_one_element_tile():
+    y = np.arange(64, dtype=np.float32).reshape(2, 32)
+
+    def total(t):
+        r = asc2.reduce_sum(t, 0, -1)
+        assert r.shape == (1,), r.shape
+        return r
+    np.testing.assert_array_equal(apply(total, y, (1,)), [y.sum()])
 
 
 def test_float16_sum_accumulates_in_float32():

@@ -248,6 +248,36 @@ def test_staging_through_l1_at_the_l0a_limit():
         _cube(80, 512, 16, stage=True)
 
 
+@asc2.jit(always_compile=True)
+def one_buffer(x_ptr: asc.GlobalAddress, C: asc.ConstExpr[int], LOC: asc.ConstExpr):
+    """A [1, C] tile in LOC: int8 data into L0A / L0B / L1, a float32 accumulator in L0C."""
+    if LOC == asc2.TileLocation.L0C:
+        asc2.store(asc2.zeros_acc([1, C], asc.float32), asc2.tensor(x_ptr, [1, C]), offsets=[0, 0])
+    else:
+        asc2.load(asc2.tensor(x_ptr, [1, C]), [1, C], offsets=[0, 0], location=LOC)
+
+
+@pytest.mark.parametrize("platform,loc,cap", [
+    (config.Platform.Ascend950PR_9599, "L0A", 64 * 1024), (config.Platform.Ascend950PR_9599, "L0B", 64 * 1024),
+    (config.Platform.Ascend950PR_9599, "L0C", 256 * 1024), (config.Platform.Ascend950PR_9599, "L1", 512 * 1024),
+    (config.Platform.Ascend910B1, "L0A", 64 * 1024), (config.Platform.Ascend910B1, "L0B", 64 * 1024),
+    (config.Platform.Ascend910B1, "L0C", 128 * 1024), (config.Platform.Ascend910B1, "L1", 512 * 1024),
+], ids=lambda v: getattr(v, "value", v))
+def test_each_cube_buffer_of_each_platform_holds_exactly_its_capacity(platform, loc, cap):
+    """Exactly the capacity passes; 32 bytes more (the smallest step of a tile's size) is an overflow."""
+    config.set_platform(config.Backend.Model, platform)
+    dtype, size = (torch.float32, 4) if loc == "L0C" else (torch.int8, 1)
+    x = torch.ones((1, cap // size), dtype=dtype)
+    one_buffer[1](x, cap // size, getattr(asc2.TileLocation, loc))
+    if loc == "L0C":
+        assert torch.all(x == 0)                      # the accumulator was stored
+    over = cap // size + 32 // size
+    with pytest.raises(CodegenError, match=re.escape(
+            f"{loc} overflow: tile [1, {over}] x {'float32' if loc == 'L0C' else 'int8'} needs {cap + 32} bytes, "
+            f"{loc} holds {cap} bytes")):
+        one_buffer[1](torch.ones((1, over), dtype=dtype), over, getattr(asc2.TileLocation, loc))
+
+
 # -- races in both orders -----------------------------------------------------------------------------------------
 @asc2.jit
 def order_kernel(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, FIRST: asc.ConstExpr, SECOND: asc.ConstExpr,

@@ -3,6 +3,7 @@ over long columns, rounding ties and negatives, saturation, epsilon near the mea
 large inputs, bfloat16 rounding (docs/simulator.md, Numerics)."""
 from __future__ import annotations
 
+import re
 import warnings
 
 import ml_dtypes
@@ -11,6 +12,7 @@ import pytest
 
 import asc
 import asc2
+from asc.frontend.errors import CodegenError
 
 BF16 = ml_dtypes.bfloat16
 
@@ -175,6 +177,25 @@ def test_rms_norm_with_epsilon_near_the_mean_square(dtype, tol):
     np.testing.assert_allclose(out[0].astype(np.float64), x0 / np.sqrt(np.mean(x0 * x0) + eps_t) * g[0], rtol=tol)
     assert abs(float(out[0, 0] / g[0, 0]) - 0.7071) < 0.01
     assert np.all(out[4] == 0)
+
+
+@asc2.jit
+def rms_1d_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+                  C: asc.ConstExpr[int], G: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [C]), [C], offsets=[0])
+    g = asc2.load(asc2.tensor(g_ptr, [G]), [G], offsets=[0])
+    asc2.store(asc2.rms_norm(x, g, 1e-6), asc2.tensor(out_ptr, [C]), offsets=[0])
+
+
+def test_rms_norm_of_a_1d_tile_normalises_the_one_row_and_checks_gamma_against_it():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(64).astype(np.float32)
+    g = rng.uniform(0.5, 1.5, 64).astype(np.float32)
+    out = np.zeros_like(x)
+    rms_1d_kernel[1](x, g, out, 64, 64)
+    np.testing.assert_allclose(out.astype(np.float64), rms_ref(x, g, 1e-6), rtol=2e-6, atol=1e-8)
+    with pytest.raises(CodegenError, match=re.escape("gamma's last dimension 32 differs from the input's 64")):
+        rms_1d_kernel[1](x, g[:32], out, 64, 32)
 
 
 # -- softmax --------------------------------------------------------------------------------------------------

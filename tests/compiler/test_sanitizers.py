@@ -279,6 +279,19 @@ def test_loading_an_output_before_any_block_wrote_it_is_a_warning_at_the_line():
     assert at_line(w, accumulate_kernel, "acc = asc2.load(o_gm")
 
 
+def test_an_output_written_only_by_scalar_stores_is_an_output_too():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        o_gm = asc2.tensor(out_ptr, [64])
+        acc = asc2.load(o_gm, [64], offsets=[0])                  # the host's np.empty contents
+        total = asc2.reduce_sum(acc + asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0]))
+        asc2.store(total, o_gm, offsets=[0])                      # a scalar store: out_ptr is the output
+    x = randn(64, np.float32, seed=9)
+    k[1](x, np.empty_like(x))
+    w = one_warning(k, "reads 64 element(s) no block wrote in this launch")
+    assert "load of 'out_ptr'" in w
+
+
 def test_a_kernel_working_in_place_on_its_only_data_is_clean():
     @asc2.jit
     def k(buf_ptr: asc.GlobalAddress, n: int):

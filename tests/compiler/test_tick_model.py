@@ -229,6 +229,41 @@ def test_more_cores_help_until_blocks_run_in_waves():
     assert unary_kernel.last_launch["ticks"] > t_32
 
 
+@asc2.jit
+def block_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, blocks: int):
+    a = asc2.load(asc2.tensor(a_ptr, [64, 64]), [64, 64], offsets=[0, 0], location=asc2.TileLocation.L0A)
+    b = asc2.load(asc2.tensor(b_ptr, [64, 64]), [64, 64], offsets=[0, 0], location=asc2.TileLocation.L0B)
+    asc2.store(a @ b, asc2.tensor(c_ptr, [blocks * 64, 64]), offsets=[asc2.block_idx() * 64, 0])
+
+
+def _one_tile_per_block(blocks, cube):
+    if cube:
+        a = torch.rand((64, 64), dtype=torch.float16)
+        c = torch.zeros((blocks * 64, 64), dtype=torch.float32)
+        block_matmul_kernel[blocks](a, a, c, blocks)
+        torch.testing.assert_close(c[-64:], a.float() @ a.float(), atol=1e-2, rtol=1e-2)
+        return block_matmul_kernel.last_launch["ticks"]
+    tile = 2048
+    x = np.linspace(-2, 2, blocks * tile, dtype=np.float32)
+    out = np.zeros_like(x)
+    unary_kernel[blocks](x, out, x.size, blocks, tile, 1, True)
+    return unary_kernel.last_launch["ticks"]
+
+
+@pytest.mark.parametrize("platform,cube,cores", [
+    (config.Platform.Ascend950PR_9599, False, 32), (config.Platform.Ascend910B1, False, 48),
+    (config.Platform.Ascend950PR_9599, True, 16), (config.Platform.Ascend910B1, True, 24),
+], ids=["c310-vector", "c220-vector", "c310-cube", "c220-cube"])
+def test_blocks_up_to_the_core_count_run_in_one_wave_and_one_more_waits(platform, cube, cores):
+    """Vector kernels have one core per AIV core, cube kernels one per AIC core: the last block that fits only
+    ends a stagger later, the first block past the cores waits for a core to finish a block."""
+    config.set_platform(config.Backend.Model, platform)
+    stagger = hardware(platform).block_stagger
+    below, full, over = (_one_tile_per_block(n, cube) for n in (cores - 1, cores, cores + 1))
+    assert full - below == stagger
+    assert over - full > 2 * stagger
+
+
 def test_a_scalar_read_back_of_a_reduction_stalls_each_row():
     hw = hardware(config.Platform.Ascend950PR_9599)
     x = np.ones((64, 1024), np.float32)
