@@ -153,6 +153,19 @@ def test_wide_full_fills_every_lane():
     assert np.all(out == 3.5)
 
 
+@pytest.mark.parametrize("dtype,poison", [(np.int16, -32768), (np.int32, -2 ** 31), (np.float16, np.nan),
+                                          (BF16, np.nan), (np.float32, np.nan)], ids=["i16", "i32", "f16", "bf16", "f32"])
+def test_an_empty_tile_is_poison_where_it_was_not_written(dtype, poison):
+    # integers: the type's minimum (no NaN to use); floats: NaN
+    def fill_half(v):
+        t = asc2.empty([2, 32], dtype=getattr(asc, _name(dtype)))
+        return asc2.concat(asc2.full([2, 32], 3, dtype=t.dtype), t)
+    out = np.zeros((4, 32), dtype)
+    create_kernel[1](out, (4, 32), fill_half, 0.5)
+    np.testing.assert_array_equal(out[:2].astype(np.float64), 3)
+    np.testing.assert_array_equal(out[2:].astype(np.float64), np.full((2, 32), poison, np.float64))
+
+
 @pytest.mark.parametrize("call,msg", [
     (lambda v: asc2.full([v, 32], 1.0), "shape must be integers"),
     (lambda v: asc2.full([4, 32], 1, dtype=asc.uint8), "Unsupported dtype: uint8"),
