@@ -189,3 +189,38 @@ def test_copies_out_of_a_staged_tile_at_per_block_offsets_take_each_blocks_slice
     for k in range(4):
         sl = slice(k * TK, (k + 1) * TK)
         np.testing.assert_array_equal(c[k * M:(k + 1) * M], a[:, sl].astype(np.float32) @ b[sl].astype(np.float32))
+
+
+@asc2.jit
+def accumulate_tail_kernel(y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    y_gm = asc2.tensor(y_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    off = asc2.block_idx() * T
+    acc = asc2.load(o_gm, [T], offsets=[off], pad_value=0.0)     # the last block's window is clipped
+    asc2.store(acc + asc2.load(y_gm, [T], offsets=[off], pad_value=0.0), o_gm, offsets=[off])
+
+
+def test_a_clipped_load_of_an_output_no_block_wrote_warns_with_the_count_inside_the_tensor():
+    y = randn(100, np.float32, seed=14)
+    out = np.zeros_like(y)
+    accumulate_tail_kernel[2](y, out, 100, 64)
+    np.testing.assert_array_equal(out, y)
+    (w,) = accumulate_tail_kernel.last_launch["warnings"]
+    assert "load of 'out_ptr' reads 100 element(s) no block wrote in this launch" in w   # 64 + 36 inside, not 128
+    out = np.zeros_like(y)
+    accumulate_tail_kernel[1](y[:36], out[:36], 36, 64)
+    (w,) = accumulate_tail_kernel.last_launch["warnings"]
+    assert "load of 'out_ptr' reads 36 element(s) no block wrote in this launch" in w    # 36 inside, not 64
+
+
+def test_a_clipped_load_of_what_another_block_stored_is_a_race():
+    @asc2.jit
+    def k(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+        g = asc2.tensor(buf_ptr, [n])
+        o = asc2.tensor(out_ptr, [128])
+        if asc2.block_idx() == 0:
+            asc2.store(asc2.full([64], 1.0), g, offsets=[32])
+        else:
+            asc2.store(asc2.load(g, [64], offsets=[64], pad_value=0.0), o, offsets=[64])   # clipped at n = 100
+    with pytest.raises(KernelRuntimeError, match="load of 'buf_ptr' reads data written by block 0 in the same launch"):
+        k[2](np.zeros(100, np.float32), np.zeros(128, np.float32), 100)

@@ -417,15 +417,15 @@ def test_reuse_alloc_gives_each_unrolled_copy_of_a_loop_its_own_tiles(level, pea
 @asc2.jit
 def atomic_rows_kernel(buf_ptr: asc.GlobalAddress, R: int, C: asc.ConstExpr[int], col: int):
     g = asc2.tensor(buf_ptr, [R, C])
-    asc2.atomic_add(asc2.full([2, 32], 1.0), g, [asc2.block_idx() * 2, col])
+    asc2.atomic_add(asc2.full([2, 32], 1.0), g, [asc2.block_idx() * 2, asc2.block_idx() * col])
 
 
 def test_a_2d_atomic_update_ending_at_the_row_end_lands_and_one_column_more_is_an_error():
     buf = np.zeros((4, 64), np.float32)
-    atomic_rows_kernel[2](buf, 4, 64, 32)                 # columns 32..63: exactly the row's end
-    assert np.all(buf[:, 32:] == 1) and np.all(buf[:, :32] == 0)
+    atomic_rows_kernel[2](buf, 4, 64, 32)                 # block 1: columns 32..63 of rows 2, 3, the row's end
+    assert np.all(buf[:2, :32] == 1) and np.all(buf[2:, 32:] == 1) and np.all(buf[:2, 32:] == 0)
     buf = np.zeros((4, 64), np.float32)
     with pytest.raises(KernelRuntimeError, match=r"2-D atomic_add of a \[2, 32\] tile to tensor 'buf_ptr' \(shape "
-                                                 r"\[4, 64\]\) at offsets \[0, 33\] runs past the end of the row"):
-        atomic_rows_kernel[1](buf, 4, 64, 33)
-    assert np.all(buf == 0)                               # nothing lands in the next row
+                                                 r"\[4, 64\]\) at offsets \[2, 33\] runs past the end of the row"):
+        atomic_rows_kernel[2](buf, 4, 64, 33)             # block 1 only: the report names its offsets
+    assert np.all(buf[2:] == 0)                           # nothing lands in the next row

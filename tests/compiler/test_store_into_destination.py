@@ -188,8 +188,10 @@ def replicate_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: as
     asc2.store(x * 2.0, o_gm, offsets=[off])
 
 
+@pytest.mark.parametrize("checks", ["on", "off"])
 @pytest.mark.parametrize("order", ["in-order", "reversed", "rotated"])
-def test_a_fresh_result_every_block_shares_lands_in_each_blocks_own_window(order):
+def test_a_fresh_result_every_block_shares_lands_in_each_blocks_own_window(order, checks, monkeypatch):
+    monkeypatch.setenv("ASC_CHECKS", checks)
     # The operands are the same in every block (one lane of values), the store is per block: each window
     # gets the whole result, whichever order the blocks' windows come in.
     x = randn(64, np.float32, seed=11)
