@@ -443,6 +443,11 @@ def scalar_kernel(out_ptr: asc.GlobalAddress, a, b, fn: asc.ConstExpr):
     (lambda a, b: asc2.erf(a) + b, 0.0, 1.0, 1.0, np.float32),
     (lambda a, b: -a + b, 3, 10, 7, np.int32),
     (lambda a, b: asc.number(2.5, asc.float32) * a, 2.0, 0.0, 5.0, np.float32),
+    (lambda a, b: a & b, 12, 10, 8, np.int32),
+    (lambda a, b: a | b, 12, 10, 14, np.int32),
+    (lambda a, b: a ^ b, 12, 10, 6, np.int32),
+    (lambda a, b: a + 2 ** 31, 12, 0, 12 - 2 ** 31, np.int32),   # an int literal past int32 wraps, as in C
+    (lambda a, b: (a + b) - a, 1.0, 1e-8, 0.0, np.float32),      # float32 arithmetic, not float64
 ], ids=lambda v: "")
 def test_scalar_arithmetic(fn, a, b, expected, dtype):
     out = np.zeros(8, dtype)
@@ -468,6 +473,24 @@ def test_scalar_cast_rules(src, dst, ok):
         with pytest.raises(CodegenError, match=re.escape(f"Arithmetic cast from {src} to {dst} is not supported")) as e:
             k[1](out, value, getattr(asc, dst))
         assert f"Arithmetic cast from {src} to {dst} is not supported" in str(e.value)
+
+
+@asc2.jit
+def scalar_cmp_kernel(out_ptr: asc.GlobalAddress, a, b):
+    o = asc2.tensor(out_ptr, [8])
+    v = asc2.full([8], 0, dtype=asc.int32)
+    v = v + (1 if a < b else 0) + (2 if a <= b else 0) + (4 if a > b else 0) + (8 if a >= b else 0)
+    v = v + (16 if a == b else 0) + (32 if a != b else 0) + (64 if (a < b).logical_or(a > b) else 0)
+    v = v + (128 if (a <= b).logical_and(a >= b) else 0)
+    asc2.store(v, o, offsets=[0])
+
+
+@pytest.mark.parametrize("a,b,bits", [(3, 5, 1 + 2 + 32 + 64), (5, 3, 4 + 8 + 32 + 64), (4, 4, 2 + 8 + 16 + 128),
+                                      (-1.5, -1.5, 2 + 8 + 16 + 128), (-2.0, 1.0, 1 + 2 + 32 + 64)])
+def test_scalar_comparisons_and_selects_at_the_equal_edge(a, b, bits):
+    out = np.zeros(8, np.int32)
+    scalar_cmp_kernel[1](out, a, b)
+    assert out.tolist() == [bits] * 8
 
 
 def test_scalar_float_to_int_conversion_truncates():
