@@ -493,6 +493,34 @@ def test_scalar_comparisons_and_selects_at_the_equal_edge(a, b, bits):
     assert out.tolist() == [bits] * 8
 
 
+@asc2.jit
+def int64_literal_kernel(out_ptr: asc.GlobalAddress, a, LIT: asc.ConstExpr[int]):
+    o = asc2.tensor(out_ptr, [8])
+    b = asc.number(3, asc.int64) + a.cast(asc.int64) + LIT
+    asc2.store(asc2.full([8], b.cast(asc.int32), dtype=asc.int32), o, offsets=[0])
+
+
+@pytest.mark.parametrize("lit,expected", [(2 ** 64 + 5, 9), (2 ** 63, 4), (-(2 ** 64) - 1, 3), (2 ** 53 + 1, 5)],
+                         ids=["2^64+5", "2^63", "-2^64-1", "2^53+1"])     # int64 -> int32 is exact past 2^53
+def test_int_literals_past_int64_wrap_modulo_2_to_the_64(lit, expected):
+    # 3 + 1 + the literal wrapped to int64 (2^63 is -2^63, whose low 32 bits are 0), then the low 32 bits
+    out = np.zeros(8, np.int32)
+    int64_literal_kernel[1](out, 1, lit)
+    assert out.tolist() == [expected] * 8
+
+
+@pytest.mark.parametrize("fn,a,b,text", [(lambda a, b: a // b, 1.0, 0.0, "scalar 1.0 // 0.0 gives inf"),
+                                         (lambda a, b: a / b, -2.0, 0.0, "scalar -2.0 / 0.0 gives -inf"),
+                                         (lambda a, b: asc2.exp(a) + b, 100.0, 0.0, "scalar exp(100.0) gives inf")],
+                         ids=["floordiv", "div", "exp"])
+def test_a_scalar_that_turns_finite_operands_non_finite_warns_with_the_expression(fn, a, b, text):
+    out = np.zeros(8, np.float32)
+    scalar_kernel[1](out, a, b, fn)
+    assert np.all(np.isinf(out))
+    (w,) = scalar_kernel.last_launch["warnings"]
+    assert text in w and "guard the operand" in w
+
+
 def test_scalar_float_to_int_conversion_truncates():
     out = np.zeros(8, np.int32)
     scalar_kernel[1](out, 2.75, 0, lambda a, b: a.cast(asc.int32) + b)
