@@ -220,3 +220,13 @@ def test_chrome_trace_threads_order_blocks_then_pipes_and_launches_follow_each_o
     # the second launch starts after the first one's ticks
     (second,) = [e for e in xs if e["pid"] == 2]
     assert second["ts"] == 1000 * 0.5 and second["dur"] == 2.0
+
+
+def test_a_wait_index_outside_the_blocks_events_draws_no_arrow():
+    # a report cut short (or edited) may name a wait past the block's events: the trace skips the arrow
+    evs = [{"block": 0, "pipe": "V", "name": "add", "start": 0.0, "dur": 4.0, "line": 3, "after": 2},
+           {"block": 0, "pipe": "MTE3", "name": "store", "start": 4.0, "dur": 2.0, "line": 4, "after": 7}]
+    trace = timeline.chrome_trace([{"kernel": "k", "core_num": 1, "ticks": 10, "timeline": evs}], clock_mhz=1.0)
+    _check_trace_format(trace)
+    assert [e["name"] for e in trace["traceEvents"] if e["ph"] == "X"] == ["add", "store"]
+    assert not [e for e in trace["traceEvents"] if e["ph"] in ("s", "f")]
