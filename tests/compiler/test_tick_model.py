@@ -294,3 +294,24 @@ def test_every_table_number_has_a_source_and_a_confidence():
         fields = {f.name for f in dataclasses.fields(hw)} - {"arch"}
         assert set(sources) == fields
         assert all(src and conf in ("high", "medium", "low", "guess") for src, conf in sources.values())
+
+
+@asc2.jit
+def branch_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, heavy: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    x = asc2.load(x_gm, [T], offsets=[0])
+    if heavy > 0:
+        x = asc2.exp(asc2.exp(x * 0.5) * 0.5) + asc2.sqrt(asc2.abs(x))
+    asc2.store(x, out_gm, offsets=[0])
+
+
+def test_a_runtime_branch_costs_the_side_the_block_took():
+    x = np.linspace(0, 1, 4096, dtype=np.float32)
+    out = np.zeros_like(x)
+    branch_kernel[1](x, out, 0, 4096)
+    skipped = branch_kernel.last_launch["ticks"]
+    np.testing.assert_array_equal(out, x)
+    branch_kernel[1](x, out, 1, 4096)
+    taken = branch_kernel.last_launch["ticks"]
+    assert taken > skipped + 4 * 50       # vector calls over 4096 elements on the critical path
