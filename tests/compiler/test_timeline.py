@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import asc
+import asc2
 import asc.runtime
 from asc.runtime.platforms import hardware
 import asc.runtime.config as config
@@ -230,3 +231,42 @@ def test_a_wait_index_outside_the_blocks_events_draws_no_arrow():
     _check_trace_format(trace)
     assert [e["name"] for e in trace["traceEvents"] if e["ph"] == "X"] == ["add", "store"]
     assert not [e for e in trace["traceEvents"] if e["ph"] in ("s", "f")]
+
+
+@asc2.jit
+def late_read_back_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    early = asc2.reduce_sum(asc2.load(x_gm, [64], offsets=[0]))    # scalars from the vector unit
+    for i in asc.static_range(6):
+        asc2.store(asc2.load(x_gm, [T], offsets=[i * T]) * 2.0, o_gm, offsets=[i * T])
+    late = asc2.reduce_max(asc2.load(x_gm, [T], offsets=[0]))
+    k = n // T - 1
+    for i in asc.static_range(20):                                  # runs of scalar instructions
+        k = k * 3 - 2 * k
+    v_late = asc2.full([T], late, dtype=asc.float32)                # the scalar unit waits for the read-back
+    for i in asc.static_range(20):
+        k = k * 3 - 2 * k
+    v_early = asc2.full([T], 1.0, dtype=asc.float32) * early        # ready long ago: no wait, no going back
+    j = n // T - 2                                                  # scalar work that waits for nothing
+    for i in asc.static_range(20):
+        j = j * 3 - 2 * j
+    asc2.store(v_early, o_gm, offsets=[(k - k + 6) * T])
+    asc2.store(v_late, o_gm, offsets=[(j - j + 7) * T])
+
+
+def test_each_pipe_runs_its_instructions_in_order_and_a_scalar_run_is_one_slice():
+    T = 1024
+    x = np.ones(8 * T, np.float32)
+    out = np.zeros_like(x)
+    with timeline.recording():
+        late_read_back_kernel[1](x, out, x.size, T)
+    ev = asc.runtime.last_launch_report()["timeline"]
+    np.testing.assert_array_equal(out[6 * T:7 * T], 64.0)
+    np.testing.assert_array_equal(out[7 * T:], 1.0)
+    for pipe in {e["pipe"] for e in ev}:
+        spans = [(e["start"], e["start"] + e["dur"]) for e in ev if e["pipe"] == pipe]
+        for (s0, e0), (s1, _) in zip(spans, spans[1:]):
+            assert s1 >= e0 - 1e-9, (pipe, spans)                   # program order, one at a time
+    names = [e["name"] for e in ev if e["pipe"] == "S"]
+    assert names.count("scalar") >= 1 and not {"floordiv", "mul", "sub", "add"} & set(names), names
