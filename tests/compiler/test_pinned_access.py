@@ -224,3 +224,26 @@ def test_a_clipped_load_of_what_another_block_stored_is_a_race():
             asc2.store(asc2.load(g, [64], offsets=[64], pad_value=0.0), o, offsets=[64])   # clipped at n = 100
     with pytest.raises(KernelRuntimeError, match="load of 'buf_ptr' reads data written by block 0 in the same launch"):
         k[2](np.zeros(100, np.float32), np.zeros(128, np.float32), 100)
+
+
+@asc2.jit
+def shared_operands_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                           M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int]):
+    """Every block multiplies the same A by one of two column blocks of B (blocks 0, 2 the first)."""
+    b = asc2.block_idx()
+    a = asc2.load(asc2.tensor(a_ptr, [M, K]), [M, K], offsets=[0, 0], location=asc2.TileLocation.L0A)
+    w = asc2.load(asc2.tensor(b_ptr, [K, 2 * N]), [K, N], offsets=[0, (b % 2) * N], location=asc2.TileLocation.L0B)
+    asc2.store(a @ w, asc2.tensor(c_ptr, [asc2.block_num() * M, N]), offsets=[b * M, 0])
+
+
+@pytest.mark.parametrize("blocks", [2, 4, 6])
+def test_blocks_sharing_one_operand_and_two_windows_of_the_other_each_get_their_product(blocks):
+    M, K, N = 16, 32, 16
+    rng = np.random.default_rng(15)
+    a = rng.integers(-3, 4, (M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, (K, 2 * N)).astype(np.float16)
+    c = np.zeros((blocks * M, N), np.float32)
+    shared_operands_kernel[blocks](a, b, c, M, K, N)
+    for k in range(blocks):
+        w = b[:, (k % 2) * N:(k % 2 + 1) * N].astype(np.float32)
+        np.testing.assert_array_equal(c[k * M:(k + 1) * M], a.astype(np.float32) @ w)
