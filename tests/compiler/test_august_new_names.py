@@ -376,12 +376,15 @@ def test_round_modes_of_casts_to_int_and_to_float16(mode, int_ref):
 def test_round_to_odd_and_half_away_on_float16_ties():
     x = np.zeros(64, np.float32)
     x[:4] = [2049.0, 2051.0, -2049.0, 2050.0]  # float16 spacing is 2 above 2048: ties and an exact value
+    x[4:10] = [2.5, -2.5, 0.5, -0.25, 4.25, 3.75]  # to int: inexact values, even and odd truncations
     i, h = np.zeros(64, np.int32), np.zeros(64, np.float16)
     round_kernel[1](x, i, h, asctile.RoundMode.Odd)
     assert h[:4].tolist() == [2050.0, 2050.0, -2050.0, 2050.0]  # 2048 has an even last bit, 2050 an odd one
     assert i[:4].tolist() == [2049, 2051, -2049, 2050]
+    assert i[4:10].tolist() == [3, -3, 1, -1, 5, 3]   # toward zero, then the odd neighbour away from zero
     round_kernel[1](x, i, h, asctile.RoundMode.Round)
     assert h[:4].tolist() == [2050.0, 2052.0, -2050.0, 2050.0]
+    assert i[4:10].tolist() == [3, -3, 1, 0, 4, 4]    # half away from zero
     round_kernel[1](x, i, h, asctile.RoundMode.Rint)
     assert h[:4].tolist() == [2048.0, 2052.0, -2048.0, 2050.0]
 

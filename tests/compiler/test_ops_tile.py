@@ -167,6 +167,19 @@ def test_wide_full_fills_every_lane():
     assert np.all(out == 3.5)
 
 
+@pytest.mark.parametrize("dtype,poison", [(np.int16, -32768), (np.int32, -2 ** 31), (np.float16, np.nan),
+                                          (BF16, np.nan), (np.float32, np.nan)], ids=["i16", "i32", "f16", "bf16", "f32"])
+def test_an_empty_tile_is_poison_where_it_was_not_written(dtype, poison):
+    # integers: the type's minimum (no NaN to use); floats: NaN
+    def fill_half(v):
+        t = asc2.empty([2, 32], dtype=getattr(asc, _name(dtype)))
+        return asc2.concat(asc2.full([2, 32], 3, dtype=t.dtype), t)
+    out = np.zeros((4, 32), dtype)
+    create_kernel[1](out, (4, 32), fill_half, 0.5)
+    np.testing.assert_array_equal(out[:2].astype(np.float64), 3)
+    np.testing.assert_array_equal(out[2:].astype(np.float64), np.full((2, 32), poison, np.float64))
+
+
 @pytest.mark.parametrize("call,msg", [
     (lambda v: asc2.full([v, 32], 1.0), "shape must be integers"),
     (lambda v: asc2.full([4, 32], 1, dtype=asc.uint8), "Unsupported dtype: uint8"),
@@ -444,6 +457,11 @@ def scalar_kernel(out_ptr: asc.GlobalAddress, a, b, fn: asc.ConstExpr):
     (lambda a, b: asc2.erf(a) + b, 0.0, 1.0, 1.0, np.float32),
     (lambda a, b: -a + b, 3, 10, 7, np.int32),
     (lambda a, b: asc.number(2.5, asc.float32) * a, 2.0, 0.0, 5.0, np.float32),
+    (lambda a, b: a & b, 12, 10, 8, np.int32),
+    (lambda a, b: a | b, 12, 10, 14, np.int32),
+    (lambda a, b: a ^ b, 12, 10, 6, np.int32),
+    (lambda a, b: a + 2 ** 31, 12, 0, 12 - 2 ** 31, np.int32),   # an int literal past int32 wraps, as in C
+    (lambda a, b: (a + b) - a, 1.0, 1e-8, 0.0, np.float32),      # float32 arithmetic, not float64
 ], ids=lambda v: "")
 def test_scalar_arithmetic(fn, a, b, expected, dtype):
     out = np.zeros(8, dtype)
@@ -469,6 +487,52 @@ def test_scalar_cast_rules(src, dst, ok):
         with pytest.raises(CodegenError, match=re.escape(f"Arithmetic cast from {src} to {dst} is not supported")) as e:
             k[1](out, value, getattr(asc, dst))
         assert f"Arithmetic cast from {src} to {dst} is not supported" in str(e.value)
+
+
+@asc2.jit
+def scalar_cmp_kernel(out_ptr: asc.GlobalAddress, a, b):
+    o = asc2.tensor(out_ptr, [8])
+    v = asc2.full([8], 0, dtype=asc.int32)
+    v = v + (1 if a < b else 0) + (2 if a <= b else 0) + (4 if a > b else 0) + (8 if a >= b else 0)
+    v = v + (16 if a == b else 0) + (32 if a != b else 0) + (64 if (a < b).logical_or(a > b) else 0)
+    v = v + (128 if (a <= b).logical_and(a >= b) else 0)
+    asc2.store(v, o, offsets=[0])
+
+
+@pytest.mark.parametrize("a,b,bits", [(3, 5, 1 + 2 + 32 + 64), (5, 3, 4 + 8 + 32 + 64), (4, 4, 2 + 8 + 16 + 128),
+                                      (-1.5, -1.5, 2 + 8 + 16 + 128), (-2.0, 1.0, 1 + 2 + 32 + 64)])
+def test_scalar_comparisons_and_selects_at_the_equal_edge(a, b, bits):
+    out = np.zeros(8, np.int32)
+    scalar_cmp_kernel[1](out, a, b)
+    assert out.tolist() == [bits] * 8
+
+
+@asc2.jit
+def int64_literal_kernel(out_ptr: asc.GlobalAddress, a, LIT: asc.ConstExpr[int]):
+    o = asc2.tensor(out_ptr, [8])
+    b = asc.number(3, asc.int64) + a.cast(asc.int64) + LIT
+    asc2.store(asc2.full([8], b.cast(asc.int32), dtype=asc.int32), o, offsets=[0])
+
+
+@pytest.mark.parametrize("lit,expected", [(2 ** 64 + 5, 9), (2 ** 63, 4), (-(2 ** 64) - 1, 3), (2 ** 53 + 1, 5)],
+                         ids=["2^64+5", "2^63", "-2^64-1", "2^53+1"])     # int64 -> int32 is exact past 2^53
+def test_int_literals_past_int64_wrap_modulo_2_to_the_64(lit, expected):
+    # 3 + 1 + the literal wrapped to int64 (2^63 is -2^63, whose low 32 bits are 0), then the low 32 bits
+    out = np.zeros(8, np.int32)
+    int64_literal_kernel[1](out, 1, lit)
+    assert out.tolist() == [expected] * 8
+
+
+@pytest.mark.parametrize("fn,a,b,text", [(lambda a, b: a // b, 1.0, 0.0, "scalar 1.0 // 0.0 gives inf"),
+                                         (lambda a, b: a / b, -2.0, 0.0, "scalar -2.0 / 0.0 gives -inf"),
+                                         (lambda a, b: asc2.exp(a) + b, 100.0, 0.0, "scalar exp(100.0) gives inf")],
+                         ids=["floordiv", "div", "exp"])
+def test_a_scalar_that_turns_finite_operands_non_finite_warns_with_the_expression(fn, a, b, text):
+    out = np.zeros(8, np.float32)
+    scalar_kernel[1](out, a, b, fn)
+    assert np.all(np.isinf(out))
+    (w,) = scalar_kernel.last_launch["warnings"]
+    assert text in w and "guard the operand" in w
 
 
 def test_scalar_float_to_int_conversion_truncates():

@@ -145,3 +145,105 @@ def test_an_overwrite_race_names_the_other_block_that_read():
             asc2.store(t + 1.0, asc2.tensor(buf_ptr, [64]), offsets=[0])  # block 1 overwrites it
     with pytest.raises(KernelRuntimeError, match="store to 'buf_ptr' overwrites elements block 0 read"):
         k[2](np.zeros(64, np.float32), np.zeros(128, np.float32))
+
+
+# -- one element or one staged tile shared by every block -------------------------------------------------------
+@asc2.jit
+def shared_scale_kernel(x_ptr: asc.GlobalAddress, s_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+                        T: asc.ConstExpr[int]):
+    n = asc2.block_num()
+    off = asc2.block_idx() * T
+    s = asc2.load(asc2.tensor(s_ptr, [4]), offsets=[2])          # the same element in every block
+    x = asc2.load(asc2.tensor(x_ptr, [n * T]), [T], offsets=[off])
+    asc2.store(x * s, asc2.tensor(out_ptr, [n * T]), offsets=[off])
+
+
+@pytest.mark.parametrize("blocks", [1, 2, 3, 8])
+def test_a_scalar_every_block_loads_from_one_element_scales_each_blocks_tile(blocks):
+    x = randn(blocks * 64, np.float32, seed=12)
+    s = np.array([5.0, 6.0, 0.5, 7.0], np.float32)
+    out = np.zeros_like(x)
+    shared_scale_kernel[blocks](x, s, out, 64)
+    np.testing.assert_array_equal(out, x * np.float32(0.5))
+
+
+@asc2.jit
+def staged_slices_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                         M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int], TK: asc.ConstExpr[int]):
+    """Block b multiplies the b-th K slice of A and B, copied out of L1 tiles every block stages."""
+    b = asc2.block_idx()
+    a_l1 = asc2.load(asc2.tensor(a_ptr, [M, K]), [M, K], offsets=[0, 0], location=asc2.TileLocation.L1)
+    b_l1 = asc2.load(asc2.tensor(b_ptr, [K, N]), [K, N], offsets=[0, 0], location=asc2.TileLocation.L1)
+    a = asc2.copy(a_l1, [M, TK], offsets=[0, b * TK], location=asc2.TileLocation.L0A)
+    bb = asc2.copy(b_l1, [TK, N], offsets=[b * TK, 0], location=asc2.TileLocation.L0B)
+    asc2.store(a @ bb, asc2.tensor(c_ptr, [asc2.block_num() * M, N]), offsets=[b * M, 0])
+
+
+def test_copies_out_of_a_staged_tile_at_per_block_offsets_take_each_blocks_slice():
+    M, K, N, TK = 16, 64, 16, 16
+    rng = np.random.default_rng(13)
+    a = rng.integers(-3, 4, (M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, (K, N)).astype(np.float16)
+    c = np.zeros((4 * M, N), np.float32)
+    staged_slices_kernel[4](a, b, c, M, K, N, TK)
+    for k in range(4):
+        sl = slice(k * TK, (k + 1) * TK)
+        np.testing.assert_array_equal(c[k * M:(k + 1) * M], a[:, sl].astype(np.float32) @ b[sl].astype(np.float32))
+
+
+@asc2.jit
+def accumulate_tail_kernel(y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    y_gm = asc2.tensor(y_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    off = asc2.block_idx() * T
+    acc = asc2.load(o_gm, [T], offsets=[off], pad_value=0.0)     # the last block's window is clipped
+    asc2.store(acc + asc2.load(y_gm, [T], offsets=[off], pad_value=0.0), o_gm, offsets=[off])
+
+
+def test_a_clipped_load_of_an_output_no_block_wrote_warns_with_the_count_inside_the_tensor():
+    y = randn(100, np.float32, seed=14)
+    out = np.zeros_like(y)
+    accumulate_tail_kernel[2](y, out, 100, 64)
+    np.testing.assert_array_equal(out, y)
+    (w,) = accumulate_tail_kernel.last_launch["warnings"]
+    assert "load of 'out_ptr' reads 100 element(s) no block wrote in this launch" in w   # 64 + 36 inside, not 128
+    out = np.zeros_like(y)
+    accumulate_tail_kernel[1](y[:36], out[:36], 36, 64)
+    (w,) = accumulate_tail_kernel.last_launch["warnings"]
+    assert "load of 'out_ptr' reads 36 element(s) no block wrote in this launch" in w    # 36 inside, not 64
+
+
+def test_a_clipped_load_of_what_another_block_stored_is_a_race():
+    @asc2.jit
+    def k(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+        g = asc2.tensor(buf_ptr, [n])
+        o = asc2.tensor(out_ptr, [128])
+        if asc2.block_idx() == 0:
+            asc2.store(asc2.full([64], 1.0), g, offsets=[32])
+        else:
+            asc2.store(asc2.load(g, [64], offsets=[64], pad_value=0.0), o, offsets=[64])   # clipped at n = 100
+    with pytest.raises(KernelRuntimeError, match="load of 'buf_ptr' reads data written by block 0 in the same launch"):
+        k[2](np.zeros(100, np.float32), np.zeros(128, np.float32), 100)
+
+
+@asc2.jit
+def shared_operands_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                           M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int]):
+    """Every block multiplies the same A by one of two column blocks of B (blocks 0, 2 the first)."""
+    b = asc2.block_idx()
+    a = asc2.load(asc2.tensor(a_ptr, [M, K]), [M, K], offsets=[0, 0], location=asc2.TileLocation.L0A)
+    w = asc2.load(asc2.tensor(b_ptr, [K, 2 * N]), [K, N], offsets=[0, (b % 2) * N], location=asc2.TileLocation.L0B)
+    asc2.store(a @ w, asc2.tensor(c_ptr, [asc2.block_num() * M, N]), offsets=[b * M, 0])
+
+
+@pytest.mark.parametrize("blocks", [2, 4, 6])
+def test_blocks_sharing_one_operand_and_two_windows_of_the_other_each_get_their_product(blocks):
+    M, K, N = 16, 32, 16
+    rng = np.random.default_rng(15)
+    a = rng.integers(-3, 4, (M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, (K, 2 * N)).astype(np.float16)
+    c = np.zeros((blocks * M, N), np.float32)
+    shared_operands_kernel[blocks](a, b, c, M, K, N)
+    for k in range(blocks):
+        w = b[:, (k % 2) * N:(k % 2 + 1) * N].astype(np.float32)
+        np.testing.assert_array_equal(c[k * M:(k + 1) * M], a.astype(np.float32) @ w)

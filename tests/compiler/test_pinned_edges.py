@@ -357,12 +357,14 @@ def test_disjoint_neighbours_touching_at_the_boundary_are_not_races():
     buf = np.zeros(4 * 64 + 1, np.float32)
     k[4](buf, 64, 0)                               # block b writes [64 b, 64 b + 63]: adjacent, no overlap
     assert np.all(buf[:256] == 1) and buf[256] == 0
-    with pytest.raises(KernelRuntimeError, match="two blocks write the same elements|overlaps elements written by"):
-        @asc2.jit
-        def k2(buf_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
-            g = asc2.tensor(buf_ptr, [asc2.block_num() * T + 1])
-            asc2.store(asc2.full([T + 1], 1.0), g, offsets=[asc2.block_idx() * T])   # one element of overlap
-        k2[4](np.zeros(4 * 64 + 1, np.float32), 64)
+
+    @asc2.jit
+    def k2(buf_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
+        g = asc2.tensor(buf_ptr, [asc2.block_num() * T + 1])
+        asc2.store(asc2.full([T + 1], 1.0), g, offsets=[asc2.block_idx() * T])   # one element of overlap
+    for blocks in (2, 4):
+        with pytest.raises(KernelRuntimeError, match="two blocks write the same elements|overlaps elements written by"):
+            k2[blocks](np.zeros(blocks * 64 + 1, np.float32), 64)
 
 
 # -- liveness (reuse_ub / the queue allocator): a tile's space is free right after its last use ---------------
@@ -440,3 +442,20 @@ def test_reuse_alloc_gives_each_unrolled_copy_of_a_loop_its_own_tiles(level, pea
     np.testing.assert_allclose(out[:4096], np.exp(np.abs(x)), rtol=1e-6)
     assert np.all(out[4096:] == 7)
     assert k.last_launch["peak_ub_bytes"] == peak
+
+
+@asc2.jit
+def atomic_rows_kernel(buf_ptr: asc.GlobalAddress, R: int, C: asc.ConstExpr[int], col: int):
+    g = asc2.tensor(buf_ptr, [R, C])
+    asc2.atomic_add(asc2.full([2, 32], 1.0), g, [asc2.block_idx() * 2, asc2.block_idx() * col])
+
+
+def test_a_2d_atomic_update_ending_at_the_row_end_lands_and_one_column_more_is_an_error():
+    buf = np.zeros((4, 64), np.float32)
+    atomic_rows_kernel[2](buf, 4, 64, 32)                 # block 1: columns 32..63 of rows 2, 3, the row's end
+    assert np.all(buf[:2, :32] == 1) and np.all(buf[2:, 32:] == 1) and np.all(buf[:2, 32:] == 0)
+    buf = np.zeros((4, 64), np.float32)
+    with pytest.raises(KernelRuntimeError, match=r"2-D atomic_add of a \[2, 32\] tile to tensor 'buf_ptr' \(shape "
+                                                 r"\[4, 64\]\) at offsets \[2, 33\] runs past the end of the row"):
+        atomic_rows_kernel[2](buf, 4, 64, 33)             # block 1 only: the report names its offsets
+    assert np.all(buf[2:] == 0)                           # nothing lands in the next row

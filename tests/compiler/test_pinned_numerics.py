@@ -215,3 +215,79 @@ def test_softmax_of_large_inputs_is_finite_and_exact(dtype, tol):
     np.testing.assert_allclose(out.astype(np.float64), ref, rtol=tol, atol=tol * 1e-3)
     np.testing.assert_allclose(out.astype(np.float64).sum(axis=-1), 1.0, rtol=C * tol)
     assert np.all(out[0] == out[0, 0]) and abs(float(out[0, 0]) - 1 / C) <= tol / C
+
+
+# -- layer_norm -----------------------------------------------------------------------------------------------
+@asc2.jit
+def layer_norm_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress,
+                      out_ptr: asc.GlobalAddress, mean_ptr: asc.GlobalAddress, third_ptr: asc.GlobalAddress,
+                      R: asc.ConstExpr[int], C: asc.ConstExpr[int], eps: asc.ConstExpr[float],
+                      rstd: asc.ConstExpr[bool]):
+    x = asc2.load(asc2.tensor(x_ptr, [R, C]), [R, C], offsets=[0, 0])
+    g = asc2.load(asc2.tensor(g_ptr, [C]), [C], offsets=[0])
+    b = asc2.load(asc2.tensor(b_ptr, [C]), [C], offsets=[0])
+    out, mean, third = asc2.layer_norm(x, g, b, eps, output_rstd=rstd)
+    asc2.store(out, asc2.tensor(out_ptr, [R, C]), offsets=[0, 0])
+    asc2.store(mean, asc2.tensor(mean_ptr, [R]), offsets=[0])
+    asc2.store(third, asc2.tensor(third_ptr, [R]), offsets=[0])
+
+
+@pytest.mark.parametrize("dtype,tol,rstd", [(np.float32, 1e-5, True), (np.float32, 1e-5, False),
+                                            (np.float16, 1e-3, True)], ids=["f32-rstd", "f32-var", "f16-rstd"])
+def test_layer_norm_with_variance_near_epsilon_matches_float64(dtype, tol, rstd):
+    # rows of different means and spreads (one with variance ~ eps, one constant): the statistics are per
+    # row over the last axis, the variance is the population variance of x - mean, and eps goes inside
+    # the square root; gamma scales and beta shifts every row column by column.
+    C, eps = 64, 1e-5
+    rng = np.random.default_rng(11)
+    rows = [np.linspace(-1, 1, C) * 3e-3 + 0.5, rng.standard_normal(C) * 4 + 10, np.full(C, 7.0),
+            rng.uniform(-2, 2, C), rng.standard_normal(C) * 1e-3 - 0.5, np.r_[np.ones(C // 2), -np.ones(C // 2)],
+            rng.uniform(100, 101, C), rng.standard_normal(C)]
+    x = np.stack(rows).astype(dtype)
+    g, b = rng.uniform(0.5, 2.0, C).astype(dtype), rng.uniform(-1, 1, C).astype(dtype)
+    out, mean, third = np.zeros_like(x), np.zeros(8, np.float32), np.zeros(8, np.float32)
+    layer_norm_kernel[1](x, g, b, out, mean, third, 8, C, eps, rstd)
+    x64 = x.astype(np.float64)
+    m = x64.mean(axis=-1)
+    v = ((x64 - m[:, None]) ** 2).mean(axis=-1)
+    ref = (x64 - m[:, None]) / np.sqrt(v[:, None] + eps) * g.astype(np.float64) + b.astype(np.float64)
+    np.testing.assert_allclose(mean, m, rtol=1e-6)
+    np.testing.assert_allclose(third, 1 / np.sqrt(v + eps) if rstd else v, rtol=1e-4, atol=0 if rstd else 1e-9)
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=tol, atol=tol * 4)
+    np.testing.assert_allclose(out[2].astype(np.float64), b.astype(np.float64), rtol=tol, atol=tol)  # constant row
+
+
+# -- narrow-float unary math: computed in float32, rounded once -----------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float16, BF16], ids=["float16", "bfloat16"])
+@pytest.mark.parametrize("fn,ref", [(asc2.rsqrt, lambda v: 1 / np.sqrt(v)), (asc2.sqrt, np.sqrt),
+                                    (asc2.exp, np.exp)], ids=["rsqrt", "sqrt", "exp"])
+def test_narrow_float_unary_math_rounds_once(dtype, fn, ref):
+    # rounding 1/sqrt(x) twice (sqrt to the narrow type, then the reciprocal) differs in the last bit for
+    # a good part of these inputs; the float32 result rounded once does not.
+    x = np.linspace(0.01, 9.0, 256, dtype=np.float32).reshape(8, 32).astype(dtype)
+    out = run(fn, x, x.shape)
+    with np.errstate(divide="ignore"):
+        expected = ref(x.astype(np.float32)).astype(np.float32).astype(dtype)     # float32, rounded once
+    np.testing.assert_array_equal(out.astype(np.float32), expected.astype(np.float32))
+
+
+@asc2.jit
+def rms_block_eps_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+                         eps_ptr: asc.GlobalAddress, R: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    b = asc2.block_idx()
+    n = asc2.block_num()
+    eps = asc2.load(asc2.tensor(eps_ptr, [n]), offsets=[b])     # a runtime epsilon, one per block
+    x = asc2.load(asc2.tensor(x_ptr, [n * R, C]), [R, C], offsets=[b * R, 0])
+    g = asc2.load(asc2.tensor(g_ptr, [1, C]), [1, C], offsets=[0, 0])
+    asc2.store(asc2.rms_norm(x, g, eps), asc2.tensor(out_ptr, [n * R, C]), offsets=[b * R, 0])
+
+
+def test_rms_norm_with_a_runtime_epsilon_per_block():
+    R, C = 4, 64
+    x = np.random.default_rng(12).uniform(-2e-3, 2e-3, (4 * R, C)).astype(np.float32)
+    g = np.random.default_rng(13).uniform(0.5, 1.5, (1, C)).astype(np.float32)
+    eps = np.array([1e-6, 1e-4, 1.0, 0.0], np.float32)
+    out = np.zeros_like(x)
+    rms_block_eps_kernel[4](x, g, out, eps, R, C)
+    ref = np.concatenate([rms_ref(x[i * R:(i + 1) * R], g, float(eps[i])) for i in range(4)])
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=2e-6)

@@ -170,3 +170,31 @@ def test_a_fresh_sum_copied_out_past_the_last_row_writes_only_the_rows_inside():
     copy_out_rows_kernel[2](x, y, out, n)
     np.testing.assert_array_equal(out, x + y)
     assert np.isnan(backing[n:]).all()
+
+
+@asc2.jit
+def replicate_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: asc.ConstExpr[int],
+                     ORDER: asc.ConstExpr[str]):
+    n = asc2.block_num()
+    b = asc2.block_idx()
+    o_gm = asc2.tensor(out_ptr, [n * T])
+    if ORDER == "reversed":
+        off = (n - 1 - b) * T
+    elif ORDER == "rotated":
+        off = (b + 1) % n * T
+    else:
+        off = b * T
+    x = asc2.load(asc2.tensor(x_ptr, [T]), [T], offsets=[0])      # the same window in every block
+    asc2.store(x * 2.0, o_gm, offsets=[off])
+
+
+@pytest.mark.parametrize("checks", ["on", "off"])
+@pytest.mark.parametrize("order", ["in-order", "reversed", "rotated"])
+def test_a_fresh_result_every_block_shares_lands_in_each_blocks_own_window(order, checks, monkeypatch):
+    monkeypatch.setenv("ASC_CHECKS", checks)
+    # The operands are the same in every block (one lane of values), the store is per block: each window
+    # gets the whole result, whichever order the blocks' windows come in.
+    x = randn(64, np.float32, seed=11)
+    out = np.full(6 * 64, np.nan, np.float32)
+    replicate_kernel[6](x, out, 64, order)
+    np.testing.assert_array_equal(out, np.tile(x * np.float32(2.0), 6))

@@ -2,6 +2,8 @@
 schedule's shortcuts (shared schedules, steady-state extrapolation) change nothing."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -9,6 +11,7 @@ import torch
 import asc
 import asc2
 import asc.runtime.config as config
+from asc.runtime import platforms
 from asc.runtime.platforms import hardware
 from asc.sim import schedule
 
@@ -329,3 +332,76 @@ def test_every_table_number_has_a_source_and_a_confidence():
         fields = {f.name for f in dataclasses.fields(hw)} - {"arch"}
         assert set(sources) == fields
         assert all(src and conf in ("high", "medium", "low", "guess") for src, conf in sources.values())
+
+
+@asc2.jit
+def branch_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, heavy: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    x = asc2.load(x_gm, [T], offsets=[0])
+    if heavy > 0:
+        x = asc2.exp(asc2.exp(x * 0.5) * 0.5) + asc2.sqrt(asc2.abs(x))
+    asc2.store(x, out_gm, offsets=[0])
+
+
+def test_a_runtime_branch_costs_the_side_the_block_took():
+    x = np.linspace(0, 1, 4096, dtype=np.float32)
+    out = np.zeros_like(x)
+    branch_kernel[1](x, out, 0, 4096)
+    skipped = branch_kernel.last_launch["ticks"]
+    np.testing.assert_array_equal(out, x)
+    branch_kernel[1](x, out, 1, 4096)
+    taken = branch_kernel.last_launch["ticks"]
+    assert taken > skipped + 4 * 50       # vector calls over 4096 elements on the critical path
+
+
+@pytest.mark.parametrize("trips,barriers", [(2, 1), (3, 2), (4, 2), (5, 3)])
+def test_each_unrolled_group_and_the_tail_trip_pay_one_loop_end_barrier(monkeypatch, trips, barriers):
+    # a sequential loop at unroll_factor=2: one barrier per group of two trips, one more for a tail trip;
+    # each sits on the critical path, so a costlier barrier adds its extra cost that many times
+    base = _scale(trips, 2, False)
+    c310 = platforms.hardware(config.Platform.Ascend950PR_9599)
+    monkeypatch.setattr(platforms, "_C310", dataclasses.replace(c310, loop_barrier=c310.loop_barrier + 1000))
+    assert _scale(trips, 2, False) - base == 1000 * barriers
+
+
+@asc2.jit
+def staircase_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, base: int, T: asc.ConstExpr[int]):
+    """Block b runs base + b trips over its own rows."""
+    x_gm = asc2.tensor(x_ptr, [8 * 8, T])
+    out_gm = asc2.tensor(out_ptr, [8 * 8, T])
+    for t in asc2.range(base + asc2.block_idx()):
+        r = asc2.block_idx() * 8 + t
+        asc2.store(asc2.exp(asc2.load(x_gm, [1, T], offsets=[r, 0])), out_gm, offsets=[r, 0])
+
+
+def test_a_launch_lasts_as_long_as_its_longest_block_also_when_block_0_is_the_shortest():
+    x = np.zeros((64, 1024), np.float32)
+    out = np.zeros_like(x)
+    staircase_kernel[1](x, out, 4, 1024)            # one block, four trips
+    four = staircase_kernel.last_launch["ticks"]
+    staircase_kernel[4](x, out, 1, 1024)            # blocks run 1, 2, 3, 4 trips
+    assert staircase_kernel.last_launch["ticks"] >= four
+    staircase_kernel[1](x, out, 1, 1024)
+    assert staircase_kernel.last_launch["ticks"] < four
+
+
+@asc2.jit
+def accumulate_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, num_tiles: int,
+                      tile: asc.ConstExpr[int], uf: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [num_tiles * tile])
+    acc = asc2.full([tile], 0.0, dtype=asc.float32)
+    for t in asc2.range(num_tiles, unroll_factor=uf):
+        acc = asc2.exp(acc * 0.5 + asc2.load(x_gm, [tile], offsets=[t * tile]) * 0.25)
+    asc2.store(acc, asc2.tensor(out_ptr, [tile]), offsets=[0])
+
+
+@pytest.mark.parametrize("uf", [1, 2])
+def test_steady_state_extrapolation_keeps_a_carried_values_chain(monkeypatch, uf):
+    x = np.zeros(64 * 256, np.float32)
+    out = np.zeros(256, np.float32)
+    accumulate_kernel[1](x, out, 64, 256, uf)
+    fast = accumulate_kernel.last_launch["ticks"]
+    monkeypatch.setattr(schedule, "WARM_GROUPS", 10 ** 6)
+    accumulate_kernel[1](x, out, 64, 256, uf)
+    assert abs(accumulate_kernel.last_launch["ticks"] - fast) <= 1

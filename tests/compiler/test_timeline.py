@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import asc
+import asc2
 import asc.runtime
 from asc.runtime.platforms import hardware
 import asc.runtime.config as config
@@ -145,3 +146,127 @@ def test_read_back_waits_show_in_the_schedule():
     sums = [e for e in ev if e["name"] == "sum"]
     splats = [e for e in ev if e["name"] == "splat"]
     assert splats[0]["start"] >= sums[0]["start"] + sums[0]["dur"] + hw.vector_to_scalar
+
+
+def test_trace_dir_writes_one_readable_trace_per_launch_named_by_prefix_count_and_kernel(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASC_TRACE_DIR", str(tmp_path / "traces"))
+    monkeypatch.setenv("ASC_TRACE_PREFIX", "run 1/")             # made file-name safe
+    x = np.zeros(1024, np.float32)
+    unary_kernel[4](x, np.zeros_like(x), 1024, 4, 256, 2, True)   # ASC_TRACE_DIR alone turns recording on
+    rep = asc.runtime.last_launch_report()
+    unary_kernel[2](x, np.zeros_like(x), 1024, 4, 256, 2, True)
+    files = sorted(os.listdir(tmp_path / "traces"))
+    assert len(files) == 2 and all(f.startswith("run_1_") and f.endswith("-unary_kernel.json") for f in files)
+    n0, n1 = (int(f[len("run_1_"):].split("-")[0]) for f in files)
+    assert n1 == n0 + 1 and len(files[0].split("-")[0]) == len("run_1_") + 4     # a 4-digit launch count
+    path = tmp_path / "traces" / files[0]
+    assert os.stat(path).st_mode & 0o777 == 0o644
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    assert json.loads(path.read_text()) == json.loads(json.dumps(timeline.chrome_trace([rep], hw.clock_mhz)))
+
+
+def test_recording_nests_and_the_env_switch_off_means_off(monkeypatch):
+    monkeypatch.delenv("ASC_TIMELINE", raising=False)
+    monkeypatch.delenv("ASC_TRACE_DIR", raising=False)
+    assert not timeline.is_recording()
+    with timeline.recording():
+        with timeline.recording():
+            pass
+        assert timeline.is_recording()            # the outer block still records
+    assert not timeline.is_recording()
+    timeline.stop_recording()                     # one stop too many does not leave a debt
+    timeline.start_recording()
+    assert timeline.is_recording()
+    timeline.stop_recording()
+    assert not timeline.is_recording()
+    monkeypatch.setenv("ASC_TIMELINE", "0")
+    assert not timeline.is_recording()
+    monkeypatch.setenv("ASC_TIMELINE", "yes")
+    assert timeline.is_recording()
+
+
+def test_chrome_trace_threads_order_blocks_then_pipes_and_launches_follow_each_other():
+    evs = [{"block": 1, "pipe": "MTE3", "name": "store", "start": 20.0, "dur": 5.0, "line": 9, "after": 1},
+           {"block": 1, "pipe": "V", "name": "add", "start": 10.0, "dur": 10.0, "line": 8, "after": None},
+           {"block": 0, "pipe": "S", "name": "scalar", "start": 0.0, "dur": 4.0, "line": None, "after": None},
+           {"block": 0, "pipe": "S", "name": "scalar", "start": 2.0, "dur": 6.0, "line": 7, "after": None},
+           {"block": 0, "pipe": "S", "name": "scalar", "start": 3.0, "dur": 1.0, "line": 7, "after": None}]
+    reps = [{"kernel": "k", "core_num": 2, "ticks": 1000, "timeline": evs},
+            {"kernel": "k2", "core_num": 1, "ticks": 500, "timeline": evs[2:3]}]
+    trace = timeline.chrome_trace(reps, clock_mhz=2.0)        # 0.5 us per tick
+    _check_trace_format(trace)
+    te = trace["traceEvents"]
+    meta = {(e["pid"], e["tid"], e["name"]): e["args"] for e in te if e["ph"] == "M"}
+    assert meta[(1, 0, "process_name")] == {"name": "k [2 blocks] #1"}
+    assert meta[(2, 0, "process_sort_index")] == {"sort_index": 2}
+    n = len(timeline.PIPE_ORDER)
+    tid_v = n + timeline.PIPE_ORDER.index("V") + 1
+    tid_st = n + timeline.PIPE_ORDER.index("MTE3") + 1
+    assert meta[(1, tid_v, "thread_name")] == {"name": "block 1 V"}
+    assert meta[(1, tid_st, "thread_sort_index")] == {"sort_index": tid_st}
+    assert meta[(1, 1, "thread_name")] == {"name": "block 0 S"}
+    xs = [e for e in te if e["ph"] == "X"]
+    store = next(e for e in xs if e["name"] == "store")
+    assert (store["ts"], store["dur"], store["tid"], store["cat"]) == (10.0, 2.5, tid_st, "MTE3")
+    assert store["args"] == {"ticks": 5.0, "start_tick": 20.0, "line": 9}
+    # scalar slices on one track start where the previous one ended; one fully covered disappears
+    s = [(e["ts"], e["dur"]) for e in xs if e["pid"] == 1 and e["tid"] == 1]
+    assert s == [(0.0, 2.0), (2.0, 2.0)]
+    assert "line" not in next(e for e in xs if e["pid"] == 1 and e["tid"] == 1)["args"]
+    # the store waited for the vector add: a flow from the add's end to the store's start
+    (start,) = [e for e in te if e["ph"] == "s"]
+    (finish,) = [e for e in te if e["ph"] == "f"]
+    assert (start["tid"], start["ts"], finish["tid"], finish["ts"]) == (tid_v, 10.0, tid_st, 10.0)
+    assert start["id"] == finish["id"] == 1_000_001 and finish["bp"] == "e"
+    # the second launch starts after the first one's ticks
+    (second,) = [e for e in xs if e["pid"] == 2]
+    assert second["ts"] == 1000 * 0.5 and second["dur"] == 2.0
+
+
+def test_a_wait_index_outside_the_blocks_events_draws_no_arrow():
+    # a report cut short (or edited) may name a wait past the block's events: the trace skips the arrow
+    evs = [{"block": 0, "pipe": "V", "name": "add", "start": 0.0, "dur": 4.0, "line": 3, "after": 2},
+           {"block": 0, "pipe": "MTE3", "name": "store", "start": 4.0, "dur": 2.0, "line": 4, "after": 7}]
+    trace = timeline.chrome_trace([{"kernel": "k", "core_num": 1, "ticks": 10, "timeline": evs}], clock_mhz=1.0)
+    _check_trace_format(trace)
+    assert [e["name"] for e in trace["traceEvents"] if e["ph"] == "X"] == ["add", "store"]
+    assert not [e for e in trace["traceEvents"] if e["ph"] in ("s", "f")]
+
+
+@asc2.jit
+def late_read_back_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    o_gm = asc2.tensor(out_ptr, [n])
+    early = asc2.reduce_sum(asc2.load(x_gm, [64], offsets=[0]))    # scalars from the vector unit
+    for i in asc.static_range(6):
+        asc2.store(asc2.load(x_gm, [T], offsets=[i * T]) * 2.0, o_gm, offsets=[i * T])
+    late = asc2.reduce_max(asc2.load(x_gm, [T], offsets=[0]))
+    k = n // T - 1
+    for i in asc.static_range(20):                                  # runs of scalar instructions
+        k = k * 3 - 2 * k
+    v_late = asc2.full([T], late, dtype=asc.float32)                # the scalar unit waits for the read-back
+    for i in asc.static_range(20):
+        k = k * 3 - 2 * k
+    v_early = asc2.full([T], 1.0, dtype=asc.float32) * early        # ready long ago: no wait, no going back
+    j = n // T - 2                                                  # scalar work that waits for nothing
+    for i in asc.static_range(20):
+        j = j * 3 - 2 * j
+    asc2.store(v_early, o_gm, offsets=[(k - k + 6) * T])
+    asc2.store(v_late, o_gm, offsets=[(j - j + 7) * T])
+
+
+def test_each_pipe_runs_its_instructions_in_order_and_a_scalar_run_is_one_slice():
+    T = 1024
+    x = np.ones(8 * T, np.float32)
+    out = np.zeros_like(x)
+    with timeline.recording():
+        late_read_back_kernel[1](x, out, x.size, T)
+    ev = asc.runtime.last_launch_report()["timeline"]
+    np.testing.assert_array_equal(out[6 * T:7 * T], 64.0)
+    np.testing.assert_array_equal(out[7 * T:], 1.0)
+    for pipe in {e["pipe"] for e in ev}:
+        spans = [(e["start"], e["start"] + e["dur"]) for e in ev if e["pipe"] == pipe]
+        for (s0, e0), (s1, _) in zip(spans, spans[1:]):
+            assert s1 >= e0 - 1e-9, (pipe, spans)                   # program order, one at a time
+    names = [e["name"] for e in ev if e["pipe"] == "S"]
+    assert names.count("scalar") >= 1 and not {"floordiv", "mul", "sub", "add"} & set(names), names

@@ -76,10 +76,6 @@ def windows_of(v):
     return v, None
 
 
-def is_uniform(v) -> bool:
-    return v.ndim == 0 or v.shape[0] == 1
-
-
 def scalar_for_tile(s, rank: int):
     """Reshape a lane scalar so it broadcasts against ``(lanes, *tile_shape)``."""
     s = np.asarray(s)
@@ -104,10 +100,6 @@ def per_lane(v, lanes: int, tail=()):
     v = np.asarray(v)
     shape = (lanes,) + tuple(tail)
     return v if v.shape == shape else np.broadcast_to(v, shape)
-
-
-def lane_count(v) -> int:
-    return 1 if (v.ndim == 0) else v.shape[0]
 
 
 class Env:

@@ -33,8 +33,6 @@ def cast_array(a, target: np.dtype):
                 r = np.rint(a.astype(np.float64))  # float64: the int32 limits are exact there
                 r = np.nan_to_num(r, nan=0.0, posinf=info.max, neginf=info.min)
                 return np.clip(r, info.min, info.max).astype(target)
-        if target == np.bool_:
-            return a != 0
     if a.dtype.kind in "iub" and (target.kind == "f" or str(target) == "bfloat16") and a.dtype.kind != "b":
         return a.astype(np.float32).astype(target) if str(target) == "bfloat16" else a.astype(target)
     with np.errstate(over="ignore"):                # float narrowing overflows to inf, as the hardware does
