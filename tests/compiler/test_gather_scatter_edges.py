@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from asc.experimental import asctile
+from asc.frontend.errors import CodegenError
 from asc.sim.executor import KernelRuntimeError
 
 
@@ -88,3 +89,62 @@ def test_indexed_accesses_along_an_inner_dimension_start_at_the_leading_offset()
         if 0 <= 1 + j < 6:
             expected[2, 1 + j] = v[k]
     np.testing.assert_array_equal(d, expected)
+
+
+# -- costs: one DMA per index, exactly ----------------------------------------------------------------------
+@asctile.jit
+def row_dmas(x_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, d_ptr: asctile.GlobalAddress):
+    src = asctile.global_tensor(x_ptr, [32, 8])
+    dst = asctile.global_tensor(d_ptr, [32, 8])
+    index = asctile.copy_in(asctile.global_tensor(i_ptr, [16]), [0], [16])
+    rows = asctile.gather(src, [0], 0, index)
+    one = asctile.copy_in(src, [0, 0], [1, 8])
+    asctile.scatter(rows, 0, index, dst, [0])
+    asctile.copy_out(one, dst, [0, 0])
+
+
+def test_a_gather_and_a_scatter_of_16_rows_cost_exactly_16_single_row_transfers():
+    x = np.zeros((32, 8), np.float32)
+    ck = row_dmas.compile((x, np.arange(16, dtype=np.int32), x.copy()), {})[0]
+    costs = {}
+    for op in ck.fn.walk():
+        if op.name in ("tile.gather", "tile.scatter", "tile.store") or \
+                op.name == "tile.load" and tuple(op.results[0].type.shape) == (1, 8):
+            costs[op.name] = ck.costs[op.id]
+    (g_pipe, g_ticks, *_), (l_pipe, l_ticks, *_) = costs["tile.gather"], costs["tile.load"]
+    (s_pipe, s_ticks, *_), (o_pipe, o_ticks, *_) = costs["tile.scatter"], costs["tile.store"]
+    assert g_pipe == l_pipe and s_pipe == o_pipe and g_pipe != s_pipe
+    assert g_ticks == pytest.approx(16 * l_ticks) and s_ticks == pytest.approx(16 * o_ticks)
+
+
+# -- scatter's shape rules --------------------------------------------------------------------------------
+@asctile.jit
+def scatter_3d(x_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, j_ptr: asctile.GlobalAddress,
+               d_ptr: asctile.GlobalAddress, d_cols: asctile.ConstExpr, n_src: asctile.ConstExpr):
+    src = asctile.global_tensor(x_ptr, [16, 2, 8])
+    rows = asctile.gather(src, [0], 0, asctile.copy_in(asctile.global_tensor(i_ptr, [16]), [0], [n_src]))
+    index = asctile.copy_in(asctile.global_tensor(j_ptr, [8]), [0], [8])
+    asctile.scatter(rows, 0, index, asctile.global_tensor(d_ptr, [16, 2, d_cols]), [0])
+
+
+def test_a_scatter_of_rank_3_rows_writes_each_sub_tensor_and_src_may_hold_more_rows_than_indices():
+    x = np.arange(16 * 2 * 8, dtype=np.float32).reshape(16, 2, 8)
+    i = np.array([3, 0, 15, 7, 8, 1, 2, 9, 4, 5, 6, 10, 11, 12, 13, 14], np.int32)
+    j = np.array([1, 2, 3, 4, 5, 6, 7, 8], np.int32)
+    for n_src in (8, 12):   # 12 sub-tensors for 8 indices: the first 8 are written
+        d = np.zeros_like(x)
+        scatter_3d[1](x, i, j, d, 8, n_src)
+        expected = np.zeros_like(x)
+        expected[j] = x[i[:8]]
+        np.testing.assert_array_equal(d, expected)
+
+
+@pytest.mark.parametrize("d_cols,n_src,text", [
+    (16, 8, "ValueError: 'src' tensor's last dimension 8 is shorter than 'dst' tensor's 16"),
+    (8, 6, "ValueError: 'src' holds 6 sub-tensors but 'index' has 8 values"),
+])
+def test_a_scatter_whose_src_is_too_small_is_rejected(d_cols, n_src, text):
+    x = np.zeros((16, 2, 8), np.float32)
+    with pytest.raises(CodegenError, match=re.escape(text)):
+        scatter_3d[1](x, np.arange(16, dtype=np.int32), np.arange(8, dtype=np.int32), np.zeros((16, 2, d_cols), np.float32),
+                      d_cols, n_src)
