@@ -98,3 +98,18 @@ def test_layer_norm_takes_two_output_sized_temporaries_of_ub():
     _run(x)
     # x, gamma (beta is the same tile), out + 2 temporaries, mean and rstd (32 bytes each) + theirs
     assert ln_2d.last_launch["peak_ub_bytes"] == 32768 + 4096 + 3 * 32768 + 3 * 32 + 3 * 32
+
+
+def test_layer_norm_costs_eight_simple_vector_calls_on_its_tile():
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [8, 1024]), [0, 0], [8, 1024])
+        g = asctile.copy_in(asctile.global_tensor(x_ptr, [8 * 1024]), [0], [1024])
+        out, mean, rstd = asctile.layer_norm(x, g, g, 1e-5)
+        asctile.copy_out(out + x, asctile.global_tensor(out_ptr, [8, 1024]), [0, 0])
+
+    x = np.zeros((8, 1024), np.float32)
+    ck = k.compile((x, x.copy()), {})[0]
+    costs = {op.name: ck.costs[op.id] for op in ck.fn.walk() if op.name in ("tile.layer_norm", "tile.binary")}
+    (ln_pipe, ln_ticks, *_), (add_pipe, add_ticks, *_) = costs["tile.layer_norm"], costs["tile.binary"]
+    assert ln_pipe == add_pipe and ln_ticks == pytest.approx(8 * add_ticks)
