@@ -87,3 +87,21 @@ def test_april_kernels_keep_checking_compile_time_asserts_while_tracing():
     with pytest.raises(CodegenError, match=re.escape("AssertionError: T must be a multiple of 8")) as e:
         k[1](np.zeros(12, np.float32), 12)
     assert_reported(e.value, "T must be a multiple of 8", "assert T % 8 == 0", hint=False)
+
+
+def test_device_print_and_assert_cost_one_scalar_op_per_value_and_at_least_one():
+    @asctile.jit(debug=True)
+    def k(x_ptr: asctile.GlobalAddress, n: int):
+        b = asctile.block_idx()
+        asctile.device_print("text only")
+        asctile.device_print("one", n)
+        asctile.device_print(n, b, n)
+        asctile.device_assert(n > 0, "n must be positive")
+
+    ck = k.compile((np.zeros(8, np.float32), 1), {})[0]
+    ticks = {}
+    for op in ck.fn.walk():
+        if op.name in ("block.idx", "debug.print", "debug.assert"):
+            ticks.setdefault(op.name, []).append(ck.costs[op.id][1])
+    (one,) = ticks["block.idx"]
+    assert ticks["debug.print"] == pytest.approx([one, one, 3 * one]) and ticks["debug.assert"] == pytest.approx([one])

@@ -194,6 +194,17 @@ def test_device_print_prints_per_block_and_device_assert_stops_with_debug(capsys
         debug_kernel[3](x, 2)
 
 
+def test_device_print_of_a_tile_every_block_shares_prints_it_whole_in_each_block(capsys):
+    @asctile.jit(debug=True)
+    def k(x_ptr: asctile.GlobalAddress):
+        asctile.device_print("t", asctile.full([4], 1.5, dtype=asctile.float32), asctile.block_idx())
+
+    k[4](np.zeros(8, np.float32))   # as many blocks as the tile has elements
+    out = capsys.readouterr().out
+    assert [l for l in out.splitlines() if l.startswith("[block")] == \
+        [f"[block {b}] t [1.5 1.5 1.5 1.5] {b}" for b in range(4)]
+
+
 def test_without_debug_device_print_and_assert_emit_nothing(capsys):
     x = np.arange(8, dtype=np.float32)
     quiet_kernel[3](x, 2)
