@@ -205,11 +205,5 @@ SOURCES = {
 }
 
 
-_BY_PLATFORM = {}
-
-
 def hardware(platform: Platform) -> Hardware:
-    hw = _BY_PLATFORM.get(platform)
-    if hw is None:
-        hw = _BY_PLATFORM[platform] = _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
-    return hw
+    return _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
