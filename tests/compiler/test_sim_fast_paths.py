@@ -280,3 +280,113 @@ def test_a_fold_in_lane_chunks_gives_the_bits_of_the_trip_by_trip_run(lanes_per_
     for j in range(n):
         seq = x[:, j * C:(j + 1) * C] + seq
     np.testing.assert_array_equal(folded[:, :C], seq)
+
+
+@asc2.jit
+def reversed_crossed_chains(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress,
+                            rows: int, cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """The first carried value is not a binary op of itself (abs of the second's previous value), the
+    second folds on its own."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        p = asc2.full([1, C], 0.5, dtype=asc.float32)
+        q = asc2.full([1, C], 2.0, dtype=asc.float32)
+        for j in asc2.range(cols // C):
+            t = asc2.load(x_gm, [1, C], offsets=[r, j * C])
+            p, q = asc2.abs(q), q + t
+        asc2.store(p - q, o_gm, offsets=[r, 0])
+
+
+def test_a_chain_whose_first_value_does_not_fold_runs_trip_by_trip():
+    rows, C, n = 6, 32, 8
+    x = randn((rows, n * C), np.float32, seed=41)
+    out = np.zeros((rows, C), np.float32)
+    reversed_crossed_chains[3](x, out, np.zeros(1, np.float32), rows, n * C, C)
+    p = np.full((rows, C), 0.5, np.float32)
+    q = np.full((rows, C), 2.0, np.float32)
+    for j in range(n):
+        t = x[:, j * C:(j + 1) * C]
+        p, q = np.abs(q), q + t
+    np.testing.assert_array_equal(out, p - q)
+
+
+@asc2.jit
+def long_small_chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress,
+                     n: asc.ConstExpr[int]):
+    """64 trips over an [8] tile: more trips than the carried tile has bytes."""
+    x_gm = asc2.tensor(x_ptr, [asc2.block_num() * n * 8])
+    acc = asc2.zeros([8], dtype=asc.float32)
+    for j in asc2.range(n):
+        acc = acc + asc2.load(x_gm, [8], offsets=[(asc2.block_idx() * n + j) * 8])
+    asc2.store(acc, asc2.tensor(out_ptr, [asc2.block_num() * 8]), offsets=[asc2.block_idx() * 8])
+
+
+def test_a_fold_of_more_trips_than_its_tile_has_bytes():
+    n = 64
+    x = randn(3 * n * 8, np.float32, seed=42)
+    out = np.zeros(3 * 8, np.float32)
+    long_small_chain[3](x, out, np.zeros(1, np.float32), n)
+    ref = np.zeros((3, 8), np.float32)
+    for j in range(n):
+        ref = ref + x.reshape(3, n, 8)[:, j]
+    np.testing.assert_array_equal(out.reshape(3, 8), ref)
+
+
+TAIL = 16
+
+
+@asc2.jit
+def chain_from_a_tail(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, n: int,
+                      T: asc2.ConstExpr, REDUCE: asc2.ConstExpr):
+    """The carried tile starts from a load past the tensor's end (undefined tail) and the trips add defined
+    tiles: a clipped store drops the tail, a sum over the tile mixes it in."""
+    acc = asc2.copy_in(asc2.global_tensor(x_ptr, [n]), [0], [TAIL])
+    y_gm = asc2.global_tensor(y_ptr, [T * TAIL])
+    for j in range(T):
+        acc = acc + asc2.copy_in(y_gm, [j * TAIL], [TAIL])
+    if REDUCE:
+        asc2.copy_out(asc2.full([TAIL], asc2.reduce_sum(acc), dtype=asc2.float32),
+                      asc2.global_tensor(out_ptr, [TAIL]), [0])
+    else:
+        asc2.copy_out(acc, asc2.global_tensor(out_ptr, [n]), [0])
+
+
+@asc2.jit
+def chain_over_a_tail(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, n: int, T: asc2.ConstExpr,
+                      REDUCE: asc2.ConstExpr):
+    """The last trip's tile runs past the tensor's end: its tail is undefined and so is the sum's."""
+    x_gm = asc2.global_tensor(x_ptr, [n])
+    acc = asc2.zeros([TAIL], dtype=asc2.float32)
+    for j in range(T):
+        acc = acc + asc2.copy_in(x_gm, [j * TAIL], [TAIL])
+    if REDUCE:
+        asc2.copy_out(asc2.full([TAIL], asc2.reduce_sum(acc), dtype=asc2.float32),
+                      asc2.global_tensor(out_ptr, [TAIL]), [0])
+    else:
+        asc2.copy_out(acc, asc2.global_tensor(out_ptr, [TAIL - 4]), [0])
+
+
+def test_chains_through_undefined_tails_keep_the_defined_sums_and_the_undefined_tail():
+    from asc.runtime import last_launch_report
+    x = randn(12, np.float32, seed=43)
+    y = randn(4 * TAIL, np.float32, seed=44)
+    out = np.zeros(12, np.float32)
+    chain_from_a_tail[1](x, y, out, 12, 4, False)
+    ref = x.copy()
+    for j in range(4):
+        ref = ref + y[j * TAIL:j * TAIL + 12]
+    np.testing.assert_array_equal(out, ref)
+    assert last_launch_report()["warnings"] == []
+    chain_from_a_tail[1](x, y, np.zeros(TAIL, np.float32), 12, 4, True)
+    assert any("reads 4 undefined element(s)" in w for w in last_launch_report()["warnings"])
+    x = randn(4 * TAIL - 4, np.float32, seed=45)
+    out = np.zeros(TAIL - 4, np.float32)
+    chain_over_a_tail[1](x, out, x.size, 4, False)
+    ref = np.zeros(TAIL - 4, np.float32)
+    for j in range(4):
+        ref = ref + x[j * TAIL:j * TAIL + TAIL - 4]
+    np.testing.assert_array_equal(out, ref)
+    assert last_launch_report()["warnings"] == []
+    chain_over_a_tail[1](x, np.zeros(TAIL, np.float32), x.size, 4, True)
+    assert any("reads 4 undefined element(s)" in w for w in last_launch_report()["warnings"])
