@@ -8,7 +8,8 @@ the loop that carries a value), then the launch time with ``ASC_CHECKS=off`` (an
 drops the race / coverage / dependency bookkeeping, for measuring it) and the cost of the checks (goal:
 <= 1.3x), then the median cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are
 measured in one run. Indented rows are variants without a goal of their own (a plain sequential loop,
-K-tiled matmul).
+K-tiled matmul). The fixed cost of a launch (a kernel of one store per block) is printed against the numpy
+row sum: it bounds how close a small kernel can get to numpy.
 """
 from __future__ import annotations
 
@@ -131,6 +132,13 @@ def row_sum_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: i
         asc2.store(asc2.full([1, 8], asc2.reduce_sum(acc), dtype=asc.float32), out_gm, offsets=[r, 0])
 
 
+@asc2.jit
+def one_store_kernel(out_ptr: asc.GlobalAddress, rows: int):
+    """The fixed cost of a launch: one [1, 8] store per block, nothing else."""
+    out_gm = asc2.tensor(out_ptr, [rows, 8])
+    asc2.store(asc2.full([1, 8], 1.0, dtype=asc.float32), out_gm, offsets=[asc2.block_idx(), 0])
+
+
 def median_time(fn, repeat=15):
     fn()
     times = []
@@ -197,10 +205,16 @@ def main():
     rows.append(("rms_norm f32 [256, 1024], one row per iteration", *sim, ref, 3.0))
 
     sums = np.empty((256, 8), np.float32)
-    ref = median_time(lambda: xs.sum(axis=1))
+    ref = ref_row_sum = median_time(lambda: xs.sum(axis=1))
     sim = sim_times(lambda: row_sum_kernel[CORES](xs, sums, 256, 1024, 64))
     np.testing.assert_allclose(sums, np.repeat(xs.sum(axis=1, keepdims=True), 8, 1), rtol=1e-4, atol=1e-3)
     rows.append(("row sum f32 [256, 1024] over 16 column tiles (carried acc)", *sim, ref, 4.0))
+    big = rng.random((4096, 1024), dtype=np.float32)
+    big_sums = np.empty((4096, 8), np.float32)
+    big_ref = median_time(lambda: big.sum(axis=1), repeat=7)
+    sim = sim_times(lambda: row_sum_kernel[CORES](big, big_sums, 4096, 1024, 64), repeat=7)
+    np.testing.assert_allclose(big_sums[:, 0], big.sum(axis=1), rtol=1e-4, atol=1e-3)
+    rows.append(("  the same over 4096 rows (16 MiB)", *sim, big_ref, None))
 
     m = k = nn = 512
     a = torch.rand((m, k), dtype=torch.float16)
@@ -226,6 +240,10 @@ def main():
         print(f"{name:62s} {on * 1e3:8.3f} {r * 1e3:9.3f} {on / r:6.2f}x {('<=' + format(goal, 'g')) if goal else '':>5s} "
               f"{off * 1e3:11.3f} {on / off:6.2f}x")
     print("goal for checks: <= 1.3x of the run with ASC_CHECKS=off")
+    ones = np.empty((CORES, 8), np.float32)
+    fixed = median_time(lambda: one_store_kernel[CORES](ones, CORES), repeat=101)
+    print(f"fixed cost of a launch (one store per block, {CORES} blocks): {fixed * 1e3:.3f} ms "
+          f"(= {fixed / ref_row_sum:.2f}x the numpy row sum)")
 
     # Cold trace + compile: a golden-sized kernel traced from scratch each time (no caches).
     times = []

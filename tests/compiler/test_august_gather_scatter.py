@@ -180,3 +180,28 @@ def test_gather_in_many_blocks_each_with_its_own_indices():
     out = np.zeros((32, 8), np.float32)
     k[4](x, i, out)
     np.testing.assert_array_equal(out, x[np.repeat(np.arange(4), 8) + i])
+
+
+@asctile.jit
+def skipped_first_row(d_ptr: asctile.GlobalAddress, i_ptr: asctile.GlobalAddress, shift: int):
+    dst = asctile.global_tensor(d_ptr, [32, 8])
+    for t in range(4):                                   # un-barriered (the August default)
+        index = asctile.copy_in(asctile.global_tensor(i_ptr, [32]), [t * 8], [8])
+        rows = asctile.gather(dst, [0], 0, index + shift)
+        asctile.scatter(rows + 1.0, 0, index, dst, [0])
+
+
+def test_indexed_accesses_whose_first_row_is_outside_the_tensor_are_tracked_in_an_unbarriered_loop():
+    i = np.arange(32, dtype=np.int32)
+    i[0::8] = -100                                       # every trip's first index: padded, then skipped
+    d = np.zeros((32, 8), np.float32)
+    skipped_first_row[1](d, i, 0)                        # each trip updates its own rows
+    expected = np.ones((32, 8), np.float32)
+    expected[0::8] = 0.0
+    np.testing.assert_array_equal(d, expected)
+    assert skipped_first_row.last_launch["warnings"] == []
+    with pytest.raises(KernelRuntimeError, match=r"store to 'd_ptr' writes element \d+, which another iteration of "
+                                                 r"the un-barriered loop") as e:
+        skipped_first_row[1](np.zeros((32, 8), np.float32), i, 8)   # each trip reads the next trip's rows
+    assert f":{line_of(skipped_first_row, 'asctile.scatter(rows + 1.0')}:" in str(e.value)
+    assert f"(the load at line {line_of(skipped_first_row, 'rows = asctile.gather(')})" in str(e.value)

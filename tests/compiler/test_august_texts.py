@@ -2,6 +2,8 @@
 the argument and the bare class); April kernels keep the April texts of asc2-api.md."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -73,6 +75,37 @@ CASES = [
      "Cannot broadcast tensor with shape (16, 16) to (32, 32)"),
     ("asctile.copy_out(asctile.concat([h, 1]), o, [0, 0])", "TypeError", "All input arguments must be tensors"),
     ("asctile.global_tensor(x_ptr, [16, 16], l2_cache=1)", "TypeError", "'l2_cache' argument must be bool, got int"),
+    # texts built from facts the April message does not state
+    ("asctile.copy_out(h.reshape(8, 16), o, [0, 0])", "RuntimeError",
+     "Reshaping tensor of shape (16, 16) with 256 elements not match output shape (8, 16) with 128 elements"),
+    ("asctile.copy_out(h.reshape([512]), o, [0, 0])", "RuntimeError",
+     "Reshaping tensor of shape (16, 16) with 256 elements not match output shape (512,) with 512 elements"),
+    ("asctile.copy_out(asctile.softmax(h.to(asctile.int16)), o, [0, 0])", "RuntimeError",
+     "'input' dtype must be one of float16, float32, got int16"),
+    ("asctile.copy_out(asctile.rms_norm(h.to(asctile.int16), h, 1e-5), o, [0, 0])", "RuntimeError",
+     "'input' dtype must be one of float16, float32, got int16"),
+    ("asctile.copy_out(h.to(3), o, [0, 0])", "RuntimeError",
+     "No viable candidates were found to dispatch asctile.LocalTensor.to()\nProvided arguments:\n  (..., int, )\n"
+     "Registered candidates:\n  1. def asctile.LocalTensor.to(..., dtype: DataType, round_mode: asctile_RoundMode "
+     "= <asctile_RoundMode.Default: 100>) -> Optional[Any]: ...\n  2. def asctile.LocalTensor.to(..., location: "
+     "Union[TensorLocation, str]) -> Optional[Any]: ..."),
+    ("asctile.copy_out(h.to(asctile.float32, round_mode=1), o, [0, 0])", "RuntimeError",
+     "No viable candidates were found to dispatch asctile.LocalTensor.to()\nProvided arguments:\n"
+     "  (..., DataType, round_mode: int)\n"),
+    ("asctile.copy_out(h.to(dtype=h), o, [0, 0])", "RuntimeError",
+     "No viable candidates were found to dispatch asctile.LocalTensor.to()\nProvided arguments:\n"
+     "  (..., , dtype: LocalTensor)\n"),
+    ("asctile.copy_out(h.to('float16'), o, [0, 0])", "ValueError", "float16 does not match a valid TensorLocation name"),
+    ("asctile.copy_out(asctile.cast(h, 'float32'), o, [0, 0])", "TypeError", "'dtype' argument must be DataType, got str"),
+    ("asctile.copy_out(asctile.cast(h, asctile.float32, 3), o, [0, 0])", "TypeError",
+     "'round_mode' argument must be RoundMode, got int"),
+    ("asctile.copy_out(x, o, [0, 0])", "TypeError",
+     "'src' argument must be (<class 'asc.experimental.asctile.language.local_tensor.LocalTensor'>, "
+     "typing.Union[asc.language.core.ir_value.PlainValue, int, float]), got GlobalTensor"),
+    ("asctile.matmul_acc(0.0, h, h)", "TypeError", "'acc' argument must be LocalTensor, got float"),
+    ("asctile.matmul_acc(h, h, 0.0)", "RuntimeError", "'acc' dtype must be float32, got float16"),
+    ("asctile.matmul_acc(asctile.zeros_acc([16, 16], asctile.float32), 1, h)", "BinaryOperandTypeError",
+     "'input' argument must be LocalTensor, got int"),
 ]
 
 
@@ -88,4 +121,42 @@ def test_august_messages_are_pyasc_devs(body, exc, message, tmp_path):
         launch(mod.k)
     text = str(e.value)
     assert f"{exc}: {message}" in text, text
-    assert body.split("(")[0] in text  # the user's line is shown
+    assert re.search(rf"^  >\s+9 \|     {re.escape(body)}$", text, re.M), text  # the user's line is marked
+    assert len([line for line in text.splitlines() if line.startswith("hint: ")]) == 1, text
+
+
+def _april_kernel(body):
+    return f'''
+@asc2.jit
+def k(x_ptr: asc.GlobalAddress, o_ptr: asc.GlobalAddress):
+    x = asc2.tensor(x_ptr, [16, 16])
+    o = asc2.tensor(o_ptr, [16, 16])
+    h = asc2.load(x, [16, 16], offsets=[0, 0])
+    {body}
+'''
+
+
+APRIL_CASES = [
+    ("asc2.store(h.reshape(8, 16), o, offsets=[0, 0])", "RuntimeError",
+     "Result tile must have the same number of elements as input tile"),
+    ("asc2.store(asc2.softmax(h.to(asc.int16)), o, offsets=[0, 0])", "RuntimeError",
+     "Only float and half types are supported."),
+    ("asc2.store(h.to(3), o, offsets=[0, 0])", "TypeError", "Tile.to expects an asc dtype (e.g. asc.float32), got 3"),
+    ("asc2.store(h.to(asc2.TileLocation.L1), o, offsets=[0, 0])", "TypeError",
+     "Tile.to expects an asc dtype (e.g. asc.float32), got TileLocation.L1"),
+]
+
+
+@pytest.mark.parametrize("body, exc, message", APRIL_CASES)
+def test_april_kernels_keep_the_april_texts(body, exc, message, tmp_path):
+    path = tmp_path / "kernel_april_case.py"
+    path.write_text("import numpy as np\nimport asc\nimport asc2\n" + _april_kernel(body))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("kernel_april_case", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with pytest.raises(CodegenError) as e:
+        launch(mod.k)
+    text = str(e.value)
+    assert f"{exc}: {message}" in text, text
+    assert re.search(rf"^  >\s+10 \|     {re.escape(body)}$", text, re.M), text

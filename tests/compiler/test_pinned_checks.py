@@ -131,3 +131,63 @@ def test_a_block_overwriting_what_another_block_read_in_a_parallel_loop_is_a_rac
     with pytest.raises(KernelRuntimeError, match="store to 'buf_ptr' overwrites elements block 0 read in the same "
                                                  "launch"):
         k[2](np.zeros(128, np.float32), np.zeros(256, np.float32))
+
+
+# -- the output role: reading an argument before any block wrote it ------------------------------------------------
+@asc2.jit
+def axpy_august(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, alpha: float, n: int):
+    x_gm = asc2.global_tensor(x_ptr, [n])
+    y_gm = asc2.global_tensor(y_ptr, [n])
+    for t in range(asc2.block_idx(), asc2.ceildiv(n, 64), asc2.block_num()):
+        y = asc2.copy_in(y_gm, [t * 64], [64])
+        asc2.copy_out(asc2.copy_in(x_gm, [t * 64], [64]) * alpha + y, y_gm, [t * 64])
+
+
+@asc2.jit
+def axpy_april(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, alpha: float, n: int):
+    x_gm = asc2.tensor(x_ptr, [n])
+    y_gm = asc2.tensor(y_ptr, [n])
+    b = asc2.block_idx()
+    y = asc2.load(y_gm, [64], offsets=[b * 64])
+    asc2.store(asc2.load(x_gm, [64], offsets=[b * 64]) * alpha + y, y_gm, offsets=[b * 64])
+
+
+@pytest.mark.parametrize("kernel", [axpy_august, axpy_april], ids=["august", "april"])
+def test_axpy_updating_its_last_argument_in_place_is_clean(kernel):
+    x, y = randn(256, np.float32, seed=11), randn(256, np.float32, seed=12)
+    expected = np.float32(2.5) * x + y
+    kernel[4](x, y, 2.5, 256)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+    assert kernel.last_launch["warnings"] == []
+
+
+ACCUMULATE = """
+import asc2
+
+@asc2.jit
+def k(x_ptr: asc2.GlobalAddress, {dst}: asc2.GlobalAddress, n: int):
+    x_gm = asc2.global_tensor(x_ptr, [n])
+    d_gm = asc2.global_tensor({dst}, [n])
+    b = asc2.block_idx()
+    acc = asc2.copy_in(d_gm, [b * 64], [64])
+    asc2.copy_out(acc + asc2.copy_in(x_gm, [b * 64], [64]), d_gm, [b * 64])
+"""
+
+
+@pytest.mark.parametrize("dst,role", [("out_ptr", True), ("dst", True), ("z_gm", True), ("yOut", True),
+                                      ("output2", True), ("y_ptr", False), ("c", False), ("acc_ptr", False),
+                                      ("outer_ptr", False)])
+def test_a_load_before_any_store_warns_for_an_argument_named_as_a_result(dst, role, tmp_path):
+    path = tmp_path / f"accumulate_{dst}.py"
+    src = ACCUMULATE.format(dst=dst)
+    path.write_text(src)
+    ns = {}
+    exec(compile(src, str(path), "exec"), ns)
+    x = randn(256, np.float32, seed=13)
+    ns["k"][4](x, np.zeros_like(x), 256)
+    warnings = ns["k"].last_launch["warnings"]
+    if role:
+        (w,) = warnings
+        assert w.startswith(f"{path}:9:") and f"load of '{dst}' reads 256 element(s) no block wrote" in w, w
+    else:
+        assert warnings == []

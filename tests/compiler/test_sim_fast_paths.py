@@ -7,6 +7,7 @@ import pytest
 
 import asc
 import asc2
+from asc.experimental import asctile
 from asc.sim.executor import _interleaved
 
 from kernel_checks import randn
@@ -123,3 +124,159 @@ def test_ranges_stored_in_two_ops_are_checked_for_gaps(n, second, warning):
     two_ranges_kernel[2](x, out, n, second)
     found = [w for w in two_ranges_kernel.last_launch["warnings"] if "never written" in w]
     assert [w.split(";")[0] for w in found] == ([] if warning is None else [warning])
+
+
+# -- which carried chains fold, and that folding never changes a bit --------------------------------------------
+@asc2.jit
+def stepped_chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                  cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """Odd column tiles only: a start of 1 and a step of 2 for every lane."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.full([1, C], 0.5, dtype=asc.float32)
+        for j in asc2.range(1, cols // C, 2):
+            acc = acc + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+        asc2.store(acc, o_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def per_lane_start_chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress,
+                         rows: int, cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """Even rows sum the even column tiles, odd rows the odd ones: the start differs per lane."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.full([1, C], 0.5, dtype=asc.float32)
+        for j in asc2.range(r % 2, cols // C, 2):
+            acc = acc + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+        asc2.store(acc, o_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def invariant_operand_chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress,
+                            rows: int, cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """The chain's other operand is the same tile in every trip and lane (built in the body)."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.load(x_gm, [1, C], offsets=[r, 0])
+        for j in asc2.range(cols // C):
+            acc = acc * asc2.full([1, C], 1.1, dtype=asc.float32)
+        asc2.store(acc, o_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def two_op_chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                 cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """Two ops on the chain (a decaying sum): not a fold, the trips run in turn."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.full([1, C], 0.5, dtype=asc.float32)
+        for j in asc2.range(cols // C):
+            acc = acc * 0.5 + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+        asc2.store(acc, o_gm, offsets=[r, 0])
+
+
+@asc2.jit
+def crossed_chains(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, spare_ptr: asc.GlobalAddress, rows: int,
+                   cols: asc.ConstExpr[int], C: asc.ConstExpr[int]):
+    """Two carried values, one op per trip each: p folds on its own, q is an op of p's previous value,
+    so the chain is not a fold."""
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    o_gm = asc2.tensor(out_ptr, [rows, C])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        p = asc2.full([1, C], 0.5, dtype=asc.float32)
+        q = asc2.full([1, C], 2.0, dtype=asc.float32)
+        for j in asc2.range(cols // C):
+            t = asc2.load(x_gm, [1, C], offsets=[r, j * C])
+            p, q = p + t, t * p
+        asc2.store(p - q, o_gm, offsets=[r, 0])
+
+
+@asctile.jit
+def broadcast_chain(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, spare_ptr: asctile.GlobalAddress,
+                    rows: int, cols: asctile.ConstExpr, C: asctile.ConstExpr):
+    """The August dialect broadcasts: a [C] operand added to a [1, C] carried tile is broadcast by an op of
+    its own (off the chain), so the chain is still a fold of same-shaped tiles."""
+    x_gm = asctile.global_tensor(x_ptr, [rows, cols])
+    o_gm = asctile.global_tensor(out_ptr, [rows, C])
+    for r in range(asctile.block_idx(), rows, asctile.block_num()):
+        acc = asctile.full([1, C], 0.5, dtype=asctile.float32)
+        for j in range(cols // C):
+            acc = acc + asctile.copy_in(x_gm, [r, j * C], [1, C]).reshape(C)
+        asctile.copy_out(acc, o_gm, [r, 0])
+
+
+def _crossed(x, C, n):
+    p = np.full((x.shape[0], C), 0.5, np.float32)
+    q = np.full((x.shape[0], C), 2.0, np.float32)
+    for j in range(n):
+        t = x[:, j * C:(j + 1) * C]
+        p, q = p + t, t * p
+    return p - q
+
+
+def _sequential(x, C, tiles, start, step_fn):
+    acc = np.full((x.shape[0], C), start, np.float32)
+    for j in tiles:
+        acc = step_fn(acc, j)
+    return acc
+
+
+@pytest.mark.parametrize("kernel,folds,reference", [
+    (stepped_chain, True, lambda x, C, n: np.stack([
+        _sequential(x[i:i + 1], C, range(1, n, 2), 0.5, lambda a, j: a + x[i:i + 1, j * C:(j + 1) * C])[0]
+        for i in range(x.shape[0])])),
+    (per_lane_start_chain, True, lambda x, C, n: np.stack([
+        _sequential(x[i:i + 1], C, range(i % 2, n, 2), 0.5, lambda a, j: a + x[i:i + 1, j * C:(j + 1) * C])[0]
+        for i in range(x.shape[0])])),
+    (invariant_operand_chain, True, lambda x, C, n: _sequential(
+        x[:, :C], C, range(n), 0.0, lambda a, j: (a if j else x[:, :C]) * np.float32(1.1))),
+    (two_op_chain, False, lambda x, C, n: _sequential(
+        x, C, range(n), 0.5, lambda a, j: a * np.float32(0.5) + x[:, j * C:(j + 1) * C])),
+    (crossed_chains, False, _crossed),
+    (broadcast_chain, True, lambda x, C, n: _sequential(
+        x, C, range(n), 0.5, lambda a, j: a + x[:, j * C:(j + 1) * C])),
+])
+def test_a_carried_chain_folds_exactly_when_it_is_one_op_per_trip(kernel, folds, reference, monkeypatch):
+    import asc.sim.executor as executor
+    outcomes = []
+    real = executor.fold
+
+    def spy(*args):
+        out = real(*args)
+        outcomes.append(out is not None)
+        return out
+    monkeypatch.setattr(executor, "fold", spy)
+    rows, C, n = 12, 32, 8
+    x = randn((rows, n * C), np.float32, seed=21)
+    out = np.zeros((rows, C), np.float32)
+    kernel[3](x, out, np.zeros(1, np.float32), rows, n * C, C)
+    assert outcomes and all(o == folds for o in outcomes)
+    alone = np.zeros_like(out)
+    kernel[3](x, alone, x, rows, n * C, C)               # aliased arguments: the trips run one by one
+    np.testing.assert_array_equal(out.view(np.uint32), alone.view(np.uint32))
+    np.testing.assert_array_equal(out, reference(x, C, n).astype(np.float32))
+
+
+@pytest.mark.parametrize("lanes_per_chunk", [1, 5, 12])
+def test_a_fold_in_lane_chunks_gives_the_bits_of_the_trip_by_trip_run(lanes_per_chunk, monkeypatch):
+    import asc.sim.carried as carried
+    rows, C, n = 12, 32, 8
+    # each lane's operands: n trips of a [1, C] float32 tile; 12 lanes in chunks of 1, 5 (5 + 5 + 2) or all
+    monkeypatch.setattr(carried, "_CHUNK_BYTES", lanes_per_chunk * n * C * 4)
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((rows, n * C)) * 300).astype(np.float32)
+    x[:, ::7] = 0.0
+    x[:, ::5] = -0.0
+    folded = np.zeros((rows, 3 * C), np.float32)
+    chain_kernel[3](x, folded, np.zeros(1, np.float32), rows, n * C, C, asc.float32)
+    alone = np.zeros_like(folded)
+    chain_kernel[3](x, alone, x, rows, n * C, C, asc.float32)     # aliased arguments: the trips run one by one
+    np.testing.assert_array_equal(folded.view(np.uint32), alone.view(np.uint32))
+    seq = np.zeros((rows, C), np.float32)
+    for j in range(n):
+        seq = x[:, j * C:(j + 1) * C] + seq
+    np.testing.assert_array_equal(folded[:, :C], seq)

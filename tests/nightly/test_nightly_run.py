@@ -256,7 +256,8 @@ def test_list_and_gitignore(make_repo, run_nightly):
 
 
 def test_a_dead_worker_is_recorded_as_an_infrastructure_error(make_repo):
-    from asc_harness.nightly import Controller, RunDir
+    from asc_harness.nightly_cells import Controller
+    from asc_harness.nightly_rundir import RunDir
     from rich.console import Console
     import io
 

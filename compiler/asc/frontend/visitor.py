@@ -238,8 +238,11 @@ class FunctionVisitor(ControlFlowMixin):
 
     def stmt_Assert(self, node):
         cond = self.visit(node.test)
-        if _is_ir(cond) and self.dialect.august:  # pyasc-dev: assert in a kernel is device_assert
-            device_assert(cond, self.visit(node.msg) if node.msg is not None else None)
+        if self.dialect.august:
+            # pyasc-dev's front end makes every assert of a kernel a device_assert, a compile-time value too
+            # (a constant condition): checked while the kernel runs with debug=True, compiled out otherwise.
+            device_assert(cond.value if isinstance(cond, ConstExpr) else cond,
+                          self.visit(node.msg) if node.msg is not None else None)
             return
         if _is_ir(cond):
             raise error(RuntimeError, f"An assertion turned out to test a runtime value {cond!r}, only "

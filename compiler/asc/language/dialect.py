@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..ir.builder import localise as _localise
 from ..ir.types import Location
 from .core import dtype as dt
@@ -30,7 +32,7 @@ from .tile import (atomic_ops, binary_ops, bitwise_ops, creation_ops, debug_ops,
 from .tile.range import asctile_range, range as asc2_range
 from .tile.round_mode import RoundMode
 from .tile.tensor import Tensor, tensor
-from .tile.tile import Tile
+from .tile.tile import Tile, cast as tile_cast
 
 APRIL, AUGUST = "april", "august"
 
@@ -80,6 +82,13 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
 def copy_out(src, dst, offsets, *, real_shape=None):
     """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile. Rows past
     the tensor's last row are not written (clipped as pyasc's lowering clips them)."""
+    if isinstance(src, Tensor) or not isinstance(src, (Tile, PlainValue, int, float, np.number)):
+        # pyasc-dev's check_type("src", src, (LocalTensor, RuntimeNumeric)), which prints the tuple of types
+        got = "GlobalTensor" if isinstance(src, Tensor) else type(src).__name__
+        raise error(TypeError, "'src' argument must be (<class 'asc.experimental.asctile.language.local_tensor."
+                    "LocalTensor'>, typing.Union[asc.language.core.ir_value.PlainValue, int, float]), got " + got,
+                    "copy_out writes a tile or a scalar; to copy global memory, @copy_in the window first and "
+                    "@copy_out that tile")
     _require_tensor(dst, "copy_out", "dst")
     _check_offsets(offsets, dst)
     return memory_ops.store_tile(src, dst, offsets=offsets, real_shape=real_shape, clip_rows=True)
@@ -99,7 +108,7 @@ def cast(input, dtype, round_mode=RoundMode.Default):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "cast a tile, a runtime scalar or a number")
-    return input.to(dtype, round_mode)
+    return tile_cast(input, dtype, round_mode)
 
 
 def copy_form(n_positional, keywords):

@@ -10,7 +10,7 @@ import numpy as np
 from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
-from ..sim.checks import coverage_warnings, narrow_store_warnings
+from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
 from ..sim.executor import Executor, KernelRuntimeError
 from ..sim.memory import PtrVal, bind_buffers
 from ..sim.schedule import block_schedules, launch_ticks
@@ -45,42 +45,29 @@ def launch(jit_fn, compiled, core_num, runtime):
     if used > hw.ub_bytes:
         raise error(RuntimeError, f"UB overflow: {hw.ub_bytes} is available, {used} is used.",
                     "use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes UB space")
-    views = {name: _host_view(name, value) for name, kind, d, value in runtime if kind == "ptr"}
-    written = [v for n, v in views.items() if n in compiled.written_args]
-    bound = []
-    for name, kind, d, value in runtime:
-        if kind == "ptr":
-            view = views[name]
-            # A buffer the kernel never writes may be loaded without copying, unless it overlaps one it
-            # writes (the same array passed twice): then a loaded tile must not change under a later store.
-            read_only = name not in compiled.written_args and \
-                not any(np.may_share_memory(view, w) for w in written)
-            bound.append((name, view, read_only))
-    buffers = bind_buffers(bound)
+    environ = os.environ
+    written_args = compiled.written_args
+    ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]
+    buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs])
     values = []
     for name, kind, d, value in runtime:
         if kind == "ptr":
-            values.append(PtrVal(buffers[name], np.asarray(0, dtype=np.int64)))
+            values.append(PtrVal(buffers[name], _ZERO))
         else:
             v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
             values.append(np.asarray(v, dtype=d.to_numpy()))
     # Loop trips may run batched only if no argument is another's memory under a different name.
-    aliased = any(np.may_share_memory(views[a], views[b]) for i, a in enumerate(views) for b in list(views)[i + 1:])
-    checks = os.environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
-    order, order_text = _block_order(core_num)
+    checks = environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
+    order, order_text = _block_order(core_num, environ.get("ASC_BLOCK_ORDER", ""))
     ex = Executor(compiled.fn, hw, core_num, compiled.costs,
                   batchable=frozenset() if aliased else compiled.batchable_loops,
                   gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
                   hoistable={} if aliased else compiled.hoistable)
-    ptrs = [name for name, kind, d, value in runtime if kind == "ptr"]
-    inputs = [i for i, name in enumerate(ptrs) if buffers[name].read_only]
-    for i, name in enumerate(ptrs):
+    inputs = [i for i, (name, _) in enumerate(ptrs) if buffers[name].read_only]
+    for i, (name, _) in enumerate(ptrs):
         b = buffers[name]
-        b.stored = name in compiled.written_args
-        # pyasc's convention puts the inputs first and the outputs last: an argument the kernel stores through,
-        # passed after every argument it only reads, is an output whose contents the host need not have set.
-        # One passed before an input is updated in place (``x += y`` as kernel(x, y)): the host filled it.
-        b.output = b.stored and bool(inputs) and inputs[-1] < i
+        b.stored = name in written_args
+        b.output = output_role(name, b.stored, bool(inputs) and inputs[-1] < i)
     try:
         ex.run(values)
     except KernelRuntimeError as e:
@@ -90,29 +77,33 @@ def launch(jit_fn, compiled, core_num, runtime):
     if checks:
         for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
             ex.warn(None, w)
-    report = _report(jit_fn, compiled, ex, hw, core_num)
+    trace_dir = environ.get("ASC_TRACE_DIR")
+    record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
+    report = _report(jit_fn, compiled, ex, hw, core_num, record)
     if order_text:
         report["block_order"] = order_text
     LAST_REPORT[0] = report
     jit_fn.last_launch = report
     for listener in list(LAUNCH_LISTENERS):
         listener(report)
-    path = os.environ.get("ASC_LAUNCH_REPORT")
+    path = environ.get("ASC_LAUNCH_REPORT")
     if path:
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps({k: v for k, v in report.items() if k != "timeline"}) + "\n")
-    if "timeline" in report and os.environ.get("ASC_TRACE_DIR"):
-        timeline.write_launch_trace(os.environ["ASC_TRACE_DIR"], report, hw.clock_mhz)
+    if record and trace_dir:
+        timeline.write_launch_trace(trace_dir, report, hw.clock_mhz)
     return None
 
 
+_ZERO = np.asarray(0, dtype=np.int64)
+_ZERO.flags.writeable = False
 _ANNOUNCED = set()
 
 
-def _block_order(core_num):
+def _block_order(core_num, spec):
     """The lane order of the blocks: natural, or ``ASC_BLOCK_ORDER=shuffle[:SEED]`` (a seeded random
     permutation that exposes assumptions about the order blocks run in; the seed is printed)."""
-    spec = os.environ.get("ASC_BLOCK_ORDER", "").strip()
+    spec = spec.strip()
     if spec in ("", "natural"):
         return None, None
     kind, _, seed = spec.partition(":")
@@ -132,20 +123,19 @@ def _block_order(core_num):
 _CUBE_PIPE = PIPES.index("M")
 
 
-def _report(jit_fn, compiled, ex, hw, core_num):
-    record = timeline.is_recording()
+def _report(jit_fn, compiled, ex, hw, core_num, record):
     which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
-    cube = bool(ex.busy[_CUBE_PIPE].any())
+    busy = ex.busy
+    cube = bool(busy[_CUBE_PIPE].any())
     ticks, starts = launch_ticks(hw, which, scheds, cube=cube)
-
-    peak = ex.busy.max(axis=1).tolist()
-    pipes = {p: int(round(b)) for p, b in zip(PIPES, peak) if b > 0}
-    flops = 2 * int(sum(scheds[k].macs for k in which.tolist()))
+    pipes = {p: int(round(b)) for p, b in zip(PIPES, busy.max(axis=1).tolist()) if b > 0}
+    flops = 2 * int(sum(scheds[k].macs for k in which.tolist())) if cube else 0
+    bytes_in, bytes_out = ex.bytes["in"], ex.bytes["out"]
     report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
               "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
-              "bytes_in": ex.bytes["in"], "bytes_out": ex.bytes["out"], "flops": flops,
-              "roofline": roofline(hw, core_num, ex.bytes["in"], ex.bytes["out"], flops, ticks, cube),
-              "warnings": list(getattr(compiled.fn, "warnings", [])) + list(ex.warnings)}
+              "bytes_in": bytes_in, "bytes_out": bytes_out, "flops": flops,
+              "roofline": roofline(hw, core_num, bytes_in, bytes_out, flops, ticks, cube),
+              "warnings": getattr(compiled.fn, "warnings", []) + ex.warnings}
     if record:
         report["timeline"] = timeline.events(which, scheds, starts)
     return report

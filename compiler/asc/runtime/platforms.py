@@ -205,5 +205,11 @@ SOURCES = {
 }
 
 
+_BY_PLATFORM = {}
+
+
 def hardware(platform: Platform) -> Hardware:
-    return _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
+    hw = _BY_PLATFORM.get(platform)
+    if hw is None:
+        hw = _BY_PLATFORM[platform] = _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
+    return hw

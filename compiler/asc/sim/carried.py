@@ -24,14 +24,14 @@ def hoist(ex, op, body, env, tmax, lb, step):
     saved = ex.blocks
     counts = ex.block_counts
     parent = np.repeat(np.arange(L), tmax)
-    local = np.broadcast_to(np.arange(tmax), (L, tmax)).reshape(-1)
     if lb.ndim == 0 and step.ndim == 0:
-        iv = (local * int(step) + int(lb)).astype(np.int32)
+        iv = np.tile((np.arange(tmax) * int(step) + int(lb)).astype(np.int32), L)
     else:
+        local = np.tile(np.arange(tmax), L)
         iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
     child = Env(env, parent)
     child[body.args[0].id] = iv
-    ex._set_lanes(saved[parent], counts * tmax)
+    ex._set_lanes(np.repeat(saved, tmax), counts * tmax)
     try:
         ex.run_ops(first, child)
     finally:
@@ -40,6 +40,9 @@ def hoist(ex, op, body, env, tmax, lb, step):
 
 
 _FOLDS = ("add", "mul", "max", "min")
+# The lanes of a fold run in chunks of about this many bytes of operands: each lane's trips then reuse
+# what the cache holds instead of streaming the whole batch once per trip.
+_CHUNK_BYTES = 1 << 21
 
 
 def _fold_plan(ex, op, body, ops):
@@ -94,27 +97,33 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
         tail = b.results[0].type.shape
         if type(h) is Shared:   # the distinct windows, picked per trip
             windows, index = h.windows, h.index.reshape(L, tmax)
-            operand = lambda t: windows[index[:, t]]  # noqa: E731
+            trip = lambda lo, hi, t: windows[index[lo:hi, t]]  # noqa: E731
         else:
             h = np.asarray(h)
-            hv = h.reshape((L, tmax) + tail) if h.shape[0] != 1 else None
-            operand = (lambda t: h) if hv is None else (lambda t: hv[:, t])
+            if h.shape[0] == 1:
+                trip = lambda lo, hi, t: h  # noqa: E731
+            else:
+                hv = h.reshape((L, tmax) + tail)
+                trip = lambda lo, hi, t: hv[lo:hi, t]  # noqa: E731
         if compute_dtype(dtype) == dtype and kind in _UFUNC:
             # computed in its own dtype: one ufunc per trip into one buffer (what binary_values does,
-            # without a new array per trip)
+            # without a new array per trip), lanes in chunks whose operands stay in cache across the trips
             ufunc = _UFUNC[kind]
             init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
             acc[...] = init
+            chunk = max(1, _CHUNK_BYTES // max(1, tmax * acc[:1].nbytes))
             with np.errstate(all="ignore"):
-                for t in range(tmax):
-                    if first:
-                        ufunc(acc, operand(t), out=acc)
-                    else:
-                        ufunc(operand(t), acc, out=acc)
+                for lo in range(0, L, chunk):
+                    part = acc[lo:lo + chunk]
+                    for t in range(tmax):
+                        if first:
+                            ufunc(part, trip(lo, lo + chunk, t), out=part)
+                        else:
+                            ufunc(trip(lo, lo + chunk, t), part, out=part)
         else:
             for t in range(tmax):
-                acc = binary_values(kind, acc, operand(t), dtype) if first else \
-                    binary_values(kind, operand(t), acc, dtype)
+                operand = trip(0, L, t)
+                acc = binary_values(kind, acc, operand, dtype) if first else binary_values(kind, operand, acc, dtype)
         out.append(acc)
         pipe, ticks, extra, _ = ex.costs[b.id]
         ex._pending[pipe] += ticks * tmax

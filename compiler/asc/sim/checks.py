@@ -3,9 +3,12 @@ dependencies between iterations of un-barriered loops, output elements no block 
 stores of different blocks sharing a 32-byte DMA block."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .errors import SimError
+from .lanes import per_lane
 
 _NONE = np.iinfo(np.int64).max
 _DMA_BLOCK = 32
@@ -86,6 +89,52 @@ class GmLoopTracker:
                 self._HINT)
         w[flat] = ids
         wline[flat] = op.loc.line if op.loc is not None else 0
+
+
+# Words of an argument's name that make it a result the kernel produces, rather than data it updates.
+_RESULT_WORDS = frozenset({"out", "outs", "output", "outputs", "dst", "dest", "res", "result", "results", "ret",
+                           "o", "z"})
+
+
+def names_a_result(name):
+    """Whether an argument's name reads as a result the kernel produces (``out_ptr``, ``dst``, ``z``,
+    ``y_out``, ``outputGm``), rather than data it updates in place (``y`` of y = a * x + y, ``c`` of a GEMM
+    with beta, ``acc``, ``grad_sum``)."""
+    words = re.split(r"[_\W\d]+|(?<=[a-z])(?=[A-Z])", name)
+    return any(w.lower() in _RESULT_WORDS for w in words)
+
+
+def output_role(name, stored, after_inputs):
+    """Whether an argument plays the output role, whose contents the host need not have set (it may pass
+    ``np.empty``), so that reading an element of it before any block wrote it is worth a warning: the kernel
+    stores through it, it comes after every argument the kernel only reads (pyasc's inputs-then-outputs
+    order), and its name reads as a result. An argument updated in place -- passed before its inputs
+    (``x += y`` as kernel(x, y)) or named as data (``y`` of axpy, passed last) -- holds the host's data."""
+    return stored and after_inputs and names_a_result(name)
+
+
+def track_gm_access(ex, op, buf, acc, lanes, load, disjoint=False):
+    """Record an access of ``op`` to ``buf`` in every un-barriered loop being run (``ex.trackers``), which
+    reports a load of what another iteration stores (and the reverse). ``acc``: the elements per lane
+    (``indices(lanes)`` -> (lanes, ...) linear indices and which of them the access touches);
+    ``disjoint``: no two lanes share an element (the loads' records then take plain assignments)."""
+    idx, valid = acc.indices(lanes)
+    idx = idx.reshape(lanes, -1)
+    valid = np.broadcast_to(valid, np.shape(idx) if np.ndim(valid) == 0 else valid.shape).reshape(lanes, -1)
+    if valid[:, :1].all():
+        # Untouched elements (a clipped tail) stand in as the lane's first element, which it touches:
+        # harmless repeats that keep one row per lane.
+        flat, lane_of = np.where(valid, idx, idx[:, :1]), None
+    else:   # (an indexed access skipping its first row): only the touched elements, one row each
+        flat, lane_of = idx[valid].reshape(-1, 1), np.nonzero(valid)[0]
+    for tr in ex.trackers:
+        ids = per_lane(ex.env[tr.key], lanes)
+        if lane_of is not None:
+            ids = ids[lane_of]
+        if load:
+            tr.note_load(buf, flat, ids, op, disjoint=disjoint)
+        else:
+            tr.note_store(buf, flat, ids, op)
 
 
 def _merged(starts, ends):

@@ -19,44 +19,12 @@ from .checks import GmLoopTracker
 from .errors import SimError
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
-from .ops.arith import FreshBinary
+from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
-from .undefined import Undef, propagate, wrap
+from .undefined import Undef, propagate, scatter_undefined
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
-
-
-def _stored_binaries(fn):
-    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` / ``tile.binary_scalar`` whose
-    result's only use is a ``tile.store`` later in the same block with only scalar ops between them (the
-    store's offsets): the store may then compute the result into its destination. Found once per traced
-    function."""
-    memo = fn.__dict__.get("_stored_binaries")
-    if memo is not None:
-        return memo
-    uses = {}
-    for op in fn.walk():
-        for v in op.operands:
-            uses[v.id] = uses.get(v.id, 0) + 1
-    memo = {}
-    _pair_stores(fn.body.ops, uses, memo)
-    for op in fn.walk():
-        for region in op.regions:
-            _pair_stores(region.ops, uses, memo)
-    fn.__dict__["_stored_binaries"] = memo
-    return memo
-
-
-def _pair_stores(ops, uses, memo):
-    for i, b in enumerate(ops):
-        if b.name not in ("tile.binary", "tile.binary_scalar") or uses.get(b.results[0].id) != 1:
-            continue
-        for d, s in enumerate(ops[i + 1:], 1):
-            if s.name == "tile.store" and s.operands[0] is b.results[0] and not s.attrs.get("has_real"):
-                memo[b.id] = (s, d)
-            if not s.name.startswith("scalar.") or s.regions:
-                break   # anything else between them (a store, a loop) keeps the op where it is
 
 
 class KernelRuntimeError(RuntimeError):
@@ -66,7 +34,7 @@ class KernelRuntimeError(RuntimeError):
 def _scatter(full, idx, part, lanes):
     """Merge a subset's values back into a lane-wide value."""
     if type(full) is Undef or type(part) is Undef:
-        return _scatter_undefined(full, idx, part, lanes)
+        return scatter_undefined(full, idx, part, lanes, _scatter)
     part = np.asarray(part)
     if full is None:  # the first region to produce this value: the other lanes are filled by the others
         out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
@@ -77,17 +45,6 @@ def _scatter(full, idx, part, lanes):
     out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
     out[idx] = part if part.ndim else part.reshape(1)
     return out
-
-
-def _scatter_undefined(full, idx, part, lanes):
-    """``_scatter`` of values some of whose elements are undefined: the data and the masks merged alike."""
-    source = (full if type(full) is Undef else part).source
-    data = _scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
-    tail = data.shape[1:]
-    mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
-        np.array(np.broadcast_to(full.mask, (lanes,) + tail))
-    mask[idx] = np.broadcast_to(part.mask, (len(idx),) + tail) if type(part) is Undef else False
-    return wrap(data, mask, source)
 
 
 def _lanes_of(value, idx):
@@ -143,7 +100,7 @@ class Executor:
         self._warned = set()
         self.mask_stack = []
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
-        self.stored_binaries = _stored_binaries(fn)
+        self.stored_binaries = stored_binaries(fn)
         self.env = None                          # the env of the op being run, while trackers are active
 
     # -- lane bookkeeping -------------------------------------------------------------------------
@@ -470,15 +427,16 @@ class Executor:
                 self._set_lanes(saved[active])
                 self._visit(("trips", op.id), self.block_counts)
                 child = Env(env, active if active.size != L else None)
-                vals = [gather(np.asarray(c), active) for c in carried] if active.size != L else carried
+                # (values with undefined elements keep their masks through both regions: ``sim.undefined``)
+                vals = [_lanes_of(c, active) for c in carried] if active.size != L else carried
                 for a, v in zip(before.args, vals):
                     child[a.id] = v
                 cond, *passed = self.run_block(before, child)
                 cond = np.broadcast_to(np.asarray(cond).astype(bool), (active.size,))
                 done = ~cond
                 if np.any(done):
-                    final = [_scatter(f, active[done], gather(np.broadcast_to(p, (active.size,) + np.shape(p)[1:])
-                                                               if np.ndim(p) else p, np.nonzero(done)[0]), L)
+                    ended = np.nonzero(done)[0]
+                    final = [_scatter(f, active[done], _lanes_of(p, ended) if np.ndim(p) else p, L)
                              for f, p in zip(final, passed)]
                 keep = np.nonzero(cond)[0]
                 if keep.size == 0:
@@ -486,7 +444,7 @@ class Executor:
                 self._set_lanes(saved[active[keep]])
                 body = Env(env, active[keep])
                 for a, p in zip(after.args, passed):
-                    body[a.id] = gather(np.asarray(p), keep) if np.ndim(p) and np.shape(p)[0] > 1 else p
+                    body[a.id] = _lanes_of(p, keep) if np.ndim(p) else p
                 out = self.run_block(after, body)
                 carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]

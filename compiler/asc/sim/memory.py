@@ -125,12 +125,16 @@ class Buffer:
 
 
 def bind_buffers(args):
-    """Buffers for ``args`` (name, 1-d view, read_only): views that overlap in memory share one access
-    log over the union of their elements, so races are found on the memory itself, whichever argument
-    reached it. Overlapping views of different element sizes, or offset by a fraction of an element,
-    keep separate logs (their elements do not line up)."""
-    spans = [(v.__array_interface__["data"][0], v.nbytes, v.itemsize) for _, v, _ in args]
+    """Buffers for ``args`` (name, 1-d view, whether the kernel stores through it), and whether any two
+    of them overlap in memory. Views that overlap share one access log over the union of their elements,
+    so races are found on the memory itself, whichever argument reached it. Overlapping views of
+    different element sizes, or offset by a fraction of an element, keep separate logs (their elements
+    do not line up). A buffer is read-only (loads may alias it without copying) when the kernel never
+    stores through it and it overlaps none that it stores through."""
+    spans = [(v.ctypes.data, v.nbytes, v.itemsize) for _, v, _ in args]
     group = list(range(len(args)))
+    read_only = [not written for _, _, written in args]
+    aliased = False
 
     def root(i):
         while group[i] != i:
@@ -139,8 +143,12 @@ def bind_buffers(args):
     for i, (a, na, ia) in enumerate(spans):
         for j in range(i):
             b, nb, ib = spans[j]
-            if na and nb and a < b + nb and b < a + na and ia == ib and (a - b) % ia == 0:
-                group[root(i)] = root(j)
+            if na and nb and a < b + nb and b < a + na:
+                aliased = True
+                if args[i][2] or args[j][2]:
+                    read_only[i] = read_only[j] = False
+                if ia == ib and (a - b) % ia == 0:
+                    group[root(i)] = root(j)
     logs = {}
     for i, (a, na, ia) in enumerate(spans):
         r = root(i)
@@ -148,14 +156,14 @@ def bind_buffers(args):
         logs[r] = (min(lo, a), max(hi, a + na))
     out = {}
     shared = {}
-    for i, (name, view, read_only) in enumerate(args):
+    for i, (name, view, _) in enumerate(args):
         r = root(i)
         lo, hi = logs[r]
         itemsize = spans[i][2]
         if r not in shared:
             shared[r] = AccessLog((hi - lo) // itemsize)
-        out[name] = Buffer(name, view, read_only=read_only, log=shared[r], off=(spans[i][0] - lo) // itemsize)
-    return out
+        out[name] = Buffer(name, view, read_only=read_only[i], log=shared[r], off=(spans[i][0] - lo) // itemsize)
+    return out, aliased
 
 
 class PtrVal:
@@ -268,7 +276,7 @@ class Access:
             raise OutOfBoundsError(
                 f"{what} of tensor '{tensor.name}' (shape [{_fmt(row_dim)}, {_fmt(col_dim)}]) at offsets "
                 f"[{_fmt(gather(row_off, bad))}, {_fmt(gather(col_off, bad))}] with tile shape {list(shape)} "
-                f"reads rows beyond the tensor's {_fmt(row_dim)} rows",
+                f"{'reads' if 'load' in what else 'writes'} rows beyond the tensor's {_fmt(row_dim)} rows",
                 "only the last dimension is clipped; make the row loop stop at the tensor's row count", bad)
         if col_dim.ndim == 0 and int(col_dim) - c_hi >= cols:
             self.valid_cols, self.full = cols, True

@@ -299,15 +299,15 @@ class BlockSchedule:
 def block_schedules(compiled, hw, visits, core_num, record=False):
     """The schedules of a launch: ``(which, schedules)`` where block ``b`` ran ``schedules[which[b]]``
     (blocks with the same loop and branch record share one)."""
-    steps = plan(compiled)
-    keys = list(visits)
-    table = np.stack([visits[k] for k in keys], axis=1) if keys else np.zeros((core_num, 0))
+    keys = tuple(visits)
     # relaunches with the same loop and branch record (the common case) reuse the schedules
     memo = compiled.__dict__.setdefault("_schedule_memo", {})
-    key = (id(hw), core_num, record, tuple(keys), table.tobytes())
+    key = (id(hw), core_num, record, keys) + tuple(visits[k].tobytes() for k in keys)
     hit = memo.get(key)
     if hit is not None:
         return hit
+    steps = plan(compiled)
+    table = np.stack([visits[k] for k in keys], axis=1) if keys else np.zeros((core_num, 0))
     if not keys or (table == table[0]).all():
         uniq, inverse = table[:1], np.zeros(core_num, dtype=np.int64)
     else:

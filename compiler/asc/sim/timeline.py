@@ -23,9 +23,14 @@ _LAUNCHES = itertools.count(1)
 PIPE_ORDER = ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3")
 
 
-def is_recording() -> bool:
-    return bool(_RECORDING[0]) or os.environ.get("ASC_TIMELINE", "") not in ("", "0") or \
-        bool(os.environ.get("ASC_TRACE_DIR"))
+def is_recording(timeline_env=None, trace_dir=None) -> bool:
+    """Whether launch reports carry their timeline: while a profiler records, or with ``ASC_TIMELINE`` or
+    ``ASC_TRACE_DIR`` set (the launcher passes the values it read; None reads the environment)."""
+    if _RECORDING[0]:
+        return True
+    if timeline_env is None:
+        timeline_env, trace_dir = os.environ.get("ASC_TIMELINE", ""), os.environ.get("ASC_TRACE_DIR")
+    return timeline_env not in ("", "0") or bool(trace_dir)
 
 
 def start_recording():

@@ -1,7 +1,8 @@
 """Undefined tile elements: where a tile's poison goes, and where it matters.
 
 A load with ``pad_value=None`` leaves the part of its window outside the tensor undefined (poison on
-this engine). The tile then carries a shadow mask of its undefined elements (``Undef``) for as long as
+this engine); so do ``empty`` / ``empty_like`` (the whole tile, until a value replaces it) and ``gather``
+with ``num_indices`` (the rows past it). The tile then carries a shadow mask of its undefined elements (``Undef``) for as long as
 it has any; a tile without undefined elements is a plain array (the common case pays nothing). The
 executor asks each op's rule (``Impl.undefined``) what happens to the mask:
 
@@ -15,7 +16,8 @@ executor asks each op's rule (``Impl.undefined``) what happens to the mask:
 a callable    op-specific (stores, matmul, copy): ``rule(ex, op, masks, args, out) -> out``;
 ``None``      anything else that reads an undefined element warns at its line.
 
-A warning names the op's line, the load that left the elements undefined, and the fix.
+A warning names the op's line, the op that left the elements undefined (its ``source``), and the fix.
+Undefined elements keep their mask through branches and loops (``scf.if`` / ``scf.for`` / ``scf.while``).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from .lanes import gather
 
 class Undef:
     """A tile value some of whose elements are undefined: ``mask`` (lanes or 1, *tile_shape) marks them;
-    ``source`` is the load that left them so."""
+    ``source`` is the op that left them so (a load, ``empty``, a ``gather``)."""
     __slots__ = ("data", "mask", "source")
 
     def __init__(self, data, mask, source):
@@ -63,7 +65,17 @@ def wrap(value, mask, source):
 
 
 def fix_text(source):
+    """Where the undefined elements come from (the op ``source``) and how to define them."""
     where = f" at {source.loc}" if source is not None and source.loc is not None else ""
+    kind = source.name if source is not None else None
+    if kind == "tile.empty":
+        return (f"the tile created by empty{where} is uninitialised (empty / empty_like allocate without "
+                "writing); create it with zeros / full instead, or use it only where nothing reads it (the "
+                "unselected side of where)")
+    if kind == "tile.gather":
+        return (f"the gather{where} leaves its rows past num_indices undefined; keep them out of results "
+                "(store only the first num_indices rows with real_shape=..., or scatter with the same "
+                "num_indices)")
     return (f"the tile loaded{where} with pad_value=None has undefined elements (its window's tail outside the "
             "tensor); pass pad_value=..., or real_shape, to that load")
 
@@ -173,3 +185,15 @@ def matmul_undefined(ex, op, masks, args, out, source):
         return out
     return wrap(out, np.broadcast_to(res, np.broadcast_shapes(res.shape, (res.shape[0],) + np.shape(out)[1:])),
                 source)
+
+
+def scatter_undefined(full, idx, part, lanes, scatter):
+    """``scatter`` (the executor's merge of a lane subset's values into a lane-wide value) of values some
+    of whose elements are undefined: the data and the masks merged alike."""
+    source = (full if type(full) is Undef else part).source
+    data = scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
+    tail = data.shape[1:]
+    mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
+        np.array(np.broadcast_to(full.mask, (lanes,) + tail))
+    mask[idx] = np.broadcast_to(part.mask, (len(idx),) + tail) if type(part) is Undef else False
+    return wrap(data, mask, source)

@@ -51,7 +51,8 @@ from .gen_cluster import attempt_tasks, run_on_cluster
 from .gen_state import RunState, adopt_recorded, resumed_args
 from .pipeline import commit_message, commit_paths, commit_preflight, finish_pipeline
 from .registry import load_valid_registry
-from .runner import BACKENDS, DEFAULT_MEMORY_MB, ENGINES
+from .engines import ENGINES
+from .runner import BACKENDS, DEFAULT_MEMORY_MB
 from .validation import to_plain
 
 PROG = "generate"
@@ -179,7 +180,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     tokens = parse_template(args.agent_command or os.environ.get("ASC_AGENT_COMMAND"))
     if args.engine == "pyasc":
-        from .runner import interpreter_for
+        from .engines import interpreter_for
 
         interpreter_for("pyasc")
     sandbox.require_confinement()

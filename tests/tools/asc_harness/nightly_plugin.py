@@ -3,7 +3,7 @@
 ``nightly`` writes a plan file (JSON: the cells to run and the run options) into its run directory
 and starts pytest on that file with ``-p asc_harness.nightly_plugin --asc-plan PLAN``. This plugin
 collects the plan file as one item per cell, so pytest-xdist can spread the cells over processes (and
-machines). Each item runs its cell through :func:`asc_harness.nightly.run_planned_cell`, which runs
+machines). Each item runs its cell through :func:`asc_harness.nightly_cells.run_planned_cell`, which runs
 the kernel sandboxed, writes the evidence record and a per-cell result marker; the item passes,
 fails or is skipped according to the cell's result.
 """
@@ -56,7 +56,7 @@ class CellItem(pytest.Item):
         self.cell_id = cell_id
 
     def runtest(self):
-        from .nightly import run_planned_cell
+        from .nightly_cells import run_planned_cell
 
         outcome = run_planned_cell(load_plan(self.path), self.cell_id)
         if outcome["status"] == "pass":

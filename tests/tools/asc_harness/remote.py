@@ -71,7 +71,7 @@ def versions(engine: str = "embedded") -> dict:
         dirs = _package_dirs("asc", "asc2")
         engine_id = f"embedded {dist} (compiler {_tree_hash(dirs, ('*.py',)) if dirs else 'missing'})"
     else:
-        from .runner import engine_facts, interpreter_for
+        from .engines import engine_facts, interpreter_for
 
         facts = engine_facts(interpreter_for(engine), engine)
         engine_id = (f"{engine} {facts.get('engine_version')} (pyasc {facts.get('pyasc_revision')}, "

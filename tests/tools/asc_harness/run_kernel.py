@@ -24,8 +24,8 @@ from .paths import to_repo_path
 from .perfgate import last_ticks, regressions
 from .registry import load_valid_registry
 from . import sandbox
-from .runner import (BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_PLATFORM, DEFAULT_TIMEOUT_S, ENGINES, check_declared,
-                     check_platform, interpreter_for, run_file)
+from .engines import DEFAULT_PLATFORM, ENGINES, check_platform, interpreter_for
+from .runner import BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, check_declared, run_file
 
 PROG = "run_kernel"
 EXIT_CODES = """\

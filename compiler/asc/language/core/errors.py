@@ -5,12 +5,13 @@ from ...ir.builder import localise, tracing_august
 from .august_texts import august_text
 
 
-def error(exc_type, message, hint=None):
+def error(exc_type, message, hint=None, **facts):
     """Build ``exc_type(message)`` carrying a fix hint (shown by the JIT's error report). ``@name`` in
     either text is the public name ``name`` spelled in the kernel's dialect (``ir.builder.localise``); an
-    August kernel gets pyasc-dev's wording of the message (``august_texts``)."""
+    August kernel gets pyasc-dev's wording of the message (``august_texts``), built from ``facts`` where
+    pyasc-dev's text says more than the message."""
     if tracing_august():
-        exc_type, message = august_text(exc_type, message)
+        exc_type, message = august_text(exc_type, message, facts)
     exc = exc_type(localise(message))
     exc.hint = localise(hint)
     return exc

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from ...ir.builder import current_builder
 from ...ir.registry import define
-from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import to_scalar
-from .memory_ops import _check_tensor, _store_cost
-from .tile import Tile, require_location
+from .memory_ops import _check_tensor, _store_cost, vector_operand
+from .tile import Tile
 
 
 def _atomic(kind, tile, tensor, offsets):
@@ -16,7 +15,7 @@ def _atomic(kind, tile, tensor, offsets):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
                     "atomics store a tile: wrap a scalar with @full([n], value, dtype=...)")
     _check_tensor(tensor, f"atomic_{kind}")
-    require_location(tile, (Location.UB,), f"@atomic_{kind}")
+    tile = vector_operand(tile, f"@atomic_{kind}")
     offs = [to_scalar(o, dt.int32).handle for o in offsets]
     if len(offs) != tensor.rank or len(tile.shape) != tensor.rank:
         raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'shape'",

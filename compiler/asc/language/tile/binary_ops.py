@@ -50,9 +50,7 @@ def _binary(kind, input, other, symbol=None):
     dtype = infer_common_dtype(input, other)
     shape = infer_common_shape(input, other)
     name = symbol or kind
-    for x in (input, other):
-        if isinstance(x, Tile):
-            require_location(x, _UB, f"'{name}'")
+    input, other = memory_ops.vector_operand(input, f"'{name}'"), memory_ops.vector_operand(other, f"'{name}'")
     if kind == "div" and dtype.is_int() and isinstance(input, Tile) and isinstance(other, Tile):
         raise not_supported("integer tile / tile division",
                             "convert to float first: (a.to(asc.float32) / b.to(asc.float32))")
@@ -90,9 +88,7 @@ def _compare(mode, input, other):
     _check_operand(other)
     dtype = infer_common_dtype(input, other)
     shape = infer_common_shape(input, other)
-    for x in (input, other):
-        if isinstance(x, Tile):
-            require_location(x, _UB, "comparison")
+    input, other = memory_ops.vector_operand(input, "comparison"), memory_ops.vector_operand(other, "comparison")
     if str(dtype) == "int8" and current_builder().arch == "c220":
         # C220 compares integers through a float cast of i16 / i32 tiles (pyasc's LowerAscTileI1)
         raise error(RuntimeError, "can only be lowered with i16 or i32 tile operands",
@@ -230,9 +226,10 @@ def matmul_acc(*args, hf32=False, **kwargs):
         raise error(TypeError, f"matmul_acc() takes an accumulator and two operands, got {len(args)} positional "
                     f"and keyword(s) {sorted(kwargs)}", "call @matmul_acc(acc, a, b) (accumulator first) or "
                     "matmul_acc(a, b, acc)")
+    august = tracing_august()
     if "acc" in kwargs or len(args) == 3 and not _is_accumulator(args[0]) and _is_accumulator(args[2]):
         names = ("input", "other", "acc")
-    elif args and _is_accumulator(args[0]):
+    elif args and (_is_accumulator(args[0]) or august):  # August: pyasc-dev's order, accumulator first
         names = ("acc", "input", "other")
     else:
         names = ("input", "other", "acc")
@@ -245,18 +242,29 @@ def matmul_acc(*args, hf32=False, **kwargs):
     return _matmul_acc(bound["input"], bound["other"], bound["acc"], hf32)
 
 
-def _matmul_acc(input, other, acc, hf32=False):
-    input, other = _verify_matmul(input, other)
-    _check_hf32(hf32, input)
+def _check_acc_type(acc):
     if not isinstance(acc, Tile):
         raise error(TypeError, f"'acc' argument must be Tile, got {type(acc)}",
-                    "pass the accumulator created by @zeros_acc([M, N], asc.float32)")
-    if len(acc.shape) != 2:
-        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
-                    "create the accumulator as @zeros_acc([M, N], asc.float32)")
+                    "pass the accumulator created by @zeros_acc([M, N], @float32)")
+
+
+def _check_acc_dtype(acc):
     if acc.dtype != dt.float32:
         raise error(RuntimeError, f"Accumulation tile have unsupported types: {acc.dtype}",
-                    "the cube accumulates in float32: @zeros_acc([M, N], asc.float32); cast on the store")
+                    "the cube accumulates in float32: @zeros_acc([M, N], @float32); cast on the store")
+
+
+def _matmul_acc(input, other, acc, hf32=False):
+    if tracing_august():  # pyasc-dev checks the accumulator's type and dtype before the operands
+        _check_acc_type(acc)
+        _check_acc_dtype(acc)
+    input, other = _verify_matmul(input, other)
+    _check_hf32(hf32, input)
+    _check_acc_type(acc)
+    if len(acc.shape) != 2:
+        raise error(RuntimeError, f"Accumulation tile must have two dims, got {len(acc.shape)}",
+                    "create the accumulator as @zeros_acc([M, N], @float32)")
+    _check_acc_dtype(acc)
     if not _from_accumulator(acc.handle):
         raise error(RuntimeError, "Incorrect use of accumulator in matmul operation.",
                     "create the accumulator with @zeros_acc([M, N], asc.float32) and only update it with @matmul_acc")

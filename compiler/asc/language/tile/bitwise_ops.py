@@ -19,11 +19,11 @@ import numbers
 import numpy as np
 
 from ...ir.registry import define
-from ...ir.types import Location
 from ..core.errors import BinaryOperandTypeError, error
 from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
-from .tile import Tile, bind_tile_method, emit_tile, require_location
+from .memory_ops import vector_operand
+from .tile import Tile, bind_tile_method, emit_tile
 from .utils import create_tile, infer_common_dtype, infer_common_shape
 
 BITWISE_DTYPES = ("int8", "int16", "int32", "int64")
@@ -51,9 +51,7 @@ def _elementwise(op_name, kind, input, other, support):
         raise error(RuntimeError, f"'input' dtype must be one of {', '.join(support)}, got {dtype}",
                     "convert the operands first")
     shape = infer_common_shape(input, other)
-    for x in (input, other):
-        if isinstance(x, Tile):
-            require_location(x, (Location.UB,), f"@{op_name}")
+    input, other = vector_operand(input, f"@{op_name}"), vector_operand(other, f"@{op_name}")
     ir_name = "tile.pow" if kind == "pow" else "tile.bitwise"
     if isinstance(input, Tile) and isinstance(other, Tile):
         a, b = create_tile(input, dtype, shape), create_tile(other, dtype, shape)
@@ -92,7 +90,7 @@ def bitwise_not(input):
     if str(input.dtype) not in BITWISE_DTYPES:
         raise error(RuntimeError, f"'input' dtype must be one of {', '.join(BITWISE_DTYPES)}, got {input.dtype}",
                     "convert the tile first, e.g. x.to(@int32)")
-    require_location(input, (Location.UB,), "@bitwise_not")
+    input = vector_operand(input, "@bitwise_not")
     return emit_tile("tile.bitwise_not", [input.handle], input.shape, input.dtype)
 
 

@@ -12,6 +12,7 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue
 from .costs import vector_cost
+from .memory_ops import vector_operand
 from .tile import Tile, emit_tile, require_location, splat
 from .utils import verify_shape, SPLAT_DTYPES
 
@@ -96,8 +97,7 @@ def concat(*inputs):
     except ValueError:
         raise error(RuntimeError, "Tile dtype size must fit an integer number of bytes",
                     "convert boolean tiles with .to(asc.int8) first") from None
-    for t in inputs:
-        require_location(t, (Location.UB,), "@concat")
+    inputs = [vector_operand(t, "@concat") for t in inputs]
     shape = (sum(t.shape[0] for t in inputs),) + tuple(first.shape[1:])
     return emit_tile("tile.concat", [t.handle for t in inputs], shape, first.dtype)
 

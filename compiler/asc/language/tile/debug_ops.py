@@ -2,7 +2,7 @@
 and ``static_print`` / ``static_assert`` (run once while the kernel is traced), as pyasc-dev.
 
 In a kernel of the August dialect the builtin ``print(...)`` is ``device_print`` and the builtin
-``assert`` on a runtime value is ``device_assert`` (pyasc-dev's front end dispatches them so). Without
+``assert`` is ``device_assert``, on a compile-time value too (pyasc-dev's front end dispatches them so). Without
 ``debug=True`` both emit nothing, as upstream compiles them out: they cost nothing and change nothing.
 With it, ``device_print`` writes one line per block to the launching process's standard output
 (``[block N] ...``; tiles and global tensors are printed whole) and costs a scalar call per value, and a failing
@@ -25,7 +25,7 @@ from .tile import Tile
 
 def _check_str(name, value):
     if value is not None and not isinstance(value, str):
-        raise error(TypeError, f"'{name}' argument must be Optional[str], got {type(value).__name__}",
+        raise error(TypeError, f"'{name}' argument must be Union[str, NoneType], got {type(value).__name__}",
                     f"pass {name} as a string literal")
 
 
@@ -39,8 +39,8 @@ def device_assert(test, message=None):
     if isinstance(test, Tile):
         raise error(TypeError, "device_assert takes a scalar condition, got a tile",
                     "reduce the tile first, e.g. @device_assert(@reduce_min(x) >= 0)")
-    if not isinstance(test, (PlainValue, bool, numbers.Real, np.number)):
-        raise error(TypeError, f"device_assert condition must be a scalar, got {type(test).__name__}",
+    if not isinstance(test, (PlainValue, bool, numbers.Real, np.number, np.bool_)):
+        raise error(TypeError, f"Unsupported value type for materialization: {type(test).__name__}",
                     "compare runtime scalars, e.g. @device_assert(@block_idx() >= 0, \"...\")")
     if not _debug():
         return None

@@ -5,12 +5,12 @@ import numbers
 
 
 from ...ir.registry import define
-from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
-from .tile import Tile, emit_tile, require_location
+from .memory_ops import vector_operand
+from .tile import Tile, emit_tile
 from .utils import create_tile, infer_common_dtype
 
 
@@ -21,7 +21,8 @@ def where(mask, src0, src1):
     if str(mask.dtype) != "int1":
         raise error(RuntimeError, f"'mask' must be a boolean tile (a comparison result), got {mask.dtype}",
                     "build the mask with a comparison, e.g. @where(x >= 0, x, y)")
-    require_location(mask, (Location.UB,), "@where")
+    mask = vector_operand(mask, "@where")
+    src0, src1 = vector_operand(src0), vector_operand(src1)
     dtype = infer_common_dtype(src0, src1)
     a = create_tile(src0, dtype, mask.shape)
     b = create_tile(src1, dtype, mask.shape)

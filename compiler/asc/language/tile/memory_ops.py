@@ -11,8 +11,9 @@ from ...ir.types import Location, ScalarType
 from ..core import dtype as dt
 from ..core.errors import NotSupportedError, error
 from ..core.ir_value import PlainValue, to_scalar
+from .round_mode import RoundMode
 from .tensor import Tensor
-from .tile import Tile, as_location, emit_tile, location_of, require_location
+from .tile import Tile, as_location, bind_tile_method, cast, emit_tile, location_of, require_location
 from .utils import check_data_alignment, verify_shape
 
 _LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Location.BT)
@@ -313,6 +314,27 @@ def cube_operand(tile, location):
     return emit_tile("tile.copy", [staged.handle] + zeros, tile.shape, tile.dtype, location, auto_whole=True)
 
 
+def vector_operand(tile, what=None):
+    """``tile`` as the vector op ``what`` reads it. In an August kernel an L0C tile (a matmul result, an
+    accumulator) is copied to UB at that line, as pyasc-dev does: its front end casts every vector operand
+    to UB and its LocationCastToCopy pass makes the cast an L0C -> UB copy (the cost of an explicit
+    ``copy(c, location=UB)``: the FIX pipe); an L1 / L0A / L0B / BT tile has no path to UB and fails
+    with its FulfillDataTransfer text. April kernels keep requiring a UB tile. ``what`` None: move only,
+    for operands whose location the caller does not check."""
+    if not isinstance(tile, Tile):
+        return tile
+    loc = location_of(tile)
+    if loc == Location.L0C and tracing_august():
+        tile = copy(tile, None, location=Location.UB)
+    elif loc != Location.UB and tracing_august() and what is not None:
+        raise error(RuntimeError, f"{what} expects a tile in UB, got a tile in {loc.name}",
+                    f"vector operations read UB tiles; an {loc.name} tile only feeds the cube: load the data "
+                    "with @copy_in(..., @TensorLocation.UB) for this use", source=loc.name)
+    if what is not None:
+        require_location(tile, (Location.UB,), what)
+    return tile
+
+
 def resolve_auto_locations(fn):
     """Give every Auto ``copy_in`` of the traced function ``fn`` its location from its uses (see above)."""
     uses, block_of, loads = {}, {}, []
@@ -397,3 +419,35 @@ define("tensor.set_value", cost=_gm_cost, writes_gm=0)
 define("tile.copy", cost=_copy_cost)
 
 
+# -- Tile.to in the August dialect ------------------------------------------------------------------
+def _august_to(tile, args, kwargs):
+    """pyasc-dev's overload dispatch of ``LocalTensor.to``: ``(dtype: DataType, round_mode: RoundMode =
+    Default)``, then ``(location: TensorLocation | str)``; no match is an error listing both."""
+    names = ("dtype", "round_mode")
+    given = dict(zip(names, args))
+    if len(args) <= 2 and set(kwargs) <= set(names) - set(given):
+        given.update(kwargs)
+        if isinstance(given.get("dtype"), dt.DataType) and isinstance(given.get("round_mode", RoundMode.Default),
+                                                                      RoundMode):
+            return cast(tile, given["dtype"], given.get("round_mode"))
+    given = {**dict(zip(("location",), args)), **kwargs} if len(args) <= 1 and not (args and kwargs) else {}
+    if set(given) == {"location"} and isinstance(given["location"], (Location, str)):
+        location = as_location(given["location"])
+        if location == location_of(tile):
+            return tile
+        return copy(tile, None, location=location)
+    raise error(TypeError, f"Tile.to expects an asc dtype (e.g. asc.float32), got {args[0] if args else kwargs!r}",
+                "pass a dtype (@float16, @float32, @int32, ...) with an optional rounding mode (@RoundMode.Floor, "
+                "...), or a location such as @TensorLocation.UB", args=args, kwargs=kwargs)
+
+
+def _tile_to(tile, *args, **kwargs):
+    """``to(dtype, round_mode=None)``: ``cast``. In an August kernel, as pyasc-dev's ``LocalTensor.to``,
+    also ``to(location)`` (a ``TensorLocation`` or its name): the tile copied there, itself when it is
+    there already."""
+    if tracing_august():
+        return _august_to(tile, args, kwargs)
+    return cast(tile, *args, **kwargs)
+
+
+bind_tile_method("to", _tile_to)

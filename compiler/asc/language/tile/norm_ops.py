@@ -17,7 +17,8 @@ from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
 from .costs import vector_cost
-from .tile import Tile, require_location
+from .memory_ops import vector_operand
+from .tile import Tile
 
 _DTYPES = ("float16", "bfloat16", "float32")
 
@@ -45,8 +46,8 @@ def layer_norm(input, gamma, beta, epsilon, output_rstd=True):
         if tuple(value.shape) != (r,):
             raise error(RuntimeError, f"'{name}' must have shape [{r}] (the input's last dimension), got "
                         f"{list(value.shape)}", f"load {name} as a 1-D tile of {r} elements")
-    for value, what in ((input, "@layer_norm"), (gamma, "@layer_norm (gamma)"), (beta, "@layer_norm (beta)")):
-        require_location(value, (Location.UB,), what)
+    input, gamma, beta = (vector_operand(value, what) for value, what in
+                          ((input, "@layer_norm"), (gamma, "@layer_norm (gamma)"), (beta, "@layer_norm (beta)")))
     stats = (input.shape[0],) if len(input.shape) == 2 else (1,)
     b = current_builder()
     if b.arch == "c220":

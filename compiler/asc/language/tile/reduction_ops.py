@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from ...ir.builder import current_builder
 from ...ir.registry import define
-from ...ir.types import Location, ScalarType
+from ...ir.types import ScalarType
 from ..core.errors import error
 from ..core.ir_value import PlainValue
 from .costs import reduce_cost
-from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
+from .memory_ops import vector_operand
+from .tile import Tile, bind_tile_method, emit_tile, location_of
 
 
 def _reduce(kind, input, dims, keep_dims):
     if not isinstance(input, Tile):
         raise error(TypeError, f"'input' argument must be Tile, got {type(input)}",
                     "reductions take a tile; a scalar is already reduced")
-    require_location(input, (Location.UB,), f"@reduce_{kind}")
+    input = vector_operand(input, f"@reduce_{kind}")
     if str(input.dtype) == "int1":
         raise error(RuntimeError, "Operation not support this dtype: int1",
                     "convert the boolean tile first, e.g. (x > 0).to(asc.int32)")

@@ -9,6 +9,7 @@ from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
+from .memory_ops import vector_operand
 from .tile import Tile, bind_tile_method, emit_tile, location_of
 from .utils import broadcast_shape, broadcast_tile, check_data_alignment, verify_shape
 
@@ -26,7 +27,10 @@ def broadcast_to(input, *shape):
             raise error(RuntimeError, "All values in 'shape' must be integers",
                         "pass the shape as separate arguments: x.broadcast_to(*shape) or x.broadcast_to(4, 32)")
         shape = tuple(shape[0])
-    return broadcast_tile(input, verify_shape(shape))
+    shape = verify_shape(shape)
+    if tuple(shape) != tuple(input.shape):
+        input = vector_operand(input)  # pyasc-dev broadcasts in UB (an L0C tile is copied there first)
+    return broadcast_tile(input, shape)
 
 
 def reshape(input, *shape):
@@ -36,7 +40,7 @@ def reshape(input, *shape):
     shape = verify_shape(shape)
     if int(np.prod(shape)) != input.size:
         raise error(RuntimeError, "Result tile must have the same number of elements as input tile",
-                    "the new shape must hold exactly the tile's elements")
+                    "the new shape must hold exactly the tile's elements", shape=input.shape, new_shape=shape)
     if tuple(shape) == tuple(input.shape):
         return input
     return emit_tile("tile.reshape", [input.handle], shape, input.dtype, location_of(input))

@@ -11,6 +11,7 @@ from ...ir.types import Location
 from ..core.errors import error, not_supported
 from ..core.ir_value import PlainValue, scalar_unary, to_scalar
 from .costs import vector_cost
+from .memory_ops import vector_operand
 from .tile import Tile, bind_tile_method, emit_tile, location_of, require_location
 
 
@@ -31,7 +32,7 @@ def _unary(kind, input, scalar_ok=False):
     if not input.dtype.is_float():
         raise error(RuntimeError, f"Operation not support this dtype: {input.dtype}",
                     "convert the tile to a float type first, e.g. x.to(asc.float32)")
-    require_location(input, (Location.UB,), f"@{kind}")
+    input = vector_operand(input, f"@{kind}")
     return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, kind=kind)
 
 
@@ -68,7 +69,7 @@ def negative(input):
     if not input.dtype.is_float():
         raise not_supported(f"unary minus on an integer tile ({input.dtype})",
                             "multiply by -1 instead: x * -1")
-    require_location(input, (Location.UB,), "negation")
+    input = vector_operand(input, "negation")
     return emit_tile("tile.unary", [input.handle], input.shape, input.dtype, kind="neg")
 
 
@@ -78,11 +79,11 @@ def softmax(input):
                     "this operation takes a tile (only @exp, @erf and @sqrt also take scalars)")
     if str(input.dtype) not in ("float32", "float16"):
         raise error(RuntimeError, "Only float and half types are supported.",
-                    "convert the tile with .to(asc.float32) first")
+                    "convert the tile with .to(@float32) first", name="input", dtype=input.dtype)
     if len(input.shape) > 2:
         raise error(RuntimeError, "Tensor dimensionality greater than two is not supported",
                     "reshape the tile to [rows, cols] with the normalised dimension last")
-    require_location(input, (Location.UB,), "@softmax")
+    input = vector_operand(input, "@softmax")
     return emit_tile("tile.softmax", [input.handle], input.shape, input.dtype)
 
 
@@ -95,7 +96,7 @@ def rms_norm(input, gamma, epsilon):
                     "write the epsilon as a float literal, e.g. 1e-5 (not 0)")
     if str(input.dtype) not in ("float32", "float16"):
         raise error(RuntimeError, "Only float and half types are supported.",
-                    "convert the tile with .to(asc.float32) first")
+                    "convert the tile with .to(@float32) first", name="input", dtype=input.dtype)
     if len(input.shape) > 2:
         raise error(RuntimeError, "Tensor dimensionality greater than two is not supported.",
                     "reshape the tile to [rows, cols] with the normalised dimension last")
@@ -105,7 +106,7 @@ def rms_norm(input, gamma, epsilon):
     if gamma.shape[-1] != input.shape[-1]:
         raise error(RuntimeError, f"gamma's last dimension {gamma.shape[-1]} differs from the input's {input.shape[-1]}",
                     "gamma holds one weight per element of the normalised (last) dimension")
-    require_location(input, (Location.UB,), "@rms_norm")
+    input, gamma = vector_operand(input, "@rms_norm"), vector_operand(gamma, "@rms_norm (gamma)")
     eps = to_scalar(epsilon, input.dtype)
     return emit_tile("tile.rms_norm", [input.handle, gamma.handle, eps.handle], input.shape, input.dtype)
 

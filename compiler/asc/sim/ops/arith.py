@@ -107,6 +107,38 @@ class FreshBinary:
         return True
 
 
+def stored_binaries(fn):
+    """``{binary op id: (store op, distance)}`` for every ``tile.binary`` / ``tile.binary_scalar`` whose
+    result's only use is a ``tile.store`` later in the same block with only scalar ops between them (the
+    store's offsets): the store may then compute the result into its destination. Found once per traced
+    function."""
+    memo = fn.__dict__.get("_stored_binaries")
+    if memo is not None:
+        return memo
+    uses = {}
+    for op in fn.walk():
+        for v in op.operands:
+            uses[v.id] = uses.get(v.id, 0) + 1
+    memo = {}
+    _pair_stores(fn.body.ops, uses, memo)
+    for op in fn.walk():
+        for region in op.regions:
+            _pair_stores(region.ops, uses, memo)
+    fn.__dict__["_stored_binaries"] = memo
+    return memo
+
+
+def _pair_stores(ops, uses, memo):
+    for i, b in enumerate(ops):
+        if b.name not in ("tile.binary", "tile.binary_scalar") or uses.get(b.results[0].id) != 1:
+            continue
+        for d, s in enumerate(ops[i + 1:], 1):
+            if s.name == "tile.store" and s.operands[0] is b.results[0] and not s.attrs.get("has_real"):
+                memo[b.id] = (s, d)
+            if not s.name.startswith("scalar.") or s.regions:
+                break   # anything else between them (a store, a loop) keeps the op where it is
+
+
 @impl("tile.binary_scalar", undefined="union")
 def _exec_binary_scalar(ex, op, a, s):
     kind = op.attrs["kind"]

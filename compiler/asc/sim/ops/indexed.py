@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError
 from ..lanes import per_lane
 from ..races import NO_WRITER, check_overwrite_race, check_read_race, write_conflicts, writer_text
+from ..undefined import fix_text, warn_read, wrap
 from . import impl
-from .memory import _track
 
 
 class _Rows:
@@ -64,7 +65,53 @@ def _rows(ex, op, t, index, offsets, num, tail, what):
     return starts, active & inside, active
 
 
-@impl("tile.gather")
+def _active_rows(op, num):
+    """(lanes or 1, n): which entries of the index an indexed access processes (the first ``num_indices``)."""
+    n = op.operands[1].type.shape[0]
+    if num is None:
+        return np.ones((1, n), bool)
+    return np.arange(n).reshape(1, n) < np.asarray(num, dtype=np.int64).reshape(-1, 1)
+
+
+def _gather_undefined(ex, op, masks, args, out, source):
+    """An undefined index among the processed ones reads an unknown row (warns); the gathered rows past
+    ``num_indices`` are undefined whatever the index holds there."""
+    dim = op.attrs["dim"]
+    num = args[2 + dim + 1] if op.attrs["has_num"] else None
+    if masks[1] is not None:
+        bad = masks[1] & _active_rows(op, num)
+        if bad.any():
+            warn_read(ex, op, source, int(np.count_nonzero(bad)), "gather (index)")
+    return out
+
+
+def _scatter_undefined(ex, op, masks, args, out, source):
+    """A scatter warns when an undefined element reaches the tensor: an undefined index among the processed
+    ones (an unknown destination), or an undefined element of a row it writes (rows past ``num_indices``,
+    and those whose index is outside the tensor under check_bounds, are not written)."""
+    src, index, t, *rest = args
+    dim = op.attrs["dim"]
+    offsets, rest = rest[:dim + 1], rest[dim + 1:]
+    num = rest[0] if op.attrs["has_num"] else None
+    if masks[1] is not None:
+        bad = masks[1] & _active_rows(op, num)
+        if bad.any():
+            warn_read(ex, op, source, int(np.count_nonzero(bad)), "scatter (index)")
+            return out
+    if masks[0] is None:
+        return out
+    tail = [int(d) for d in t.dims[dim + 1:]]
+    _, take, _ = _rows(ex, op, t, index, offsets, num, tail, "scatter")
+    L, n = take.shape
+    m = np.broadcast_to(masks[0], (L,) + masks[0].shape[1:])
+    m = m[(slice(None), slice(0, n)) + tuple(slice(0, d) for d in tail)].reshape(L, n, -1)
+    k = int(np.count_nonzero(m & take.reshape(L, n, 1)))
+    if k:
+        ex.warn(op, f"scatter to '{t.name}' writes {k} undefined element(s) inside the tensor: " + fix_text(source))
+    return out
+
+
+@impl("tile.gather", undefined=_gather_undefined)
 def _exec_gather(ex, op, t, index, *rest):
     rtype = op.results[0].type
     dim = op.attrs["dim"]
@@ -87,7 +134,7 @@ def _exec_gather(ex, op, t, index, *rest):
     if ex.checks and not buf.read_only:
         blocks = ex.blocks
         if ex.trackers:  # inside loops without a barrier: what another iteration stores is a hazard
-            _track(ex, op, buf, _Rows(idx, valid), L, load=True)
+            track_gm_access(ex, op, buf, _Rows(idx, valid), L, load=True)
         if buf.has_writes():
             tags = buf.writer_tags()
             check_read_race(buf, np.where(valid, tags[safe], NO_WRITER), blocks, "gather")
@@ -101,10 +148,13 @@ def _exec_gather(ex, op, t, index, *rest):
     poison = np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min
     out[~active] = np.asarray(poison).astype(npd)                # rows past num_indices: undefined
     ex.count_bytes("in", int(np.count_nonzero(valid)) * data.itemsize)
-    return out
+    if num is None:
+        return out
+    rank = len(rtype.shape)
+    return wrap(out, np.broadcast_to((~active).reshape((L, n) + (1,) * (rank - 1)), out.shape), op)
 
 
-@impl("tile.scatter", stores=True)
+@impl("tile.scatter", stores=True, undefined=_scatter_undefined)
 def _exec_scatter(ex, op, src, index, t, *rest):
     dim = op.attrs["dim"]
     offsets, rest = rest[:dim + 1], rest[dim + 1:]
@@ -128,7 +178,7 @@ def _exec_scatter(ex, op, src, index, t, *rest):
     lane_blocks = np.broadcast_to(ex.blocks.reshape(-1, 1, 1), idx.shape)[valid]
     if ex.checks:
         if ex.trackers:
-            _track(ex, op, buf, _Rows(idx, valid), L, load=False)
+            track_gm_access(ex, op, buf, _Rows(idx, valid), L, load=False)
         if buf.has_reads():
             lo, hi = buf.reader_span()
             safe = np.where(valid, idx, 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
@@ -65,7 +66,7 @@ def _exec_load(ex, op, t, *rest):
     data = buf.data
     checks = ex.checks and not buf.read_only
     if checks and ex.trackers:
-        _track(ex, op, buf, acc, L, load=True)
+        track_gm_access(ex, op, buf, acc, L, load=True, disjoint=_disjoint_lanes(acc, L))
     sv = acc.gather_view(data, L)
     if sv is not None:
         view, inv, starts = sv
@@ -111,29 +112,16 @@ def _exec_load(ex, op, t, *rest):
 
 
 def _note_unset(ex, op, buf, n):
-    # Only where the argument plays the output role (``Buffer.output``: stored through, and passed after the
-    # inputs the kernel reads). A kernel working in place on its only data, one updating an argument passed
-    # before its inputs (``x += y``), or the host passing one array as both input and output reads data the
+    # Only where the argument plays the output role (``Buffer.output``, ``sim.checks.output_role``). A kernel
+    # working in place on its only data, one updating an argument in place (passed before its inputs, or
+    # named as data, like axpy's y), or the host passing one array as both input and output reads data the
     # host put there by design.
     if n and buf.output:
         ex.warn(op, f"load of '{buf.name}' reads {n} element(s) no block wrote in this launch, from an output "
-                "argument (the kernel stores to it and it comes after the inputs): they hold whatever the host put "
-                "there (undefined if it was created with np.empty / torch.empty); initialise it on the host, or "
-                "store before loading (an argument updated in place goes before its inputs, as in kernel(x, y) "
-                "for x += y)")
-
-
-def _track(ex, op, buf, acc, L, load):
-    """Record an access inside un-barriered loops that may load what another of their iterations stores."""
-    idx, valid = acc.indices(L)
-    # Clipped tail elements stand in as the window's first element (inside the tensor): harmless repeats.
-    flat = np.where(valid, idx, idx[:, :1, :1]).reshape(L, -1)
-    for tr in ex.trackers:
-        ids = per_lane(ex.env[tr.key], L)
-        if load:
-            tr.note_load(buf, flat, ids, op, disjoint=_disjoint_lanes(acc, L))
-        else:
-            tr.note_store(buf, flat, ids, op)
+                "argument (the kernel stores to it, it comes after the inputs and is named as a result): they "
+                "hold whatever the host put there (undefined if it was created with np.empty / torch.empty); "
+                "initialise it on the host, or store before loading (an argument updated in place goes before "
+                "its inputs, as in kernel(x, y) for x += y)")
 
 
 def _disjoint_lanes(acc, L):
@@ -171,7 +159,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
         _store_unchecked(ex, buf, acc, vals, atomic)
         return
     if ex.trackers and op is not None:
-        _track(ex, op, buf, acc, L, load=False)
+        track_gm_access(ex, op, buf, acc, L, load=False)
     _note_cover(buf, acc, L)
     # Atomic updates resolve element by element (lanes may share elements): never the strided path.
     sv = acc.strided_view(data, L) if atomic is None else None
@@ -415,7 +403,7 @@ def _exec_get_value(ex, op, t, *offsets):
     buf = t.buffer
     if ex.checks and not buf.read_only:
         if ex.trackers:
-            _track(ex, op, buf, acc, L, load=True)
+            track_gm_access(ex, op, buf, acc, L, load=True, disjoint=_disjoint_lanes(acc, L))
         buf.note_read(acc, L, ex.blocks)
         if buf.has_writes():
             tags = buf.writer_tags()[starts]

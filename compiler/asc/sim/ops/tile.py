@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lanes import UnsetAccumulator, scalar_for_tile
+from ..undefined import Undef
 from . import impl
 
 
@@ -153,11 +154,12 @@ def _exec_mask(ex, op, *args):
 
 @impl("tile.empty")
 def _exec_empty(ex, op):
-    """Uninitialised storage: poison, as every on-chip buffer before it is written."""
+    """Uninitialised storage: poison, as every on-chip buffer before it is written, and every element
+    undefined (``sim.undefined``: a use that reaches a result warns at its line, naming this one)."""
     t = op.results[0].type
     npd = t.dtype.to_numpy()
     fill = np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min
-    return np.full((1,) + t.shape, fill, dtype=npd)
+    return Undef(np.full((1,) + t.shape, fill, dtype=npd), np.ones((1,) + t.shape, bool), op)
 
 
 @impl("block.sub_idx")
