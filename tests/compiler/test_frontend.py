@@ -463,6 +463,19 @@ def test_mask_bits_cover_one_256_byte_repeat_low_word_then_high_word():
     np.testing.assert_array_equal(np.nonzero(out == 1)[0], [0, 1, 64, 65])
 
 
+@pytest.mark.parametrize("hi,lo,lanes", [(-(2 ** 63), 0, [127]), (2 ** 62, 0, [126]), (0, -(2 ** 63), [63]),
+                                         (1, 1 << 62, [62, 64])], ids=["hi-63", "hi-62", "lo-63", "lo-62+hi-0"])
+def test_mask_bits_reach_the_top_bit_of_each_word(hi, lo, lanes):
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, HI: asc.ConstExpr[int], LO: asc.ConstExpr[int]):
+        x = asc2.load(asc2.tensor(x_ptr, [128]), [128], offsets=[0])
+        with asc2.mask(bits=(HI, LO), other=7.0):
+            asc2.store(x + 1.0, asc2.tensor(out_ptr, [128]), offsets=[0])
+    out = np.zeros(128, np.float16)               # 128 float16 lanes: low word 0..63, high word 64..127
+    k[1](np.zeros(128, np.float16), out, hi, lo)
+    np.testing.assert_array_equal(np.nonzero(out == 1)[0], lanes)
+
+
 @pytest.mark.parametrize("kwargs,exc,msg", [
     ({}, ValueError, "One of 'count', 'bits' must be provided"),
     ({"bits": (1, 2, 3)}, RuntimeError, "Expected two integers in 'bits', got 3"),

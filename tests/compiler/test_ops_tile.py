@@ -235,6 +235,20 @@ def test_broadcast_to():
     assert np.all(out == one[0])
 
 
+@pytest.mark.parametrize("blocks", [2, 3, 4])
+def test_each_block_broadcasts_its_own_row(blocks):
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        b = asc2.block_idx()
+        n = asc2.block_num()
+        row = asc2.load(asc2.tensor(x_ptr, [n * 32]), [32], offsets=[b * 32])
+        asc2.store(row.broadcast_to(4, 32), asc2.tensor(out_ptr, [n * 4, 32]), offsets=[b * 4, 0])
+    x = randn(blocks * 32, np.float32, seed=24)
+    out = np.zeros((blocks * 4, 32), np.float32)
+    k[blocks](x, out)
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(blocks, 32), 4, axis=0))
+
+
 @pytest.mark.parametrize("fn,msg", [
     (lambda t: t.broadcast_to(4, 64), "Cannot broadcast tile with shape [2, 32] to [4, 64]"),
     (lambda t: t.broadcast_to(32), "Cannot broadcast tile with shape [2, 32] to [32]"),

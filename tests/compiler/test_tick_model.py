@@ -11,7 +11,7 @@ import torch
 import asc
 import asc2
 import asc.runtime.config as config
-from asc.runtime import platforms
+from asc.runtime import launcher
 from asc.runtime.platforms import hardware
 from asc.sim import schedule
 
@@ -360,8 +360,10 @@ def test_each_unrolled_group_and_the_tail_trip_pay_one_loop_end_barrier(monkeypa
     # a sequential loop at unroll_factor=2: one barrier per group of two trips, one more for a tail trip;
     # each sits on the critical path, so a costlier barrier adds its extra cost that many times
     base = _scale(trips, 2, False)
-    c310 = platforms.hardware(config.Platform.Ascend950PR_9599)
-    monkeypatch.setattr(platforms, "_C310", dataclasses.replace(c310, loop_barrier=c310.loop_barrier + 1000))
+    platform = config.Platform.Ascend950PR_9599
+    real = launcher.hardware
+    costlier = dataclasses.replace(real(platform), loop_barrier=real(platform).loop_barrier + 1000)
+    monkeypatch.setattr(launcher, "hardware", lambda p: costlier if p == platform else real(p))
     assert _scale(trips, 2, False) - base == 1000 * barriers
 
 
