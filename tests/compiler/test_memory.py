@@ -255,7 +255,10 @@ def test_num_tiles_static_and_dynamic():
 
 
 @pytest.mark.parametrize("call,msg", [("asc2.num_tiles(t, 2, [1, 32])", r"axis \(2\) exceeds number of dimensions"),
-                                      ("asc2.num_tiles(t, 0, [32])", "rank of 'tensor_shape' must match rank of 'shape'")])
+                                      ("asc2.num_tiles(t, 3, [1, 32])", r"axis \(3\) exceeds number of dimensions"),
+                                      ("asc2.num_tiles(t, 0, [32])", "rank of 'tensor_shape' must match rank of 'shape'"),
+                                      ("asc2.num_tiles(t, 0, [1, 32, 4])",
+                                       "rank of 'tensor_shape' must match rank of 'shape'")])
 def test_num_tiles_errors(call, msg):
     import linecache
     src = f"def kern(x_ptr):\n    t = asc2.tensor(x_ptr, [4, 32])\n    v = {call}\n"
