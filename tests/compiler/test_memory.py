@@ -254,8 +254,20 @@ def test_num_tiles_static_and_dynamic():
     assert np.all(out == 4)
 
 
+def test_a_tensor_shape_printed_while_tracing_shows_static_dims_and_a_question_mark_for_runtime_ones(capsys):
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, rows: int):
+        asc2.static_print(asc2.tensor(x_ptr, [rows, 100]).shape)
+
+    k[1](np.zeros((10, 100), np.float32), 10)
+    assert "RuntimeShape(?, 100)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("call,msg", [("asc2.num_tiles(t, 2, [1, 32])", r"axis \(2\) exceeds number of dimensions"),
-                                      ("asc2.num_tiles(t, 0, [32])", "rank of 'tensor_shape' must match rank of 'shape'")])
+                                      ("asc2.num_tiles(t, 3, [1, 32])", r"axis \(3\) exceeds number of dimensions"),
+                                      ("asc2.num_tiles(t, 0, [32])", "rank of 'tensor_shape' must match rank of 'shape'"),
+                                      ("asc2.num_tiles(t, 0, [1, 32, 4])",
+                                       "rank of 'tensor_shape' must match rank of 'shape'")])
 def test_num_tiles_errors(call, msg):
     import linecache
     src = f"def kern(x_ptr):\n    t = asc2.tensor(x_ptr, [4, 32])\n    v = {call}\n"

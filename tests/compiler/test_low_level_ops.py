@@ -1,0 +1,54 @@
+"""empty's location (Auto is UB, an explicit one is kept) and cost (no instruction), and from_asc on this
+engine: values come back unchanged, its only keyword is a valid location."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from asc.experimental import asctile
+from asc.frontend.errors import CodegenError
+from asc.ir.types import Location
+
+
+@asctile.jit
+def empties(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+    x = asctile.copy_in(asctile.global_tensor(x_ptr, [16, 16]), [0, 0], [16, 16])
+    a = asctile.empty([16, 16], asctile.float32)
+    b = asctile.empty([16, 16], asctile.float16, asctile.TensorLocation.L1)
+    c = asctile.empty([16, 16], asctile.float16, "L0A")
+    y = asctile.from_asc(x, location=asctile.TensorLocation.UB)
+    asctile.copy_out(asctile.where(y > 0, y, a), asctile.global_tensor(out_ptr, [16, 16]), [0, 0])
+
+
+def test_empty_is_a_ub_tile_by_default_keeps_an_explicit_location_and_costs_nothing():
+    x = np.ones((16, 16), np.float32)
+    out = np.zeros_like(x)
+    empties[1](x, out)
+    np.testing.assert_array_equal(out, x)   # from_asc hands the tile back unchanged
+    ck = empties.compile((x, out), {})[0]
+    ops = [op for op in ck.fn.walk() if op.name == "tile.empty"]
+    assert [op.results[0].type.location for op in ops] == [Location.UB, Location.L1, Location.L0A]
+    assert [ck.costs[op.id][1] for op in ops] == [0.0, 0.0, 0.0]
+
+
+@asctile.jit
+def from_asc_call(x_ptr: asctile.GlobalAddress, how: asctile.ConstExpr):
+    x = asctile.copy_in(asctile.global_tensor(x_ptr, [16]), [0], [16])
+    if how == "unknown":
+        asctile.from_asc(x, zeta=1, alpha=2)
+    elif how == "bad_location":
+        asctile.from_asc(x, location=3)
+    else:
+        asctile.from_asc(x)
+
+
+@pytest.mark.parametrize("how,text", [
+    ("unknown", "TypeError: from_asc() got an unexpected keyword argument 'alpha'"),
+    ("bad_location", "TypeError: 'location' argument must be str or TensorLocation, got int"),
+])
+def test_from_asc_rejects_keywords_other_than_a_valid_location(how, text):
+    with pytest.raises(CodegenError, match=re.escape(text)):
+        from_asc_call[1](np.zeros(16, np.float32), how)
+    from_asc_call[1](np.zeros(16, np.float32), "plain")
