@@ -24,10 +24,6 @@ class Shared:
         self._full = None
 
     @property
-    def shape(self):
-        return (self.index.shape[0],) + self.windows.shape[1:]
-
-    @property
     def ndim(self):
         return self.windows.ndim
 
@@ -56,10 +52,6 @@ class UnsetAccumulator:
 
     def __init__(self, zeros):
         self.zeros = zeros
-
-    @property
-    def shape(self):
-        return self.zeros.shape
 
     def __array__(self, dtype=None, copy=None):
         return self.zeros if dtype is None else self.zeros.astype(dtype)
