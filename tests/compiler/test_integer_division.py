@@ -49,3 +49,13 @@ def test_a_zero_divisor_is_reported_for_scalars_and_tiles():
         scalar_div[1](np.zeros(24, np.int32), 7, 0)
     with pytest.raises(RuntimeError, match="integer division by zero"):
         tile_div[1](np.arange(64, dtype=np.int32), np.zeros(64, np.int32), 0)
+
+
+@pytest.mark.parametrize("a,b", [(2**62 + 1, 1), (2**62 + 1, 3), (-(2**62) - 7, 3), (2**63 - 1, -2), (-(2**63) + 1, 7)])
+def test_int64_division_is_exact_past_two_to_the_53(a, b):
+    # a float quotient would round these; C's int64 division truncates exactly
+    from asc.sim.integer import int_div
+    q = int(int_div(np.int64(a), np.int64(b), "div"))
+    expected = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+    assert q == expected
+    assert int(int_div(np.int64(a), np.int64(b), "mod")) == a - expected * b
