@@ -78,6 +78,20 @@ def matmul_then_vector_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress
     asc2.store(c * 2.0, asc2.tensor(c_ptr, [64, 64]), offsets=[0, 0])
 
 
+@asc2.jit
+def busy_scalar_read_back_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, f: float):
+    """A vector reduction read back while the scalar unit is still busy with a chain of float divisions: the
+    scalar unit does not go back in time for it, and its later divisions start after the chain."""
+    s = asc2.reduce_sum(asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0]))
+    y = f
+    for _ in asc.static_range(8):
+        y = y / 1.25 + 0.5
+    t = asc2.full([64], s, dtype=asc.float32)
+    for _ in asc.static_range(4):
+        y = y / 2.0 + 1.0
+    asc2.store(t * y, asc2.tensor(out_ptr, [64]), offsets=[0])
+
+
 def _cases():
     n = 32 * 4096
     x = np.linspace(-2, 2, n, dtype=np.float32)
@@ -115,6 +129,9 @@ def _cases():
     m64 = torch.rand((64, 64), dtype=torch.float16)
     out["matmul 64x64x64 then a vector op x1"] = \
         lambda: matmul_then_vector_kernel[1](m64, m64, torch.zeros((64, 64), dtype=torch.float16))
+    s64 = np.linspace(-1, 1, 64, dtype=np.float32)
+    out["a vector result read back by a busy scalar unit x1"] = \
+        lambda: busy_scalar_read_back_kernel[1](s64, np.zeros_like(s64), 3.0)
     for stage in (False, True):
         out[f"matmul 128x512x128 K-tiled{' L1-staged' if stage else ''} x4"] = \
             lambda stage=stage: ktiled_matmul_kernel[4](a, b, c, 128, 512, 128, 64, 128, 64, stage)
