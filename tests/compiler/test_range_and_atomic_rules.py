@@ -65,15 +65,23 @@ def test_the_august_range_takes_only_a_bool_gm_barrier():
         k[1](np.zeros(8, np.float32))
 
 
+@asc2.jit
+def atomic_of_rank(out_ptr: asc.GlobalAddress, OFFS: asc.ConstExpr, SHAPE: asc.ConstExpr):
+    asc2.atomic_add(asc2.full(SHAPE, 1.0, dtype=asc.float32), asc2.tensor(out_ptr, [2, 64]), OFFS)
+
+
 @pytest.mark.parametrize("offsets,tile_shape", [([0], [1, 64]), ([0, 0, 0], [1, 64]), ([0, 0], [64]),
                                                 ([0, 0], [1, 1, 64])])
 def test_an_atomic_update_needs_one_offset_and_one_tile_dimension_per_tensor_dimension(offsets, tile_shape):
-    @asc2.jit
-    def k(out_ptr: asc.GlobalAddress):
-        t = asc2.full(tile_shape, 1.0, dtype=asc.float32)
-        asc2.atomic_add(t, asc2.tensor(out_ptr, [2, 64]), offsets)
-    with pytest.raises(CodegenError, match=re.escape("rank of 'tensor_shape' must match rank of 'shape'")):
-        k[1](np.zeros((2, 64), np.float32))
+    with pytest.raises(CodegenError, match=re.escape("rank of 'tensor_shape' must match rank of 'shape'")) as e:
+        atomic_of_rank[1](np.zeros((2, 64), np.float32), offsets, tile_shape)
+    assert "asc2.atomic_add(" in str(e.value)            # reported at the user's call
+
+
+def test_an_atomic_update_of_the_tensor_s_rank_runs():
+    out = np.zeros((2, 64), np.float32)
+    atomic_of_rank[1](out, [1, 0], [1, 64])
+    assert np.all(out[0] == 0) and np.all(out[1] == 1)
 
 
 @asc2.jit
@@ -105,3 +113,20 @@ def test_atomic_updates_in_a_sequential_loop_apply_trip_by_trip():
     out = np.zeros(8, np.float32)
     atomic_trips[2](x, out, 2)
     np.testing.assert_array_equal(out, np.full(8, 2.0, np.float32))
+
+
+@asc2.jit
+def read_then_atomic(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, res_ptr: asc.GlobalAddress):
+    o_gm = asc2.tensor(out_ptr, [64])
+    before = asc2.load(o_gm, [64], offsets=[0])
+    asc2.atomic_add(asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0]), o_gm, [0])
+    asc2.store(before, asc2.tensor(res_ptr, [64]), offsets=[0])
+
+
+def test_an_output_only_an_atomic_update_writes_is_still_an_output():
+    # x is only read; out is written by the atomic update alone: reading it first is reported, x is not
+    x = np.ones(64, np.float32)
+    read_then_atomic[1](x, np.zeros(64, np.float32), np.zeros(64, np.float32))
+    warnings = read_then_atomic.last_launch["warnings"]
+    assert any("load of 'out_ptr' reads 64 element(s) no block wrote" in w for w in warnings), warnings
+    assert not any("'x_ptr'" in w for w in warnings)
