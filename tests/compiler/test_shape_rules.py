@@ -158,3 +158,28 @@ def test_a_shape_that_is_not_a_sequence_is_rejected():
         asc2.store(asc2.full(64, 1.0, dtype=asc.float32), asc2.tensor(out_ptr, [64]), offsets=[0])
     with pytest.raises(CodegenError, match="shape must be integers"):
         k[1](np.zeros(64, np.float32))
+
+
+@pytest.mark.parametrize("shapes,common", [
+    (((8, 1), (64,)), (8, 64)), (((3,), (2, 3)), (2, 3)), (((2, 1, 4), (3, 1)), (2, 3, 4)),
+    (((1,), (5,)), (5,)), (((5,), (1,)), (5,)), (((1, 7), (6, 1), (1, 1)), (6, 7)), (((4, 4),), (4, 4)),
+])
+def test_broadcast_shapes_follows_numpy_on_the_host(shapes, common):
+    assert asctile.broadcast_shapes(*shapes) == common == np.broadcast_shapes(*shapes)
+
+
+@pytest.mark.parametrize("lhs,rhs", [((8, 2), (8, 3)), ((2, 3), (3, 2)), ((3,), (2, 4))])
+def test_shapes_whose_dimensions_are_neither_equal_nor_one_do_not_broadcast(lhs, rhs):
+    with pytest.raises(RuntimeError, match=re.escape(f"Shapes are not broadcastable: {lhs} vs. {rhs}")):
+        asctile.broadcast_shapes(lhs, rhs)
+
+
+def test_a_mask_takes_two_bit_words_by_keyword_and_only_inside_a_kernel():
+    with pytest.raises(RuntimeError, match=re.escape("Expected two integers in 'bits', got 1")):
+        asc2.mask(bits=(1,))
+    with pytest.raises(TypeError, match="positional"):
+        asc2.mask(4)
+    with pytest.raises(RuntimeError, match=re.escape("asc2.mask can only be used in a `with` statement inside an "
+                                                     "@asc2.jit kernel")):
+        with asc2.mask(count=4):
+            pass
