@@ -120,3 +120,66 @@ def test_broadcast_tensors_brings_one_two_or_three_tiles_to_their_common_shape(n
         np.testing.assert_array_equal(out[0], a)
         np.testing.assert_array_equal(out[1], np.broadcast_to(b, (8, 16)))
         np.testing.assert_array_equal(out[2], np.broadcast_to(c[:, None], (8, 16)))
+
+
+@asc2.jit
+def concat_of(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+              A: asc.ConstExpr, B: asc.ConstExpr, N: asc.ConstExpr[int]):
+    a = asc2.load(asc2.tensor(a_ptr, A), A, offsets=[0, 0])
+    b = asc2.load(asc2.tensor(b_ptr, B), B, offsets=[0, 0])
+    if N == 1:
+        out = asc2.concat(a)
+        asc2.store(out, asc2.tensor(out_ptr, [out.shape[0], out.shape[1]]), offsets=[0, 0])
+    else:
+        out = asc2.concat(a, b)
+        asc2.store(out, asc2.tensor(out_ptr, [out.shape[0], out.shape[1]]), offsets=[0, 0])
+
+
+def test_concat_of_one_tile_is_that_tile_and_of_two_stacks_their_rows():
+    a, b = randn((8, 16), np.float32, seed=56), randn((4, 16), np.float32, seed=57)
+    out = np.zeros((8, 16), np.float32)
+    concat_of[1](a, b, out, [8, 16], [4, 16], 1)
+    np.testing.assert_array_equal(out, a)
+    out = np.zeros((12, 16), np.float32)
+    concat_of[1](a, b, out, [8, 16], [4, 16], 2)
+    np.testing.assert_array_equal(out, np.concatenate([a, b]))
+
+
+@pytest.mark.parametrize("b_shape", [[8, 8], [8, 32]])
+def test_concat_needs_the_same_trailing_dimensions_either_way(b_shape):
+    with pytest.raises(CodegenError, match=re.escape("All tiles must have the same shape except their first dimension")):
+        concat_of[1](np.zeros((8, 16), np.float32), np.zeros(b_shape, np.float32), np.zeros((16, 16), np.float32),
+                     [8, 16], b_shape, 2)
+
+
+def test_a_shape_that_is_not_a_sequence_is_rejected():
+    @asc2.jit
+    def k(out_ptr: asc.GlobalAddress):
+        asc2.store(asc2.full(64, 1.0, dtype=asc.float32), asc2.tensor(out_ptr, [64]), offsets=[0])
+    with pytest.raises(CodegenError, match="shape must be integers"):
+        k[1](np.zeros(64, np.float32))
+
+
+@pytest.mark.parametrize("shapes,common", [
+    (((8, 1), (64,)), (8, 64)), (((3,), (2, 3)), (2, 3)), (((2, 1, 4), (3, 1)), (2, 3, 4)),
+    (((1,), (5,)), (5,)), (((5,), (1,)), (5,)), (((1, 7), (6, 1), (1, 1)), (6, 7)), (((4, 4),), (4, 4)),
+])
+def test_broadcast_shapes_follows_numpy_on_the_host(shapes, common):
+    assert asctile.broadcast_shapes(*shapes) == common == np.broadcast_shapes(*shapes)
+
+
+@pytest.mark.parametrize("lhs,rhs", [((8, 2), (8, 3)), ((2, 3), (3, 2)), ((3,), (2, 4))])
+def test_shapes_whose_dimensions_are_neither_equal_nor_one_do_not_broadcast(lhs, rhs):
+    with pytest.raises(RuntimeError, match=re.escape(f"Shapes are not broadcastable: {lhs} vs. {rhs}")):
+        asctile.broadcast_shapes(lhs, rhs)
+
+
+def test_a_mask_takes_two_bit_words_by_keyword_and_only_inside_a_kernel():
+    with pytest.raises(RuntimeError, match=re.escape("Expected two integers in 'bits', got 1")):
+        asc2.mask(bits=(1,))
+    with pytest.raises(TypeError, match="positional"):
+        asc2.mask(4)
+    with pytest.raises(RuntimeError, match=re.escape("asc2.mask can only be used in a `with` statement inside an "
+                                                     "@asc2.jit kernel")):
+        with asc2.mask(count=4):
+            pass
