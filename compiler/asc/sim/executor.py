@@ -21,7 +21,7 @@ from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
-from .undefined import Undef, propagate, scatter_undefined
+from .undefined import Undef, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
@@ -29,22 +29,6 @@ _SPECIAL = (Shared, UnsetAccumulator, Undef)
 
 class KernelRuntimeError(RuntimeError):
     """A fault found while simulating the kernel, located at the user's source line."""
-
-
-def _scatter(full, idx, part, lanes):
-    """Merge a subset's values back into a lane-wide value."""
-    if type(full) is Undef or type(part) is Undef:
-        return scatter_undefined(full, idx, part, lanes, _scatter)
-    part = np.asarray(part)
-    if full is None:  # the first region to produce this value: the other lanes are filled by the others
-        out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
-        out[idx] = part if part.ndim else part.reshape(1)
-        return out
-    full = np.asarray(full)
-    tail = full.shape[1:] if full.ndim else ()
-    out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
-    out[idx] = part if part.ndim else part.reshape(1)
-    return out
 
 
 def _lanes_of(value, idx):
@@ -384,7 +368,7 @@ class Executor:
                 if idx is None:
                     carried = out
                 else:
-                    carried = [_scatter(c, idx, o, L) for c, o in zip(carried, out)]
+                    carried = [merge_lanes(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
             self._set_lanes(saved, counts)
             if tracker is not None:
@@ -409,7 +393,7 @@ class Executor:
                 self._set_lanes(saved[sel])
                 self._visit(("then" if region is then_r else "else", op.id), self.block_counts)
                 out = self.run_block(region, Env(env, sel))
-                results = [_scatter(r, sel, o, L) for r, o in zip(results, out)]
+                results = [merge_lanes(r, sel, o, L) for r, o in zip(results, out)]
         finally:
             self._set_lanes(saved, counts)
         return results
@@ -436,7 +420,7 @@ class Executor:
                 done = ~cond
                 if np.any(done):
                     ended = np.nonzero(done)[0]
-                    final = [_scatter(f, active[done], _lanes_of(p, ended) if np.ndim(p) else p, L)
+                    final = [merge_lanes(f, active[done], _lanes_of(p, ended) if np.ndim(p) else p, L)
                              for f, p in zip(final, passed)]
                 keep = np.nonzero(cond)[0]
                 if keep.size == 0:
@@ -446,7 +430,7 @@ class Executor:
                 for a, p in zip(after.args, passed):
                     body[a.id] = _lanes_of(p, keep) if np.ndim(p) else p
                 out = self.run_block(after, body)
-                carried = [_scatter(c, active[keep], o, L) for c, o in zip(carried, out)]
+                carried = [merge_lanes(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]
         finally:
             self._set_lanes(saved, counts)

@@ -87,6 +87,21 @@ def gather(v, idx):
     return v
 
 
+def merge_plain(full, idx, part, lanes):
+    """A lane subset's values ``part`` (lanes ``idx``) merged into the lane-wide value ``full`` (None: the
+    first subset to produce it, the other lanes are filled by the others)."""
+    part = np.asarray(part)
+    if full is None:
+        out = np.empty((lanes,) + (part.shape[1:] if part.ndim else ()), dtype=part.dtype)
+        out[idx] = part if part.ndim else part.reshape(1)
+        return out
+    full = np.asarray(full)
+    tail = full.shape[1:] if full.ndim else ()
+    out = np.array(np.broadcast_to(full if full.ndim else full.reshape(1), (lanes,) + tail))
+    out[idx] = part if part.ndim else part.reshape(1)
+    return out
+
+
 def per_lane(v, lanes: int, tail=()):
     """``v`` as an array of shape ``(lanes, *tail)`` (a view when it is uniform)."""
     v = np.asarray(v)

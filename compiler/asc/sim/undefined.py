@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir.types import TileType
-from .lanes import gather
+from .lanes import gather, merge_plain
 
 
 class Undef:
@@ -187,11 +187,13 @@ def matmul_undefined(ex, op, masks, args, out, source):
                 source)
 
 
-def scatter_undefined(full, idx, part, lanes, scatter):
-    """``scatter`` (the executor's merge of a lane subset's values into a lane-wide value) of values some
-    of whose elements are undefined: the data and the masks merged alike."""
+def merge_lanes(full, idx, part, lanes):
+    """A lane subset's values merged back into the lane-wide value (``lanes.merge_plain``), where either
+    may have undefined elements: the data and the masks are merged alike."""
+    if type(full) is not Undef and type(part) is not Undef:
+        return merge_plain(full, idx, part, lanes)
     source = (full if type(full) is Undef else part).source
-    data = scatter(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
+    data = merge_plain(full.data if type(full) is Undef else full, idx, np.asarray(part), lanes)
     tail = data.shape[1:]
     mask = np.zeros((lanes,) + tail, bool) if type(full) is not Undef else \
         np.array(np.broadcast_to(full.mask, (lanes,) + tail))
