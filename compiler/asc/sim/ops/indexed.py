@@ -73,15 +73,22 @@ def _active_rows(op, num):
     return np.arange(n).reshape(1, n) < np.asarray(num, dtype=np.int64).reshape(-1, 1)
 
 
+def _undefined_index(ex, op, masks, num, source, what):
+    """Warn, and return True, when an undefined element of the index is among the entries processed."""
+    if masks[1] is None:
+        return False
+    bad = masks[1] & _active_rows(op, num)
+    if not bad.any():
+        return False
+    warn_read(ex, op, source, int(np.count_nonzero(bad)), what)
+    return True
+
+
 def _gather_undefined(ex, op, masks, args, out, source):
     """An undefined index among the processed ones reads an unknown row (warns); the gathered rows past
     ``num_indices`` are undefined whatever the index holds there."""
     dim = op.attrs["dim"]
-    num = args[2 + dim + 1] if op.attrs["has_num"] else None
-    if masks[1] is not None:
-        bad = masks[1] & _active_rows(op, num)
-        if bad.any():
-            warn_read(ex, op, source, int(np.count_nonzero(bad)), "gather (index)")
+    _undefined_index(ex, op, masks, args[2 + dim + 1] if op.attrs["has_num"] else None, source, "gather (index)")
     return out
 
 
@@ -93,12 +100,7 @@ def _scatter_undefined(ex, op, masks, args, out, source):
     dim = op.attrs["dim"]
     offsets, rest = rest[:dim + 1], rest[dim + 1:]
     num = rest[0] if op.attrs["has_num"] else None
-    if masks[1] is not None:
-        bad = masks[1] & _active_rows(op, num)
-        if bad.any():
-            warn_read(ex, op, source, int(np.count_nonzero(bad)), "scatter (index)")
-            return out
-    if masks[0] is None:
+    if _undefined_index(ex, op, masks, num, source, "scatter (index)") or masks[0] is None:
         return out
     tail = [int(d) for d in t.dims[dim + 1:]]
     _, take, _ = _rows(ex, op, t, index, offsets, num, tail, "scatter")
