@@ -109,19 +109,27 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("body, exc, message", CASES)
-def test_august_messages_are_pyasc_devs(body, exc, message, tmp_path):
-    path = tmp_path / "kernel_text_case.py"
-    path.write_text("import numpy as np\nfrom asc.experimental import asctile\n" + _kernel(body))
+def _launch_failing(tmp_path, name, source, body, exc, message, line):
+    """Launch kernel ``k`` of ``source`` (written to a file, as a user's kernel is); returns the error report
+    after checking it gives ``exc: message`` and marks ``body`` at ``line``."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("kernel_text_case", path)
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     with pytest.raises(CodegenError) as e:
         launch(mod.k)
     text = str(e.value)
     assert f"{exc}: {message}" in text, text
-    assert re.search(rf"^  >\s+9 \|     {re.escape(body)}$", text, re.M), text  # the user's line is marked
+    assert re.search(rf"^  >\s+{line} \|     {re.escape(body)}$", text, re.M), text  # the user's line is marked
+    return text
+
+
+@pytest.mark.parametrize("body, exc, message", CASES)
+def test_august_messages_are_pyasc_devs(body, exc, message, tmp_path):
+    text = _launch_failing(tmp_path, "kernel_text_case", "import numpy as np\nfrom asc.experimental import asctile\n"
+                           + _kernel(body), body, exc, message, 9)
     assert len([line for line in text.splitlines() if line.startswith("hint: ")]) == 1, text
 
 
@@ -149,14 +157,5 @@ APRIL_CASES = [
 
 @pytest.mark.parametrize("body, exc, message", APRIL_CASES)
 def test_april_kernels_keep_the_april_texts(body, exc, message, tmp_path):
-    path = tmp_path / "kernel_april_case.py"
-    path.write_text("import numpy as np\nimport asc\nimport asc2\n" + _april_kernel(body))
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("kernel_april_case", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    with pytest.raises(CodegenError) as e:
-        launch(mod.k)
-    text = str(e.value)
-    assert f"{exc}: {message}" in text, text
-    assert re.search(rf"^  >\s+10 \|     {re.escape(body)}$", text, re.M), text
+    _launch_failing(tmp_path, "kernel_april_case", "import numpy as np\nimport asc\nimport asc2\n" + _april_kernel(body),
+                    body, exc, message, 10)
