@@ -3,6 +3,7 @@ dependencies between iterations of un-barriered loops, output elements no block 
 stores of different blocks sharing a 32-byte DMA block."""
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -96,6 +97,7 @@ _RESULT_WORDS = frozenset({"out", "outs", "output", "outputs", "dst", "dest", "r
                            "o", "z"})
 
 
+@functools.lru_cache(maxsize=1024)   # asked for every pointer argument of every launch
 def names_a_result(name):
     """Whether an argument's name reads as a result the kernel produces (``out_ptr``, ``dst``, ``z``,
     ``y_out``, ``outputGm``), rather than data it updates in place (``y`` of y = a * x + y, ``c`` of a GEMM
