@@ -49,10 +49,27 @@ def to_scalar(value, dtype) -> "PlainValue":
                 "pass a number or a runtime scalar here")
 
 
+def _literal_operand(value, dtype, symbol):
+    """``value`` as a scalar of ``dtype`` (the other operand's type, as pyasc converts it); a float literal
+    that an integer scalar cannot hold exactly gets a trace-time warning, as on the hardware it silently
+    becomes another number (``n * 1.5`` multiplies by 1)."""
+    if isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer():
+        b = current_builder()
+        where = f"{b.loc.file}:{b.loc.line}: " if b.loc is not None else ""
+        kept = int(value) if np.isfinite(value) else "an undefined value"
+        msg = (f"{where}the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
+               f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
+               f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        if msg not in b.warnings:
+            b.warnings.append(msg)
+    return to_scalar(value, dtype)
+
+
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%",
           "lshift": "<<", "rshift": ">>", "and": "&", "or": "|", "xor": "^",
           "logical_and": "and", "logical_or": "or", "max": "max", "min": "min"}
 _CMP = ("eq", "ne", "gt", "ge", "lt", "le")
+_CMP_SYMBOL = {"eq": "==", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
 
 
 class PlainValue(IRHandle):
@@ -84,14 +101,14 @@ class PlainValue(IRHandle):
         if kind in ("mod", "lshift", "rshift", "and", "or", "xor") and not self.dtype.is_int():
             raise error(TypeError, f"operator '{_ARITH[kind]}' requires integer scalars, got {self.dtype}",
                         "cast the scalar to an integer type first: v.cast(asc.int32)")
-        other = to_scalar(other, self.dtype)
+        other = _literal_operand(other, self.dtype, _ARITH[kind])
         a, b = (other, self) if reverse else (self, other)
         return PlainValue(_emit("scalar.binary", [a.handle, b.handle], ScalarType(self.dtype), kind=kind).result)
 
     def _cmp(self, other, mode, reverse=False):
         if not isinstance(other, (PlainValue, bool, int, float, np.number)):
             return NotImplemented
-        other = to_scalar(other, self.dtype)
+        other = _literal_operand(other, self.dtype, _CMP_SYMBOL[mode])
         a, b = (other, self) if reverse else (self, other)
         return PlainValue(_emit("scalar.cmp", [a.handle, b.handle], ScalarType(dt.int1), mode=mode).result)
 
