@@ -62,7 +62,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     ex = Executor(compiled.fn, hw, core_num, compiled.costs,
                   batchable=frozenset() if aliased else compiled.batchable_loops,
                   gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
-                  hoistable={} if aliased else compiled.hoistable)
+                  hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
     inputs = [i for i, (name, _) in enumerate(ptrs) if buffers[name].read_only]
     for i, (name, _) in enumerate(ptrs):
         b = buffers[name]

@@ -62,12 +62,14 @@ def _interleaved(lb, step, trips):
 
 class Executor:
     def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
-                 block_order=None, hoistable=None):
+                 block_order=None, hoistable=None, plans=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
         self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
         self.hoistable = hoistable or {}         # carried-value loop id -> ops independent of the carried chain
-        self._split = {}                         # loop id -> (hoisted ops, the other ops of the body)
+        # loop id -> (hoisted ops, the other ops of the body), ("fold", loop id) -> its fold plan: facts of
+        # the IR, kept by the caller across launches of one kernel
+        self._split = {} if plans is None else plans
         self.checks = checks                     # race / coverage / dependency checks (bounds always)
         self.hw = hw
         self.core_num = core_num
