@@ -70,12 +70,8 @@ def to_asc(asctile_object):
 
 
 def from_asc(asc_object, **kwargs):
-    """No low-level ``asc`` tensor exists on this engine, so every value comes back unchanged."""
-    if kwargs.keys() - {"location"}:
-        raise error(TypeError, f"from_asc() got an unexpected keyword argument '{sorted(kwargs.keys() - {'location'})[0]}'",
-                    "from_asc(asc_object, *, location=...)")
-    if "location" in kwargs:
-        _location(kwargs["location"])
+    """No low-level ``asc`` tensor exists on this engine, so every value comes back unchanged. As in
+    pyasc-dev, keywords (its ``location``) only apply to a low-level tensor and are not looked at otherwise."""
     return asc_object
 
 
