@@ -67,28 +67,6 @@ def test_a_matmul_reports_two_flops_per_multiply_accumulate_and_its_roofline():
     assert r["roofline"] == {"bound": "dma", "ideal_ticks": round(dma, 1), "efficiency": round(dma / r["ticks"], 4)}
 
 
-def _blas_threads():
-    from threadpoolctl import threadpool_info
-    return {i["filepath"]: i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
-
-
-def test_a_matmul_runs_its_gemms_with_one_blas_thread_and_restores_the_pool(monkeypatch):
-    from threadpoolctl import threadpool_limits
-    import asc.sim.ops.arith as arith
-    seen = []
-    real = arith._mm_f32
-    monkeypatch.setattr(arith, "_mm_f32", lambda a, b: (seen.append(_blas_threads()), real(a, b))[1])
-    a, b = np.ones((16, 32), np.float16), np.ones((32, 16), np.float16)
-    c = np.zeros((16, 16), np.float32)
-    with threadpool_limits(limits=2, user_api="blas"):
-        before = _blas_threads()
-        assert before and set(before.values()) == {2}
-        matmul_kernel[1](a, b, c, 16, 32, 16)
-        assert _blas_threads() == before
-    np.testing.assert_array_equal(c, 32.0)
-    assert seen and all(set(s.values()) == {1} for s in seen)
-
-
 def test_the_pipes_of_a_report_are_the_busy_ones_only():
     add_kernel[4](np.ones(2048, np.float32), np.ones(2048, np.float32), np.zeros(2048, np.float32), 2048, 512)
     pipes = add_kernel.last_launch["pipes"]

@@ -248,6 +248,15 @@ def test_an_extra_variable_of_none_removes_a_default(confined):
     assert env["PYTHONNOUSERSITE"] == "1" and env["PYTHONDONTWRITEBYTECODE"] == "1"
 
 
+def test_a_run_gets_one_blas_thread_unless_the_caller_asks_for_more(confined):
+    """Sandboxed runs go side by side: numpy's BLAS (and OpenMP) pools are one thread each."""
+    code = "import json, os; print(json.dumps([os.environ.get(k) for k in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS')]))"
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None)
+    assert json.loads(res.stdout) == ["1", "1"], res.stderr
+    res = sandbox.run([PY, "-c", code], timeout_s=30, memory_mb=None, env_extra={"OPENBLAS_NUM_THREADS": 4})
+    assert json.loads(res.stdout) == ["4", "1"], res.stderr
+
+
 def test_binary_output_is_decoded(confined):
     res = sandbox.run([PY, "-c", "import os; os.write(1, bytes(range(256)) * 4); os.write(2, b'\\xff\\xfe')"],
                       timeout_s=10, memory_mb=None)

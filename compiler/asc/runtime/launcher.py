@@ -69,11 +69,7 @@ def launch(jit_fn, compiled, core_num, runtime):
         b.stored = name in written_args
         b.output = output_role(name, b.stored, bool(inputs) and inputs[-1] < i)
     try:
-        if compiled.uses_cube:
-            with single_threaded_blas():
-                ex.run(values)
-        else:
-            ex.run(values)
+        ex.run(values)
     except KernelRuntimeError as e:
         if order_text:
             e.args = (f"{e.args[0]}\n(blocks ran in the order of ASC_BLOCK_ORDER={order_text})",)
@@ -97,19 +93,6 @@ def launch(jit_fn, compiled, core_num, runtime):
     if record and trace_dir:
         timeline.write_launch_trace(trace_dir, report, hw.clock_mhz)
     return None
-
-
-_BLAS = []
-
-
-def single_threaded_blas():
-    """A context in which numpy's BLAS runs on one thread. The simulator's matmuls are many small GEMMs
-    (one per lane or per distinct tile pair); with a thread pool per GEMM they slowed down several times
-    whenever the cores were busy (parallel test or nightly workers), and gained nothing when idle."""
-    if not _BLAS:
-        from threadpoolctl import ThreadpoolController
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 _ZERO = np.asarray(0, dtype=np.int64)

@@ -27,8 +27,6 @@ class CompiledKernel:
         # Un-barriered loops whose iterations may depend on each other through global memory (without and
         # with arguments that alias each other).
         self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
-        # Cube ops run as many small GEMMs: the launcher keeps BLAS on one thread for them.
-        self.uses_cube = any(op.name in ("tile.matmul", "tile.matmul_acc") for op in fn.walk())
         self.plans = {}   # the executor's per-loop plans (sim/carried.py), made on the first launch
         self.costs = costs
         self.memory = memory

@@ -163,6 +163,11 @@ def scrubbed_env(home: str, tmpdir: str, env_extra: Mapping[str, str] | None = N
         "PYTHONNOUSERSITE": "1",
         "PYTHONUNBUFFERED": "1",
         "PYTHONIOENCODING": "utf-8",
+        # Sandboxed runs go side by side (nightly workers, a generator's candidates): one BLAS / OpenMP
+        # thread each, so that thread pools do not oversubscribe the cores (the simulator's GEMMs ran
+        # several times slower with them on busy cores).
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
     }
     for key, value in (env_extra or {}).items():
         if key in _FORBIDDEN_ENV:
