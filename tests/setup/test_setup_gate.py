@@ -24,7 +24,7 @@ TOOLS = ("run_kernel", "check_capabilities", "nightly")
 
 def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHON", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ASC_AGENT_COMMAND")
+           if k not in ("PYTHON", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ASC_AGENT_COMMAND", "ASC_REPLAY")
            and not k.startswith("FAKE_")}
     env.update(extra)
     return env
@@ -117,7 +117,7 @@ def test_python_variable_chooses_the_interpreter(tmp_path):
 FAKE_PYTHON = """#!/bin/sh
 if [ "$1" = "-m" ] && [ "$2" = "pytest" ]; then
     shift 2
-    echo "pytest $*" >> "$FAKE_LOG"
+    echo "${ASC_REPLAY:+ASC_REPLAY=$ASC_REPLAY }pytest $*" >> "$FAKE_LOG"
     exit "${FAKE_RC_pytest:-0}"
 fi
 PYTHONPATH="@SITE@" exec "@PYTHON@" "$@"
@@ -127,6 +127,10 @@ FAKE_TOOL = """#!/bin/sh
 echo "@NAME@ $*" >> "$FAKE_LOG"
 exit "${FAKE_RC_@NAME@:-0}"
 """
+
+
+# The kernel tests again, every recorded launch replayed next to a full run.
+_REPLAY_CHECK = "ASC_REPLAY=verify pytest -n auto -q -p no:cacheprovider tests/compiler"
 
 
 class FakeRepo:
@@ -178,11 +182,12 @@ def test_pr_runs_the_three_checks_and_passes(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert repo.calls() == [
         "pytest -n auto -q tests",
+        _REPLAY_CHECK,
         "check_capabilities --soft-runtime",
         "run_kernel --quick --perf-gate -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
     ]
     assert "CI gate pr: PASSED" in r.stdout
-    assert last_line(r) == "gate: 3 passed, 0 failed, 0 skipped"
+    assert last_line(r) == "gate: 4 passed, 0 failed, 0 skipped"
 
 
 def test_merge_adds_strict_capabilities_and_full_shapes(tmp_path):
@@ -191,11 +196,12 @@ def test_merge_adds_strict_capabilities_and_full_shapes(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert repo.calls() == [
         "pytest -n auto -q tests",
+        _REPLAY_CHECK,
         "check_capabilities --soft-runtime",
         "check_capabilities ",
         "run_kernel -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
     ]
-    assert last_line(r) == "gate: 4 passed, 0 failed, 0 skipped"
+    assert last_line(r) == "gate: 5 passed, 0 failed, 0 skipped"
 
 
 def test_nightly_without_agent_runs_nightly_only(tmp_path):
@@ -221,9 +227,10 @@ def test_failing_test_suite_fails_the_gate(tmp_path, rc):
     assert r.returncode == 1, r.stdout + r.stderr
     assert f"test suite: FAILED with exit code {rc}" in r.stdout
     assert "CI gate pr: FAILED" in r.stdout
+    assert f"replay check: FAILED with exit code {rc}" in r.stdout
     # the remaining checks still run and are counted
-    assert len(repo.calls()) == 3
-    assert last_line(r) == "gate: 2 passed, 1 failed, 0 skipped"
+    assert len(repo.calls()) == 4
+    assert last_line(r) == "gate: 2 passed, 2 failed, 0 skipped"
 
 
 @pytest.mark.parametrize("tool", ["check_capabilities", "run_kernel"])
@@ -266,7 +273,7 @@ def test_console_script_without_its_module_counts_as_missing(tmp_path):
     r = repo.run("pr")
     assert r.returncode == 1
     assert "run_kernel is not installed" in r.stderr
-    assert repo.calls() == ["pytest -n auto -q tests"]
+    assert repo.calls() == ["pytest -n auto -q tests", _REPLAY_CHECK]
 
 
 # --- make targets and CI entry point ----------------------------------------------------------

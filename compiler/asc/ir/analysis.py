@@ -107,3 +107,45 @@ def hoistable_ops(fn: Function):
         if hoisted:
             out[op.id] = frozenset(hoisted)
     return out
+
+
+# Ops a recorded launch cannot replay: loops and masks whose lanes follow the data, memory accesses other
+# than tile loads and stores, undefined tiles, and ops with effects of their own (printing, asserting).
+_NOT_REPLAYED = frozenset(("scf.while", "mask.region", "tensor.get_value", "tensor.set_value", "tile.gather",
+                           "tile.scatter", "tile.atomic", "tile.empty", "debug.print", "debug.assert"))
+# Operands that decide where the lanes go or which memory an op touches (all but a store's value).
+_SINKS = {"scf.for": lambda op: op.operands[:3], "scf.if": lambda op: op.operands[:1],
+          "tile.load": lambda op: op.operands, "tile.store": lambda op: op.operands[1:],
+          "tensor.make": lambda op: op.operands, "ptr.offset": lambda op: op.operands}
+
+
+def launch_structure(fn: Function):
+    """Whether a launch of ``fn`` can be recorded and replayed, and which values are its *structure*.
+
+    Structure values are computed only from the scalar and pointer arguments, block ids, constants and the
+    induction variables of loops: given the same arguments (and buffer sizes) they are the same in every
+    launch. A launch is replayable when everything that decides which lanes run which ops and where memory
+    is accessed is structure, so that only the tile data differ between launches. Returns
+    ``(structure value ids, None)`` or ``(None, why not)``."""
+    structure = {a.id for a in fn.args}
+
+    def walk(block):
+        for op in block.ops:
+            if op.name in _NOT_REPLAYED:
+                return f"it uses {op.name}"
+            sink = _SINKS.get(op.name)
+            if sink is not None and any(v.id not in structure for v in sink(op)):
+                return f"{op.name} depends on tile data"
+            if op.name == "scf.for":
+                structure.add(op.regions[0].args[0].id)   # the induction variable (carried values are data)
+            elif not op.regions and traits(op.name).reads_gm is None and traits(op.name).writes_gm is None \
+                    and all(v.id in structure for v in op.operands):
+                structure.update(r.id for r in op.results)
+            for region in op.regions:
+                why = walk(region)
+                if why:
+                    return why
+        return None
+
+    why = walk(fn.body)
+    return (None, why) if why else (frozenset(structure), None)

@@ -1,6 +1,7 @@
 """Launching a compiled kernel on the embedded simulator and reporting what it cost."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -12,7 +13,8 @@ from ..language.core.errors import error
 from ..sim import timeline
 from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
 from ..sim.executor import Executor, KernelRuntimeError
-from ..sim.memory import PtrVal, bind_buffers
+from ..sim.memory import PtrVal, any_overlap, bind_buffers
+from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
 from .platforms import hardware
 
@@ -48,38 +50,59 @@ def launch(jit_fn, compiled, core_num, runtime):
     environ = os.environ
     written_args = compiled.written_args
     ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]
-    buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs])
-    values = []
-    for name, kind, d, value in runtime:
-        if kind == "ptr":
-            values.append(PtrVal(buffers[name], _ZERO))
-        else:
-            v = value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value
-            values.append(np.asarray(v, dtype=d.to_numpy()))
-    # Loop trips may run batched only if no argument is another's memory under a different name.
+    scalars = [np.asarray(value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value,
+                          dtype=d.to_numpy()) for name, kind, d, value in runtime if kind != "ptr"]
     checks = environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
     order, order_text = _block_order(core_num, environ.get("ASC_BLOCK_ORDER", ""))
-    ex = Executor(compiled.fn, hw, core_num, compiled.costs,
-                  batchable=frozenset() if aliased else compiled.batchable_loops,
-                  gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
-                  hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
-    inputs = [i for i, (name, _) in enumerate(ptrs) if buffers[name].read_only]
-    for i, (name, _) in enumerate(ptrs):
-        b = buffers[name]
-        b.stored = name in written_args
-        b.output = output_role(name, b.stored, bool(inputs) and inputs[-1] < i)
+    trace_dir = environ.get("ASC_TRACE_DIR")
+    record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
+    replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
+    # A launch whose structure ran before replays what it recorded (sim/replay.py); not with arguments that
+    # share memory, nor while a timeline is recorded.
+    tapes = None if record or compiled.structure is None or replay_mode == "off" or \
+        any_overlap([v for _, v in ptrs]) else compiled.tapes
+    key = tape = None
+    if tapes is not None:
+        key = (core_num, checks, order_text, tuple(v.shape[0] for _, v in ptrs), tuple(v.tobytes() for v in scalars))
+        tape = tapes.get(key)
+    if tape is not None:
+        ex = _executor(compiled, hw, core_num, checks, order, False)
+        run = functools.partial(tape.replay, ex, [v for _, v in ptrs])
+    else:
+        buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs])
+        scalar = iter(scalars)
+        values = [PtrVal(buffers[name], _ZERO) if kind == "ptr" else next(scalar) for name, kind, d, value in runtime]
+        ex = _executor(compiled, hw, core_num, checks, order, aliased)
+        inputs = [i for i, (name, _) in enumerate(ptrs) if buffers[name].read_only]
+        for i, (name, _) in enumerate(ptrs):
+            b = buffers[name]
+            b.stored = name in written_args
+            b.output = output_role(name, b.stored, bool(inputs) and inputs[-1] < i)
+        before = None
+        if tapes is not None and key not in tapes:
+            ex.recorder = Recorder(compiled.structure, [buffers[name] for name, _ in ptrs])
+            if replay_mode == "verify":   # (testing the engine)
+                before = [view.copy() for _, view in ptrs]
+        run = functools.partial(ex.run, values)
     try:
-        ex.run(values)
+        run()
     except KernelRuntimeError as e:
         if order_text:
             e.args = (f"{e.args[0]}\n(blocks ran in the order of ASC_BLOCK_ORDER={order_text})",)
         raise
-    if checks:
-        for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
-            ex.warn(None, w)
-    trace_dir = environ.get("ASC_TRACE_DIR")
-    record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
-    report = _report(jit_fn, compiled, ex, hw, core_num, record)
+    if tape is not None:
+        report = _copy_report(tape.report, getattr(compiled.fn, "warnings", []) + ex.warnings)
+    else:
+        if checks:
+            for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
+                ex.warn(None, w)
+        report = _report(jit_fn, compiled, ex, hw, core_num, record)
+        if ex.recorder is not None:
+            recorded = ex.recorder.tape() if not ex.warnings else None
+            if recorded is not None and before is not None:
+                verify_tape(recorded, jit_fn.__name__, [(name, b, name in written_args) for (name, _), b in zip(ptrs, before)],
+                            lambda: _executor(compiled, hw, core_num, checks, order, False), values)
+            _remember(tapes, key, recorded, report)
     if order_text:
         report["block_order"] = order_text
     LAST_REPORT[0] = report
@@ -93,6 +116,33 @@ def launch(jit_fn, compiled, core_num, runtime):
     if record and trace_dir:
         timeline.write_launch_trace(trace_dir, report, hw.clock_mhz)
     return None
+
+
+def _executor(compiled, hw, core_num, checks, order, aliased):
+    # Loop trips may run batched only if no argument is another's memory under a different name.
+    return Executor(compiled.fn, hw, core_num, compiled.costs,
+                    batchable=frozenset() if aliased else compiled.batchable_loops,
+                    gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
+                    hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
+
+
+_MAX_TAPES = 8   # recorded structures kept per compiled kernel
+
+
+def _remember(tapes, key, tape, report):
+    """Keep the tape of a recorded launch with its report (None: this structure is not replayed, e.g. its
+    launch warned), the oldest structure making way past ``_MAX_TAPES``."""
+    if tape is not None:
+        tape.report = _copy_report(report, [])
+    if len(tapes) >= _MAX_TAPES:
+        tapes.pop(next(iter(tapes)))
+    tapes[key] = tape
+
+
+def _copy_report(report, warnings):
+    out = dict(report)
+    out["pipes"], out["roofline"], out["warnings"] = dict(report["pipes"]), dict(report["roofline"]), list(warnings)
+    return out
 
 
 _ZERO = np.asarray(0, dtype=np.int64)

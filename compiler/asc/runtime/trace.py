@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
-from ..ir.analysis import batchable_loops, hoistable_ops, unbarriered_gm_loops, written_args
+from ..ir.analysis import batchable_loops, hoistable_ops, launch_structure, unbarriered_gm_loops, written_args
 from ..ir.builder import building
 from ..ir.core import Value
 from ..ir.registry import OPS, PIPES
@@ -28,6 +28,10 @@ class CompiledKernel:
         # with arguments that alias each other).
         self.gm_loops = (unbarriered_gm_loops(fn), unbarriered_gm_loops(fn, aliased=True))
         self.plans = {}   # the executor's per-loop plans (sim/carried.py), made on the first launch
+        # Replaying launches (sim/replay.py): the structure values (None: not replayable, ``not_replayed``
+        # says why) and the recorded launches by structure key.
+        self.structure, self.not_replayed = launch_structure(fn)
+        self.tapes = {}
         self.costs = costs
         self.memory = memory
         self.platform = platform

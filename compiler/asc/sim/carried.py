@@ -88,11 +88,27 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
             or any(type(hoisted[hid]) is Undef for _, _, hid in plan):
         return None  # (undefined elements: the trips run in turn, following them)
     L = ex.lanes
+    out = fold_values(plan, hoisted, carried, L, tmax)
+    if ex.recorder is not None:
+        ex.recorder.fold(fold_values, op, plan, hoisted, carried, L, tmax, out)
+    for b, _, _ in plan:
+        pipe, ticks, extra, _ = ex.costs[b.id]
+        ex._pending[pipe] += ticks * tmax
+        for p, tk in extra:
+            ex._pending[p] += tk * tmax
+    return out
+
+
+def fold_values(plan, hoisted, carried, L, tmax):
+    """The carried values after ``tmax`` trips of the fold ``plan`` over ``L`` lanes."""
     out = []
     for (b, first, hid), init in zip(plan, carried):
         h = hoisted[hid]
         kind = b.attrs["kind"]
-        acc = init.materialise() if type(init) is Shared else init
+        if type(init) is Shared:   # (one window shared by every lane: broadcast, not copied per lane)
+            acc = init.windows if init.windows.shape[0] == 1 else init.materialise()
+        else:
+            acc = init
         dtype = b.results[0].type.dtype.to_numpy()
         tail = b.results[0].type.shape
         if type(h) is Shared:   # the distinct windows, picked per trip
@@ -125,8 +141,4 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
                 operand = trip(0, L, t)
                 acc = binary_values(kind, acc, operand, dtype) if first else binary_values(kind, operand, acc, dtype)
         out.append(acc)
-        pipe, ticks, extra, _ = ex.costs[b.id]
-        ex._pending[pipe] += ticks * tmax
-        for p, tk in extra:
-            ex._pending[p] += tk * tmax
     return out

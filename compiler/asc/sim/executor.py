@@ -88,6 +88,7 @@ class Executor:
         self.trackers = []                       # GmLoopTracker of the un-barriered loops being run
         self.stored_binaries = stored_binaries(fn)
         self.env = None                          # the env of the op being run, while trackers are active
+        self.recorder = None                     # sim.replay.Recorder while a launch is recorded
 
     # -- lane bookkeeping -------------------------------------------------------------------------
     def _set_lanes(self, blocks, counts=None):
@@ -132,6 +133,7 @@ class Executor:
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
         env = Env()
+        env.rec = self.recorder
         for a, v in zip(self.fn.args, arg_values):
             env[a.id] = v
         self.run_block(self.fn.body, env)
@@ -145,7 +147,10 @@ class Executor:
         for i, op in enumerate(ops):
             name = op.name
             if name == "scf.yield":
-                return [env[o.id] for o in op.operands]
+                outs = [env[o.id] for o in op.operands]
+                if self.recorder is not None:
+                    self.recorder.bind(op.operands, outs)
+                return outs
             if name == "scf.condition":
                 return [env[o.id] for o in op.operands]
             if name == "scf.for":
@@ -169,6 +174,9 @@ class Executor:
         """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
         leave it to that store to compute (``FreshBinary``)."""
         args = [env[o.id] for o in op.operands]
+        rec = self.recorder
+        if rec is not None:
+            env_args = args
         opdef = IMPLS[op.name]
         undef = None
         for a in args:
@@ -196,9 +204,13 @@ class Executor:
             out = self._apply_mask(op, out)
         if undef is not None:
             out = propagate(self, op, opdef, args, undef[0], undef[1], out)
-        if out is None:
-            return []
-        return out if isinstance(out, tuple) else (out,)
+        outs = [] if out is None else out if isinstance(out, tuple) else (out,)
+        if rec is not None and op.name not in ("tile.load", "tile.store"):   # (those record themselves)
+            if undef is not None or not op.results:
+                rec.fail("a value has undefined elements" if undef is not None else f"{op.name} has effects of its own")
+            elif op.results[0].id not in rec.structure:
+                rec.op(self, op, opdef, env_args, outs, type(out) is FreshBinary)
+        return outs
 
     def _unwrap(self, op, opdef, args):
         """The operands as the op's implementation takes them, and (masks, source) when some carry
@@ -312,6 +324,7 @@ class Executor:
         tracker = self._tracker(op, int(trips.max()))
         if tracker is not None:
             child[tracker.key] = parent * tracker.span + local
+            self._not_recorded("a loop's memory dependencies are tracked")
         self._set_lanes(saved[parent], per_block.copy())   # every lane once per trip it runs
         try:
             self.run_block(body, child)
@@ -319,6 +332,10 @@ class Executor:
             self._set_lanes(saved, counts)
             if tracker is not None:
                 self.trackers.pop()
+
+    def _not_recorded(self, why):
+        if self.recorder is not None:
+            self.recorder.fail(why)
 
     def _tracker(self, op, span):
         """Start tracking the global-memory accesses of an un-barriered loop that may depend on itself."""
@@ -329,6 +346,8 @@ class Executor:
         return tracker
 
     def _sequential_for(self, op, body, env, trips, lb, step, carried):
+        if self.recorder is not None:
+            self.recorder.bind(op.operands[3:], carried)
         L = self.lanes
         tmax = int(trips.max()) if L else 0
         uniform = bool(np.all(trips == tmax))
@@ -336,6 +355,9 @@ class Executor:
         counts = self.block_counts
         self._visit_loop(op, trips)
         tracker = self._tracker(op, tmax)
+        if tracker is not None or not uniform:
+            self._not_recorded("a loop's memory dependencies are tracked" if tracker is not None else
+                               "a loop's lanes run different trip counts")
         hoisted = None
         if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
             hoisted, ops = hoist(self, op, body, env, tmax, lb, step)
@@ -363,7 +385,9 @@ class Executor:
                 if hoisted is not None:
                     sel = np.arange(L) * tmax + t
                     for rid, v in hoisted.items():
-                        child[rid] = gather(v, sel)
+                        child[rid] = g = gather(v, sel)
+                        if self.recorder is not None:
+                            self.recorder.gathered(v, g, sel)
                     out = self.run_ops(ops, child)
                 else:
                     out = self.run_block(body, child)
@@ -385,6 +409,7 @@ class Executor:
             self._visit(("then" if taken else "else", op.id), self.block_counts)
             taken = then_r if taken else else_r
             return self.run_block(taken, Env(env, None))
+        self._not_recorded("an if splits the lanes")
         L = self.lanes
         saved, counts = self.blocks, self._counts
         results = [None] * len(op.results)

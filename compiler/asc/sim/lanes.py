@@ -110,20 +110,25 @@ def per_lane(v, lanes: int, tail=()):
 
 
 class Env:
-    """Values of a region: its own bindings, falling back to the enclosing region's (gathered)."""
-    __slots__ = ("vals", "parent", "idx")
+    """Values of a region: its own bindings, falling back to the enclosing region's (gathered).
+    ``rec``: the launch's recorder (``sim.replay``), told of every gather."""
+    __slots__ = ("vals", "parent", "idx", "rec")
 
     def __init__(self, parent=None, idx=None):
         self.vals = {}
         self.parent = parent
         self.idx = idx
+        self.rec = None if parent is None else parent.rec
 
     def __getitem__(self, key):
         v = self.vals.get(key)
         if v is None:
             v = self.parent[key]
             if self.idx is not None:
-                v = gather(v, self.idx)
+                g = gather(v, self.idx)
+                if self.rec is not None:
+                    self.rec.gathered(v, g, self.idx)
+                v = g
             self.vals[key] = v
         return v
 

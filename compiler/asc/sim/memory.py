@@ -124,6 +124,17 @@ class Buffer:
         self.log.read_marks.append((self.off, mark))
 
 
+def _overlap(a, na, b, nb):
+    """Whether the byte ranges [a, a + na) and [b, b + nb) share a byte."""
+    return na and nb and a < b + nb and b < a + na
+
+
+def any_overlap(views):
+    """Whether two of the 1-d views share memory (``bind_buffers`` says the same, without making buffers)."""
+    spans = [(v.ctypes.data, v.nbytes) for v in views]
+    return any(_overlap(a, na, b, nb) for i, (a, na) in enumerate(spans) for b, nb in spans[:i])
+
+
 def bind_buffers(args):
     """Buffers for ``args`` (name, 1-d view, whether the kernel stores through it), and whether any two
     of them overlap in memory. Views that overlap share one access log over the union of their elements,
@@ -143,7 +154,7 @@ def bind_buffers(args):
     for i, (a, na, ia) in enumerate(spans):
         for j in range(i):
             b, nb, ib = spans[j]
-            if na and nb and a < b + nb and b < a + na:
+            if _overlap(a, na, b, nb):
                 aliased = True
                 if args[i][2] or args[j][2]:
                     read_only[i] = read_only[j] = False

@@ -82,11 +82,15 @@ def _exec_load(ex, op, t, *rest):
                 unset = acc.valid_count(L)
             _note_unset(ex, op, buf, unset)
         # A buffer the kernel never writes can be read in place; others are copied (tiles are values).
-        if starts is None and not buf.read_only:
+        raw, copy = view, starts is None and not buf.read_only
+        if copy:
             view = np.array(view)
         ex.count_bytes("in", L * view[0].nbytes)
         view = view.reshape((view.shape[0],) + rtype.shape)
-        return view if inv is None else Shared(view, inv)
+        out = view if inv is None else Shared(view, inv)
+        if ex.recorder is not None:
+            ex.recorder.load(op, buf, data, raw, inv, starts, acc, copy, rtype.shape, out)
+        return out
     idx, valid = acc.indices(L)
     safe = np.where(valid, idx, 0)
     out = data[safe]
@@ -104,11 +108,18 @@ def _exec_load(ex, op, t, *rest):
         fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
     else:
         fill = scalar_for_tile(np.asarray(pad), 2)
-    out = np.where(valid, out, np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype))
+    fill = np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype)
+    out = np.where(valid, out, fill)
     ex.count_bytes("in", out.size * out.itemsize)
     out = out.reshape((out.shape[0],) + rtype.shape)
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
-    return out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
+    out = out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
+    if ex.recorder is not None:
+        if type(out) is not np.ndarray:
+            ex.recorder.fail("a load has an undefined tail")
+        else:
+            ex.recorder.load_indexed(buf, safe, valid, fill, rtype.shape, out)
+    return out
 
 
 def _note_unset(ex, op, buf, n):
@@ -150,13 +161,14 @@ def _note_cover(buf, acc, L):
                           getattr(acc, "valid_rows", None)))
 
 
-def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
-    """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None."""
+def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
+    """Write ``vals`` (lanes, rows, cols) into the windows of ``acc``; ``atomic`` is an ufunc or None.
+    ``source``: (the stored value as the op got it, the tile shape), for a recorded launch."""
     L = vals.shape[0]
     data = buf.data
     blocks = ex.blocks
     if not ex.checks:
-        _store_unchecked(ex, buf, acc, vals, atomic)
+        _store_unchecked(ex, buf, acc, vals, atomic, op, source)
         return
     if ex.trackers and op is not None:
         track_gm_access(ex, op, buf, acc, L, load=False)
@@ -184,6 +196,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
             check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
         _write(w, lane_vals)
+        _record_store(ex, op, buf, data, view, order, source)
         tag = lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
@@ -203,6 +216,12 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
             lo, hi = buf.reader_span()
             check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
         acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
+        if ex.recorder is not None:
+            if source is None:
+                ex.recorder.fail("a store takes a path it does not follow")
+            else:
+                ex.recorder.store(op, buf, source[0], L, source[1], windows=(acc.rows, acc.cols, int(acc.row_stride),
+                                                                             starts))
 
         def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
             acc.sliding(tags)[starts] = tag
@@ -234,6 +253,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None):
                                     "give every block a disjoint output region, or use @atomic_add/max/min")
             data[flat] = v  # duplicates within one block: program order, the last lane wins
             tags[flat] = lane_blocks
+            _record_indexed_store(ex, op, buf, flat, valid, acc, source)
         else:
             atomic.at(data, flat, v)
             tags[flat] = tags_after_atomic(prev, lane_blocks)
@@ -259,7 +279,7 @@ def _write(w, vals):
     w[...] = vals
 
 
-def _store_unchecked(ex, buf, acc, vals, atomic):
+def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
     """A store without race bookkeeping (``ASC_CHECKS=off``); bounds are still enforced."""
     L = vals.shape[0]
     data = buf.data
@@ -273,6 +293,7 @@ def _store_unchecked(ex, buf, acc, vals, atomic):
                 _write(w, vals)
             else:
                 w[...] = (vals.compute() if type(vals) is FreshBinary else vals)[order]
+            _record_store(ex, op, buf, data, view, order, source)
             buf.written = True
             ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
             return
@@ -283,10 +304,29 @@ def _store_unchecked(ex, buf, acc, vals, atomic):
     v = np.broadcast_to(vals, idx.shape)[valid]
     if atomic is None:
         data[flat] = v
+        _record_indexed_store(ex, op, buf, flat, valid, acc, source)
     else:
         atomic.at(data, flat, v)
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
+def _record_indexed_store(ex, op, buf, flat, valid, acc, source):
+    rec = ex.recorder
+    if rec is not None:
+        if source is None:
+            rec.fail("a store takes a path it does not follow")
+        else:
+            rec.store(op, buf, source[0], valid.shape[0], source[1], indexed=(flat, valid, acc.rows, acc.cols))
+
+
+def _record_store(ex, op, buf, data, view, order, source):
+    rec = ex.recorder
+    if rec is not None:
+        if source is None:
+            rec.fail("a store takes a path it does not follow")
+        else:
+            rec.store(op, buf, source[0], view.shape[0], source[1], view=view, data=data, order=order)
 
 
 def _blocks_collide(starts, blocks, rows, cols, row_stride):
@@ -324,6 +364,7 @@ def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     clip_rows = op.attrs.get("clip_rows", False)
+    source = (value, vtype.shape)   # (for a recorded launch: the value as the op got it)
     fresh = value if type(value) is FreshBinary else None   # the binary op before it, not yet computed
     if fresh is not None and op.attrs.get("has_real"):
         value, fresh = fresh.compute(), None   # the real_shape path takes computed values
@@ -343,7 +384,7 @@ def _exec_store(ex, op, value, t, *offsets):
                     "the row: on the hardware the columns past the row land in the next row",
                     "limit real_shape's columns to the row's remaining elements", bad)
         _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
-                    op=op)
+                    op=op, source=source)
         return
     if clip_rows and np.any(np.asarray(offsets[0]) + vtype.shape[0] > t.dims[0]):
         # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
@@ -352,7 +393,7 @@ def _exec_store(ex, op, value, t, *offsets):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         vals = value if fresh is None else fresh.compute()
         _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
-                    op=op)
+                    op=op, source=source)
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
     vals = fresh.reshaped(L, acc.rows, acc.cols) if fresh is not None and acc.full else None
@@ -361,9 +402,9 @@ def _exec_store(ex, op, value, t, *offsets):
     if not acc.full:
         if len(t.dims) == 2:
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
-        _store_clipped(ex, t.buffer, acc, vals, "store", op=op)
+        _store_clipped(ex, t.buffer, acc, vals, "store", op=op, source=source)
         return
-    _store_into(ex, t.buffer, acc, vals, "store", op=op)
+    _store_into(ex, t.buffer, acc, vals, "store", op=op, source=source)
 
 
 def _row_spill(t, acc, offsets, shape, L, what):
@@ -377,10 +418,10 @@ def _row_spill(t, acc, offsets, shape, L, what):
         "a narrower tile for the last columns", bad)
 
 
-def _store_clipped(ex, buf, acc, vals, what, atomic=None, op=None):
+def _store_clipped(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
     # Tail windows: only the columns inside the tensor are written (general path handles the mask).
     acc.full = False
-    _store_into(ex, buf, acc, vals, what, atomic, op=op)
+    _store_into(ex, buf, acc, vals, what, atomic, op=op, source=source)
 
 
 def _scalar_outside(what, t, acc, offsets, lanes):

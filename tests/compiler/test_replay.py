@@ -1,0 +1,295 @@
+"""A launch whose structure (scalar arguments, buffer sizes, blocks, switches) ran before replays the data
+steps it recorded; it must give what running it in full gives, and anything that decides lanes or memory
+from the data keeps the kernel running in full."""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import asc
+import asc2
+from asc.sim import executor as executor_module
+from asc.sim import replay
+from asc.sim.executor import KernelRuntimeError
+
+
+@pytest.fixture
+def full_runs(monkeypatch):
+    """Counts the launches that run the kernel in full (the others replay)."""
+    count = [0]
+    real = executor_module.Executor.run
+
+    def run(self, values):
+        count[0] += 1
+        return real(self, values)
+    monkeypatch.setattr(executor_module.Executor, "run", run)
+    monkeypatch.delenv("ASC_REPLAY", raising=False)
+    for kernel in (row_sum, axpy_in_place, data_branch, half_covered, scaled_by_total, int_ratio):
+        for compiled in kernel.cache.values():
+            compiled.tapes.clear()    # each test starts with nothing recorded
+    return count
+
+
+def _full(monkeypatch, launch):
+    """``launch()`` with replay off: the reference."""
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    try:
+        launch()
+    finally:
+        monkeypatch.delenv("ASC_REPLAY")
+
+
+def _report(kernel):
+    r = dict(kernel.last_launch)
+    r.pop("timeline", None)
+    return r
+
+
+@asc2.jit
+def row_sum(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int],
+            C: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    out_gm = asc2.tensor(out_ptr, [rows, 8])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        acc = asc2.zeros([1, C], dtype=asc.float32)
+        for j in asc2.range(cols // C):
+            acc = acc + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+        asc2.store(asc2.full([1, 8], asc2.reduce_sum(acc), dtype=asc.float32), out_gm, offsets=[r, 0])
+
+
+def test_a_second_launch_of_the_same_structure_replays_and_matches_a_full_run(full_runs, monkeypatch):
+    rng = np.random.default_rng(7)
+    out = np.zeros((64, 8), np.float32)
+    row_sum[8](rng.random((64, 256), dtype=np.float32), out, 64, 256, 64)
+    assert full_runs[0] == 1
+    x = rng.random((64, 256), dtype=np.float32) - 0.5
+    row_sum[8](x, out, 64, 256, 64)
+    assert full_runs[0] == 1                       # replayed
+    replayed, report = out.copy(), _report(row_sum)
+    expect = np.zeros_like(x[:, :64])
+    for j in range(4):                             # the kernel's order: column tiles in turn
+        expect = expect + x[:, j * 64:(j + 1) * 64]
+    np.testing.assert_allclose(replayed[:, 0], expect.sum(axis=1), rtol=1e-5, atol=1e-6)
+    out[:] = 0
+    _full(monkeypatch, lambda: row_sum[8](x, out, 64, 256, 64))
+    assert full_runs[0] == 2
+    np.testing.assert_array_equal(replayed.view(np.int32), out.view(np.int32))
+    assert report == _report(row_sum) and report["ticks"] > 0
+
+
+def test_other_scalars_or_buffer_sizes_are_another_structure(full_runs):
+    rng = np.random.default_rng(8)
+    x = rng.random((64, 256), dtype=np.float32)
+    out = np.zeros((64, 8), np.float32)
+    row_sum[8](x, out, 64, 256, 64)
+    row_sum[8](x, out, 48, 256, 64)                # fewer rows: recorded anew
+    assert full_runs[0] == 2
+    np.testing.assert_allclose(out[:48, 0], x[:48].sum(axis=1), rtol=1e-5)
+    big = np.zeros((80, 8), np.float32)
+    row_sum[8](x, big[:64], 64, 256, 64)           # the same sizes again: replayed
+    assert full_runs[0] == 2
+    row_sum[8](np.concatenate([x, x[:16]]), big, 64, 256, 64)   # a larger buffer: recorded anew
+    assert full_runs[0] == 3
+    np.testing.assert_allclose(big[:64, 0], x.sum(axis=1), rtol=1e-5)
+
+
+@asc2.jit
+def axpy_in_place(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    y_gm = asc2.tensor(y_ptr, [n])
+    off = asc2.block_idx() * T
+    y = asc2.load(y_gm, [T], offsets=[off])
+    asc2.store(y + asc2.load(x_gm, [T], offsets=[off]) * 2.0, y_gm, offsets=[off])
+
+
+def test_a_kernel_updating_its_argument_in_place_replays_on_the_new_contents(full_runs):
+    x = np.arange(256, dtype=np.float32)
+    y = np.ones(256, np.float32)
+    for _ in range(3):
+        axpy_in_place[4](x, y, 256, 64)
+    assert full_runs[0] == 1
+    np.testing.assert_array_equal(y, 1 + 6 * x)
+
+
+@asc2.jit
+def data_branch(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    x = asc2.load(x_gm, [T], offsets=[0])
+    if asc2.reduce_sum(x) > 0.0:                    # which branch runs follows the data
+        asc2.store(x, out_gm, offsets=[0])
+    else:
+        asc2.store(x * -1.0, out_gm, offsets=[0])
+
+
+def test_a_kernel_whose_lanes_follow_its_data_always_runs_in_full(full_runs):
+    out = np.zeros(64, np.float32)
+    for sign in (1.0, -1.0, 1.0):
+        x = np.full(64, sign, np.float32)
+        data_branch[1](x, out, 64)
+        np.testing.assert_array_equal(out, 1.0)
+    assert full_runs[0] == 3
+    compiled = data_branch.compile((x, out, 64), {})[0]
+    assert compiled.structure is None and compiled.not_replayed == "scf.if depends on tile data"
+
+
+@asc2.jit
+def half_covered(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    out_gm = asc2.tensor(out_ptr, [n])
+    off = asc2.block_idx() * T
+    asc2.store(asc2.load(x_gm, [T], offsets=[off]), out_gm, offsets=[off])
+
+
+def test_a_launch_that_warned_runs_in_full_again_and_warns_again(full_runs):
+    x = np.ones(128, np.float32)
+    for _ in range(2):
+        half_covered[1](x, np.zeros(128, np.float32), 128, 64)     # one block: half the output unwritten
+        assert any("64 of 128 element(s) were never written" in w for w in half_covered.last_launch["warnings"]), \
+            half_covered.last_launch["warnings"]
+    assert full_runs[0] == 2
+
+
+@asc2.jit
+def scaled_by_total(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    x = asc2.load(x_gm, [T], offsets=[0])
+    inv = 1.0 / asc2.reduce_sum(x)
+    asc2.store(x * inv, out_gm, offsets=[0])
+
+
+@asc2.jit
+def int_ratio(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    x = asc2.load(x_gm, [T], offsets=[0])
+    q = 1000 // asc2.reduce_sum(x)                  # the divisor is data
+    asc2.store(asc2.full([T], q, dtype=asc.int32), out_gm, offsets=[0])
+
+
+def test_data_dependent_warnings_and_errors_come_back_when_replayed(full_runs, monkeypatch):
+    out = np.zeros(64, np.float32)
+    scaled_by_total[1](np.ones(64, np.float32), out, 64)
+    assert scaled_by_total.last_launch["warnings"] == []
+    scaled_by_total[1](np.zeros(64, np.float32), out, 64)       # replayed: 1 / 0 in scalar code
+    assert full_runs[0] == 1
+    (w,) = scaled_by_total.last_launch["warnings"]
+    lines, first = inspect.getsourcelines(scaled_by_total.fn)
+    line = first + next(i for i, text in enumerate(lines) if "1.0 /" in text)
+    assert f":{line}:" in w and "scalar 1.0 / 0.0 gives inf" in w
+
+    iout = np.zeros(64, np.int32)
+    int_ratio[1](np.ones(64, np.int32), iout, 64)
+    np.testing.assert_array_equal(iout, 1000 // 64)
+    with pytest.raises(KernelRuntimeError) as replayed:
+        int_ratio[1](np.zeros(64, np.int32), iout, 64)
+    assert full_runs[0] == 2
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    with pytest.raises(KernelRuntimeError) as full:
+        int_ratio[1](np.zeros(64, np.int32), iout, 64)
+    assert str(replayed.value) == str(full.value) and "integer division by zero" in str(full.value)
+
+
+def test_arguments_sharing_memory_run_in_full(full_runs):
+    buf = np.arange(256, dtype=np.float32)
+    for _ in range(2):
+        half_covered[2](buf, buf, 256, 128)   # one array under two names: its accesses are checked each time
+    assert full_runs[0] == 2
+    np.testing.assert_array_equal(buf, np.arange(256))
+
+
+def test_replay_off_runs_every_launch_in_full(full_runs, monkeypatch):
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    x, y = np.arange(256, dtype=np.float32), np.ones(256, np.float32)
+    for _ in range(2):
+        axpy_in_place[4](x, y, 256, 64)
+    assert full_runs[0] == 2
+    np.testing.assert_array_equal(y, 1 + 4 * x)
+
+
+def test_each_launch_gets_its_own_report(full_runs):
+    x, y = np.arange(256, dtype=np.float32), np.ones(256, np.float32)
+    axpy_in_place[4](x, y, 256, 64)
+    first = axpy_in_place.last_launch
+    first["pipes"]["V"] = -1
+    first["warnings"].append("changed by the caller")
+    axpy_in_place[4](x, y, 256, 64)
+    second = axpy_in_place.last_launch
+    assert second is not first and second["pipes"]["V"] > 0 and second["warnings"] == []
+
+
+def test_verify_mode_finds_a_replay_that_differs_from_the_full_run(monkeypatch):
+    """``ASC_REPLAY=verify`` replays every recorded launch on changed data next to a full run: a replay
+    step that went wrong is reported, not returned."""
+    monkeypatch.setenv("ASC_REPLAY", "verify")
+    real = replay._LoadStep.run
+
+    def stale(self, slots, ex, datas):
+        real(self, slots, ex, [d * 0 for d in datas])   # reads zeros instead of the buffer
+    monkeypatch.setattr(replay._LoadStep, "run", stale)
+    with pytest.raises(RuntimeError, match="replaying kernel 'axpy_in_place' differs from running it: buffers "
+                                           r"\['y_ptr'\]"):
+        axpy_in_place[2](np.arange(256, dtype=np.float32), np.ones(256, np.float32), 256, 128)
+
+
+@asc2.jit
+def padded_tail(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    out_gm = asc2.tensor(out_ptr, [n])
+    for i in asc2.range(asc2.block_idx(), asc.ceildiv(n, T), asc2.block_num(), parallel=True):
+        x = asc2.load(x_gm, [T], offsets=[i * T], pad_value=1.0)     # the last tile: a padded tail
+        asc2.store(x * 3.0 + asc2.reduce_sum(x), out_gm, offsets=[i * T])   # ... and a clipped store
+
+
+@asc2.jit
+def tile_grid(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, N: asc.ConstExpr[int], T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [N, N])
+    out_gm = asc2.tensor(out_ptr, [N, N])
+    row = (asc2.block_idx() // (N // T)) * T
+    col = (asc2.block_idx() % (N // T)) * T
+    asc2.store(asc2.exp(asc2.load(x_gm, [T, T], offsets=[col, row])), out_gm, offsets=[row, col])   # a 2-D grid
+
+
+@asc2.jit
+def decaying_sum(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, C: asc.ConstExpr[int],
+                 TILES: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, C * TILES])
+    out_gm = asc2.tensor(out_ptr, [rows, C])
+    r = asc2.block_idx()
+    acc = asc2.zeros([1, C], dtype=asc.float32)
+    for j in asc2.range(TILES):                     # a chain that is not a plain fold: trip by trip
+        acc = acc * 0.5 + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+    asc2.store(acc, out_gm, offsets=[r, 0])
+
+
+_PATHS = {
+    "padded tail and clipped store": (padded_tail, 3, lambda rng: (rng.random(1000, dtype=np.float32),
+                                                                   np.zeros(1000, np.float32), 1000, 128)),
+    "2-D grid of output tiles": (tile_grid, 4, lambda rng: (rng.random((64, 64), dtype=np.float32),
+                                                            np.zeros((64, 64), np.float32), 64, 32)),
+    "a carried chain run trip by trip": (decaying_sum, 8, lambda rng: (rng.random((8, 256), dtype=np.float32),
+                                                                       np.zeros((8, 64), np.float32), 8, 64, 4)),
+    "rows handed out by block (row sum)": (row_sum, 4, lambda rng: (rng.random((20, 128), dtype=np.float32),
+                                                                     np.zeros((20, 8), np.float32), 20, 128, 64)),
+}
+
+
+@pytest.mark.parametrize("path", sorted(_PATHS))
+def test_each_recorded_path_replays_what_a_full_run_gives(path, full_runs, monkeypatch):
+    kernel, blocks, make = _PATHS[path]
+    for compiled in kernel.cache.values():
+        compiled.tapes.clear()
+    rng = np.random.default_rng(11)
+    kernel[blocks](*make(rng))                      # recorded
+    args = make(rng)                                # other data, the same structure
+    kernel[blocks](*args)
+    assert full_runs[0] == 1, "the second launch was not replayed"
+    replayed = args[1].copy()
+    report = _report(kernel)
+    args[1][...] = 0
+    _full(monkeypatch, lambda: kernel[blocks](*args))
+    np.testing.assert_array_equal(replayed.view(np.uint32), args[1].view(np.uint32))
+    assert report == _report(kernel)
