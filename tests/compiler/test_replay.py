@@ -293,3 +293,19 @@ def test_each_recorded_path_replays_what_a_full_run_gives(path, full_runs, monke
     _full(monkeypatch, lambda: kernel[blocks](*args))
     np.testing.assert_array_equal(replayed.view(np.uint32), args[1].view(np.uint32))
     assert report == _report(kernel)
+
+
+@pytest.mark.parametrize("limit", ["_KEEP_BYTES", "_TAPE_BYTES"])
+def test_a_launch_too_large_to_record_keeps_running_in_full(limit, full_runs, monkeypatch):
+    """Recording keeps a launch's values alive, and a tape keeps its index arrays: past a budget the
+    structure is run in full instead."""
+    kernel, blocks, make = _PATHS["padded tail and clipped store"]
+    for compiled in kernel.cache.values():
+        compiled.tapes.clear()
+    monkeypatch.setattr(replay, limit, 1000)
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        args = make(rng)
+        kernel[blocks](*args)
+        np.testing.assert_allclose(args[1][:128], args[0][:128] * 3 + args[0][:128].sum(), rtol=1e-5)
+    assert full_runs[0] == 2

@@ -22,8 +22,9 @@ from .errors import SimError
 from .lanes import Shared, UnsetAccumulator, gather, per_lane
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
-# outgrow this is not recorded.
+# outgrow this is not recorded. Nor is one whose tape would hold more than _TAPE_BYTES of index arrays.
 _KEEP_BYTES = 256 << 20
+_TAPE_BYTES = 64 << 20
 _MAX_STEPS = 200_000
 _LAZY = (Shared, UnsetAccumulator)
 
@@ -38,6 +39,7 @@ class Recorder:
         self._slot = {}                     # id(value object) -> slot
         self._keep = []                     # the objects behind those ids, alive until the recording ends
         self._kept = 0
+        self._held = 0                      # bytes of the index arrays the steps hold
         self.failed = None
 
     def fail(self, why):
@@ -73,6 +75,11 @@ class Recorder:
             if v.id in self.structure and id(o) not in self._slot:
                 self._add(_ConstStep(o, self.new_slot(o)))
 
+    def _hold(self, *arrays):
+        self._held += sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
+        if self._held > _TAPE_BYTES:
+            self.fail("its tape would hold too many index arrays")
+
     def _add(self, step):
         if self.failed is None:
             self.steps.append(step)
@@ -99,6 +106,7 @@ class Recorder:
             return
         s = self._slot.get(id(value))
         if s is not None:
+            self._hold(idx)
             self._add(_GatherStep(s, idx, self.new_slot(out)))
 
     def load(self, op, buf, data, view, inv, starts, acc, copy, shape, out):
@@ -109,6 +117,7 @@ class Recorder:
         if b is None:
             return self.fail("a load reads a buffer that is not an argument")
         geometry = _geometry(view, data) if starts is None else (acc.rows, acc.cols, int(acc.row_stride), starts)
+        self._hold(inv, starts)
         self._add(_LoadStep(b, starts is None, geometry, inv, copy, shape, self.new_slot(out)))
 
     def load_indexed(self, buf, safe, valid, fill, shape, out):
@@ -118,6 +127,7 @@ class Recorder:
         b = self.buffers.get(id(buf))
         if b is None:
             return self.fail("a load reads a buffer that is not an argument")
+        self._hold(safe, valid)
         self._add(_IndexedLoadStep(b, safe, valid, fill, shape, self.new_slot(out)))
 
     def store(self, op, buf, value, lanes, shape, view=None, data=None, order=None, windows=None, indexed=None):
@@ -132,6 +142,7 @@ class Recorder:
         if b is None or r is None:
             return self.fail("a store writes a value or a buffer it does not follow")
         geometry = _geometry(view, data) if view is not None else None
+        self._hold(order, *(windows or ())[3:], *(indexed or ())[:2])
         self._add(_StoreStep(b, geometry, order, windows, indexed, r, lanes, shape))
 
     def fold(self, fold_values, loop, plan, hoisted, carried, lanes, tmax, outs):
