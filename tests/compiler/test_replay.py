@@ -272,7 +272,20 @@ def squares(buf_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
     asc2.store(asc2.load(buf, [T], offsets=[off]) - 1.0, buf, offsets=[off])   # in place
 
 
+@asc2.jit
+def seeded_max(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, C: asc.ConstExpr[int],
+               TILES: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [8, C * TILES])
+    r = asc2.block_idx()
+    acc = asc2.load(x_gm, [1, C], offsets=[r, 0])      # the fold starts from data
+    for j in asc2.range(1, TILES):
+        acc = asc2.maximum(acc, asc2.load(x_gm, [1, C], offsets=[r, j * C]))
+    asc2.store(acc, asc2.tensor(out_ptr, [8, C]), offsets=[r, 0])
+
+
 _PATHS = {
+    "a fold seeded from data": (seeded_max, 8, lambda rng: (rng.standard_normal((8, 512), dtype=np.float32),
+                                                            np.zeros((8, 64), np.float32), 64, 8)),
     "irregular 1-D windows": (squares, 4, lambda rng: (rng.random(640, dtype=np.float32), 640, 64)),
     "padded tail and clipped store": (padded_tail, 3, lambda rng: (rng.random(1000, dtype=np.float32),
                                                                    np.zeros(1000, np.float32), 1000, 128)),
@@ -355,3 +368,49 @@ def test_a_replay_lets_each_value_go_after_its_last_use(full_runs):
     for j in range(64):
         expect = expect * np.float32(0.5) + x[:, j * 2048:(j + 1) * 2048]
     np.testing.assert_allclose(out, expect, rtol=1e-6)
+
+
+def test_verify_mode_finds_a_replay_that_warns_differently(monkeypatch):
+    monkeypatch.setenv("ASC_REPLAY", "verify")
+    real = replay._OpStep.run
+
+    def warns(self, slots, ex, datas):
+        ex.warn(None, "a warning only the replay gives")
+        real(self, slots, ex, datas)
+    monkeypatch.setattr(replay._OpStep, "run", warns)
+    with pytest.raises(RuntimeError, match=r"differs from running it: buffers \[\], warnings \[\] / "
+                                           r"\['a warning only the replay gives'\]"):
+        axpy_in_place[2](np.arange(256, dtype=np.float32), np.ones(256, np.float32), 256, 128)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "float16", "bfloat16", "float32"])
+def test_verify_changes_every_element_of_the_data(dtype):
+    """A data value recorded as a constant only shows when the replay runs on other data: every element
+    must change, whatever its value (0, 0.5, the largest integer, a negative number)."""
+    import ml_dtypes
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    if dtype == "bool":
+        data = np.array([True, False])
+    elif np.dtype(dt).kind in "iu":
+        info = np.iinfo(dt)
+        data = np.array([info.min, -1 if info.min else 1, 0, info.max], dtype=dt)
+    else:
+        data = np.array([0.0, 0.5, -0.5, 1.0, -3.0, 1000.0, -1 / 6], dtype=dt)
+    changed = replay._changed(data)
+    assert changed.dtype == data.dtype and changed.shape == data.shape
+    assert not np.any(changed == data), (data, changed)
+
+
+def test_verify_mode_accepts_a_faithful_replay_and_a_shared_error(monkeypatch):
+    monkeypatch.setenv("ASC_REPLAY", "verify")
+    for compiled in row_sum.cache.values():
+        compiled.tapes.clear()
+    rng = np.random.default_rng(4)
+    x, out = rng.random((16, 128), dtype=np.float32), np.zeros((16, 8), np.float32)
+    row_sum[4](x, out, 16, 128, 64)                 # recorded, then checked against a full run: the same
+    np.testing.assert_allclose(out[:, 0], x.sum(axis=1), rtol=1e-5)
+    for compiled in int_ratio.cache.values():
+        compiled.tapes.clear()
+    iout = np.zeros(64, np.int32)
+    int_ratio[1](np.full(64, -1, np.int32), iout, 64)   # the checked copy (data + 1) sums to 0: the full run
+    np.testing.assert_array_equal(iout, -15)            # and the replay both stop at the division, alike

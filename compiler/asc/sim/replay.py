@@ -390,10 +390,12 @@ def verify_tape(tape, name, args, executor, values):
 
 
 def _changed(data):
-    """Other data of the same kind: floats halved and moved by a quarter, integers plus one, booleans negated."""
+    """Other data of the same kind, every element changed: integers plus one, booleans negated, floats
+    mapped by x -> -x / 2 - 1/4 (signs flip, so comparisons change too; its fixed point, -1/6, is not a
+    binary fraction)."""
     if data.dtype == np.bool_:
         return ~data
     if data.dtype.kind in "iu":
         return data + np.asarray(1, data.dtype)
     with np.errstate(all="ignore"):
-        return (data.astype(np.float32) * 0.5 + 0.25).astype(data.dtype)
+        return (data.astype(np.float32) * -0.5 - 0.25).astype(data.dtype)
