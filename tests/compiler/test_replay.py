@@ -414,3 +414,30 @@ def test_verify_mode_accepts_a_faithful_replay_and_a_shared_error(monkeypatch):
     iout = np.zeros(64, np.int32)
     int_ratio[1](np.full(64, -1, np.int32), iout, 64)   # the checked copy (data + 1) sums to 0: the full run
     np.testing.assert_array_equal(iout, -15)            # and the replay both stop at the division, alike
+
+
+@asc2.jit
+def gated_tail(x_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int,
+               T: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [T], offsets=[0], pad_value=None)   # the tail is undefined
+    c = asc2.load(asc2.tensor(c_ptr, [T]), [T], offsets=[0])
+    asc2.store(asc2.where(c > 0.0, x, 0.0), asc2.tensor(out_ptr, [T]), offsets=[0])   # the data pick the tail
+
+
+def test_undefined_elements_that_the_data_route_into_a_store_warn_when_replayed(full_runs, monkeypatch):
+    for compiled in gated_tail.cache.values():
+        compiled.tapes.clear()
+    x = np.arange(100, dtype=np.float32) + 1
+    out = np.zeros(128, np.float32)
+    c = np.where(np.arange(128) < 100, 1.0, -1.0).astype(np.float32)
+    gated_tail[1](x, c, out, 100, 128)                 # the tail is never selected: recorded, no warning
+    assert gated_tail.last_launch["warnings"] == []
+    np.testing.assert_array_equal(out, np.concatenate([x, np.zeros(28, np.float32)]))
+    c[:] = 1.0                                         # now the undefined tail is stored
+    gated_tail[1](x, c, out, 100, 128)
+    assert full_runs[0] == 1
+    replayed = list(gated_tail.last_launch["warnings"])
+    _full(monkeypatch, lambda: gated_tail[1](x, c, out, 100, 128))
+    assert replayed == gated_tail.last_launch["warnings"]
+    (w,) = replayed
+    assert "store to 'out_ptr' writes 28 undefined element(s) inside the tensor" in w

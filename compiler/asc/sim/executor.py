@@ -174,17 +174,31 @@ class Executor:
         """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
         leave it to that store to compute (``FreshBinary``)."""
         args = [env[o.id] for o in op.operands]
+        if self.trackers:
+            self.env = env
         rec = self.recorder
-        if rec is not None:
-            env_args = args
+        if rec is None:
+            out = self.apply(op, args, into_store)
+            return [] if out is None else out if isinstance(out, tuple) else (out,)
+        rec.operands = args                   # (loads and stores record themselves, with these)
+        out = self.apply(op, args, into_store)
+        outs = [] if out is None else out if isinstance(out, tuple) else (out,)
+        if op.name not in ("tile.load", "tile.store"):
+            if not op.results:
+                rec.fail(f"{op.name} has effects of its own")
+            elif op.results[0].id not in rec.structure:
+                rec.op(self, op, args, outs, type(out) is FreshBinary)
+        return outs
+
+    def apply(self, op, args, into_store=False):
+        """The result of ``op`` on the operand values ``args``: what they carry (undefined elements, shared
+        windows) handed over as the op's implementation takes them, its ticks charged, masks applied."""
         opdef = IMPLS[op.name]
         undef = None
         for a in args:
             if type(a) in _SPECIAL:
                 args, undef = self._unwrap(op, opdef, args)
                 break
-        if self.trackers:
-            self.env = env
         if self.mask_stack and opdef.stores:
             self.warn(op, localise("@mask does not constrain stores: this store writes the whole tile (the mask "
                                "only applies to vector computations); to write part of a tile, store a smaller "
@@ -204,13 +218,7 @@ class Executor:
             out = self._apply_mask(op, out)
         if undef is not None:
             out = propagate(self, op, opdef, args, undef[0], undef[1], out)
-        outs = [] if out is None else out if isinstance(out, tuple) else (out,)
-        if rec is not None and op.name not in ("tile.load", "tile.store"):   # (those record themselves)
-            if undef is not None or not op.results:
-                rec.fail("a value has undefined elements" if undef is not None else f"{op.name} has effects of its own")
-            elif op.results[0].id not in rec.structure:
-                rec.op(self, op, opdef, env_args, outs, type(out) is FreshBinary)
-        return outs
+        return out
 
     def _unwrap(self, op, opdef, args):
         """The operands as the op's implementation takes them, and (masks, source) when some carry

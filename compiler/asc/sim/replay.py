@@ -18,15 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .errors import SimError
-from .lanes import Shared, UnsetAccumulator, gather, per_lane
+from .lanes import Shared, gather, per_lane
+from .undefined import Undef, wrap
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
 # outgrow this is not recorded. Nor is one whose tape would hold more than _TAPE_BYTES of index arrays.
 _KEEP_BYTES = 256 << 20
 _TAPE_BYTES = 64 << 20
 _MAX_STEPS = 200_000
-_LAZY = (Shared, UnsetAccumulator)
 
 
 class Recorder:
@@ -40,6 +39,7 @@ class Recorder:
         self._keep = []                     # the objects behind those ids, alive until the recording ends
         self._kept = 0
         self._held = 0                      # bytes of the index arrays the steps hold
+        self.operands = None                # the operands of the op being run, as the environment holds them
         self.failed = None
 
     def fail(self, why):
@@ -87,7 +87,7 @@ class Recorder:
                 self.fail("it runs too many steps to record")
 
     # -- steps -----------------------------------------------------------------------------------
-    def op(self, ex, op, opdef, env_args, outs, fresh):
+    def op(self, ex, op, env_args, outs, fresh):
         """An op on tile data ran: ``env_args`` its operands as the environment held them, ``outs`` its
         results; ``fresh``: it was deferred into the store after it (``FreshBinary``)."""
         if self.failed is not None:
@@ -98,7 +98,7 @@ class Recorder:
             if r is None:
                 return self.fail(f"an operand of {op.name} was made by a path it does not follow")
             refs.append(r)
-        self._add(_OpStep(op, opdef, refs, ex.blocks, ex.lanes, [self.new_slot(o) for o in outs], fresh))
+        self._add(_OpStep(op, refs, ex.blocks, ex.lanes, [self.new_slot(o) for o in outs], fresh))
 
     def gathered(self, value, out, idx):
         """A value was gathered into a subset or expansion of the lanes (``lanes.gather``)."""
@@ -120,30 +120,33 @@ class Recorder:
         self._hold(inv, starts)
         self._add(_LoadStep(b, starts is None, geometry, inv, copy, shape, self.new_slot(out)))
 
-    def load_indexed(self, buf, safe, valid, fill, shape, out):
-        """A tile load gathered its elements by index (``safe``), ``fill`` where not ``valid`` (padding)."""
+    def load_indexed(self, op, buf, safe, valid, fill, shape, out):
+        """A tile load gathered its elements by index (``safe``), ``fill`` where not ``valid`` (padding, or
+        left undefined when ``out`` says so)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))
         if b is None:
             return self.fail("a load reads a buffer that is not an argument")
         self._hold(safe, valid)
-        self._add(_IndexedLoadStep(b, safe, valid, fill, shape, self.new_slot(out)))
+        self._add(_IndexedLoadStep(op if type(out) is Undef else None, b, safe, valid, fill, shape, self.new_slot(out)))
 
-    def store(self, op, buf, value, lanes, shape, view=None, data=None, order=None, windows=None, indexed=None):
+    def store(self, op, buf, source, lanes, view=None, data=None, order=None, windows=None, indexed=None):
         """A tile store wrote the lanes' windows through one strided view of the buffer (``view``, lanes in
         ``order``), through a sliding-window view (``windows``: rows, cols, row stride, lane starts) or
         element by element (``indexed``: the flat indices, the (lanes, rows, cols) mask they come from, rows,
-        cols)."""
+        cols). ``source``: the stored value as the environment held it and the tile's shape (None: a store
+        this does not follow, e.g. a scalar store)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))
-        r = self.operand(op.operands[0], value)
+        r = None if source is None else self.operand(op.operands[0], source[0])
         if b is None or r is None:
             return self.fail("a store writes a value or a buffer it does not follow")
+        shape = source[1]
         geometry = _geometry(view, data) if view is not None else None
         self._hold(order, *(windows or ())[3:], *(indexed or ())[:2])
-        self._add(_StoreStep(b, geometry, order, windows, indexed, r, lanes, shape))
+        self._add(_StoreStep(op, buf.name, b, geometry, order, windows, indexed, r, lanes, shape))
 
     def fold(self, fold_values, loop, plan, hoisted, carried, lanes, tmax, outs):
         """The carried chain of ``loop`` folded over every trip (``carried.fold``)."""
@@ -177,25 +180,14 @@ def _view(data, geometry):
 
 
 class _OpStep:
-    __slots__ = ("op", "opdef", "refs", "blocks", "lanes", "outs", "fresh")
+    __slots__ = ("op", "refs", "blocks", "lanes", "outs", "fresh")
 
-    def __init__(self, op, opdef, refs, blocks, lanes, outs, fresh):
-        self.op, self.opdef, self.refs, self.blocks, self.lanes, self.outs, self.fresh = \
-            op, opdef, refs, blocks, lanes, outs, fresh
+    def __init__(self, op, refs, blocks, lanes, outs, fresh):
+        self.op, self.refs, self.blocks, self.lanes, self.outs, self.fresh = op, refs, blocks, lanes, outs, fresh
 
     def run(self, slots, ex, datas):
-        from .ops.arith import FreshBinary
-        args = [slots[x] if is_slot else x for is_slot, x in self.refs]
-        op = self.op
-        if not self.opdef.shared_operands:   # as Executor._unwrap hands them over
-            args = [ex.materialise(op, a) if type(a) in _LAZY else a for a in args]
         ex.blocks, ex.lanes, ex._counts = self.blocks, self.lanes, None
-        try:
-            out = FreshBinary.of(op, *args) if self.fresh else None
-            if out is None:
-                out = self.opdef.execute(ex, op, *args)
-        except SimError as e:
-            raise ex._located(op, e) from None
+        out = ex.apply(self.op, [slots[x] if is_slot else x for is_slot, x in self.refs], self.fresh)
         for s, o in zip(self.outs, out if isinstance(out, tuple) else (out,)):
             slots[s] = o
 
@@ -253,35 +245,46 @@ class _LoadStep:
 
 
 class _IndexedLoadStep:
-    __slots__ = ("buffer", "safe", "valid", "fill", "shape", "out")
+    __slots__ = ("source", "buffer", "safe", "valid", "fill", "shape", "out")
 
-    def __init__(self, buffer, safe, valid, fill, shape, out):
-        self.buffer, self.safe, self.valid, self.fill, self.shape, self.out = buffer, safe, valid, fill, shape, out
+    def __init__(self, source, buffer, safe, valid, fill, shape, out):
+        self.source, self.buffer, self.safe, self.valid, self.fill, self.shape, self.out = \
+            source, buffer, safe, valid, fill, shape, out
 
     def run(self, slots, ex, datas):
         out = np.where(self.valid, datas[self.buffer][self.safe], self.fill)
-        slots[self.out] = out.reshape((out.shape[0],) + self.shape)
+        out = out.reshape((out.shape[0],) + self.shape)
+        # pad_value=None: the tail stays undefined, as ops.memory._exec_load leaves it
+        slots[self.out] = out if self.source is None else wrap(out, (~self.valid).reshape(out.shape), self.source)
 
     def reads(self):
         return ()
 
 
 class _StoreStep:
-    __slots__ = ("buffer", "geometry", "order", "windows", "indexed", "ref", "lanes", "shape")
+    __slots__ = ("op", "name", "buffer", "geometry", "order", "windows", "indexed", "ref", "lanes", "shape")
 
-    def __init__(self, buffer, geometry, order, windows, indexed, ref, lanes, shape):
-        self.buffer, self.geometry, self.order, self.windows, self.indexed, self.ref, self.lanes, self.shape = \
-            buffer, geometry, order, windows, indexed, ref, lanes, shape
+    def __init__(self, op, name, buffer, geometry, order, windows, indexed, ref, lanes, shape):
+        self.op, self.name, self.buffer, self.geometry, self.order, self.windows, self.indexed, self.ref, \
+            self.lanes, self.shape = op, name, buffer, geometry, order, windows, indexed, ref, lanes, shape
 
     def run(self, slots, ex, datas):
         """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
         from .ops.arith import FreshBinary
-        from .ops.memory import _write
+        from .ops.memory import _write, undefined_store_warning
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
+        L = self.lanes
+        if type(value) is Undef:   # undefined elements may only land outside the tensor (the clipped tail)
+            inside = np.broadcast_to(value.mask, (L,) + tuple(self.shape))
+            if self.indexed is not None:
+                inside = inside.reshape(self.indexed[1].shape) & self.indexed[1]
+            n = int(np.count_nonzero(inside))
+            if n:
+                ex.warn(self.op, undefined_store_warning(self.op, self.name, n, value.source))
+            value = value.data
         if type(value) is Shared:
             value = value.materialise()
-        L = self.lanes
         data = datas[self.buffer]
         if self.indexed is not None:
             flat, valid, rows, cols = self.indexed

@@ -115,10 +115,7 @@ def _exec_load(ex, op, t, *rest):
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
     out = out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
     if ex.recorder is not None:
-        if type(out) is not np.ndarray:
-            ex.recorder.fail("a load has an undefined tail")
-        else:
-            ex.recorder.load_indexed(buf, safe, valid, fill, rtype.shape, out)
+        ex.recorder.load_indexed(op, buf, safe, valid, fill, rtype.shape, out)
     return out
 
 
@@ -196,7 +193,8 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
         _write(w, lane_vals)
-        _record_store(ex, op, buf, data, view, order, source)
+        if ex.recorder is not None:
+            ex.recorder.store(op, buf, source, L, view=view, data=data, order=order)
         tag = lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
@@ -217,11 +215,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
         acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
         if ex.recorder is not None:
-            if source is None:
-                ex.recorder.fail("a store takes a path it does not follow")
-            else:
-                ex.recorder.store(op, buf, source[0], L, source[1], windows=(acc.rows, acc.cols, int(acc.row_stride),
-                                                                             starts))
+            ex.recorder.store(op, buf, source, L, windows=(acc.rows, acc.cols, int(acc.row_stride), starts))
 
         def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
             acc.sliding(tags)[starts] = tag
@@ -253,7 +247,8 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
                                     "give every block a disjoint output region, or use @atomic_add/max/min")
             data[flat] = v  # duplicates within one block: program order, the last lane wins
             tags[flat] = lane_blocks
-            _record_indexed_store(ex, op, buf, flat, valid, acc, source)
+            if ex.recorder is not None:
+                ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
         else:
             atomic.at(data, flat, v)
             tags[flat] = tags_after_atomic(prev, lane_blocks)
@@ -293,7 +288,8 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
                 _write(w, vals)
             else:
                 w[...] = (vals.compute() if type(vals) is FreshBinary else vals)[order]
-            _record_store(ex, op, buf, data, view, order, source)
+            if ex.recorder is not None:
+                ex.recorder.store(op, buf, source, L, view=view, data=data, order=order)
             buf.written = True
             ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
             return
@@ -304,29 +300,12 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
     v = np.broadcast_to(vals, idx.shape)[valid]
     if atomic is None:
         data[flat] = v
-        _record_indexed_store(ex, op, buf, flat, valid, acc, source)
+        if ex.recorder is not None:
+            ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
     else:
         atomic.at(data, flat, v)
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
-
-
-def _record_indexed_store(ex, op, buf, flat, valid, acc, source):
-    rec = ex.recorder
-    if rec is not None:
-        if source is None:
-            rec.fail("a store takes a path it does not follow")
-        else:
-            rec.store(op, buf, source[0], valid.shape[0], source[1], indexed=(flat, valid, acc.rows, acc.cols))
-
-
-def _record_store(ex, op, buf, data, view, order, source):
-    rec = ex.recorder
-    if rec is not None:
-        if source is None:
-            rec.fail("a store takes a path it does not follow")
-        else:
-            rec.store(op, buf, source[0], view.shape[0], source[1], view=view, data=data, order=order)
 
 
 def _blocks_collide(starts, blocks, rows, cols, row_stride):
@@ -354,9 +333,12 @@ def _store_undefined(ex, op, masks, args, out, source):
     _, valid = acc.indices(L)
     n = int(np.count_nonzero(valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)))
     if n:
-        ex.warn(op, f"{op.name.split('.')[-1]} to '{t.name}' writes {n} undefined element(s) inside the tensor: "
-                + fix_text(source))
+        ex.warn(op, undefined_store_warning(op, t.name, n, source))
     return out
+
+
+def undefined_store_warning(op, name, n, source):
+    return f"{op.name.split('.')[-1]} to '{name}' writes {n} undefined element(s) inside the tensor: " + fix_text(source)
 
 
 @impl("tile.store", stores=True, undefined=_store_undefined)
@@ -364,7 +346,8 @@ def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     clip_rows = op.attrs.get("clip_rows", False)
-    source = (value, vtype.shape)   # (for a recorded launch: the value as the op got it)
+    # (for a recorded launch: the stored value as the environment held it, and the tile shape)
+    source = (value if ex.recorder is None else ex.recorder.operands[0], vtype.shape)
     fresh = value if type(value) is FreshBinary else None   # the binary op before it, not yet computed
     if fresh is not None and op.attrs.get("has_real"):
         value, fresh = fresh.compute(), None   # the real_shape path takes computed values
