@@ -283,7 +283,18 @@ def seeded_max(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, C: asc.Cons
     asc2.store(acc, asc2.tensor(out_ptr, [8, C]), offsets=[r, 0])
 
 
+@asc2.jit
+def undefined_tail(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [n])
+    out_gm = asc2.tensor(out_ptr, [n])
+    for i in asc2.range(asc2.block_idx(), asc.ceildiv(n, T), asc2.block_num(), parallel=True):
+        x = asc2.load(x_gm, [T], offsets=[i * T], pad_value=None)   # the last tile's tail is undefined ...
+        asc2.store(x * 2.0, out_gm, offsets=[i * T])                 # ... and clipped away by the store
+
+
 _PATHS = {
+    "an undefined tail clipped by the store": (undefined_tail, 3, lambda rng: (rng.random(1000, dtype=np.float32),
+                                                                               np.zeros(1000, np.float32), 1000, 128)),
     "a fold seeded from data": (seeded_max, 8, lambda rng: (rng.standard_normal((8, 512), dtype=np.float32),
                                                             np.zeros((8, 64), np.float32), 64, 8)),
     "irregular 1-D windows": (squares, 4, lambda rng: (rng.random(640, dtype=np.float32), 640, 64)),
@@ -395,7 +406,7 @@ def test_verify_changes_every_element_of_the_data(dtype):
         info = np.iinfo(dt)
         data = np.array([info.min, -1 if info.min else 1, 0, info.max], dtype=dt)
     else:
-        data = np.array([0.0, 0.5, -0.5, 1.0, -3.0, 1000.0, -1 / 6], dtype=dt)
+        data = np.array([0.0, 0.5, -0.5, -0.25, 1.0, -3.0, 1000.0, -1 / 6], dtype=dt)
     changed = replay._changed(data)
     assert changed.dtype == data.dtype and changed.shape == data.shape
     assert not np.any(changed == data), (data, changed)
@@ -441,3 +452,18 @@ def test_undefined_elements_that_the_data_route_into_a_store_warn_when_replayed(
     assert replayed == gated_tail.last_launch["warnings"]
     (w,) = replayed
     assert "store to 'out_ptr' writes 28 undefined element(s) inside the tensor" in w
+
+
+def test_verify_mode_finds_a_replay_that_loses_a_warning(monkeypatch):
+    monkeypatch.setenv("ASC_REPLAY", "verify")
+    for compiled in scaled_by_total.cache.values():
+        compiled.tapes.clear()
+    real = replay._OpStep.run
+
+    def quiet(self, slots, ex, datas):
+        real(self, slots, ex, datas)
+        ex.warnings.clear()
+    monkeypatch.setattr(replay._OpStep, "run", quiet)
+    # the checked copy of -0.5 everywhere (-x / 2 - 1/4) is all zeros: the full run divides by a zero sum
+    with pytest.raises(RuntimeError, match=r"warnings \[.*non-finite.*\] / \[\]"):
+        scaled_by_total[1](np.full(64, -0.5, np.float32), np.zeros(64, np.float32), 64)
