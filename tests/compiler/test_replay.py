@@ -292,7 +292,34 @@ def undefined_tail(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int,
         asc2.store(x * 2.0, out_gm, offsets=[i * T])                 # ... and clipped away by the store
 
 
+@asc2.jit
+def split_lanes(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    b = asc2.block_idx()
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [T], offsets=[b * T])
+    y = x
+    if b % 2 == 0:                                  # the blocks' lanes go both ways
+        y = x * 2.0
+    else:
+        y = x - 1.0
+    asc2.store(y, asc2.tensor(out_ptr, [n]), offsets=[b * T])
+
+
+@asc2.jit
+def uneven_trips(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, C: asc.ConstExpr[int],
+                 TILES: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [8, C * TILES])
+    r = asc2.block_idx()
+    acc = asc2.zeros([1, C], dtype=asc.float32)
+    for j in asc2.range(r + 1):                     # block r runs r + 1 trips
+        acc = acc * 0.5 + asc2.load(x_gm, [1, C], offsets=[r, j * C])
+    asc2.store(acc, asc2.tensor(out_ptr, [8, C]), offsets=[r, 0])
+
+
 _PATHS = {
+    "an if whose lanes go both ways": (split_lanes, 4, lambda rng: (rng.random(256, dtype=np.float32),
+                                                                    np.zeros(256, np.float32), 256, 64)),
+    "a carried loop whose lanes run different trip counts": (
+        uneven_trips, 8, lambda rng: (rng.random((8, 512), dtype=np.float32), np.zeros((8, 64), np.float32), 64, 8)),
     "an undefined tail clipped by the store": (undefined_tail, 3, lambda rng: (rng.random(1000, dtype=np.float32),
                                                                                np.zeros(1000, np.float32), 1000, 128)),
     "a fold seeded from data": (seeded_max, 8, lambda rng: (rng.standard_normal((8, 512), dtype=np.float32),

@@ -21,7 +21,7 @@ from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
-from .undefined import Undef, merge_lanes, propagate
+from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
@@ -29,11 +29,6 @@ _SPECIAL = (Shared, UnsetAccumulator, Undef)
 
 class KernelRuntimeError(RuntimeError):
     """A fault found while simulating the kernel, located at the user's source line."""
-
-
-def _lanes_of(value, idx):
-    """Lanes ``idx`` of a value carried through a loop (undefined elements kept)."""
-    return gather(value if type(value) is Undef else np.asarray(value), idx)
 
 
 _INT64 = {}
@@ -341,6 +336,13 @@ class Executor:
             if tracker is not None:
                 self.trackers.pop()
 
+    def _merge(self, full, idx, part, lanes):
+        """A lane subset's value merged into the lane-wide one (``undefined.merge_lanes``), recorded."""
+        out = merge_lanes(full, idx, part, lanes)
+        if self.recorder is not None:
+            self.recorder.merged(full, idx, part, lanes, out)
+        return out
+
     def _not_recorded(self, why):
         if self.recorder is not None:
             self.recorder.fail(why)
@@ -363,9 +365,8 @@ class Executor:
         counts = self.block_counts
         self._visit_loop(op, trips)
         tracker = self._tracker(op, tmax)
-        if tracker is not None or not uniform:
-            self._not_recorded("a loop's memory dependencies are tracked" if tracker is not None else
-                               "a loop's lanes run different trip counts")
+        if tracker is not None:
+            self._not_recorded("a loop's memory dependencies are tracked")
         hoisted = None
         if uniform and tmax > 1 and tracker is None and op.id in self.hoistable:
             hoisted, ops = hoist(self, op, body, env, tmax, lb, step)
@@ -383,7 +384,10 @@ class Executor:
                     idx = np.nonzero(trips > t)[0]
                     child = Env(env, idx)
                     self._set_lanes(saved[idx])
-                    vals = [_lanes_of(c, idx) for c in carried]
+                    vals = [lanes_of(c, idx) for c in carried]
+                    if self.recorder is not None:
+                        for c, v in zip(carried, vals):
+                            self.recorder.gathered(c, v, idx, carried=True)
                 if tracker is not None:
                     child[tracker.key] = (np.arange(L) if idx is None else idx) * tmax + t
                 iv = (lb if idx is None or lb.ndim == 0 else lb[idx]) + t * (step if idx is None or step.ndim == 0 else step[idx])
@@ -402,7 +406,7 @@ class Executor:
                 if idx is None:
                     carried = out
                 else:
-                    carried = [merge_lanes(c, idx, o, L) for c, o in zip(carried, out)]
+                    carried = [self._merge(c, idx, o, L) for c, o in zip(carried, out)]
         finally:
             self._set_lanes(saved, counts)
             if tracker is not None:
@@ -417,7 +421,6 @@ class Executor:
             self._visit(("then" if taken else "else", op.id), self.block_counts)
             taken = then_r if taken else else_r
             return self.run_block(taken, Env(env, None))
-        self._not_recorded("an if splits the lanes")
         L = self.lanes
         saved, counts = self.blocks, self._counts
         results = [None] * len(op.results)
@@ -428,7 +431,7 @@ class Executor:
                 self._set_lanes(saved[sel])
                 self._visit(("then" if region is then_r else "else", op.id), self.block_counts)
                 out = self.run_block(region, Env(env, sel))
-                results = [merge_lanes(r, sel, o, L) for r, o in zip(results, out)]
+                results = [self._merge(r, sel, o, L) for r, o in zip(results, out)]
         finally:
             self._set_lanes(saved, counts)
         return results
@@ -447,7 +450,7 @@ class Executor:
                 self._visit(("trips", op.id), self.block_counts)
                 child = Env(env, active if active.size != L else None)
                 # (values with undefined elements keep their masks through both regions: ``sim.undefined``)
-                vals = [_lanes_of(c, active) for c in carried] if active.size != L else carried
+                vals = [lanes_of(c, active) for c in carried] if active.size != L else carried
                 for a, v in zip(before.args, vals):
                     child[a.id] = v
                 cond, *passed = self.run_block(before, child)
@@ -455,7 +458,7 @@ class Executor:
                 done = ~cond
                 if np.any(done):
                     ended = np.nonzero(done)[0]
-                    final = [merge_lanes(f, active[done], _lanes_of(p, ended) if np.ndim(p) else p, L)
+                    final = [merge_lanes(f, active[done], lanes_of(p, ended) if np.ndim(p) else p, L)
                              for f, p in zip(final, passed)]
                 keep = np.nonzero(cond)[0]
                 if keep.size == 0:
@@ -463,7 +466,7 @@ class Executor:
                 self._set_lanes(saved[active[keep]])
                 body = Env(env, active[keep])
                 for a, p in zip(after.args, passed):
-                    body[a.id] = _lanes_of(p, keep) if np.ndim(p) else p
+                    body[a.id] = lanes_of(p, keep) if np.ndim(p) else p
                 out = self.run_block(after, body)
                 carried = [merge_lanes(c, active[keep], o, L) for c, o in zip(carried, out)]
                 active = active[keep]

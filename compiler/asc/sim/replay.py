@@ -19,7 +19,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .lanes import Shared, gather, per_lane
-from .undefined import Undef, wrap
+from .undefined import Undef, lanes_of, merge_lanes, wrap
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
 # outgrow this is not recorded. Nor is one whose tape would hold more than _TAPE_BYTES of index arrays.
@@ -100,14 +100,29 @@ class Recorder:
             refs.append(r)
         self._add(_OpStep(op, refs, ex.blocks, ex.lanes, [self.new_slot(o) for o in outs], fresh))
 
-    def gathered(self, value, out, idx):
-        """A value was gathered into a subset or expansion of the lanes (``lanes.gather``)."""
+    def gathered(self, value, out, idx, carried=False):
+        """A value was gathered into a subset or expansion of the lanes (``lanes.gather``; ``carried``:
+        a loop's carried value, ``undefined.lanes_of``)."""
         if out is value or self.failed is not None:
             return
         s = self._slot.get(id(value))
         if s is not None:
             self._hold(idx)
-            self._add(_GatherStep(s, idx, self.new_slot(out)))
+            self._add(_GatherStep(s, idx, self.new_slot(out), carried))
+        elif carried:
+            self.fail("a carried value was made by a path it does not follow")
+
+    def merged(self, full, idx, part, lanes, out):
+        """A lane subset's value was merged into the lane-wide one (``undefined.merge_lanes``; ``full``
+        None: the first subset)."""
+        if self.failed is not None:
+            return
+        f = None if full is None else self._slot.get(id(full))
+        p = self._slot.get(id(part))
+        if p is None or (full is not None and f is None):
+            return self.fail("a lane merge of values it does not follow")
+        self._hold(idx)
+        self._add(_MergeStep(f, idx, p, lanes, self.new_slot(out)))
 
     def load(self, op, buf, data, view, inv, starts, acc, copy, shape, out):
         """A tile load took its windows as a view of the buffer (or copied distinct windows ``starts``)."""
@@ -209,16 +224,31 @@ class _ConstStep:
 
 
 class _GatherStep:
-    __slots__ = ("src", "idx", "out")
+    __slots__ = ("src", "idx", "out", "carried")
 
-    def __init__(self, src, idx, out):
-        self.src, self.idx, self.out = src, idx, out
+    def __init__(self, src, idx, out, carried):
+        self.src, self.idx, self.out, self.carried = src, idx, out, carried
 
     def run(self, slots, ex, datas):
-        slots[self.out] = gather(slots[self.src], self.idx)
+        v = slots[self.src]
+        slots[self.out] = lanes_of(v, self.idx) if self.carried else gather(v, self.idx)
 
     def reads(self):
         return (self.src,)
+
+
+class _MergeStep:
+    __slots__ = ("full", "idx", "part", "lanes", "out")
+
+    def __init__(self, full, idx, part, lanes, out):
+        self.full, self.idx, self.part, self.lanes, self.out = full, idx, part, lanes, out
+
+    def run(self, slots, ex, datas):
+        full = None if self.full is None else slots[self.full]
+        slots[self.out] = merge_lanes(full, self.idx, slots[self.part], self.lanes)
+
+    def reads(self):
+        return (self.part,) if self.full is None else (self.full, self.part)
 
 
 class _LoadStep:

@@ -187,6 +187,11 @@ def matmul_undefined(ex, op, masks, args, out, source):
                 source)
 
 
+def lanes_of(value, idx):
+    """Lanes ``idx`` of a value carried through a loop (undefined elements kept)."""
+    return gather(value if type(value) is Undef else np.asarray(value), idx)
+
+
 def merge_lanes(full, idx, part, lanes):
     """A lane subset's values merged back into the lane-wide value (``lanes.merge_plain``), where either
     may have undefined elements: the data and the masks are merged alike."""
