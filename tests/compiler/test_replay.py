@@ -494,3 +494,31 @@ def test_verify_mode_finds_a_replay_that_loses_a_warning(monkeypatch):
     # the checked copy of -0.5 everywhere (-x / 2 - 1/4) is all zeros: the full run divides by a zero sum
     with pytest.raises(RuntimeError, match=r"warnings \[.*non-finite.*\] / \[\]"):
         scaled_by_total[1](np.full(64, -0.5, np.float32), np.zeros(64, np.float32), 64)
+
+
+@asc2.jit
+def add_blocks(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int,
+               T: asc.ConstExpr[int]):
+    off = asc2.block_idx() * T
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [T], offsets=[off])
+    y = asc2.load(asc2.tensor(y_ptr, [n]), [T], offsets=[off])
+    asc2.store(x + y, asc2.tensor(out_ptr, [n]), offsets=[off])   # computed straight into its windows
+
+
+def test_a_shuffled_block_order_is_its_own_structure_and_replays_in_that_order(full_runs, monkeypatch):
+    """With ASC_BLOCK_ORDER=shuffle the lanes' windows are not in lane order: the replayed store writes
+    each lane's values to its own window, as the full run does."""
+    monkeypatch.setenv("ASC_BLOCK_ORDER", "shuffle:7")
+    for compiled in add_blocks.cache.values():
+        compiled.tapes.clear()
+    rng = np.random.default_rng(9)
+    for _ in range(2):
+        x, y = rng.random(512, dtype=np.float32), rng.random(512, dtype=np.float32)
+        out = np.zeros(512, np.float32)
+        add_blocks[8](x, y, out, 512, 64)
+        np.testing.assert_array_equal(out, x + y)
+    assert full_runs[0] == 1
+    assert add_blocks.last_launch["block_order"] == "shuffle:7"
+    monkeypatch.setenv("ASC_BLOCK_ORDER", "shuffle:8")     # another order: another structure
+    add_blocks[8](x, y, out, 512, 64)
+    assert full_runs[0] == 2
