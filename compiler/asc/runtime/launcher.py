@@ -1,7 +1,6 @@
 """Launching a compiled kernel on the embedded simulator and reporting what it cost."""
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
@@ -67,7 +66,6 @@ def launch(jit_fn, compiled, core_num, runtime):
         tape = tapes.get(key)
     if tape is not None:
         ex = _executor(compiled, hw, core_num, checks, order, False)
-        run = functools.partial(tape.replay, ex, [v for _, v in ptrs])
     else:
         buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs])
         scalar = iter(scalars)
@@ -83,9 +81,11 @@ def launch(jit_fn, compiled, core_num, runtime):
             ex.recorder = Recorder(compiled.structure, [buffers[name] for name, _ in ptrs])
             if replay_mode == "verify":   # (testing the engine)
                 before = [view.copy() for _, view in ptrs]
-        run = functools.partial(ex.run, values)
     try:
-        run()
+        if tape is not None:
+            tape.replay(ex, [v for _, v in ptrs])
+        else:
+            ex.run(values)
     except KernelRuntimeError as e:
         if order_text:
             e.args = (f"{e.args[0]}\n(blocks ran in the order of ASC_BLOCK_ORDER={order_text})",)

@@ -247,6 +247,14 @@ def windows_overlap(step, lanes, rows, cols, row_stride):
     return False
 
 
+def sliding_windows(arr, rows, cols, row_stride):
+    """A view of the 1-d ``arr`` whose entry ``s`` is the rows x cols window (rows ``row_stride`` apart)
+    starting at element s."""
+    es = arr.itemsize
+    extent = (rows - 1) * row_stride + cols
+    return as_strided(arr, shape=(arr.shape[0] - extent + 1, rows, cols), strides=(es, row_stride * es, es))
+
+
 def _fmt(v):
     v = np.asarray(v)
     return str(v.item()) if v.size == 1 else str(v.tolist()[:4])[:-1] + (", ...]" if v.size > 4 else "]")
@@ -373,9 +381,7 @@ class Access:
 
     def sliding(self, arr):
         """A view of ``arr`` (data or writer tags) whose entry ``s`` is the window starting at element s."""
-        rs, es = int(self.row_stride), arr.itemsize
-        extent = (self.rows - 1) * rs + self.cols
-        return as_strided(arr, shape=(arr.shape[0] - extent + 1, self.rows, self.cols), strides=(es, rs * es, es))
+        return sliding_windows(arr, self.rows, self.cols, int(self.row_stride))
 
     def gather_view(self, data, lanes):
         """(windows, index, starts): the window of lane l is windows[index[l]] (index None: windows[l],

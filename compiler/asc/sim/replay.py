@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .lanes import Shared, gather, per_lane
+from .lanes import Shared, gather
+from .memory import sliding_windows
 from .undefined import Undef, lanes_of, merge_lanes, wrap
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
@@ -266,7 +267,7 @@ class _LoadStep:
                 view = np.array(view)
         else:
             rows, cols, rs, starts = self.geometry
-            view = _sliding(data, rows, cols, rs)[starts]
+            view = sliding_windows(data, rows, cols, rs)[starts]
         view = view.reshape((view.shape[0],) + self.shape)
         slots[self.out] = view if self.inv is None else Shared(view, self.inv)
 
@@ -301,7 +302,7 @@ class _StoreStep:
     def run(self, slots, ex, datas):
         """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
         from .ops.arith import FreshBinary
-        from .ops.memory import _write, undefined_store_warning
+        from .ops.memory import _write, stored_values, undefined_store_warning
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
         L = self.lanes
@@ -318,16 +319,13 @@ class _StoreStep:
         data = datas[self.buffer]
         if self.indexed is not None:
             flat, valid, rows, cols = self.indexed
-            vals = per_lane(value.compute() if type(value) is FreshBinary else value, L, self.shape)
-            data[flat] = np.broadcast_to(vals.reshape(L, rows, cols), valid.shape)[valid]
+            data[flat] = np.broadcast_to(stored_values(value, L, self.shape, rows, cols, False), valid.shape)[valid]
             return
         rows, cols = (self.geometry[1][1:] if self.windows is None else self.windows[:2])
-        vals = value.reshaped(L, rows, cols) if type(value) is FreshBinary else None
-        if vals is None:
-            vals = per_lane(value.compute() if type(value) is FreshBinary else value, L, self.shape).reshape(L, rows, cols)
+        vals = stored_values(value, L, self.shape, rows, cols, True)
         if self.windows is not None:
             rows, cols, rs, starts = self.windows
-            _sliding(data, rows, cols, rs)[starts] = vals.compute() if type(vals) is FreshBinary else vals
+            sliding_windows(data, rows, cols, rs)[starts] = vals.compute() if type(vals) is FreshBinary else vals
             return
         if self.order is not None:
             vals = (vals.compute() if type(vals) is FreshBinary else vals)[self.order]
@@ -335,12 +333,6 @@ class _StoreStep:
 
     def reads(self):
         return (self.ref[1],) if self.ref[0] else ()
-
-
-def _sliding(data, rows, cols, rs):
-    """``data`` seen as the window of rows x cols (rows ``rs`` apart) starting at each element."""
-    es = data.itemsize
-    return as_strided(data, shape=(data.shape[0] - (rows - 1) * rs - cols + 1, rows, cols), strides=(es, rs * es, es))
 
 
 class _FoldStep:

@@ -379,15 +379,22 @@ def _exec_store(ex, op, value, t, *offsets):
                     op=op, source=source)
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
-    vals = fresh.reshaped(L, acc.rows, acc.cols) if fresh is not None and acc.full else None
-    if vals is None:
-        vals = per_lane(value if fresh is None else fresh.compute(), L, vtype.shape).reshape(L, acc.rows, acc.cols)
+    vals = stored_values(value, L, vtype.shape, acc.rows, acc.cols, acc.full)
     if not acc.full:
         if len(t.dims) == 2:
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         _store_clipped(ex, t.buffer, acc, vals, "store", op=op, source=source)
         return
     _store_into(ex, t.buffer, acc, vals, "store", op=op, source=source)
+
+
+def stored_values(value, lanes, shape, rows, cols, whole):
+    """The values a tile store writes, as (lanes, rows, cols) windows. A ``FreshBinary`` stays deferred
+    when the windows are whole (the write may compute it straight into them); otherwise it is computed."""
+    vals = value.reshaped(lanes, rows, cols) if whole and type(value) is FreshBinary else None
+    if vals is None:
+        vals = per_lane(value.compute() if type(value) is FreshBinary else value, lanes, shape).reshape(lanes, rows, cols)
+    return vals
 
 
 def _row_spill(t, acc, offsets, shape, L, what):
