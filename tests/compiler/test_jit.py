@@ -264,10 +264,25 @@ def test_constexpr_accepts_tuples_sizes_dtypes_and_functions():
     torch.testing.assert_close(out, x)
 
 
-def test_constexpr_wrapped_value_for_runtime_parameter_is_rejected():
-    x = np.zeros(16, np.float32)
-    with pytest.raises(TypeError, match="not annotated asc.ConstExpr"):
-        copy_kernel[1](x, x.copy(), asc.ConstExpr(16), 16)
+def test_a_constexpr_value_makes_any_parameter_compile_time():
+    # pyasc's split_args: a ConstExpr argument is compile-time whatever the annotation, so one kernel file runs
+    # "static" and "dynamic".
+    x = np.arange(40, dtype=np.float32)
+    out = np.zeros_like(x)
+    copy_kernel[2](x, out, asc.ConstExpr(40), 16)
+    np.testing.assert_array_equal(out, x)
+    assert "constexpr: n=40, T=16" in copy_kernel.ir(x, out, asc.ConstExpr(40), 16)
+    assert "constexpr: T=16" in copy_kernel.ir(x, out, 40, 16)   # the same parameter as a runtime value
+    out[:] = 0
+    copy_kernel[2](x, out, 40, asc.ConstExpr(16))   # an annotated parameter may be wrapped too
+    np.testing.assert_array_equal(out, x)
+    for _ in range(2):   # repeated launches (the relaunch fast path) keep the two specialisations apart
+        out[:] = 0
+        copy_kernel[2](x[:24], out[:24], asc.ConstExpr(24), 16)
+        np.testing.assert_array_equal(out[:24], x[:24])
+        assert np.all(out[24:] == 0)
+        copy_kernel[2](x, out, 40, 16)
+        np.testing.assert_array_equal(out, x)
 
 
 def test_runtime_annotation_is_ignored_value_decides():

@@ -125,17 +125,17 @@ def test_batched_trips_report_out_of_bounds_like_trips_in_turn(monkeypatch):
         x_gm = asc2.tensor(x_ptr, [4, 64])
         o_gm = asc2.tensor(out_ptr, [4, 64])
         for i in asc2.range(n_rows):
-            asc2.store(asc2.load(x_gm, [1, 64], offsets=[i, 0]), o_gm, offsets=[i, 0])
+            asc2.store(asc2.load(x_gm, [2, 64], offsets=[i, 0]), o_gm, offsets=[i, 0])
     messages = []
     for batch in (True, False):
         with monkeypatch.context() as m:
             if not batch:
                 m.setattr(trace_pipeline, "batchable_loops", lambda fn: frozenset())
             with pytest.raises(KernelRuntimeError, match="reads rows beyond the tensor") as e:
-                k[1](np.ones((4, 64), np.float32), np.zeros((4, 64), np.float32), 5, always_compile=True)
+                k[1](np.ones((4, 64), np.float32), np.zeros((4, 64), np.float32), 4, always_compile=True)
             messages.append(str(e.value))
     assert messages[0] == messages[1]
-    assert "at offsets [4, 0]" in messages[0] and "reads rows beyond the tensor's 4 rows" in messages[0]
+    assert "at offsets [3, 0]" in messages[0] and "reads rows beyond the tensor's 4 rows" in messages[0]
 
 
 # -- carried-value loops: the ops off the carried chain run for every trip at once -----------------------------------

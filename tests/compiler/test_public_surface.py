@@ -247,7 +247,7 @@ def test_compile_options_fields_defaults_and_order():
 
 
 def test_launch_options_is_frozen():
-    assert _fields(asc.LaunchOptions) == [("core_num", 0), ("stream", None)]
+    assert _fields(asc.LaunchOptions) == [("core_num", None), ("stream", None)]   # None: every core
     opts = asc.LaunchOptions(4)
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'core_num'"):
         opts.core_num = 8

@@ -21,6 +21,7 @@ from . import config
 from .arguments import arg_kind, resolved_signature
 from .cache import disk_load, disk_store
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
+from .platforms import hardware
 from .trace import trace
 from .tracebacks import user_entry
 
@@ -101,15 +102,15 @@ class JITFunction(KernelFunction):
                 raise error(TypeError, f"{self.__name__}: missing a required argument: '{name}'",
                             "kernel parameter defaults are not applied at launch (as in pyasc); pass every argument")
             value = bound.arguments[name]
-            if is_constexpr_annotation(p.annotation):
-                value = ConstExpr.unwrap(value)
+            if isinstance(value, ConstExpr):
+                # A ConstExpr value is compile-time whatever the annotation (pyasc's split_args): one kernel
+                # file is launched "static" (asc2.ConstExpr(n)) and "dynamic" (n).
+                constexprs[name] = value.value
+            elif is_constexpr_annotation(p.annotation):
                 if hasattr(p.annotation, "check"):
                     p.annotation.check(name, value)
                 constexprs[name] = value
             else:
-                if isinstance(value, ConstExpr):
-                    raise error(TypeError, f"argument '{name}' is passed as ConstExpr but the parameter is not "
-                                "annotated asc.ConstExpr", f"annotate it: {name}: asc.ConstExpr[int]")
                 kind, d = arg_kind(name, value)
                 runtime.append((name, kind, d, value))
         return cg, co, constexprs, runtime
@@ -131,6 +132,9 @@ class JITFunction(KernelFunction):
         sig = [platform]
         for value, constexpr in zip(args, self._constexpr_flags):
             t = type(value)
+            if t is ConstExpr:   # compile-time at any parameter: its value decides the specialisation
+                sig.append(ConstExpr)
+                value, t, constexpr = value.value, type(value.value), True
             if constexpr:
                 if t in (int, float, bool, str) and value == value:  # NaN never compares equal
                     sig.append((t, value))
@@ -194,8 +198,11 @@ class _Launcher:
     def __call__(self, *args, **kwargs):
         from .launcher import launch
         core_num = self.opts.core_num
-        if not isinstance(core_num, (int, np.integer)) or isinstance(core_num, bool) or core_num <= 0:
-            raise error(ValueError, "Core number should be large than 0", "launch as kernel[core_num](...) with core_num >= 1")
+        if core_num is None:   # pyasc: all cores of the platform (the runtime's AI-core count)
+            core_num = hardware(config.current_platform()).aic_cores
+        elif not isinstance(core_num, (int, np.integer)) or isinstance(core_num, bool) or core_num <= 0:
+            raise error(ValueError, "Core number should be large than 0 ('core_num' must be positive)",
+                        "launch as kernel[core_num](...) with core_num >= 1, or kernel[None](...) for all cores")
         if config.STATE.backend != config.Backend.Model:
             raise error(RuntimeError, "Runtime library is not available! Select the simulator first: "
                         "config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)")

@@ -39,7 +39,7 @@ class CompileOptions:
 
 @dataclass(frozen=True)
 class LaunchOptions:
-    core_num: int = 0
+    core_num: Optional[int] = None   # None: every core of the platform
     stream: Any = None
 
 

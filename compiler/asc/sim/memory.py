@@ -290,20 +290,38 @@ class Access:
         if c_lo < 0 or r_lo < 0:
             raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
                                    f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
-        if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1) and np.any(row_off + rows > row_dim):
-            bad = np.nonzero(np.broadcast_to(row_off + rows > row_dim, (lanes,)))[0]
+        # Lanes whose window starts at or past the tensor's last element (``outside``): pyasc's lowering clamps
+        # such a load's length at zero (the tile is padding) and gives such a store a negative length; the
+        # caller decides what that means (``sim.ops.memory.past_end_store``).
+        tile_access = not what.startswith("scalar")
+        past = None
+        if tile_access and rank == 2 and r_hi >= (int(row_dim) if row_dim.ndim == 0 else -1):
+            past = row_off >= row_dim
+        elif tile_access and rank == 1 and not (col_dim.ndim == 0 and c_hi < int(col_dim)):
+            past = col_off >= col_dim
+        self.outside = None if past is None or not np.any(past) else np.nonzero(np.broadcast_to(past, (lanes,)))[0]
+        beyond = row_off + rows > row_dim
+        if past is not None and rank == 2:
+            beyond = beyond & ~past
+        if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1) and np.any(beyond):
+            bad = np.nonzero(np.broadcast_to(beyond, (lanes,)))[0]
             raise OutOfBoundsError(
                 f"{what} of tensor '{tensor.name}' (shape [{_fmt(row_dim)}, {_fmt(col_dim)}]) at offsets "
                 f"[{_fmt(gather(row_off, bad))}, {_fmt(gather(col_off, bad))}] with tile shape {list(shape)} "
                 f"{'reads' if 'load' in what else 'writes'} rows beyond the tensor's {_fmt(row_dim)} rows",
                 "only the last dimension is clipped; make the row loop stop at the tensor's row count", bad)
-        if col_dim.ndim == 0 and int(col_dim) - c_hi >= cols:
+        if col_dim.ndim == 0 and int(col_dim) - c_hi >= cols and self.outside is None:
             self.valid_cols, self.full = cols, True
         else:
             self.valid_cols = np.clip(col_dim - col_off, 0, cols)
+            if self.outside is not None:
+                self.valid_cols = np.where(np.broadcast_to(past, (lanes,)), 0, np.broadcast_to(self.valid_cols, (lanes,)))
             self.full = bool(np.all(self.valid_cols == cols))
-            if not self.full and not what.startswith("scalar") and np.any(self.valid_cols == 0):
-                bad = np.nonzero(np.broadcast_to(self.valid_cols == 0, (lanes,)))[0]
+            empty = np.broadcast_to(self.valid_cols == 0, (lanes,))
+            if self.outside is not None:
+                empty = empty & ~np.broadcast_to(past, (lanes,))
+            if not self.full and tile_access and np.any(empty):
+                bad = np.nonzero(empty)[0]
                 raise OutOfBoundsError(
                     f"{what} of tensor '{tensor.name}' (shape [{', '.join(_fmt(d) for d in tensor.dims)}]) at offsets "
                     f"[{', '.join(_fmt(gather(x, bad)) for x in offs)}] with tile shape {list(shape)} starts past "
@@ -445,6 +463,14 @@ class ClippedAccess:
                 f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
                 "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
         some = (real_rows > 0) & (rc > 0)
+        # A window starting at or past the tensor's last element: nothing of it is inside (see Access.outside).
+        past = (row_off >= row_dim) if len(tensor.dims) == 2 else (col_off >= col_dim)
+        if what == "load" and len(tensor.dims) == 2:   # copy_in clamps every dimension's length at zero
+            past = past | (col_off >= col_dim)
+        self.outside = np.nonzero(np.broadcast_to(past, (lanes,)))[0] if np.any(past) else None
+        if self.outside is not None:
+            real_rows = np.where(past, 0, real_rows)
+            some = some & ~past
         outside = np.broadcast_to(some & ((row_off >= row_dim) | (col_off >= col_dim)), (lanes,))
         if np.any(outside):
             bad = np.nonzero(outside)[0]

@@ -171,6 +171,16 @@ class PlainValue(IRHandle):
         return PlainValue(_emit("scalar.binary", [self.cast(dt.int1).handle, to_scalar(other, dt.int1).handle],
                                 ScalarType(dt.int1), kind="logical_or").result)
 
+    def logical_not(self):
+        return self.cast(dt.int1) == 0
+
+    def max(self, other):
+        """The larger of two scalars (pyasc-dev's ``PlainValue.max``; the builtin ``max`` of a kernel)."""
+        return self._binary(other, "max")
+
+    def min(self, other):
+        return self._binary(other, "min")
+
     def cast(self, dtype) -> "PlainValue":
         if dtype == self.dtype:
             return self

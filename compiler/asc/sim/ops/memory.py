@@ -57,8 +57,9 @@ def _exec_load(ex, op, t, *rest):
     clip_rows = op.attrs.get("clip_rows", False)
     if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
         acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load", clip_rows)
-    elif clip_rows and rank == 2 and np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0]):
-        # The August copy_in clamps its window to the tensor in both dimensions: the missing rows are padding.
+    elif clip_rows and rank == 2 and (np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0])
+                                      or np.any(np.asarray(offsets[1]) >= t.dims[1])):
+        # The August copy_in clamps its window to the tensor in both dimensions: what is missing is padding.
         acc = ClippedAccess(t, offsets, rtype.shape, rtype.shape, L, "load", True)
     else:
         acc = Access(t, offsets, rtype.shape, L, "load")
@@ -354,6 +355,7 @@ def _exec_store(ex, op, value, t, *offsets):
     if op.attrs.get("has_real"):  # real_shape: only that part is written
         rank = len(t.dims)
         acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
+        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
         if rank == 2:
             # real_shape limits the DMA; columns of it past the row still land in the next row.
             rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
@@ -372,6 +374,7 @@ def _exec_store(ex, op, value, t, *offsets):
     if clip_rows and np.any(np.asarray(offsets[0]) + vtype.shape[0] > t.dims[0]):
         # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
         acc = ClippedAccess(t, offsets, vtype.shape, vtype.shape, L, "store", True)
+        past_end_store(ex, op, t, acc, offsets, vtype.shape)
         if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         vals = value if fresh is None else fresh.compute()
@@ -379,13 +382,39 @@ def _exec_store(ex, op, value, t, *offsets):
                     op=op, source=source)
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
+    past_end_store(ex, op, t, acc, offsets, vtype.shape)
     vals = stored_values(value, L, vtype.shape, acc.rows, acc.cols, acc.full)
     if not acc.full:
-        if len(t.dims) == 2:
+        if len(t.dims) == 2 and acc.outside is None:
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         _store_clipped(ex, t.buffer, acc, vals, "store", op=op, source=source)
         return
     _store_into(ex, t.buffer, acc, vals, "store", op=op, source=source)
+
+
+def past_end_store(ex, op, t, acc, offsets, shape):
+    """A store whose window starts at or past the tensor's last element (``acc.outside``): pyasc's lowering
+    gives its DMA the length ``numel - offset``, negative here. On C310 the CANN simulator then loses the
+    launch's output (an error; a warning with ``ASC_CHECKS=off``); on C220 the launch runs and nothing of
+    that tile is written (a warning). Either way nothing is written here."""
+    bad = acc.outside
+    if bad is None:
+        return
+    blocks = np.broadcast_to(ex.blocks, (ex.lanes,))
+    lane_offs = [np.broadcast_to(np.asarray(o), (ex.lanes,)) for o in offsets]
+    where = "; ".join(f"[{', '.join(str(int(o[l])) for o in lane_offs)}] in block {int(blocks[l])}" for l in bad[:3])
+    where += f"; and {bad.size - 3} more" if bad.size > 3 else ""
+    c310 = ex.hw.arch.value == "c310"
+    text = (f"store of a {list(shape)} tile to tensor '{t.name}' (shape [{', '.join(_fmt(d) for d in t.dims)}]) "
+            f"at offsets {where} lies wholly past the end of the tensor: pyasc's "
+            "lowering gives this DMA a negative length, "
+            + ("and on this platform the CANN simulator then loses the launch's output" if c310 else
+               "which writes nothing on this platform (on Ascend950 / C310 the launch's output is lost)"))
+    hint = ("stop the tile loop at asc.ceildiv(size, tile) (e.g. range(start, min(start + per_block, num_tiles))) "
+            "or guard the store with `if offset < size:`")
+    if c310 and ex.checks:
+        raise OutOfBoundsError(text, hint, bad)
+    ex.warn(op, f"{text}; {hint}")
 
 
 def stored_values(value, lanes, shape, rows, cols, whole):
