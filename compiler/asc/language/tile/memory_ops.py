@@ -23,7 +23,7 @@ def _check_tensor(t, what):
     if not isinstance(t, Tensor):
         raise error(TypeError, f"'{what}' expects an @tensor as the global-memory argument, got {type(t)}",
                     "wrap the pointer first: x_gm = @tensor(x_ptr, [size])")
-    if t.rank > 2:
+    if t.rank > 2 and not tracing_august():   # August's front end takes any rank
         raise error(RuntimeError, f"{what} of a rank-{t.rank} tensor is not supported: pyasc lowers "
                     "load/store for tensors of rank <= 2 only",
                     "view the data as 2-D on the host (e.g. x.reshape(-1, last_dim)) and use a 2-D tensor")

@@ -9,6 +9,7 @@ from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
+from ..nd_access import NdAccess
 from .arith import FreshBinary
 from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
                      write_conflicts, writer_text)
@@ -55,7 +56,9 @@ def _exec_load(ex, op, t, *rest):
     offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
     L = ex.lanes
     clip_rows = op.attrs.get("clip_rows", False)
-    if op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
+    if rank > 2:
+        acc = NdAccess(t, offsets, rtype.shape, rest[rank + has_pad:] if op.attrs.get("has_real") else None, L, "load")
+    elif op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
         acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load", clip_rows)
     elif clip_rows and rank == 2 and (np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0])
                                       or np.any(np.asarray(offsets[1]) >= t.dims[1])):
@@ -147,6 +150,9 @@ def _disjoint_lanes(acc, L):
 def _note_cover(buf, acc, L):
     """Remember the windows a store wrote (for the launch's coverage check): one interval when the lanes'
     windows tile a contiguous range (rows or tiles handed out in order), else the windows themselves."""
+    if getattr(acc, "nd", False):
+        buf.log.cover.append(acc.cover_entry(buf.off))
+        return
     if acc.full and np.ndim(acc.row_stride) == 0:
         rs = int(acc.row_stride)
         length = acc.cols if acc.rows == 1 else (acc.rows * rs if acc.cols == rs else 0)
@@ -327,7 +333,9 @@ def _store_undefined(ex, op, masks, args, out, source):
     L = ex.lanes
     shape = op.operands[0].type.shape
     rank = len(t.dims)
-    if op.attrs.get("has_real"):
+    if rank > 2:
+        acc = NdAccess(t, offsets[:rank], shape, offsets[rank:] if op.attrs.get("has_real") else None, L, "store")
+    elif op.attrs.get("has_real"):
         acc = ClippedAccess(t, offsets[:rank], shape, offsets[rank:], L, "store")
     else:
         acc = Access(t, offsets, shape, L, "store")
@@ -352,6 +360,14 @@ def _exec_store(ex, op, value, t, *offsets):
     fresh = value if type(value) is FreshBinary else None   # the binary op before it, not yet computed
     if fresh is not None and op.attrs.get("has_real"):
         value, fresh = fresh.compute(), None   # the real_shape path takes computed values
+    if len(t.dims) > 2:
+        rank = len(t.dims)
+        acc = NdAccess(t, offsets[:rank], vtype.shape, offsets[rank:] if op.attrs.get("has_real") else None, L, "store")
+        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+        vals = value.compute() if type(value) is FreshBinary else value
+        _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
+                    op=op, source=source)
+        return
     if op.attrs.get("has_real"):  # real_shape: only that part is written
         rank = len(t.dims)
         acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
@@ -456,8 +472,8 @@ def _scalar_outside(what, t, acc, offsets, lanes):
 @impl("tensor.get_value")
 def _exec_get_value(ex, op, t, *offsets):
     L = ex.lanes
-    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar load")
-    if not acc.full:
+    acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar load")
+    if not acc.full and not getattr(acc, "all_inside", False):
         raise _scalar_outside("scalar load", t, acc, offsets, L)
     starts = np.broadcast_to(acc.starts, (L,))
     buf = t.buffer
@@ -479,8 +495,8 @@ def _exec_get_value(ex, op, t, *offsets):
 def _exec_set_value(ex, op, t, *rest):
     offsets, value = rest[:-1], rest[-1]
     L = ex.lanes
-    acc = Access(t, offsets, (1,) * len(t.dims), L, "scalar store")
-    if not acc.full:
+    acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar store")
+    if not acc.full and not getattr(acc, "all_inside", False):
         raise _scalar_outside("scalar store", t, acc, offsets, L)
     vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
     acc.full = False  # resolve lane by lane (general path)
@@ -512,6 +528,11 @@ def _exec_copy(ex, op, tile, *offsets):
     return res
 
 
+def _access(t, offsets, shape, lanes, what):
+    """The window of a scalar access or an atomic: ``Access`` up to rank 2, ``NdAccess`` above."""
+    return NdAccess(t, offsets, shape, None, lanes, what) if len(t.dims) > 2 else Access(t, offsets, shape, lanes, what)
+
+
 def cast_for_location(a, op):
     return a.astype(op.results[0].type.dtype.to_numpy(), copy=False)
 
@@ -523,7 +544,7 @@ _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 def _exec_atomic(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
-    acc = Access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
+    acc = _access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
     if not acc.full and len(t.dims) == 2:
         raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")

@@ -1,0 +1,107 @@
+"""Windows of tensors of rank 3 and more (the August front end's ``copy_in`` / ``copy_out`` of any rank).
+
+A rank-N window is handled as (rows x cols) like the 1-D / 2-D ``memory.Access``: its rows are the
+prod(shape[:-1]) innermost lines, its columns the last dimension. Rows are not evenly strided, so these
+accesses always take the general (indexed) path of the load / store / atomic ops. The window is clamped to
+the tensor in every dimension but the last on stores (the rows outside are not written) and in every
+dimension on loads (what is outside is padding); a store's last dimension past the tensor is an error, as
+its columns would land in the next line on the hardware.
+"""
+from __future__ import annotations
+
+from functools import reduce
+from math import prod
+
+import numpy as np
+
+from .errors import OutOfBoundsError
+from .lanes import gather
+from .memory import _fmt
+
+
+class NdAccess:
+    full = False
+    nd = True
+
+    def __init__(self, tensor, offsets, shape, real, lanes, what):
+        self.tensor = tensor
+        self.shape = tuple(shape)
+        rank = len(tensor.dims)
+        dims = [np.asarray(d, dtype=np.int64) for d in tensor.dims]
+        offs = [np.asarray(o, dtype=np.int64) for o in offsets]
+        self.rows, self.cols = prod(self.shape[:-1]), self.shape[-1]
+        if any(np.any(o < 0) for o in offs):
+            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
+                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+        strides = [prod(dims[j + 1:], start=np.int64(1)) for j in range(rank)]
+        load = "load" in what
+        limits = [np.minimum(s, np.maximum(d - o, 0)) for s, d, o in zip(self.shape, dims, offs)]
+        if real is not None:
+            reals = [np.asarray(r, dtype=np.int64) for r in real]
+            over = np.broadcast_to(reduce(np.logical_or, [r > s for r, s in zip(reals, self.shape)]), (lanes,))
+            if np.any(over):
+                bad = np.nonzero(over)[0]
+                raise OutOfBoundsError(
+                    f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(r, bad)) for r in reals)}] "
+                    f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
+                    "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
+            limits = [np.minimum(lim, np.maximum(r, 0)) for lim, r in zip(limits, reals)]
+        start = tensor.base + sum(o * s for o, s in zip(offs, strides))
+        numel = prod(dims, start=np.int64(1))
+        # A window with nothing inside the tensor: the lowering clamps a load's lengths at zero; a store whose
+        # start is at or past the last element gets a negative length (sim.ops.memory.past_end_store).
+        past = reduce(np.logical_or, [o >= d for o, d in zip(offs, dims)]) if load else (start - tensor.base >= numel)
+        past = np.broadcast_to(past, (lanes,))
+        self.outside = np.nonzero(past)[0] if np.any(past) else None
+        # Per lane and dimension, the multi-index of each row; the linear index of every element.
+        grids = np.indices(self.shape[:-1]).reshape(rank - 1, -1) if rank > 1 else np.zeros((0, 1), np.int64)
+        row_start = np.broadcast_to(start, (lanes,)).reshape(lanes, 1) + sum(
+            grids[j].reshape(1, -1) * np.broadcast_to(strides[j], (lanes,)).reshape(lanes, 1) for j in range(rank - 1))
+        row_ok = ~past.reshape(lanes, 1)
+        for j in range(rank - 1):
+            row_ok = row_ok & (grids[j].reshape(1, -1) < np.broadcast_to(limits[j], (lanes,)).reshape(lanes, 1))
+        last = np.broadcast_to(limits[-1], (lanes,)).reshape(lanes, 1)
+        if not load:
+            moved = self.cols if real is None else np.minimum(self.cols, reals[-1])
+            over = np.broadcast_to(moved > dims[-1] - offs[-1], (lanes,)).reshape(lanes, 1)
+            spill = np.any(row_ok & over, axis=1)
+            if np.any(spill):
+                bad = np.nonzero(spill)[0]
+                raise OutOfBoundsError(
+                    f"{what} of a {list(shape)} tile to tensor '{tensor.name}' (shape "
+                    f"[{', '.join(_fmt(d) for d in tensor.dims)}]) at offsets "
+                    f"[{', '.join(_fmt(gather(o, bad)) for o in offs)}] runs past the end of the last dimension: "
+                    "on the hardware those elements land in the next line",
+                    "keep offset + tile size within the last dimension", bad)
+        self.row_starts = row_start
+        self.row_cols = np.where(row_ok, last, 0)
+        idx, valid = self.indices(lanes)
+        size = tensor.buffer.data.shape[0]
+        badmask = valid & ((idx >= size) | (idx < 0))
+        if np.any(badmask):
+            bad = np.nonzero(badmask.reshape(lanes, -1).any(axis=1))[0]
+            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' reaches past the end of a buffer of {size} "
+                                   "elements", "the tensor's shape is larger than the array passed for it: check "
+                                   "the size arguments", bad)
+        self.starts = row_start[:, 0]
+        self.valid_cols = self.row_cols.min(axis=1)
+        self.all_inside = bool(np.all(self.row_cols == self.cols))
+
+    def indices(self, lanes):
+        c = np.arange(self.cols).reshape(1, 1, -1)
+        idx = self.row_starts.reshape(lanes, self.rows, 1) + c
+        valid = c < self.row_cols.reshape(lanes, self.rows, 1)
+        return idx, valid
+
+    def valid_count(self, lanes):
+        return int(self.row_cols.sum())
+
+    def cover_entry(self, off):
+        """The rows written, for the launch's coverage check (``sim.checks.coverage_warnings``)."""
+        return off, self.row_starts.reshape(-1).copy(), 1, 1, self.row_cols.reshape(-1).copy(), None
+
+    def strided_view(self, data, lanes):
+        return None
+
+    def gather_view(self, data, lanes):
+        return None
