@@ -150,3 +150,36 @@ def test_vf_fusion_is_accepted_for_april_kernels_on_c220_and_rejected_for_august
     np.testing.assert_array_equal(data, np.arange(64, dtype=np.float32))
     with pytest.raises(RuntimeError, match="VF fusion is not supported for the c220 architecture"):
         august[1](data, 64)
+
+
+# -- world's-code shapes: a host tiling helper, kernel[None], min in index arithmetic, ragged rows -----------------
+@asctile.jit
+def softmax_rows(x_ptr, out_ptr, rows, cols: asctile.ConstExpr, row_tile: asctile.ConstExpr):
+    x = asctile.global_tensor(x_ptr, [rows, cols])
+    o = asctile.global_tensor(out_ptr, [rows, cols])
+    n_tiles = asctile.ceildiv(rows, row_tile)
+    per = asctile.ceildiv(n_tiles, asctile.block_num())
+    start = asctile.block_idx() * per
+    for t in range(start, min(start + per, n_tiles)):
+        tile = asctile.copy_in(x, [t * row_tile, 0], [row_tile, cols])   # ragged last tile: undefined rows
+        e = asctile.exp(tile - asctile.reduce_max(tile, 1).reshape([row_tile, 1]))
+        asctile.copy_out(e / asctile.reduce_sum(e, 1).reshape([row_tile, 1]), o, [t * row_tile, 0])
+
+
+def _row_tile(platform, cols, itemsize):
+    from asc.runtime.launcher import get_platform_info
+    return max(1, min(16, get_platform_info(platform).ub_size // (4 * cols * itemsize)))
+
+
+@pytest.mark.parametrize("platform", [C220, C310])
+@pytest.mark.parametrize("rows, cols", [(1, 64), (7, 128), (33, 256)])
+@pytest.mark.parametrize("mode", ["static", "dynamic"])
+def test_a_ragged_row_softmax_launched_on_every_core(platform, rows, cols, mode):
+    config.set_platform(config.Backend.Model, platform)
+    x = randn((rows, cols), np.float32, seed=rows)
+    out = np.zeros_like(x)
+    softmax_rows[None](x, out, asctile.ConstExpr(rows) if mode == "static" else rows, cols,
+                       _row_tile(platform, cols, 4))
+    e = np.exp(x - x.max(1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(1, keepdims=True), rtol=1e-6, atol=1e-7)
+    assert softmax_rows.last_launch["warnings"] == []   # the undefined rows are clipped by the store

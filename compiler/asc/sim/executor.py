@@ -212,7 +212,10 @@ class Executor:
         if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
             out = self._apply_mask(op, out)
         if undef is not None:
-            out = propagate(self, op, opdef, args, undef[0], undef[1], out)
+            try:
+                out = propagate(self, op, opdef, args, undef[0], undef[1], out)
+            except SimError as e:
+                raise self._located(op, e) from None
         return out
 
     def _unwrap(self, op, opdef, args):

@@ -333,10 +333,13 @@ def _store_undefined(ex, op, masks, args, out, source):
     L = ex.lanes
     shape = op.operands[0].type.shape
     rank = len(t.dims)
+    clip_rows = op.attrs.get("clip_rows", False)
     if rank > 2:
         acc = NdAccess(t, offsets[:rank], shape, offsets[rank:] if op.attrs.get("has_real") else None, L, "store")
     elif op.attrs.get("has_real"):
-        acc = ClippedAccess(t, offsets[:rank], shape, offsets[rank:], L, "store")
+        acc = ClippedAccess(t, offsets[:rank], shape, offsets[rank:], L, "store", clip_rows)
+    elif clip_rows and np.any(np.asarray(offsets[0]) + shape[0] > t.dims[0]):   # as _exec_store clips it
+        acc = ClippedAccess(t, offsets, shape, shape, L, "store", True)
     else:
         acc = Access(t, offsets, shape, L, "store")
     _, valid = acc.indices(L)
