@@ -18,13 +18,32 @@ _install_excepthook()
 
 
 def get_block_idx():
+    blk = _current_block()
+    if blk is not None:
+        return blk.block_idx
     from .language.tile.prog_model_ops import block_idx
     return block_idx()
 
 
 def get_block_num():
+    blk = _current_block()
+    if blk is not None:
+        return blk.core_num
     from .language.tile.prog_model_ops import block_num
     return block_num()
+
+
+# pyasc's v1 API (Ascend C style): GlobalTensor, LocalTensor, data_copy, set_flag / wait_flag, TPipe / TQue ...
+from .ir.pipe_ops import current_block as _current_block  # noqa: E402
+from .language import v1 as _v1  # noqa: E402
+from .language.v1 import *  # noqa: E402,F401,F403
+from . import adv  # noqa: E402,F401
+
+
+def __getattr__(name):
+    if name in _v1.UPSTREAM_NAMES:
+        raise _v1.not_supported(f"asc.{name}")
+    raise AttributeError(f"module 'asc' has no attribute '{name}'")
 
 
 get_block_idx.__module__ = get_block_num.__module__ = "asc.language.core"
@@ -32,4 +51,4 @@ get_block_idx.__module__ = get_block_num.__module__ = "asc.language.core"
 __all__ = ["DataType", "void", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64", "half", "float_", "double", "int_", "ConstExpr",
            "GlobalAddress", "ceildiv", "range", "static_range", "number", "jit", "CodegenOptions",
-           "CompileOptions", "LaunchOptions", "get_block_idx", "get_block_num"]
+           "CompileOptions", "LaunchOptions", "get_block_idx", "get_block_num"] + list(_v1.EXPORTS) + ["adv"]

@@ -69,8 +69,20 @@ class JITFunction(KernelFunction):
             raise TypeError("Parse user launch options failed") from None
         return _Launcher(self, opts)
 
+    @property
+    def is_v1(self):
+        """Whether the kernel is written against pyasc's v1 API (it runs on the v1 front end)."""
+        v = self.__dict__.get("_is_v1")
+        if v is None:
+            from ..frontend.v1_kernel import uses_v1
+            v = self._is_v1 = uses_v1(self.node)
+        return v
+
     @user_entry
     def __call__(self, *args, **kwargs):
+        from ..frontend.v1_kernel import in_v1_block
+        if in_v1_block():     # a helper called from a v1 kernel's body runs inline
+            return self.fn(*args, **kwargs)
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
 
@@ -206,6 +218,11 @@ class _Launcher:
         if config.STATE.backend != config.Backend.Model:
             raise error(RuntimeError, "Runtime library is not available! Select the simulator first: "
                         "config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)")
+        if self.jit_fn.is_v1:
+            from .v1_launch import launch_v1
+            opts = dict(self.jit_fn.options)
+            opts.update({k: kwargs.pop(k) for k in list(kwargs) if k in _OPTION_NAMES})
+            return launch_v1(self.jit_fn, config.current_platform(), int(core_num), args, kwargs, opts)
         compiled, runtime = self.jit_fn.compile(args, kwargs)
         return launch(self.jit_fn, compiled, int(core_num), runtime)
 

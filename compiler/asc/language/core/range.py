@@ -26,6 +26,9 @@ class BaseRange:
         self.parallel = False
 
     def __iter__(self):
+        from ...ir.pipe_ops import current_block
+        if current_block() is not None:   # a v1 kernel's body runs as Python, block by block
+            return iter(__import__("builtins").range(int(self.start), int(self.stop), int(self.step)))
         raise error(TypeError, "a kernel loop range can only be iterated by a `for` statement inside "
                     "an @@jit function")
 

@@ -1,0 +1,12 @@
+"""``asc.adv``: pyasc's advanced v1 APIs this engine runs (``softmax``, ``quant``); the others (Matmul ...)
+fail with a clear message."""
+from __future__ import annotations
+
+from .language.v1.adv import QuantConfig, SoftmaxTiling, quant, softmax  # noqa: F401
+from .language.v1.names import UPSTREAM_ADV_NAMES, not_supported
+
+
+def __getattr__(name):
+    if name in UPSTREAM_ADV_NAMES:
+        raise not_supported(f"asc.adv.{name}")
+    raise AttributeError(f"module 'asc.adv' has no attribute '{name}'")

@@ -1,0 +1,75 @@
+"""The IR of pyasc's v1 API: one ``PipeOp`` per Ascend C instruction, carrying its pipe and the memory it
+reads and writes.
+
+A v1 kernel names each instruction and its pipe itself, so its program is a list of these ops per block,
+issued in program order to the engine that runs the block (``current_block()``): the language layer
+builds the ops, the simulator (``asc.sim.pipes``) executes, checks and schedules them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .registry import PIPES
+
+# The pipes as pyasc's PipeID numbers them (PIPE_ALL is a barrier target, not a pipe of its own).
+PIPE_IDS = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")
+GRANULE = 32          # bytes: the unit of access tracking (one data block)
+
+
+@dataclass(frozen=True)
+class Region:
+    """Bytes ``[lo, hi)`` of memory ``space`` ("UB", "L1", ..., or "GM") in buffer ``buf`` (the GM argument's
+    name; the space's name on chip), touched by an op; ``granules``: the 32-byte blocks it touches when they
+    are not contiguous (strided forms), else None. ``position`` / ``owner`` name the tensor for reports."""
+    space: str
+    buf: str
+    lo: int
+    hi: int
+    granules: Any = None
+    position: str = ""
+    owner: str = ""
+
+
+@dataclass
+class PipeOp:
+    name: str                      # e.g. "data_copy", "add", "set_flag"
+    pipe: str                      # one of registry.PIPES
+    reads: tuple = ()
+    writes: tuple = ()
+    attrs: dict = field(default_factory=dict)
+    loc: Optional[tuple] = None    # (file, line) of the user's call
+
+    @property
+    def pipe_index(self):
+        return PIPES.index(self.pipe)
+
+    def where(self):
+        return f"{os.path.basename(self.loc[0])}:{self.loc[1]}" if self.loc else "?"
+
+
+_BLOCKS = []    # the engines of the blocks being run (innermost last)
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def current_block():
+    """The engine running the current block of a v1 kernel, or None outside a v1 launch."""
+    return _BLOCKS[-1] if _BLOCKS else None
+
+
+def push_block(engine):
+    _BLOCKS.append(engine)
+
+
+def pop_block():
+    _BLOCKS.pop()
+
+
+def user_loc():
+    """(file, line) of the innermost frame outside this package: the kernel line that made the call."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+        f = f.f_back
+    return (f.f_code.co_filename, f.f_lineno) if f is not None else None

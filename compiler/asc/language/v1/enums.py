@@ -1,0 +1,97 @@
+"""v1 enums and constants: pipes, hardware events, tensor positions, platform properties."""
+from __future__ import annotations
+
+import enum
+
+
+class PipeID(enum.IntEnum):
+    PIPE_S = 0
+    PIPE_V = 1
+    PIPE_M = 2
+    PIPE_MTE1 = 3
+    PIPE_MTE2 = 4
+    PIPE_MTE3 = 5
+    PIPE_ALL = 6
+    PIPE_MTE4 = 7
+    PIPE_MTE5 = 8
+    PIPE_V2 = 9
+    PIPE_FIX = 10
+
+    @property
+    def pipe(self):
+        return self.name[5:]
+
+
+_EVENTS = ("MTE2_MTE1 MTE1_MTE2 MTE1_M M_MTE1 MTE2_V V_MTE2 MTE3_V V_MTE3 M_V V_M V_V MTE3_MTE1 MTE1_MTE3 "
+           "MTE1_V MTE2_M M_MTE2 V_MTE1 M_FIX FIX_M MTE3_MTE2 MTE2_MTE3 S_V V_S S_MTE2 MTE2_S S_MTE3 MTE3_S "
+           "MTE2_FIX FIX_MTE2 FIX_S M_S FIX_MTE3 MTE1_FIX FIX_MTE1 FIX_FIX").split()
+
+HardEvent = enum.IntEnum("HardEvent", [(n, i) for i, n in enumerate(_EVENTS)])
+HardEvent.__module__ = __name__
+
+
+def event_pipes(event):
+    """(source pipe, destination pipe) of a HardEvent: ``MTE2_V`` is set by MTE2 and waited for by V."""
+    src, dst = HardEvent(event).name.split("_")
+    return src, dst
+
+
+class TPosition(enum.IntEnum):
+    GM = 0
+    A1 = 1
+    A2 = 2
+    B1 = 3
+    B2 = 4
+    C1 = 5
+    C2 = 6
+    CO1 = 7
+    CO2 = 8
+    VECIN = 9
+    VECOUT = 10
+    VECCALC = 11
+    LCM = 12
+    SPM = 13
+    SHM = 14
+    TSCM = 15
+    MAX = 16
+
+
+# The memory of each position (CO2 is the UB side of the cube output).
+MEMORY_OF = {"VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "CO2": "UB", "LCM": "UB", "A1": "L1", "B1": "L1",
+             "C1": "L1", "TSCM": "L1", "A2": "L0A", "B2": "L0B", "CO1": "L0C", "GM": "GM"}
+
+
+def memory_of(pos):
+    name = TPosition(pos).name
+    if name not in MEMORY_OF:
+        from ..core.errors import error
+        raise error(ValueError, f"TPosition.{name} has no memory on this engine",
+                    "use VECIN, VECOUT or VECCALC for vector kernels")
+    return MEMORY_OF[name]
+
+
+# asc.property(...) keys and values (bytes)
+DEFAULT_C0_SIZE = "DEFAULT_C0_SIZE"
+ONE_BLK_SIZE = "ONE_BLK_SIZE"
+TOTAL_L0C_SIZE = "TOTAL_L0C_SIZE"
+TOTAL_L1_SIZE = "TOTAL_L1_SIZE"
+TOTAL_UB_SIZE = "TOTAL_UB_SIZE"
+DEFAULT_BLOCK_SIZE = "DEFAULT_BLOCK_SIZE"
+MAX_REPEAT_TIMES = "MAX_REPEAT_TIMES"
+_FIXED = {DEFAULT_C0_SIZE: 32, ONE_BLK_SIZE: 32, DEFAULT_BLOCK_SIZE: 256, MAX_REPEAT_TIMES: 255}
+
+
+def property(name, hw=None):   # noqa: A001  (pyasc's name)
+    """A platform constant (``asc.property(asc.TOTAL_L1_SIZE)``): sizes come from the selected platform."""
+    if name in _FIXED:
+        return _FIXED[name]
+    if hw is None:
+        from ...ir.pipe_ops import current_block
+        blk = current_block()
+        hw = blk.hw if blk is not None else None
+    sizes = {TOTAL_L0C_SIZE: "l0c_bytes", TOTAL_L1_SIZE: "l1_bytes", TOTAL_UB_SIZE: "ub_bytes"}
+    if name not in sizes or hw is None:
+        from ..core.errors import error
+        raise error(ValueError, f"asc.property({name!r}) is not known here",
+                    "use DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L1_SIZE, TOTAL_L0C_SIZE or TOTAL_UB_SIZE in a kernel")
+    return int(getattr(hw, sizes[name]))

@@ -1,0 +1,55 @@
+"""Names of pyasc's v1 API this engine does not implement (yet): using one fails with a clear message."""
+from __future__ import annotations
+
+from ..core.errors import error
+
+UPSTREAM_NAMES = frozenset("""
+data_sync_barrier cross_core_set_flag cross_core_wait_flag ib_set ib_wait sync_all
+data_cache_clean_and_invalid get_icache_preload_status icache_preload ascend_is_aic ascend_is_aiv
+check_local_memory_ia data_cache_preload get_hccl_context get_store_atomic_config get_sys_workspace
+init_soc_state reset_mask set_aipp_functions set_hccl_context set_hf32_mode set_hf32_trans_mode
+set_mask_count set_mask_norm set_mm_layout_transform set_store_atomic_config set_sys_workspace
+set_vector_mask copy data_copy_pad load_image_to_local set_pad_value notify_next_block wait_pre_block
+dump_acc_chk_point dump_tensor printf print_time_stamp metrics_prof_start metrics_prof_stop fixpipe
+set_fix_pipe_pre_quant_flag TensorDesc ListTensorDesc init_const_value load_data load_data_with_sparse
+load_data_with_transpose mmad mmad_with_sparse set_load_data_boundary set_load_data_padding_value
+set_load_data_repeat count_bits_cnt_same_as_sign_bit scalar_cast scalar_count_leading_zero
+scalar_get_count_of_value scalar_get_sff_value set_atomic_add set_atomic_max set_atomic_min
+set_atomic_none set_atomic_type get_arch_version get_data_block_size_in_bytes get_program_counter
+get_sub_block_idx get_sub_block_num get_system_cycle get_task_ratio trap add_deq_relu add_relu
+bitwise_and bitwise_or fused_mul_add fused_mul_add_relu mul_add_dst mul_cast sub_relu shift_left
+shift_right compare compare_scalar get_cmp_mask select set_cmp_mask brcb gather gatherb gather_mask
+get_gather_mask_remain_count transpose trans_data_to_5hd get_mrg_sort_result get_sort_len get_sort_offset
+mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort block_reduce_sum block_reduce_max
+block_reduce_min pair_reduce_sum reduce_max reduce_min reduce_sum repeat_reduce_sum whole_reduce_max
+whole_reduce_min whole_reduce_sum scatter bitwise_not add_relu_cast cast cast_deq set_deq_scale
+sub_relu_cast AippInputFormat BlockMode CacheLine CacheMode CacheRwMode CMPMODE CO2Layout CubeFormat
+DataFormat DcciDst DeqScale GatherMaskMode Hardware MemDsbT pad_t ReduceOrder RoundMode TransposeType
+BatchMode IterateMode IterateOrder ScheduleType LayoutMode MaskMode QuantModes MatmulConfigMode SelMode
+AtomicDtype AtomicOp LocalMemAllocator inline MrgSortSrcList BrcbRepeatParams CheckLocalMemoryIAParam
+CopyRepeatParams DataCopyEnhancedParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams
+FixpipeConfig FixpipeParamsV220 GatherMaskParams GatherRepeatParams InitConstValueParams LoadData2DParams
+LoadImageToLocalParams MmadParams MrgSort4Info Nd2NzParams SliceInfo TransDataTo5HDParams TransposeParamsExt
+Nz2NdParamsFull DataCopyCO12DstParams LoadData2DParamsV2 LoadData2dTransposeParams LoadData2dTransposeParamsV2
+LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro LoadDataRepeatParam get_shape_size VdeqInfo
+AippParams AippPaddingParams AippSwapParams AippSingleLineParams AippDataTypeConvParams
+AippChannelPaddingParams AippColorSpaceConvParams static_assert TBufPool TQueBind Struct Field StructField
+""".split())
+
+UPSTREAM_ADV_NAMES = frozenset("""
+acos acosh asin asinh atan atanh ceil cos cosh digamma erf erfc exp floor frac lgamma log round sign sin sinh
+tan tanh trunc power xor axpy Matmul MatmulType get_matmul_api_tiling get_basic_config get_ib_share_norm_config
+get_mdl_config get_mm_config get_normal_config get_special_basic_config get_special_mdl_config register_matmul
+rmsnorm concat extract MatmulApiStaticTiling RmsNormTiling TCubeTiling MatmulBatchParams MatmulConfig
+MatmulFuncParams MatmulQuantParams MatmulShapeParams
+""".split())
+
+
+class NotSupportedByEngineError(AttributeError):
+    """A pyasc v1 name this engine does not implement."""
+
+
+def not_supported(qualified):
+    return error(NotSupportedByEngineError, f"{qualified} is not supported by this engine",
+                 "the embedded engine runs pyasc's vector API (docs/simulator.md lists what is implemented); "
+                 "run this kernel with a CANN toolkit and pyasc")

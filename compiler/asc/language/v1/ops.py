@@ -1,0 +1,250 @@
+"""v1 instructions: data movement, synchronisation and vector compute. Each call builds one ``PipeOp``
+(its pipe, the bytes it reads and writes, what it computes) and issues it to the block's engine."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.pipe_ops import PipeOp, current_block, user_loc
+from ..core.errors import error
+from .enums import HardEvent, PipeID, event_pipes
+from .params import BinaryRepeatParams, DataCopyParams, UnaryRepeatParams
+from .tensors import GlobalTensor, _block
+
+
+def _issue(op):
+    return _block().issue(op)
+
+
+# -- data movement -----------------------------------------------------------------------------------
+def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
+    """``data_copy(dst, src, count)``: ``floor(count * sizeof / 32) * 32`` contiguous bytes;
+    ``data_copy(dst, src, repeat_params=DataCopyParams(...))``: ``block_count`` runs of ``block_len`` 32-byte
+    blocks, strides counting 32-byte gaps between runs. GM -> local on MTE2, local -> GM on MTE3, UB -> UB on V."""
+    if kwargs:
+        raise error(TypeError, f"data_copy: unsupported arguments {', '.join(sorted(kwargs))}",
+                    "use data_copy(dst, src, count) or data_copy(dst, src, repeat_params=DataCopyParams(...))")
+    if isinstance(count, DataCopyParams):
+        count, repeat_params = None, count
+    g_dst, g_src = isinstance(dst, GlobalTensor), isinstance(src, GlobalTensor)
+    if g_dst and g_src:
+        raise error(TypeError, "data_copy from GM to GM is not an instruction", "copy through a UB tensor")
+    pipe = "MTE3" if g_dst else "MTE2" if g_src else "V"
+    if dst.space == "GM" or src.space == "GM" or dst.space == src.space:
+        pass
+    if repeat_params is None:
+        if count is None:
+            raise error(TypeError, "data_copy needs a count or repeat_params")
+        nbytes = (int(count) * src.itemsize) // 32 * 32
+        segs = [(0, 0, nbytes)] if nbytes else []
+    else:
+        p = repeat_params
+        segs = [(i * (p.block_len + p.src_stride) * 32, i * (p.block_len + p.dst_stride) * 32, p.block_len * 32)
+                for i in range(int(p.block_count))]
+    s_isz, d_isz = src.itemsize, dst.itemsize
+    reads = tuple(src.region(a // s_isz, (a + n) // s_isz) for a, _, n in segs)
+    writes = tuple(dst.region(b // d_isz, (b + n) // d_isz) for _, b, n in segs)
+    _issue(PipeOp("data_copy", pipe, reads, writes, {"dst": dst, "src": src, "segments": segs}, user_loc()))
+
+
+# -- synchronisation --------------------------------------------------------------------------------
+def _event_id(event_id):
+    i = int(event_id)
+    if not 0 <= i <= 7:
+        raise error(ValueError, f"event id {i} is outside 0-7", "a HardEvent has 8 ids per core: use 0..7")
+    return i
+
+
+def set_flag(event, event_id=0):
+    """``set_flag(HardEvent.X_Y, id)``: on pipe X, once every earlier X instruction is done, set the flag."""
+    src, dst = event_pipes(event)
+    i = _event_id(event_id)
+    _issue(PipeOp("set_flag", src, attrs={"key": (HardEvent(event).name, i), "event": (src, dst),
+                                          "text": f"{HardEvent(event).name}, {i}"}, loc=user_loc()))
+
+
+def wait_flag(event, event_id=0):
+    """``wait_flag(HardEvent.X_Y, id)``: pipe Y's later instructions wait until the flag is set (and clear it)."""
+    src, dst = event_pipes(event)
+    i = _event_id(event_id)
+    _issue(PipeOp("wait_flag", dst, attrs={"key": (HardEvent(event).name, i), "event": (src, dst),
+                                           "text": f"{HardEvent(event).name}, {i}"}, loc=user_loc()))
+
+
+def pipe_barrier(pipe):
+    """``pipe_barrier(PipeID.P)``: later P instructions wait for the earlier ones; ``PIPE_ALL``: every pipe."""
+    p = PipeID(pipe)
+    if p == PipeID.PIPE_S:
+        raise error(ValueError, "pipe_barrier(PIPE_S) is illegal (a hardware error on the device)",
+                    "the scalar unit runs in order: drop it, or use PIPE_ALL to wait for every pipe")
+    name = p.pipe
+    _issue(PipeOp("pipe_barrier", "S" if name == "ALL" else name if name in ("V", "MTE2", "MTE3", "MTE1", "M", "FIX")
+                  else "S", attrs={"target": name}, loc=user_loc()))
+
+
+# -- vector compute ----------------------------------------------------------------------------------
+def _mask_bits(mask, dtype_bytes):
+    lanes = 256 // dtype_bytes
+    if isinstance(mask, (list, tuple)):
+        bits = []
+        for word in list(mask)[: (1 if lanes <= 64 else 2)]:
+            w = int(word)
+            bits.extend((w >> k) & 1 for k in range(64))
+        m = np.array(bits[:lanes], dtype=bool)
+        return np.pad(m, (0, lanes - m.size))
+    m = int(mask)
+    if not 1 <= m <= lanes:
+        raise error(ValueError, f"mask {m} is outside [1, {lanes}] for {dtype_bytes}-byte elements",
+                    f"one repeat covers {lanes} elements of this type")
+    return np.arange(lanes) < m
+
+
+def _repeat_indices(active, repeat_times, blk_stride, rep_stride, itemsize):
+    """Element indices (from the operand's start) of the active lanes of every repeat (spec: one repeat is 8
+    blocks of 32 bytes; block b of repeat r starts at (r * rep_stride + b * blk_stride) * 32 bytes)."""
+    per_blk = 32 // itemsize
+    lane = np.nonzero(active)[0]
+    b, e = lane // per_blk, lane % per_blk
+    r = np.arange(int(repeat_times))[:, None]
+    return ((r * int(rep_stride) + b[None, :] * int(blk_stride)) * per_blk + e[None, :]).reshape(-1)
+
+
+def _regions(t, idx):
+    if idx is None:
+        return None
+    if idx.size == 0:
+        return ()
+    lo, hi = int(idx.min()), int(idx.max()) + 1
+    reg = t.region(lo, hi)
+    gr = np.unique((t.addr + idx * t.itemsize) // 32)
+    if gr.size != (reg.hi - 1) // 32 - reg.lo // 32 + 1:
+        from dataclasses import replace
+        reg = replace(reg, granules=gr)
+    return (reg,)
+
+
+def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatParams, extra=None):
+    """Issue a vector op in its count form ``(..., count)`` or mask form ``(..., mask, repeat_times,
+    repeat_params)`` (a positional int with ``repeat_times`` given is the mask)."""
+    args = list(args)
+    count = kwargs.pop("count", None)
+    mask = kwargs.pop("mask", None)
+    repeat_times = kwargs.pop("repeat_times", None)
+    repeat_params = kwargs.pop("repeat_params", None)
+    kwargs.pop("is_set_mask", None)
+    if args:
+        if count is None and mask is None and repeat_times is None and len(args) == 1 and not \
+                isinstance(args[0], (list, tuple)) and repeat_params is None:
+            count = args.pop(0)
+        else:
+            mask = args.pop(0) if mask is None else mask
+            if args:
+                repeat_times = args.pop(0)
+            if args:
+                repeat_params = args.pop(0)
+    if args or kwargs:
+        raise error(TypeError, f"{name}: unexpected arguments {args or ''} {sorted(kwargs) or ''}".strip(),
+                    f"use {name}(dst, src..., count) or {name}(dst, src..., mask, repeat_times, repeat_params)")
+    tensors = [dst] + list(srcs)
+    if count is not None:
+        n = int(count)
+        idx = [np.arange(n)] * len(tensors)
+        form = "count"
+    else:
+        if mask is None or repeat_times is None:
+            raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params")
+        rt = int(repeat_times)
+        if not 0 <= rt <= 255:
+            raise error(ValueError, f"repeat_times {rt} is outside [0, 255]")
+        p = repeat_params if repeat_params is not None else params_cls()
+        active = _mask_bits(mask, dst.itemsize)
+        if isinstance(p, BinaryRepeatParams):
+            strides = [(p.dst_blk_stride, p.dst_rep_stride), (p.src0_blk_stride, p.src0_rep_stride),
+                       (p.src1_blk_stride, p.src1_rep_stride)]
+        elif isinstance(p, UnaryRepeatParams):
+            strides = [(p.dst_blk_stride, p.dst_rep_stride), (p.src_blk_stride, p.src_rep_stride)]
+        else:
+            strides = [tuple(p)] * len(tensors)
+        idx = [_repeat_indices(active, rt, b, r, t.itemsize) for t, (b, r) in zip(tensors, strides)]
+        form = "mask"
+    contiguous = form == "count"
+    if contiguous:
+        reads = [t.region(0, ix.size) for t, ix in zip(srcs, idx[1:])]
+        writes = [dst.region(0, idx[0].size)]
+    else:
+        reads = [r for t, ix in zip(srcs, idx[1:]) for r in _regions(t, ix)]
+        writes = list(_regions(dst, idx[0]))
+    reads = [r for r in reads if r.hi > r.lo]
+    writes = [w for w in writes if w.hi > w.lo]
+    attrs = {"dst": dst, "srcs": list(srcs), "idx": None if contiguous else idx, "count": idx[0].size,
+             "scalar": scalar, "form": form}
+    if extra:
+        attrs.update(extra)
+    if name == "axpy":
+        reads.extend(writes)
+    _issue(PipeOp(name, "V", tuple(reads), tuple(writes), attrs, user_loc()))
+
+
+def _binary(name):
+    def op(dst, src0, src1, *args, **kwargs):
+        _vector(name, dst, (src0, src1), args, kwargs)
+    op.__name__ = name
+    op.__doc__ = f"``{name}(dst, src0, src1, count)`` or its mask form (BinaryRepeatParams)."
+    return op
+
+
+def _unary(name):
+    def op(dst, src, *args, **kwargs):
+        _vector(name, dst, (src,), args, kwargs, params_cls=UnaryRepeatParams)
+    op.__name__ = name
+    op.__doc__ = f"``{name}(dst, src, count)`` or its mask form (UnaryRepeatParams)."
+    return op
+
+
+def _scalar(name):
+    def op(dst, src, scalar, *args, **kwargs):
+        _vector(name, dst, (src,), args, kwargs, scalar=scalar, params_cls=UnaryRepeatParams)
+    op.__name__ = name
+    op.__doc__ = f"``{name}(dst, src, scalar, count)`` or its mask form (UnaryRepeatParams)."
+    return op
+
+
+add, sub, mul, div, max, min = (_binary(n) for n in ("add", "sub", "mul", "div", "max", "min"))  # noqa: A001
+exp, sqrt, abs, relu, ln, reciprocal, rsqrt = (_unary(n) for n in ("exp", "sqrt", "abs", "relu", "ln",  # noqa: A001
+                                                                  "reciprocal", "rsqrt"))
+adds, muls, leaky_relu, maxs, mins, axpy = (_scalar(n) for n in ("adds", "muls", "leaky_relu", "maxs", "mins", "axpy"))
+
+
+def duplicate(dst, scalar, *args, **kwargs):
+    """``duplicate(dst, scalar, count)`` or ``(dst, scalar, mask, repeat_times, dst_block_stride,
+    dst_repeat_stride)``."""
+    if len(args) >= 2 or "repeat_times" in kwargs:
+        a = list(args)
+        mask = kwargs.pop("mask", a.pop(0) if a else None)
+        rt = kwargs.pop("repeat_times", a.pop(0) if a else None)
+        bs = kwargs.pop("dst_block_stride", a.pop(0) if a else 1)
+        rs = kwargs.pop("dst_repeat_stride", a.pop(0) if a else 8)
+        _vector("duplicate", dst, (), [mask, rt, (bs, rs)], kwargs, scalar=scalar)
+    else:
+        _vector("duplicate", dst, (), args, kwargs, scalar=scalar)
+
+
+def bilinear_interpolation(dst, src0, src0_offset, src1, mask, h_repeat, repeat_mode, dst_blk_stride, v_r_offset,
+                           v_repeat, shared_tmp_buffer=None):
+    """Per horizontal iteration, 8 uint32 byte offsets select 32-byte blocks of ``src0``, scaled by one value of
+    ``src1`` (8 with ``repeat_mode``) and summed into ``dst`` over ``h_repeat`` iterations; each vertical
+    iteration moves ``dst`` by ``v_r_offset`` elements."""
+    hr, vr = int(h_repeat), int(v_repeat)
+    n_it = hr * vr
+    per_blk = 32 // dst.itemsize
+    active = _mask_bits(mask, dst.itemsize)
+    lane = np.nonzero(active)[0]
+    b, e = lane // per_blk, lane % per_blk
+    v = np.arange(vr)[:, None]
+    d_idx = (v * int(v_r_offset) + b[None, :] * int(dst_blk_stride) * per_blk + e[None, :]).reshape(-1)
+    reads = (src0.region(0, src0.size), src0_offset.region(0, n_it * 8),
+             src1.region(0, n_it * (8 if repeat_mode else 1)))
+    writes = _regions(dst, d_idx)
+    _issue(PipeOp("bilinear_interpolation", "V", reads, writes,
+                  {"dst": dst, "srcs": [src0, src0_offset, src1], "active": active, "h_repeat": hr, "v_repeat": vr,
+                   "repeat_mode": bool(repeat_mode), "dst_blk_stride": int(dst_blk_stride),
+                   "v_r_offset": int(v_r_offset)}, user_loc()))

@@ -1,0 +1,46 @@
+"""Parameter records of v1 instructions (all lengths and strides in 32-byte blocks unless noted)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class DataCopyParams:
+    block_count: int = 1
+    block_len: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+
+
+@dataclass
+class BinaryRepeatParams:
+    dst_blk_stride: int = 1
+    src0_blk_stride: int = 1
+    src1_blk_stride: int = 1
+    dst_rep_stride: int = 8
+    src0_rep_stride: int = 8
+    src1_rep_stride: int = 8
+
+
+@dataclass
+class UnaryRepeatParams:
+    dst_blk_stride: int = 1
+    src_blk_stride: int = 1
+    dst_rep_stride: int = 8
+    src_rep_stride: int = 8
+
+
+@dataclass
+class SoftmaxTiling:
+    """Accepted and ignored: the engine computes the row softmax from the tensors' shapes."""
+    src_m: int = 0
+    src_k: int = 0
+    src_size: int = 0
+
+
+@dataclass
+class QuantConfig:
+    calc_count: int = 0
+    offset_count: int = 0
+    scale_count: int = 0
+    work_local_size: int = 0

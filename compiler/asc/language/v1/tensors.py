@@ -1,0 +1,197 @@
+"""v1 tensors: ``GlobalTensor`` over a kernel's GM argument, ``LocalTensor`` at a byte address of an on-chip
+memory, ``LocalTensorAuto`` (placed by the engine, synchronised as pyasc's insert-sync pass does it)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
+from ..core import dtype as dt
+from ..core.errors import error
+from .enums import TPosition, memory_of
+
+
+def _np(d):
+    return np.dtype(d.to_numpy())
+
+
+def _block():
+    blk = current_block()
+    if blk is None:
+        raise error(RuntimeError, "v1 tensors and instructions exist only inside a running @asc.jit kernel",
+                    "call this from the body of a kernel launched as kernel[core_num](...)")
+    return blk
+
+
+def _index(i, what):
+    if isinstance(i, slice):
+        if i.stop is not None or i.step not in (None, 1):
+            raise error(IndexError, f"{what}[start:stop:step] is not supported: only [offset:] gives a sub-tensor",
+                        "write t[offset:] (and pass the element count to the instruction)")
+        i = 0 if i.start is None else i.start
+    if not isinstance(i, (int, np.integer)):
+        raise error(TypeError, f"{what} index must be an integer, got {type(i).__name__}")
+    return int(i)
+
+
+class GmPointer:
+    """A kernel's GM argument (``asc.GlobalAddress`` in v1 kernels): buffer, element offset and dtype."""
+
+    def __init__(self, buf, dtype, size, offset=0):
+        self.buf, self.dtype, self.size, self.offset = buf, dtype, size, offset
+
+    def __add__(self, n):
+        return GmPointer(self.buf, self.dtype, self.size, self.offset + int(n))
+
+    __radd__ = __add__
+
+    def __repr__(self):
+        return f"GlobalAddress({self.buf}+{self.offset}, {self.dtype})"
+
+
+class _Tensor:
+    """What every v1 tensor has: memory ``space`` and buffer ``buf``, byte ``addr``, ``dtype``, ``size``."""
+    space = buf = ""
+    position = ""
+    owner = ""
+
+    @property
+    def np_dtype(self):
+        return _np(self.dtype)
+
+    @property
+    def itemsize(self):
+        return self.dtype.sizeof()
+
+    def region(self, lo_elem, hi_elem):
+        s = self.itemsize
+        return Region(self.space, self.buf, self.addr + lo_elem * s, self.addr + hi_elem * s,
+                      position=self.position, owner=self.owner)
+
+    def get_value(self, index):
+        i = int(index)
+        op = PipeOp("get_value", "S", reads=(self.region(i, i + 1),), attrs={"src": self, "index": i}, loc=user_loc())
+        return _block().issue(op)
+
+    def set_value(self, index, value):
+        i = int(index)
+        op = PipeOp("set_value", "S", writes=(self.region(i, i + 1),), attrs={"dst": self, "index": i, "value": value},
+                    loc=user_loc())
+        _block().issue(op)
+
+    def get_size(self):
+        return self.size
+
+    def get_length(self):
+        return self.size * self.itemsize
+
+
+class GlobalTensor(_Tensor):
+    space = "GM"
+    position = "GM"
+
+    def __init__(self, dtype=None):
+        self.dtype = dtype
+        self.buf = None
+        self.addr = 0
+        self.size = None
+
+    def set_global_buffer(self, ptr, size=None):
+        if not isinstance(ptr, GmPointer):
+            raise error(TypeError, f"set_global_buffer expects a kernel's GM argument (plus an offset), got "
+                        f"{type(ptr).__name__}")
+        self.buf, self.dtype = ptr.buf, ptr.dtype
+        self.addr = ptr.offset * ptr.dtype.sizeof()
+        self.size = ptr.size - ptr.offset if size is None else int(size)
+        self.owner = ptr.buf
+
+    def __getitem__(self, i):
+        off = _index(i, "GlobalTensor")
+        t = GlobalTensor(self.dtype)
+        t.buf, t.owner, t.addr = self.buf, self.owner, self.addr + off * self.itemsize
+        t.size = None if self.size is None else self.size - off
+        return t
+
+    def __repr__(self):
+        return f"GlobalTensor({self.buf}+{self.addr}B, {self.dtype})"
+
+
+class LocalTensor(_Tensor):
+    """``LocalTensor(dtype, pos, addr, tile_size)``: ``tile_size`` elements at byte ``addr`` of ``pos``'s memory."""
+
+    def __init__(self, dtype, pos=TPosition.VECIN, addr=0, tile_size=0, owner=None):
+        blk = _block()
+        self.dtype = dtype
+        self.position = TPosition(pos).name
+        self.space = self.buf = memory_of(pos)
+        self.addr, self.size = int(addr), int(tile_size)
+        self.shape = (self.size,)
+        if self.addr % 32:
+            raise error(ValueError, f"LocalTensor address {self.addr} is not 32-byte aligned",
+                        "local tensors start on a 32-byte boundary")
+        loc = user_loc()
+        self.owner = owner or f"LocalTensor({self.position}) of line {loc[1] if loc else '?'}"
+        blk.check_capacity(self.space, self.addr, self.addr + self.size * self.itemsize, self.owner)
+
+    @classmethod
+    def _view(cls, base, addr, size, dtype=None):
+        t = cls.__new__(cls)
+        t.__dict__.update(base.__dict__)
+        t.addr, t.size = addr, size
+        if dtype is not None:
+            t.dtype = dtype
+        t.shape = (size,)
+        return t
+
+    def __getitem__(self, i):
+        off = _index(i, "LocalTensor")
+        return LocalTensor._view(self, self.addr + off * self.itemsize, max(0, self.size - off))
+
+    def get_phy_addr(self, offset=0):
+        return self.addr + int(offset) * self.itemsize
+
+    def get_position(self):
+        return int(TPosition[self.position])
+
+    def reinterpret_cast(self, dtype):
+        return LocalTensor._view(self, self.addr, self.get_length() // dtype.sizeof(), dtype)
+
+    def set_shape_info(self, info):
+        self.shape = tuple(int(d) for d in info.shape)
+
+    def get_shape_info(self):
+        return ShapeInfo(array(dt.int32, self.shape))
+
+    def __repr__(self):
+        return f"LocalTensor({self.position}@{self.addr}, {self.size} x {self.dtype})"
+
+
+class LocalTensorAuto(LocalTensor):
+    """``LocalTensorAuto(dtype, n | (d0, d1))``: a UB tensor the engine places (one buffer per creation site,
+    as pyasc hoists the allocation out of loops); its kernel is synchronised as insert-sync does it."""
+
+    def __init__(self, dtype, shape, pos=TPosition.VECCALC):
+        blk = _block()
+        shape = tuple(int(d) for d in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+        size = int(np.prod(shape))
+        loc = user_loc()
+        self.dtype = dtype
+        self.position = TPosition(pos).name
+        self.space = self.buf = memory_of(pos)
+        self.owner = f"LocalTensorAuto of line {loc[1] if loc else '?'}"
+        self.addr = blk.auto_alloc(loc, self.space, size * dtype.sizeof(), self.owner)
+        self.size, self.shape = size, shape
+
+
+class array:   # noqa: N801  (pyasc's name)
+    """``asc.array(dtype, values)``: a small constant array (shapes for ``ShapeInfo``)."""
+
+    def __init__(self, dtype, values):
+        self.dtype = dtype
+        self.values = tuple(values)
+
+
+class ShapeInfo:
+    def __init__(self, shape, original_shape=None, data_format=None):
+        self.shape = tuple(shape.values if isinstance(shape, array) else shape)
+        self.original_shape = self.shape if original_shape is None else tuple(
+            original_shape.values if isinstance(original_shape, array) else original_shape)

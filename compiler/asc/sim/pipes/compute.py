@@ -1,0 +1,154 @@
+"""What each v1 instruction computes (numpy, in the instruction's dtype: fp16 rounds after every op)."""
+from __future__ import annotations
+
+import numpy as np
+
+IMPLS = {}
+
+
+def impl(*names):
+    def deco(fn):
+        for n in names:
+            IMPLS[n] = fn
+        return fn
+    return deco
+
+
+_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
+           "min": np.minimum}
+_UNARY = {"exp": np.exp, "sqrt": np.sqrt, "abs": np.abs, "relu": lambda x: np.maximum(x, x.dtype.type(0)),
+          "ln": np.log, "reciprocal": lambda x: x.dtype.type(1) / x, "rsqrt": lambda x: x.dtype.type(1) / np.sqrt(x)}
+
+
+def _elements(eng, t, idx, count):
+    arr, base = eng.view(t)
+    if idx is None:
+        return arr, slice(base, base + count)
+    return arr, base + idx
+
+
+@impl(*_BINARY)
+def _binary(eng, op):
+    a = op.attrs
+    idx = a["idx"] or [None] * 3
+    d, di = _elements(eng, a["dst"], idx[0], a["count"])
+    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
+    y, yi = _elements(eng, a["srcs"][1], idx[2], a["count"])
+    with np.errstate(all="ignore"):
+        d[di] = _BINARY[op.name](x[xi], y[yi]).astype(d.dtype, copy=False)
+
+
+@impl(*_UNARY)
+def _unary(eng, op):
+    a = op.attrs
+    idx = a["idx"] or [None] * 2
+    d, di = _elements(eng, a["dst"], idx[0], a["count"])
+    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
+    with np.errstate(all="ignore"):
+        d[di] = _UNARY[op.name](x[xi]).astype(d.dtype, copy=False)
+
+
+@impl("adds", "muls", "leaky_relu", "maxs", "mins", "axpy")
+def _scalar(eng, op):
+    a = op.attrs
+    idx = a["idx"] or [None] * 2
+    d, di = _elements(eng, a["dst"], idx[0], a["count"])
+    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
+    v = x[xi]
+    s = v.dtype.type(a["scalar"])
+    with np.errstate(all="ignore"):
+        if op.name == "adds":
+            r = v + s
+        elif op.name == "muls":
+            r = v * s
+        elif op.name == "maxs":
+            r = np.maximum(v, s)
+        elif op.name == "mins":
+            r = np.minimum(v, s)
+        elif op.name == "leaky_relu":
+            r = np.where(v >= 0, v, v * s)
+        else:   # axpy: dst = src * s + dst
+            r = (v * s).astype(d.dtype) + d[di]
+    d[di] = np.asarray(r).astype(d.dtype, copy=False)
+
+
+@impl("duplicate")
+def _duplicate(eng, op):
+    a = op.attrs
+    d, di = _elements(eng, a["dst"], (a["idx"] or [None])[0], a["count"])
+    d[di] = d.dtype.type(a["scalar"])
+
+
+@impl("data_copy")
+def _data_copy(eng, op):
+    a = op.attrs
+    dst, src = a["dst"], a["src"]
+    da, db = eng.byte_view(dst)
+    sa, sb = eng.byte_view(src)
+    for s_off, d_off, n in a["segments"]:
+        da[db + d_off: db + d_off + n] = sa[sb + s_off: sb + s_off + n]
+
+
+@impl("get_value")
+def _get_value(eng, op):
+    arr, base = eng.view(op.attrs["src"])
+    v = arr[base + op.attrs["index"]]
+    return v.item()
+
+
+@impl("set_value")
+def _set_value(eng, op):
+    arr, base = eng.view(op.attrs["dst"])
+    arr[base + op.attrs["index"]] = arr.dtype.type(op.attrs["value"])
+
+
+@impl("bilinear_interpolation")
+def _bilinear(eng, op):
+    a = op.attrs
+    dst, (src0, off, src1) = a["dst"], a["srcs"]
+    d, db = eng.view(dst)
+    s0, s0b = eng.view(src0)
+    o, ob = eng.view(off)
+    s1, s1b = eng.view(src1)
+    per = 32 // dst.itemsize
+    lanes = np.nonzero(a["active"])[0]
+    blk, e = lanes // per, lanes % per
+    hr = a["h_repeat"]
+    for v in range(a["v_repeat"]):
+        acc = None
+        for h in range(hr):
+            it = v * hr + h
+            starts = o[ob + it * 8: ob + it * 8 + 8].astype(np.int64) // src0.itemsize
+            vals = s0[s0b + starts[blk] + e]
+            w = s1[s1b + it * 8 + blk] if a["repeat_mode"] else s1[s1b + it]
+            prod = (vals * w).astype(d.dtype)
+            acc = prod if acc is None else (acc + prod).astype(d.dtype)
+        d[db + v * a["v_r_offset"] + blk * a["dst_blk_stride"] * per + e] = acc
+
+
+@impl("softmax")
+def _softmax(eng, op):
+    a = op.attrs
+    m, n, per = a["m"], a["n"], a["per"]
+    x, xb = eng.view(a["src"])
+    rows = x[xb: xb + m * n].reshape(m, n)
+    t = rows.dtype
+    mx = rows.max(axis=1, keepdims=True)
+    ex = np.exp((rows - mx).astype(t)).astype(t)
+    sm = ex.sum(axis=1, keepdims=True, dtype=np.float32).astype(t)
+    d, db = eng.view(a["dst"])
+    d[db: db + m * n] = (ex / sm).astype(t).reshape(-1)
+    for name, val in (("sum", sm), ("max", mx)):
+        arr, base = eng.view(a[name])
+        arr[base: base + m * per] = np.repeat(val.reshape(-1), per).astype(arr.dtype)
+
+
+@impl("quant")
+def _quant(eng, op):
+    a = op.attrs
+    n = a["count"]
+    x, xb = eng.view(a["src"])
+    h = x[xb: xb + n].astype(np.float16)
+    r = (h * np.float16(a["scale"])).astype(np.float16) + np.float16(a["offset"])
+    d, db = eng.view(a["dst"])
+    d[db: db + n] = np.clip(np.rint(r.astype(np.float16)), -128, 127).astype(np.int8)

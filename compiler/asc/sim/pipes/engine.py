@@ -1,0 +1,253 @@
+"""One block of a v1 kernel: its on-chip memories, the instructions it issues (run at once, in program order,
+so a correctly synchronised kernel computes the device's result), their ordering checks and their ticks."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ...ir.registry import PIPES
+from ..executor import KernelRuntimeError
+from . import ordering
+from .compute import IMPLS
+from .timing import BlockTiming
+
+S = PIPES.index("S")
+_SYNC = ("set_flag", "wait_flag", "pipe_barrier")
+
+
+def _fail(op, message, hint=None, category="RaceError"):
+    where = f"{op.loc[0]}:{op.loc[1]}: " if op is not None and op.loc else ""
+    err = KernelRuntimeError(where + message + (f"\nhint: {hint}" if hint else ""))
+    err.category = category
+    err.hint = hint
+    return err
+
+
+class Launch:
+    """What the blocks of one launch share: GM buffers, who wrote each GM element, warnings."""
+
+    def __init__(self, hw, gm, core_num, checks=True, record=False, insert_sync=False):
+        self.hw, self.gm, self.core_num, self.checks, self.record = hw, gm, core_num, checks, record
+        self.insert_sync = insert_sync
+        self.writer = {}          # GM buffer -> element writer block (-1: none)
+        self.warnings = []
+        self.bytes = {"in": 0, "out": 0}
+        self.peak = {}
+
+    def warn(self, op, text):
+        msg = f"{os.path.basename(op.loc[0])}:{op.loc[1]}: {text}" if op is not None and op.loc else text
+        if msg not in self.warnings:
+            self.warnings.append(msg)
+
+
+class BlockEngine:
+    def __init__(self, launch, block_idx):
+        self.launch = launch
+        self.hw = hw = launch.hw
+        self.block_idx = block_idx
+        self.core_num = launch.core_num
+        self.capacity = {"UB": hw.ub_bytes, "L1": hw.l1_bytes, "L0A": hw.l0a_bytes, "L0B": hw.l0b_bytes,
+                         "L0C": hw.l0c_bytes}
+        self.mem = {}
+        self.trackers = {}
+        self.gm_tracker = ordering.GmTracker()
+        self.top = {}
+        self.auto_sites = {}
+        self.auto_sync = launch.insert_sync
+        self.queues = 0
+        self.n = -1
+        self.ops = []                     # (name, pipe name, file, line) per op index
+        self.ends = []                    # the time each op's data is ready
+        self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
+        self.flags = {}
+        self.timing = BlockTiming(hw, launch.record)
+
+    # -- memory ----------------------------------------------------------------------------------
+    def memory(self, space):
+        m = self.mem.get(space)
+        if m is None:
+            m = self.mem[space] = np.full(self.capacity[space], 0xFF, dtype=np.uint8)   # unwritten: NaN
+        return m
+
+    def check_capacity(self, space, lo, hi, what):
+        cap = self.capacity.get(space)
+        if cap is not None and hi > cap:
+            raise _fail(None, f"{what} spans bytes [{lo}, {hi}) of {space}, which has {cap} bytes",
+                        f"keep on-chip buffers inside the {cap} bytes of {space}", "OutOfBoundsError")
+        self.launch.peak[space] = max(self.launch.peak.get(space, 0), hi)
+
+    def alloc(self, space, nbytes, what):
+        lo = self.top.get(space, 0)
+        hi = lo + -(-int(nbytes) // 32) * 32
+        self.check_capacity(space, lo, hi, what)
+        self.top[space] = hi
+        return lo
+
+    def auto_alloc(self, loc, space, nbytes, what):
+        """A LocalTensorAuto's buffer: one per creation site (pyasc hoists it out of loops)."""
+        key = (loc, space)
+        hit = self.auto_sites.get(key)
+        if hit is None or hit[1] < nbytes:
+            hit = self.auto_sites[key] = (self.alloc(space, nbytes, what), nbytes)
+        return hit[0]
+
+    def new_queue_id(self):
+        self.queues += 1
+        return self.queues
+
+    def view(self, t):
+        """(typed array, element index of ``t``'s start) of a tensor."""
+        dt = t.np_dtype
+        if t.space == "GM":
+            arr = self.launch.gm[t.buf]
+            return arr.view(dt) if arr.dtype != dt else arr, t.addr // dt.itemsize
+        m = self.memory(t.space)
+        usable = (m.size - t.addr) // dt.itemsize * dt.itemsize
+        return m[t.addr: t.addr + usable].view(dt), 0
+
+    def byte_view(self, t):
+        if t.space == "GM":
+            return self.launch.gm[t.buf].view(np.uint8), t.addr
+        return self.memory(t.space), t.addr
+
+    # -- issuing ---------------------------------------------------------------------------------
+    def issue(self, op):
+        self.n += 1
+        n = self.n
+        pipe = PIPES.index(op.pipe)
+        self.ops.append((op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None))
+        if op.name in _SYNC:
+            self.ends.append(0.0)
+            return self._sync(op, pipe, n)
+        self.seen[pipe, pipe] = n
+        after, after_event = 0.0, None
+        for regions, write in ((op.reads, False), (op.writes, True)):
+            for r in regions:
+                self._bounds(op, r, write)
+                t, ev = self._order(op, r, pipe, n, write)
+                if t > after:
+                    after, after_event = t, ev
+        result = IMPLS[op.name](self, op)
+        end = self.timing.op(op, pipe, after, after_event)
+        self.ends.append(end)
+        return result
+
+    def _bounds(self, op, r, write):
+        if r.space == "GM":
+            arr = self.launch.gm[r.buf]
+            if r.lo < 0 or r.hi > arr.nbytes:
+                raise _fail(op, f"{op.name} {'writes' if write else 'reads'} bytes [{r.lo}, {r.hi}) of GM '{r.buf}', "
+                            f"which has {arr.nbytes} bytes ({arr.size} elements)",
+                            "keep GM accesses inside the argument (check offsets and counts)", "OutOfBoundsError")
+            if write:
+                self.launch.bytes["out"] += r.hi - r.lo
+                self._gm_writers(op, r)
+            else:
+                self.launch.bytes["in"] += r.hi - r.lo
+        else:
+            cap = self.capacity[r.space]
+            if r.lo < 0 or r.hi > cap:
+                raise _fail(op, f"{op.name} touches bytes [{r.lo}, {r.hi}) of {r.space} ({r.owner}), which has "
+                            f"{cap} bytes", "keep the access inside the on-chip memory", "OutOfBoundsError")
+
+    def _gm_writers(self, op, r):
+        """Blocks writing the same GM elements with different values race (identical values are allowed)."""
+        if not self.launch.checks:
+            return
+        arr = self.launch.gm[r.buf]
+        w = self.launch.writer.get(r.buf)
+        if w is None:
+            w = self.launch.writer[r.buf] = np.full(arr.size, -1, dtype=np.int32)
+        isz = arr.itemsize
+        lo, hi = r.lo // isz, -(-r.hi // isz)
+        prev = w[lo:hi]
+        other = (prev >= 0) & (prev != self.block_idx)
+        if other.any():
+            self._pending_gm = (r.buf, lo, hi, other.copy(), arr[lo:hi].copy(), int(prev[other][0]), op)
+        prev[:] = self.block_idx
+
+    def _order(self, op, r, pipe, n, write):
+        """Check (or, under insert-sync, make) the ordering of this access; returns (time it must wait for,
+        the event it waits for)."""
+        if r.space == "GM":
+            tr = self.gm_tracker
+        else:
+            tr = self.trackers.get(r.space)
+            if tr is None:
+                tr = self.trackers[r.space] = ordering.Tracker(self.capacity[r.space])
+        after, ev = 0.0, None
+        if self.launch.checks or self.auto_sync:
+            lw, lr = tr.latest(r, write)
+            found = ordering.conflicts(self.seen[pipe], pipe, lw, lr)
+            for kind, q, other in found:
+                if self.auto_sync:
+                    # insert-sync: the pass puts a flag (or queue operation) on every such dependency
+                    self.seen[pipe] = np.maximum(self.seen[pipe], self._view_after(other))
+                    t = self.ends[other] + self.hw.sync
+                    if t > after:
+                        after = t
+                else:
+                    o = self.ops[other]
+                    msg, hint = ordering.race_message(kind, r, (o[0], o[1], o[2], o[3]),
+                                                      (op.name, op.pipe, op.loc[0] if op.loc else "?",
+                                                       op.loc[1] if op.loc else None))
+                    raise _fail(op, msg, hint)
+        tr.record(r, pipe, n, write)
+        return after, ev
+
+    def _view_after(self, other):
+        """What a pipe has observed once it waited for op ``other`` (its pipe's view at that op)."""
+        row = np.full(len(PIPES), -1, dtype=np.int64)
+        row[PIPES.index(self.ops[other][1])] = other
+        return row
+
+    def _sync(self, op, pipe, n):
+        if self.auto_sync:
+            return None      # insert-sync erases the user's flags and barriers and places its own
+        a = op.attrs
+        tm = self.timing
+        if op.name == "set_flag":
+            key = a["key"]
+            if key in self.flags and key[0] != "queue":
+                self.launch.warn(op, f"set_flag({a['text']}) sets a flag that is already set (a lost signal): "
+                                 "wait for it before setting it again")
+            snap = self.seen[pipe].copy()
+            snap[pipe] = max(snap[pipe], n)
+            self.seen[pipe, pipe] = n
+            fired, ev = tm.set_flag(pipe)
+            self.flags[key] = (snap, fired, ev, op)
+        elif op.name == "wait_flag":
+            key = a["key"]
+            hit = self.flags.pop(key, None)
+            if hit is None:
+                raise _fail(op, f"wait_flag({a['text']}) waits for a flag no earlier set_flag sets: on the device "
+                            f"pipe {op.pipe} (and the block) hangs here",
+                            f"add asc.set_flag(asc.HardEvent.{key[0]}, {key[1]}) on the source pipe before this "
+                            "wait" if key[0] != "queue" else "check the queue calls before this line",
+                            "PipeHangError")
+            snap, fired, ev, _ = hit
+            self.seen[pipe] = np.maximum(self.seen[pipe], snap)
+            tm.wait_flag(pipe, fired)
+        else:   # pipe_barrier
+            if a["target"] == "ALL":
+                self.seen[:] = self.seen.max(axis=0)
+                tm.barrier_all()
+        return None
+
+    def finish(self):
+        """End of the block: flags set and never waited for are reported; pending GM conflicts checked."""
+        for key, (_, _, _, op) in self.flags.items():
+            if key[0] != "queue":
+                self.launch.warn(op, f"set_flag({op.attrs['text']}) is never waited for: set and wait flags in pairs")
+
+    def check_gm_values(self):
+        pend = getattr(self, "_pending_gm", None)
+        if pend is None:
+            return
+        buf, lo, hi, other, before, blk, op = pend
+        arr = self.launch.gm[buf]
+        if np.any(arr[lo:hi][other] != before[other]):
+            raise _fail(op, f"{op.name} writes elements of GM '{buf}' that block {blk} also wrote, with different "
+                        f"values (block {self.block_idx} vs block {blk})",
+                        "blocks run concurrently: give every block a disjoint output range")

@@ -1,0 +1,111 @@
+"""The pipe-level race detector of one block.
+
+Every instruction gets the block's next op index; ``seen[P][Q]`` is the latest op of pipe Q whose effects pipe
+P has observed (vector clocks over op indices, which grow along each pipe). Flags carry the setter's view
+to the waiter, ``pipe_barrier(PIPE_ALL)`` shares every view, the queue protocol is flags. Each memory
+granule (32 bytes) remembers the latest op of each pipe that wrote and read it; an access by pipe P
+conflicts with an earlier access by pipe Q (one of them a write) that P has not observed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.pipe_ops import GRANULE
+from ...ir.registry import PIPES
+
+NPIPES = len(PIPES)
+
+
+class Tracker:
+    """Latest writer / reader op per pipe of each granule of one on-chip memory."""
+
+    def __init__(self, nbytes):
+        g = -(-nbytes // GRANULE)
+        self.w = np.full((NPIPES, g), -1, dtype=np.int64)
+        self.r = np.full((NPIPES, g), -1, dtype=np.int64)
+
+    @staticmethod
+    def where(region):
+        if region.granules is not None:
+            return region.granules
+        return slice(region.lo // GRANULE, -(-region.hi // GRANULE))
+
+    def latest(self, region, write):
+        """(latest writes, latest reads or None) per pipe over the region's granules, with the granules."""
+        g = self.where(region)
+        w = self.w[:, g]
+        lw = w.max(axis=1) if w.shape[1] else np.full(NPIPES, -1)
+        lr = None
+        if write:
+            r = self.r[:, g]
+            lr = r.max(axis=1) if r.shape[1] else np.full(NPIPES, -1)
+        return lw, lr
+
+    def record(self, region, pipe, n, write):
+        (self.w if write else self.r)[pipe, self.where(region)] = n
+
+
+class GmTracker:
+    """GM accesses of one block as intervals (a block touches GM with few, large copies)."""
+
+    def __init__(self):
+        self.items = []   # (buf, lo, hi, pipe, op index, write)
+
+    def latest(self, region, write):
+        lw = np.full(NPIPES, -1)
+        lr = np.full(NPIPES, -1) if write else None
+        for buf, lo, hi, p, n, w in self.items:
+            if buf == region.buf and lo < region.hi and region.lo < hi:
+                if w:
+                    lw[p] = max(lw[p], n)
+                elif write:
+                    lr[p] = max(lr[p], n)
+        return lw, lr
+
+    def record(self, region, pipe, n, write):
+        self.items.append((region.buf, region.lo, region.hi, pipe, n, write))
+
+
+def conflicts(seen_row, pipe, lw, lr):
+    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses."""
+    out = []
+    for q in range(NPIPES):
+        if q == pipe:
+            continue
+        if lw[q] > seen_row[q]:
+            out.append(("RAW" if lr is None else "WAW", q, int(lw[q])))
+        if lr is not None and lr[q] > seen_row[q]:
+            out.append(("WAR", q, int(lr[q])))
+    return out
+
+
+_KINDS = {"RAW": "read-after-write", "WAR": "write-after-read", "WAW": "write-after-write"}
+_EVENTS = ("MTE2_MTE1 MTE1_MTE2 MTE1_M M_MTE1 MTE2_V V_MTE2 MTE3_V V_MTE3 M_V V_M V_V MTE3_MTE1 MTE1_MTE3 MTE1_V "
+           "MTE2_M M_MTE2 V_MTE1 M_FIX FIX_M MTE3_MTE2 MTE2_MTE3 S_V V_S S_MTE2 MTE2_S S_MTE3 MTE3_S MTE2_FIX "
+           "FIX_MTE2 FIX_S M_S FIX_MTE3 MTE1_FIX FIX_MTE1 FIX_FIX").split()
+
+
+def race_message(kind, region, first, second):
+    """The report of a race between op ``first`` (earlier) and op ``second`` (a later op of another pipe):
+    (message, hint). ``first`` / ``second`` are (name, pipe, file, line)."""
+    n1, p1, f1, l1 = first
+    n2, p2, f2, l2 = second
+    if region.space == "GM":
+        what = f"GM '{region.buf}' bytes [{region.lo}, {region.hi})"
+    else:
+        what = f"{region.space} ({region.position}, {region.owner}) bytes [{region.lo}, {region.hi})"
+    verb1 = "writes" if kind in ("RAW", "WAW") else "reads"
+    verb2 = "reads" if kind == "RAW" else "writes"
+    msg = (f"{_KINDS[kind]} race on {what} between pipes {p1} and {p2}: {n2} on {p2} (line {l2}) {verb2} what "
+           f"{n1} on {p1} (line {l1}) {verb1}, and no flag, barrier or queue operation orders them")
+    event = f"{p1}_{p2}"
+    if "TQue(" in region.owner and region.space != "GM":
+        call = ("enque after line %d and deque before line %d" if kind == "RAW" else
+                "free_tensor after line %d and alloc_tensor (of the next use) before line %d") % (l1, l2)
+        hint = f"the queue protocol is broken: {call} order the two pipes"
+    elif event in _EVENTS:
+        hint = (f"add asc.set_flag(asc.HardEvent.{event}, id) after line {l1} and "
+                f"asc.wait_flag(asc.HardEvent.{event}, id) before line {l2}")
+    else:
+        hint = f"add asc.pipe_barrier(asc.PipeID.PIPE_ALL) between line {l1} and line {l2}"
+    return msg, hint
