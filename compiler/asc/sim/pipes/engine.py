@@ -62,6 +62,7 @@ class BlockEngine:
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
         self.timing = BlockTiming(hw, launch.record)
+        self._pending_gm = []             # GM writes over another block's elements, checked once written
 
     # -- memory ----------------------------------------------------------------------------------
     def memory(self, space):
@@ -129,6 +130,8 @@ class BlockEngine:
                 if t > after:
                     after, after_event = t, ev
         result = IMPLS[op.name](self, op)
+        if self._pending_gm:
+            self.check_gm_values()
         end = self.timing.op(op, pipe, after, after_event)
         self.ends.append(end)
         return result
@@ -164,7 +167,7 @@ class BlockEngine:
         prev = w[lo:hi]
         other = (prev >= 0) & (prev != self.block_idx)
         if other.any():
-            self._pending_gm = (r.buf, lo, hi, other.copy(), arr[lo:hi].copy(), int(prev[other][0]), op)
+            self._pending_gm.append((r.buf, lo, hi, other.copy(), arr[lo:hi].copy(), int(prev[other][0]), op))
         prev[:] = self.block_idx
 
     def _order(self, op, r, pipe, n, write):
@@ -242,12 +245,11 @@ class BlockEngine:
                 self.launch.warn(op, f"set_flag({op.attrs['text']}) is never waited for: set and wait flags in pairs")
 
     def check_gm_values(self):
-        pend = getattr(self, "_pending_gm", None)
-        if pend is None:
-            return
-        buf, lo, hi, other, before, blk, op = pend
-        arr = self.launch.gm[buf]
-        if np.any(arr[lo:hi][other] != before[other]):
-            raise _fail(op, f"{op.name} writes elements of GM '{buf}' that block {blk} also wrote, with different "
-                        f"values (block {self.block_idx} vs block {blk})",
-                        "blocks run concurrently: give every block a disjoint output range")
+        """The values a write left over another block's elements must be the ones that block wrote."""
+        pending, self._pending_gm = self._pending_gm, []
+        for buf, lo, hi, other, before, blk, op in pending:
+            arr = self.launch.gm[buf]
+            if np.any(arr[lo:hi][other] != before[other]):
+                raise _fail(op, f"{op.name} writes elements of GM '{buf}' that block {blk} also wrote, with "
+                            f"different values (block {self.block_idx} vs block {blk})",
+                            "blocks run concurrently: give every block a disjoint output range")

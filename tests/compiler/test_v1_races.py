@@ -1,0 +1,318 @@
+"""The v1 race detector: each race class in a kernel that has it (reported at the later instruction's line,
+naming both lines, the pipes, the buffer and the fix) and the corrected kernel (reporting nothing)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asc
+import asc.runtime as rt
+from asc.sim.executor import KernelRuntimeError
+
+N = 256    # elements per tile (fp32: 1 KiB)
+
+
+def _line(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, l in enumerate(lines) if text in l)
+
+
+@asc.jit
+def copy_add_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int, flag_in: asc.ConstExpr[bool],
+                  flag_out: asc.ConstExpr[bool], flag_back: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    for i in range(tiles):
+        asc.data_copy(x_ub, x_gm[i * N:], N)                       # line: copy in
+        if flag_in:
+            asc.set_flag(asc.HardEvent.MTE2_V, 0)
+            asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        asc.adds(z_ub, x_ub, 1.0, N)                                # line: compute
+        if flag_out:
+            asc.set_flag(asc.HardEvent.V_MTE3, 0)
+            asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(z_gm[i * N:], z_ub, N)                        # line: copy out
+        if flag_back:
+            asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+            asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+def _run(kernel, *flags, tiles=3, cores=1):
+    x = np.arange(N * tiles * cores, dtype=np.float32)
+    z = np.zeros_like(x)
+    kernel[cores](x, z, tiles, *flags)
+    return x, z
+
+
+def test_the_fully_flagged_kernel_reports_nothing_and_computes():
+    x, z = _run(copy_add_copy, True, True, True)
+    np.testing.assert_array_equal(z, x + 1)
+    assert rt.last_launch_report()["warnings"] == []
+
+
+def test_read_after_write_between_mte2_and_v_names_lines_pipes_buffer_and_flag():
+    with pytest.raises(KernelRuntimeError) as e:
+        _run(copy_add_copy, False, True, True)
+    text = str(e.value)
+    copy_in, compute = _line(copy_add_copy.fn, "# line: copy in"), _line(copy_add_copy.fn, "# line: compute")
+    assert f":{compute}: read-after-write race on UB (VECIN" in text
+    assert "bytes [0, 1024)" in text and "between pipes MTE2 and V" in text
+    assert f"(line {copy_in})" in text and f"(line {compute})" in text
+    assert f"asc.set_flag(asc.HardEvent.MTE2_V, id) after line {copy_in}" in text
+    assert f"asc.wait_flag(asc.HardEvent.MTE2_V, id) before line {compute}" in text
+
+
+def test_read_after_write_between_v_and_mte3():
+    with pytest.raises(KernelRuntimeError, match=r"read-after-write race on UB \(VECOUT.*between pipes V and MTE3"):
+        _run(copy_add_copy, True, False, True)
+
+
+def test_write_after_read_when_the_next_copy_in_overwrites_what_v_reads():
+    # without MTE3_MTE2 nothing tells MTE2 that V finished reading x_ub before tile 1 overwrites it
+    with pytest.raises(KernelRuntimeError) as e:
+        _run(copy_add_copy, True, True, False)
+    text = str(e.value)
+    assert "write-after-read race on UB (VECIN" in text and "between pipes V and MTE2" in text
+    assert "HardEvent.V_MTE2" in text
+    assert f":{_line(copy_add_copy.fn, '# line: copy in')}:" in text
+
+
+def test_one_tile_needs_no_back_flag():
+    x, z = _run(copy_add_copy, True, True, False, tiles=1)
+    np.testing.assert_array_equal(z, x + 1)
+
+
+@asc.jit
+def overwrite(x: asc.GlobalAddress, z: asc.GlobalAddress, flag: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, N)
+    asc.data_copy(ub, x_gm, N)
+    if flag:
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.duplicate(ub, 3.0, N)                # overwrites the whole copy
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, ub, N)
+
+
+def test_write_after_write_between_mte2_and_v():
+    x, z = np.ones(N, np.float32), np.zeros(N, np.float32)
+    with pytest.raises(KernelRuntimeError, match="write-after-write race on UB .*between pipes MTE2 and V"):
+        overwrite[1](x, z, False)
+    overwrite[1](x, z, True)
+    np.testing.assert_array_equal(z, np.full(N, 3.0, np.float32))
+
+
+@asc.jit
+def round_trip(x: asc.GlobalAddress, z: asc.GlobalAddress, flag: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, N * 4, N)
+    asc.data_copy(a, x_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, a, N)                 # GM z written by MTE3 ...
+    if flag:
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.data_copy(b, z_gm, N)                 # ... and read back by MTE2
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 1)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 1)
+    asc.data_copy(z_gm[N:], b, N)
+
+
+def test_gm_round_trip_from_mte3_to_mte2_needs_its_flag():
+    x, z = np.arange(N, dtype=np.float32), np.zeros(2 * N, np.float32)
+    with pytest.raises(KernelRuntimeError, match=r"read-after-write race on GM 'z' bytes \[0, 1024\) between pipes "
+                       r"MTE3 and MTE2[\s\S]*HardEvent.MTE3_MTE2"):
+        round_trip[1](x, z, False)
+    round_trip[1](x, z, True)
+    np.testing.assert_array_equal(z, np.concatenate([x, x]))
+
+
+@asc.jit
+def scalar_read(x: asc.GlobalAddress, z: asc.GlobalAddress, flag: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    asc.data_copy(a, x_gm, N)
+    if flag:
+        asc.set_flag(asc.HardEvent.MTE2_S, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_S, 0)
+    v = a.get_value(5)
+    z_gm.set_value(0, v)
+
+
+def test_scalar_reads_of_ub_need_the_mte2_s_flag():
+    x, z = np.arange(N, dtype=np.float32), np.zeros(8, np.float32)
+    with pytest.raises(KernelRuntimeError, match=r"read-after-write race .*between pipes MTE2 and S[\s\S]*MTE2_S"):
+        scalar_read[1](x, z, False)
+    scalar_read[1](x, z, True)
+    assert z[0] == 5.0
+
+
+# -- hangs and protocol errors -------------------------------------------------------------------------
+@asc.jit
+def waits_for_nothing(x: asc.GlobalAddress):
+    asc.wait_flag(asc.HardEvent.MTE2_V, 3)
+
+
+def test_a_wait_flag_nobody_sets_is_a_hang_error_not_a_hang():
+    with pytest.raises(KernelRuntimeError, match=r"wait_flag\(MTE2_V, 3\) waits for a flag no earlier set_flag sets"):
+        waits_for_nothing[1](np.zeros(8, np.float32))
+
+
+@asc.jit
+def queue_misuse(x: asc.GlobalAddress, mode: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(q, 1, N * 4)
+    if mode == 0:
+        t = q.deque(asc.float32)
+    else:
+        a = q.alloc_tensor(asc.float32)
+        b = q.alloc_tensor(asc.float32)
+
+
+def test_deque_on_an_empty_queue_and_alloc_on_a_full_one_are_errors():
+    from asc.language.v1 import PipeHangError
+    with pytest.raises(PipeHangError, match="deque on TQue.VECIN. of line .*: the queue is empty"):
+        queue_misuse[1](np.zeros(N, np.float32), 0)
+    with pytest.raises(PipeHangError, match=r"alloc_tensor on TQue.*all 1 buffer\(s\) are in use"):
+        queue_misuse[1](np.zeros(N, np.float32), 1)
+
+
+@asc.jit
+def flag_misuse(x: asc.GlobalAddress, mode: asc.ConstExpr[int]):
+    if mode == 0:
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    elif mode == 1:
+        asc.set_flag(asc.HardEvent.V_MTE3, 8)
+    else:
+        asc.pipe_barrier(asc.PipeID.PIPE_S)
+
+
+def test_unwaited_flags_warn_and_bad_ids_or_barriers_fail():
+    x = np.zeros(8, np.float32)
+    flag_misuse[1](x, 0)
+    assert any("set_flag(V_MTE3, 0) is never waited for" in w for w in rt.last_launch_report()["warnings"])
+    with pytest.raises(ValueError, match="event id 8 is outside 0-7"):
+        flag_misuse[1](x, 1)
+    with pytest.raises(ValueError, match=r"pipe_barrier\(PIPE_S\) is illegal"):
+        flag_misuse[1](x, 2)
+
+
+# -- across blocks and out of bounds ----------------------------------------------------------------------
+@asc.jit
+def every_block_writes_row_0(x: asc.GlobalAddress, z: asc.GlobalAddress, per_block: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    src = x + asc.get_block_idx() * N if per_block else x
+    x_gm.set_global_buffer(src)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    asc.data_copy(a, x_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, a, N)
+
+
+def test_blocks_writing_different_values_to_one_gm_range_race_identical_values_do_not():
+    x, z = np.arange(2 * N, dtype=np.float32), np.zeros(N, np.float32)
+    every_block_writes_row_0[2](x, z, False)     # both blocks write x[:N]
+    np.testing.assert_array_equal(z, x[:N])
+    with pytest.raises(KernelRuntimeError, match="writes elements of GM 'z' that block 0 also wrote, with different"):
+        every_block_writes_row_0[2](x, z, True)
+
+
+@asc.jit
+def too_far(x: asc.GlobalAddress, where: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    if where == 0:
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+        asc.data_copy(a, x_gm[N:], N)
+    else:
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024 * 1024, N)
+
+
+def test_accesses_past_gm_or_past_ub_name_the_numbers():
+    x = np.zeros(N, np.float32)
+    with pytest.raises(KernelRuntimeError, match=r"reads bytes \[1024, 2048\) of GM 'x', which has 1024 bytes"):
+        too_far[1](x, 0)
+    with pytest.raises(KernelRuntimeError, match=r"spans bytes \[1048576, 1049600\) of UB, which has 2\d+ bytes"):
+        too_far[1](x, 1)
+
+
+# -- correct kernels stay silent -----------------------------------------------------------------------------
+@asc.jit
+def barriers_instead_of_flags(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int):
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset, block_length)
+    y_gm.set_global_buffer(y + offset, block_length)
+    z_gm.set_global_buffer(z + offset, block_length)
+    tile = block_length // 16
+    x_local = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, tile * 2)
+    y_local = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, tile * 8, tile * 2)
+    z_local = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, tile * 16, tile * 2)
+    for i in range(16):
+        b = i % 2
+        asc.data_copy(x_local[b * tile:], x_gm[i * tile:], tile)
+        asc.data_copy(y_local[b * tile:], y_gm[i * tile:], tile)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.add(z_local[b * tile:], x_local[b * tile:], y_local[b * tile:], tile)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy(z_gm[i * tile:], z_local[b * tile:], tile)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+def test_tutorial_01_with_every_flag_pair_a_full_barrier_reports_nothing():
+    rng = np.random.default_rng(1)
+    x, y = rng.random(8 * 2048, dtype=np.float32), rng.random(8 * 2048, dtype=np.float32)
+    z = np.zeros_like(x)
+    barriers_instead_of_flags[8](x, y, z, 2048)
+    np.testing.assert_array_equal(z, x + y)
+    assert rt.last_launch_report()["warnings"] == []
+
+
+@asc.jit
+def auto_tensors(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    for i in range(4):
+        a = asc.LocalTensorAuto(asc.float32, n)
+        b = asc.LocalTensorAuto(asc.float32, n)
+        asc.data_copy(a, x_gm[i * n:], n)
+        v = a.get_value(0)
+        asc.muls(b, a, 2.0, n)
+        asc.adds(b, b, v, n)
+        asc.data_copy(z_gm[i * n:], b, n)
+
+
+def test_local_tensor_auto_kernels_are_synchronised_like_insert_sync():
+    x = np.arange(4 * 64, dtype=np.float32)
+    z = np.zeros_like(x)
+    auto_tensors[1](x, z, 64)
+    np.testing.assert_array_equal(z, x * 2 + np.repeat(x[::64], 64))
+    assert rt.last_launch_report()["warnings"] == []
