@@ -242,6 +242,8 @@ def main():
         torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
         rows.append((f"  {label}", *sim, ref, None))
 
+    v1_rows(rows, x, y)
+
     print(f"{'kernel':62s} {'sim ms':>8s} {'numpy ms':>9s} {'ratio':>7s} {'goal':>5s} {'full ms':>8s} "
           f"{'ratio':>7s} {'no-check ms':>11s} {'checks':>7s}")
     for name, rep, full, off, r, goal in rows:
@@ -281,6 +283,41 @@ def main():
         times.append(time.perf_counter() - t0)
     print(f"cold trace + compile (rms_norm full row): median {statistics.median(times) * 1e3:.2f} ms "
           f"(min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f})")
+
+
+def _upstream_tutorial(name, path):
+    """An upstream v1 tutorial module (../shared/upstream/pyasc-v1/tutorials beside the repository), or None."""
+    import importlib.util
+    from pathlib import Path
+    for base in Path(__file__).resolve().parents[1:4]:
+        f = base / "shared" / "upstream" / "pyasc-v1" / "tutorials" / path
+        if f.is_file():
+            spec = importlib.util.spec_from_file_location(name, f)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod
+    return None
+
+
+def v1_rows(rows, x, y):
+    """pyasc v1 tutorials 01 (flags) and 02 (queues) at 64x their size (1M elements, 8 blocks of 16 tiles):
+    each v1 instruction runs as its own numpy call with the race checks, so a launch costs per instruction
+    (1280 of them here), not per element."""
+    t1 = _upstream_tutorial("tutorial_01_add", "01_add/add.py")
+    t2 = _upstream_tutorial("tutorial_02_add_framework", "02_add_framework/add_framework.py")
+    if t1 is None or t2 is None:
+        print("(v1 rows skipped: ../shared/upstream/pyasc-v1 is not beside the repository)")
+        return
+    z = np.zeros_like(x)
+    ref = median_time(lambda: np.add(x, y, out=np.empty_like(x)))
+    n = x.size
+    sim = sim_times(lambda: t1.vadd_kernel[8](x, y, z, n // 8), repeat=7)
+    np.testing.assert_array_equal(z, x + y)
+    rows.append(("v1 tutorial 01 add f32 [1048576] (flags), 8 blocks", *sim, ref, 5.0))
+    z[:] = 0
+    sim = sim_times(lambda: t2.vadd_kernel[8](x, y, z, n // 8, n // 8 // 16), repeat=7)
+    np.testing.assert_array_equal(z, x + y)
+    rows.append(("v1 tutorial 02 add f32 [1048576] (queues), 8 blocks", *sim, ref, 5.0))
 
 
 if __name__ == "__main__":

@@ -119,3 +119,19 @@ def test_the_layer_rule_sees_an_upward_import():
     assert layer("asc.language.tile.binary_ops") < layer("asc.runtime.config")
     assert layer("asc.ir.types") > layer("asc.language.core.dtype")
     assert layer("asc.sim.ops.memory") < layer("asc.language.tile.memory_ops")
+
+
+def test_the_v1_front_end_sits_in_the_same_layers():
+    """pyasc's v1 API is a second front end over the same engine: its language, front end, IR, simulator
+    and runtime modules are where the tile API's are, and the rules above cover them."""
+    mods = modules()
+    v1 = {"asc.ir.pipe_ops": 1, "asc.sim.pipes.engine": 1.5, "asc.sim.pipes.ordering": 1.5,
+          "asc.sim.pipes.timing": 1.5, "asc.sim.pipes.compute": 1.5, "asc.language.v1.ops": 2,
+          "asc.language.v1.fwk": 2, "asc.language.v1.tensors": 2, "asc.frontend.v1_kernel": 3,
+          "asc.runtime.v1_launch": 4, "asc.adv": 6}
+    assert {m: layer(m) for m in v1 if m in mods} == v1
+    edges = import_graph(mods)
+    # the v1 language builds ops and never runs them; the simulator's v1 part sees only the IR
+    assert not any(t.startswith("asc.sim") for m in mods if m.startswith("asc.language.v1") for t in edges[m])
+    assert not any(t.startswith(("asc.language", "asc.frontend", "asc.runtime"))
+                   for m in mods if m.startswith("asc.sim.pipes") for t in edges[m])

@@ -231,7 +231,7 @@ class BlockEngine:
                             "PipeHangError")
             snap, fired, ev, _ = hit
             self.seen[pipe] = np.maximum(self.seen[pipe], snap)
-            tm.wait_flag(pipe, fired)
+            tm.wait_flag(pipe, fired, ev)
         else:   # pipe_barrier
             if a["target"] == "ALL":
                 self.seen[:] = self.seen.max(axis=0)

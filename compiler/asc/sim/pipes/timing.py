@@ -41,6 +41,7 @@ class BlockTiming:
         self.last_event = [None] * len(PIPES)
         self.events = [] if record else None
         self.busy = [0.0] * len(PIPES)
+        self.waited = [None] * len(PIPES)  # (time, event) of the flag a pipe's next instruction waits for
         self.macs = 0
 
     def op(self, op, pipe, after=0.0, after_event=None):
@@ -56,8 +57,11 @@ class BlockTiming:
         end = start + busy + lat
         self.done[pipe] = max(self.done[pipe], end)
         self.busy[pipe] += busy
+        w, self.waited[pipe] = self.waited[pipe], None
         if self.events is not None:
             dep = after_event if after > 0 and start <= after else None
+            if dep is None and w is not None and w[1] is not None and start <= w[0]:
+                dep = w[1]
             self.events.append((pipe, op.name, start, busy, op.loc[1] if op.loc else None, dep))
             self.last_event[pipe] = len(self.events) - 1
         return end
@@ -66,14 +70,16 @@ class BlockTiming:
         """(time the flag fires, the event it follows): when every earlier instruction of ``pipe`` is done."""
         return max(self.done[pipe], self.free[pipe], self.issue) + self.hw.sync, self.last_event[pipe]
 
-    def wait_flag(self, pipe, fired):
+    def wait_flag(self, pipe, fired, event=None):
+        self.waited[pipe] = (fired, event)
         if pipe == S:
             self.issue = max(self.issue, fired)
         else:
             self.free[pipe] = max(self.free[pipe], fired)
 
     def barrier_all(self):
-        t = max(max(self.done), max(self.free), self.issue)
+        """Every pipe drains; like a flag between two pipes, the barrier itself costs a sync."""
+        t = max(max(self.done), max(self.free), self.issue) + self.hw.sync
         self.free = [t] * len(PIPES)
         self.issue = t
 

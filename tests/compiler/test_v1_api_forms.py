@@ -1,0 +1,220 @@
+"""Every v1 instruction form against numpy: count, mask-int and mask-list forms with repeat strides, the
+data_copy count round-down and DataCopyParams strides, UB -> UB copies, scalar ops, fp16 rounding."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asc
+
+F32, F16 = asc.float32, asc.float16
+
+
+@asc.jit
+def unary_case(x: asc.GlobalAddress, z: asc.GlobalAddress, op: asc.ConstExpr[str], n: asc.ConstExpr[int],
+               scalar: asc.ConstExpr[float], form: asc.ConstExpr[str]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 8192, n)
+    asc.data_copy(a, x_gm, n)
+    asc.data_copy(b, z_gm, n)           # the destination starts as z's contents (inactive lanes keep them)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    fn = getattr(asc, op)
+    args = () if op in ("exp", "sqrt", "abs", "relu", "ln") else (scalar,)
+    if form == "count":
+        fn(b, a, *args, n)
+    elif form == "mask":
+        fn(b, a, *args, 20, repeat_times=2, repeat_params=asc.UnaryRepeatParams(1, 1, 8, 8))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, n)
+
+
+UNARY = {"exp": np.exp, "sqrt": np.sqrt, "abs": np.abs, "relu": lambda v: np.maximum(v, 0), "ln": np.log}
+SCALAR = {"adds": lambda v, s: v + s, "muls": lambda v, s: v * s, "maxs": np.maximum, "mins": np.minimum,
+          "leaky_relu": lambda v, s: np.where(v >= 0, v, v * s), "axpy": None}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("op", list(UNARY) + list(SCALAR))
+def test_unary_and_scalar_ops_count_form(op, dtype):
+    n = 256
+    rng = np.random.default_rng(3)
+    x = (rng.random(n) * 4 - 2).astype(dtype)
+    if op in ("sqrt", "ln"):
+        x = np.abs(x) + dtype(0.5)
+    z0 = (rng.random(n)).astype(dtype)
+    z = z0.copy()
+    s = 0.75
+    unary_case[1](x, z, op, n, s, "count")
+    if op in UNARY:
+        want = UNARY[op](x).astype(dtype)
+    elif op == "axpy":
+        want = ((x * dtype(s)).astype(dtype) + z0).astype(dtype)
+    else:
+        want = SCALAR[op](x, dtype(s)).astype(dtype)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_mask_int_form_with_repeats_touches_only_the_active_lanes():
+    n = 256
+    x = np.arange(n, dtype=np.float32)
+    z = np.full(n, -1, np.float32)
+    unary_case[1](x, z, "adds", n, 1.0, "mask")     # mask 20, 2 repeats of 64 fp32 lanes
+    want = np.full(n, -1, np.float32)
+    for r in range(2):
+        want[r * 64: r * 64 + 20] = x[r * 64: r * 64 + 20] + 1
+    np.testing.assert_array_equal(z, want)
+
+
+@asc.jit
+def binary_case(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, op: asc.ConstExpr[str],
+                n: asc.ConstExpr[int], form: asc.ConstExpr[str], mask: asc.ConstExpr[object],
+                repeats: asc.ConstExpr[int], strides: asc.ConstExpr[tuple]):
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 16384, n)
+    c = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 32768, n)
+    asc.data_copy(a, x_gm, n)
+    asc.data_copy(b, y_gm, n)
+    asc.data_copy(c, z_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    fn = getattr(asc, op)
+    if form == "count":
+        fn(c, a, b, count=n)
+    else:
+        fn(c, a, b, mask, repeat_times=repeats, repeat_params=asc.BinaryRepeatParams(*strides))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, c, n)
+
+
+BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
+          "min": np.minimum}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("op", list(BINARY))
+def test_binary_ops_count_form_round_in_their_dtype(op, dtype):
+    n = 512
+    rng = np.random.default_rng(5)
+    x, y = (rng.random(n) + 0.5).astype(dtype), (rng.random(n) + 0.5).astype(dtype)
+    z = np.zeros(n, dtype)
+    binary_case[1](x, y, z, op, n, "count", 0, 0, ())
+    np.testing.assert_array_equal(z, BINARY[op](x, y).astype(dtype))
+
+
+def _expected_mask(x, y, z, mask_bits, repeats, strides, lanes):
+    per_blk = lanes // 8
+    d_b, s0_b, s1_b, d_r, s0_r, s1_r = strides
+    out = z.copy()
+    for r in range(repeats):
+        for k in np.nonzero(mask_bits)[0]:
+            b, e = divmod(int(k), per_blk)
+            di, xi, yi = ((r * rr + b * bb) * per_blk + e for bb, rr in ((d_b, d_r), (s0_b, s0_r), (s1_b, s1_r)))
+            out[di] = x[xi] + y[yi]
+    return out
+
+
+@pytest.mark.parametrize("dtype,lanes", [(np.float32, 64), (np.float16, 128)])
+@pytest.mark.parametrize("strides", [(1, 1, 1, 8, 8, 8), (2, 1, 1, 16, 8, 8), (1, 2, 1, 8, 16, 8), (1, 1, 1, 4, 8, 8)])
+def test_mask_list_form_with_block_and_repeat_strides(dtype, lanes, strides):
+    n = 1024
+    rng = np.random.default_rng(11)
+    x, y = rng.random(n).astype(dtype), rng.random(n).astype(dtype)
+    z = np.full(n, 7, dtype)
+    m0, m1 = 0xF0F0_0000_FFFF_0F0F, 0x0000_FFFF_0000_0001
+    bits = np.array([(m0 >> k) & 1 for k in range(64)] + [(m1 >> k) & 1 for k in range(64)], dtype=bool)[:lanes]
+    binary_case[1](x, y, z, "add", n, "mask", [m0, m1], 3, strides)
+    np.testing.assert_array_equal(z, _expected_mask(x, y, np.full(n, 7, dtype), bits, 3, strides, lanes))
+
+
+def test_mask_int_binary_form_positional_int_is_the_mask():
+    n = 256
+    x, y = np.arange(n, dtype=np.float32), np.ones(n, np.float32)
+    z = np.zeros(n, np.float32)
+    binary_case[1](x, y, z, "add", n, "mask", 64, 2, (1, 1, 1, 8, 8, 8))
+    want = np.zeros(n, np.float32)
+    want[:128] = x[:128] + 1
+    np.testing.assert_array_equal(z, want)
+
+
+@asc.jit
+def copies(x: asc.GlobalAddress, z: asc.GlobalAddress, count: asc.ConstExpr[int], strided: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 1024)
+    b = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 8192, 1024)
+    if strided:
+        # 4 runs of 2 blocks (16 fp32), skipping 1 block in GM, packed in UB; written back 2 blocks apart
+        asc.data_copy(a, x_gm, repeat_params=asc.DataCopyParams(4, 2, 1, 0))
+    else:
+        asc.data_copy(a, x_gm, count)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(b, a, 1024)            # UB -> UB on V
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    if strided:
+        asc.data_copy(z_gm, b, repeat_params=asc.DataCopyParams(4, 2, 0, 2))
+    else:
+        asc.data_copy(z_gm, b, count)
+
+
+def test_count_form_copies_round_down_to_32_bytes():
+    x = np.arange(1024, dtype=np.float32) + 1
+    z = np.zeros(1024, np.float32)
+    copies[1](x, z, 13, False)            # 52 bytes -> 32 bytes: 8 elements
+    np.testing.assert_array_equal(z[:8], x[:8])
+    assert not z[8:].any()
+
+
+def test_data_copy_params_strides_count_32_byte_blocks_on_both_sides():
+    x = np.arange(1024, dtype=np.float32)
+    z = np.zeros(1024, np.float32)
+    copies[1](x, z, 0, True)
+    want = np.zeros(1024, np.float32)
+    for i in range(4):
+        want[i * 32: i * 32 + 16] = x[i * 24: i * 24 + 16]
+    np.testing.assert_array_equal(z, want)
+
+
+@asc.jit
+def dup(z: asc.GlobalAddress, form: asc.ConstExpr[str]):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    b = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 0, 256)
+    asc.data_copy(b, z_gm, 256)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if form == "count":
+        asc.duplicate(b, 2.5, 100)
+    else:
+        asc.duplicate(b, 2.5, 8, 2, 2, 16)     # mask 8, 2 repeats, every other block, repeats 16 blocks apart
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, 256)
+
+
+def test_duplicate_count_and_mask_forms():
+    z = np.zeros(256, np.float32)
+    dup[1](z, "count")
+    np.testing.assert_array_equal(z, np.r_[np.full(100, 2.5), np.zeros(156)].astype(np.float32))
+    z = np.zeros(256, np.float32)
+    dup[1](z, "mask")
+    want = np.zeros(256, np.float32)
+    want[0:8] = 2.5
+    want[128:136] = 2.5
+    np.testing.assert_array_equal(z, want)
