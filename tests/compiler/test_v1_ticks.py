@@ -155,13 +155,3 @@ def test_the_report_profiler_and_trace_show_v1_pipes_and_flag_waits(tmp_path):
     trace = chrome_trace([rt.last_launch_report()], 1800.0)
     assert any(ev.get("ph") == "s" for ev in trace["traceEvents"])
     json.dumps(trace)
-
-
-def test_unimplemented_v1_names_fail_with_a_clear_message():
-    from asc.language.v1.names import NotSupportedByEngineError
-    with pytest.raises(NotSupportedByEngineError, match=r"asc\.mmad is not supported by this engine"):
-        asc.mmad
-    with pytest.raises(NotSupportedByEngineError, match=r"asc\.adv\.Matmul is not supported by this engine"):
-        asc.adv.Matmul
-    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
-        asc.no_such_name

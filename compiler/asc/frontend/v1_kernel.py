@@ -19,6 +19,11 @@ def uses_v1(node):
     return False
 
 
+def called_names(node):
+    """Names the kernel calls directly (``helper(...)``): a kernel whose helpers use v1 is a v1 kernel."""
+    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
 def uses_auto_tensors(node):
     """Whether the kernel creates a ``LocalTensorAuto`` (pyasc then runs its insert-sync pass)."""
     return any(isinstance(n, ast.Attribute) and n.attr == "LocalTensorAuto" for n in ast.walk(node))

@@ -74,8 +74,11 @@ class JITFunction(KernelFunction):
         """Whether the kernel is written against pyasc's v1 API (it runs on the v1 front end)."""
         v = self.__dict__.get("_is_v1")
         if v is None:
-            from ..frontend.v1_kernel import uses_v1
-            v = self._is_v1 = uses_v1(self.node)
+            from ..frontend.v1_kernel import called_names, uses_v1
+            self._is_v1 = False    # (a helper calling this one back sees False meanwhile)
+            v = uses_v1(self.node) or any(getattr(self.fn.__globals__.get(n), "is_v1", False) is True
+                                          for n in called_names(self.node))
+            self._is_v1 = v
         return v
 
     @user_entry
@@ -197,6 +200,10 @@ class JITFunction(KernelFunction):
     @user_entry
     def ir(self, *args, **kwargs) -> str:
         """The IR traced for these arguments (as ``kernel[n](*args)`` would trace it)."""
+        if self.is_v1:
+            raise error(TypeError, f"{self.__name__} is a v1 kernel: its instructions run block by block and "
+                        "have no traced IR to print", "record a launch's timeline (ASC_TIMELINE=1 or "
+                        "asc.lib.profiling) to see every instruction on its pipe")
         compiled, _ = self.compile(args, kwargs)
         return compiled.ir
 

@@ -50,6 +50,9 @@ class NotSupportedByEngineError(AttributeError):
 
 
 def not_supported(qualified):
-    return error(NotSupportedByEngineError, f"{qualified} is not supported by this engine",
+    from ...ir.pipe_ops import user_loc
+    loc = user_loc()
+    where = f"{loc[0]}:{loc[1]}: " if loc else ""
+    return error(NotSupportedByEngineError, f"{where}{qualified} is not supported by this engine",
                  "the embedded engine runs pyasc's vector API (docs/simulator.md lists what is implemented); "
                  "run this kernel with a CANN toolkit and pyasc")
