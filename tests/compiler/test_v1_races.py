@@ -316,3 +316,58 @@ def test_local_tensor_auto_kernels_are_synchronised_like_insert_sync():
     auto_tensors[1](x, z, 64)
     np.testing.assert_array_equal(z, x * 2 + np.repeat(x[::64], 64))
     assert rt.last_launch_report()["warnings"] == []
+
+
+@asc.jit
+def queue_use_after_free(x: asc.GlobalAddress, z: asc.GlobalAddress, late_read: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    pipe = asc.TPipe()
+    qin = asc.TQue(asc.TPosition.VECIN, 1)
+    qout = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(qin, 1, N * 4)
+    pipe.init_buffer(qout, 1, N * 4)
+    for i in range(2):
+        a = qin.alloc_tensor(asc.float32)
+        asc.data_copy(a, x_gm[i * N:], N)                  # line: refill
+        qin.enque(a)
+        b = qin.deque(asc.float32)
+        c = qout.alloc_tensor(asc.float32)
+        if late_read:
+            qin.free_tensor(b)
+            asc.adds(c, b, 1.0, N)                          # line: late read
+        else:
+            asc.adds(c, b, 1.0, N)
+            qin.free_tensor(b)
+        qout.enque(c)
+        d = qout.deque(asc.float32)
+        asc.data_copy(z_gm[i * N:], d, N)
+        qout.free_tensor(d)
+
+
+def test_reading_a_queue_buffer_after_free_tensor_races_with_its_refill():
+    x, z = np.arange(2 * N, dtype=np.float32), np.zeros(2 * N, np.float32)
+    queue_use_after_free[1](x, z, False)
+    np.testing.assert_array_equal(z, x + 1)
+    with pytest.raises(KernelRuntimeError) as e:
+        queue_use_after_free[1](x, z, True)
+    text = str(e.value)
+    refill, late = _line(queue_use_after_free.fn, "# line: refill"), _line(queue_use_after_free.fn, "# line: late read")
+    assert f":{refill}: write-after-read race on UB (VECIN, TQue(VECIN)" in text
+    assert f"(line {late})" in text and "between pipes V and MTE2" in text
+    assert "free_tensor after line" in text and "queue protocol" in text
+
+
+@asc.jit
+def misaligned(x: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    asc.data_copy(a[3:], x_gm, 64)
+
+
+def test_local_operands_must_start_on_32_bytes():
+    with pytest.raises(ValueError, match=r"data_copy: the UB operand starts at byte 12, which is not 32-byte aligned"):
+        misaligned[1](np.zeros(N, np.float32))

@@ -15,6 +15,15 @@ def _issue(op):
     return _block().issue(op)
 
 
+def _aligned(name, *tensors):
+    """Instructions address on-chip operands in 32-byte blocks: a local operand must start on one."""
+    for t in tensors:
+        if t.space != "GM" and t.addr % 32:
+            raise error(ValueError, f"{name}: the {t.space} operand starts at byte {t.addr}, which is not 32-byte "
+                        f"aligned ({t.owner})", "offset local tensors by multiples of 32 bytes "
+                        f"({32 // t.itemsize} elements of {t.dtype})")
+
+
 # -- data movement -----------------------------------------------------------------------------------
 def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     """``data_copy(dst, src, count)``: ``floor(count * sizeof / 32) * 32`` contiguous bytes;
@@ -29,8 +38,7 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     if g_dst and g_src:
         raise error(TypeError, "data_copy from GM to GM is not an instruction", "copy through a UB tensor")
     pipe = "MTE3" if g_dst else "MTE2" if g_src else "V"
-    if dst.space == "GM" or src.space == "GM" or dst.space == src.space:
-        pass
+    _aligned("data_copy", dst, src)
     if repeat_params is None:
         if count is None:
             raise error(TypeError, "data_copy needs a count or repeat_params")
@@ -145,6 +153,7 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
         raise error(TypeError, f"{name}: unexpected arguments {args or ''} {sorted(kwargs) or ''}".strip(),
                     f"use {name}(dst, src..., count) or {name}(dst, src..., mask, repeat_times, repeat_params)")
     tensors = [dst] + list(srcs)
+    _aligned(name, *tensors)
     if count is not None:
         n = int(count)
         idx = [np.arange(n)] * len(tensors)
@@ -233,6 +242,7 @@ def bilinear_interpolation(dst, src0, src0_offset, src1, mask, h_repeat, repeat_
     """Per horizontal iteration, 8 uint32 byte offsets select 32-byte blocks of ``src0``, scaled by one value of
     ``src1`` (8 with ``repeat_mode``) and summed into ``dst`` over ``h_repeat`` iterations; each vertical
     iteration moves ``dst`` by ``v_r_offset`` elements."""
+    _aligned("bilinear_interpolation", dst, src0, src0_offset, src1)
     hr, vr = int(h_repeat), int(v_repeat)
     n_it = hr * vr
     per_blk = 32 // dst.itemsize
