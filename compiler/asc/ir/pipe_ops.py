@@ -19,18 +19,21 @@ PIPE_IDS = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", 
 GRANULE = 32          # bytes: the unit of access tracking (one data block)
 
 
-@dataclass(frozen=True)
 class Region:
     """Bytes ``[lo, hi)`` of memory ``space`` ("UB", "L1", ..., or "GM") in buffer ``buf`` (the GM argument's
     name; the space's name on chip), touched by an op; ``granules``: the 32-byte blocks it touches when they
     are not contiguous (strided forms), else None. ``position`` / ``owner`` name the tensor for reports."""
-    space: str
-    buf: str
-    lo: int
-    hi: int
-    granules: Any = None
-    position: str = ""
-    owner: str = ""
+    __slots__ = ("space", "buf", "lo", "hi", "granules", "position", "owner")
+
+    def __init__(self, space, buf, lo, hi, granules=None, position="", owner=""):
+        self.space, self.buf, self.lo, self.hi = space, buf, lo, hi
+        self.granules, self.position, self.owner = granules, position, owner
+
+    def with_granules(self, granules):
+        return Region(self.space, self.buf, self.lo, self.hi, granules, self.position, self.owner)
+
+    def __repr__(self):
+        return f"Region({self.space}:{self.buf} [{self.lo}, {self.hi}))"
 
 
 @dataclass

@@ -62,20 +62,24 @@ def _event_id(event_id):
     return i
 
 
+_EVENTS = {e: (e.name,) + event_pipes(e) for e in HardEvent}
+
+
+def _flag(kind, event, event_id):
+    name, src, dst = _EVENTS[HardEvent(event)]
+    i = _event_id(event_id)
+    _issue(PipeOp(kind, src if kind == "set_flag" else dst,
+                  attrs={"key": (name, i), "event": (src, dst), "text": f"{name}, {i}"}, loc=user_loc()))
+
+
 def set_flag(event, event_id=0):
     """``set_flag(HardEvent.X_Y, id)``: on pipe X, once every earlier X instruction is done, set the flag."""
-    src, dst = event_pipes(event)
-    i = _event_id(event_id)
-    _issue(PipeOp("set_flag", src, attrs={"key": (HardEvent(event).name, i), "event": (src, dst),
-                                          "text": f"{HardEvent(event).name}, {i}"}, loc=user_loc()))
+    _flag("set_flag", event, event_id)
 
 
 def wait_flag(event, event_id=0):
     """``wait_flag(HardEvent.X_Y, id)``: pipe Y's later instructions wait until the flag is set (and clear it)."""
-    src, dst = event_pipes(event)
-    i = _event_id(event_id)
-    _issue(PipeOp("wait_flag", dst, attrs={"key": (HardEvent(event).name, i), "event": (src, dst),
-                                           "text": f"{HardEvent(event).name}, {i}"}, loc=user_loc()))
+    _flag("wait_flag", event, event_id)
 
 
 def pipe_barrier(pipe):
@@ -125,8 +129,7 @@ def _regions(t, idx):
     reg = t.region(lo, hi)
     gr = np.unique((t.addr + idx * t.itemsize) // 32)
     if gr.size != (reg.hi - 1) // 32 - reg.lo // 32 + 1:
-        from dataclasses import replace
-        reg = replace(reg, granules=gr)
+        reg = reg.with_granules(gr)
     return (reg,)
 
 

@@ -17,12 +17,12 @@ NPIPES = len(PIPES)
 
 
 class Tracker:
-    """Latest writer / reader op per pipe of each granule of one on-chip memory."""
+    """Latest writer / reader op per pipe of each granule of one on-chip memory (``wr[0]`` writes, ``wr[1]``
+    reads: one reduction gives both)."""
 
     def __init__(self, nbytes):
         g = -(-nbytes // GRANULE)
-        self.w = np.full((NPIPES, g), -1, dtype=np.int64)
-        self.r = np.full((NPIPES, g), -1, dtype=np.int64)
+        self.wr = np.full((2, NPIPES, g), -1, dtype=np.int64)
 
     @staticmethod
     def where(region):
@@ -31,18 +31,15 @@ class Tracker:
         return slice(region.lo // GRANULE, -(-region.hi // GRANULE))
 
     def latest(self, region, write):
-        """(latest writes, latest reads or None) per pipe over the region's granules, with the granules."""
-        g = self.where(region)
-        w = self.w[:, g]
-        lw = w.max(axis=1) if w.shape[1] else np.full(NPIPES, -1)
-        lr = None
-        if write:
-            r = self.r[:, g]
-            lr = r.max(axis=1) if r.shape[1] else np.full(NPIPES, -1)
-        return lw, lr
+        """(latest writes, latest reads or None) per pipe over the region's granules."""
+        sel = self.wr[:, :, self.where(region)]
+        if not sel.shape[2]:
+            return np.full(NPIPES, -1), (np.full(NPIPES, -1) if write else None)
+        m = sel.max(axis=2)
+        return m[0], (m[1] if write else None)
 
     def record(self, region, pipe, n, write):
-        (self.w if write else self.r)[pipe, self.where(region)] = n
+        self.wr[0 if write else 1, pipe, self.where(region)] = n
 
 
 class GmTracker:
@@ -68,13 +65,20 @@ class GmTracker:
 
 def conflicts(seen_row, pipe, lw, lr):
     """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses."""
+    late_w = lw > seen_row
+    late_r = lr > seen_row if lr is not None else None
+    late_w[pipe] = False
+    if late_r is not None:
+        late_r[pipe] = False
+        if not (late_w.any() or late_r.any()):
+            return []
+    elif not late_w.any():
+        return []
     out = []
     for q in range(NPIPES):
-        if q == pipe:
-            continue
-        if lw[q] > seen_row[q]:
+        if late_w[q]:
             out.append(("RAW" if lr is None else "WAW", q, int(lw[q])))
-        if lr is not None and lr[q] > seen_row[q]:
+        if late_r is not None and late_r[q]:
             out.append(("WAR", q, int(lr[q])))
     return out
 
