@@ -40,8 +40,14 @@ dashboard: $(STAMP)
 	$(BIN)/dashboard
 
 # Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
+# Then the surface report and a fixed-budget differential fuzz; every step runs, the worst status is kept.
+FUZZ_EXAMPLES ?= 40
 conformance: $(STAMP)
-	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json
+	@rc=0; \
+	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json || rc=$$?; \
+	$(BIN)/conformance-surface --venv "$(PYASC_DEV_VENV)" --json .conformance/surface.json || rc=$$?; \
+	$(BIN)/conformance-fuzz --venv "$(PYASC_DEV_VENV)" --examples $(FUZZ_EXAMPLES) --json .conformance/fuzz.json || rc=$$?; \
+	exit $$rc
 
 # Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in
 # .mutation/report.md. MUTATION_ARGS passes more options, e.g. MUTATION_ARGS="--only memory_plan --sample 40".

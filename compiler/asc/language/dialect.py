@@ -194,7 +194,9 @@ ENTRIES = [
     Entry("static_range", static_range),
     Entry("ceildiv", ceildiv),
     Entry("number", number),
-    *_module_entries(atomic_ops, ("atomic_add", "atomic_max", "atomic_min")),
+    # asctile's operands are src / dst (pyasc-dev), asc2's tile / tensor (April): asc2 takes the later entry
+    *[Entry(n, getattr(atomic_ops, f"august_{n}"), (AUGUST,)) for n in ("atomic_add", "atomic_max", "atomic_min")],
+    *_module_entries(atomic_ops, ("atomic_add", "atomic_max", "atomic_min"), (APRIL,)),
     *_module_entries(binary_ops, ("add", "div", "equal", "greater", "greater_equal", "left_shift", "less",
                                   "less_equal", "matmul", "matmul_acc", "maximum", "minimum", "mul", "not_equal",
                                   "right_shift", "sub")),

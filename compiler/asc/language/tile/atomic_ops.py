@@ -31,4 +31,14 @@ def atomic_max(tile, tensor, offsets): return _atomic("max", tile, tensor, offse
 def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offsets)
 
 
+# August (asc.experimental.asctile) names the operands src / dst, as pyasc-dev does; April keeps tile / tensor.
+def august_atomic_add(src, dst, offsets): return _atomic("add", src, dst, offsets)
+def august_atomic_max(src, dst, offsets): return _atomic("max", src, dst, offsets)
+def august_atomic_min(src, dst, offsets): return _atomic("min", src, dst, offsets)
+
+
+for _fn in (august_atomic_add, august_atomic_max, august_atomic_min):
+    _fn.__name__ = _fn.__qualname__ = _fn.__name__.removeprefix("august_")
+
+
 define("tile.atomic", cost=_store_cost, writes_gm=1, atomic=True)
