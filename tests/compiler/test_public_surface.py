@@ -10,6 +10,7 @@ import pytest
 import asc
 import asc2
 import asc.runtime.config as config
+from asc.experimental import asctile
 
 ASC2_NAMES = [
     "tensor", "TileLocation", "range", "atomic_add", "atomic_max", "atomic_min",
@@ -270,7 +271,7 @@ def test_tile_methods_are_pyasc_s_and_no_more():
                "__pow__", "__and__", "__or__", "__xor__", "__invert__", "transpose"]
     absent = ["__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmatmul__", "__mod__",
               "__abs__", "__getitem__", "__setitem__",
-              "__len__", "__iter__", "maximum", "minimum", "where", "rms_norm", "copy", "store", "location"]
+              "__len__", "__iter__", "maximum", "minimum", "where", "rms_norm", "copy", "store"]
     def defines(cls, name):
         return any(name in vars(c) for c in cls.__mro__ if c is not object)
     assert [n for n in present if not defines(Tile, n)] == []
@@ -286,3 +287,29 @@ def test_plain_value_has_reflected_operators():
               "__rrshift__", "__rand__", "__ror__", "__rxor__", "__req__", "__rne__", "__rgt__", "__rge__",
               "__rlt__", "__rle__", "cast", "ceildiv", "logical_and", "logical_or"):
         assert hasattr(PlainValue, n), n
+
+
+def test_august_tile_attributes_exist_in_august_kernels_only():
+    """pyasc-dev's LocalTensor has rank, location and T; April's Tile has none (an April kernel fails as there)."""
+    from asc.frontend.errors import CodegenError
+
+    @asctile.jit
+    def august(x_ptr, y_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [16, 16]), [0, 0], [16, 16])
+        asctile.static_assert(x.rank == 2)
+        asctile.static_assert(x.location != asctile.TensorLocation.L1)
+        asctile.copy_out(x.T, asctile.global_tensor(y_ptr, [16, 16]), [0, 0])
+
+    x = np.arange(256, dtype=np.float32).reshape(16, 16)
+    y = np.zeros_like(x)
+    august[1](x, y)
+    np.testing.assert_array_equal(y, x.T)
+
+    @asc2.jit
+    def april(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress):
+        x = asc2.load(asc2.tensor(x_ptr, asc.float32, [16, 16]), [16, 16], offsets=[0, 0])
+        asc2.store(x.T, asc2.tensor(y_ptr, asc.float32, [16, 16]), offsets=[0, 0])
+
+    with pytest.raises(CodegenError, match="has no attribute 'T'") as e:
+        april[1](x, y)
+    assert "asc2.store(x.T" in str(e.value)

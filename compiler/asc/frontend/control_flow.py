@@ -70,8 +70,9 @@ class ControlFlowMixin:
         if node.orelse:
             raise error(RuntimeError, "else statement is not allowed after for-loop",
                         "move the else-block after the loop")
-        if not isinstance(node.target, ast.Name):
-            raise error(RuntimeError, f"For-loop target must be an identifier, got {type(node.target)}",
+        if not isinstance(node.target, ast.Name):  # August names the visited target's type (tuple), April the node's
+            got = type(node.target).__name__.lower() if self.dialect.august else type(node.target)
+            raise error(RuntimeError, f"For-loop target must be an identifier, got {got}",
                         "loop over one index (for i in @range(n)) and compute the other values from it")
         it = node.iter
         bad = error(RuntimeError, "Only for-loops with range or asc.language.range or asc.language.static_range "

@@ -40,10 +40,10 @@ EXIT_CODES = """\
   1  a coverage figure is below --fail-under
   2  cannot run: no pyasc-dev interpreter, a probe failed"""
 PROBE = Path(__file__).resolve().parent / "surface_probe.py"
-# Upstream members that are the front end's IR plumbing (LocalTensor.from_ir / to_ir), not kernel API.
-INTERNAL = {"from_ir", "to_ir"}
-# Members the conformance driver exercises for every case (it selects the simulator), not kernels.
-HOST_ONLY = ("Platform.", "Backend.")
+# Upstream members that are the front end's IR plumbing (LocalTensor.from_ir / to_ir, .handle), not kernel API.
+INTERNAL = {"from_ir", "to_ir", "handle"}
+# The simulator selection, which the conformance driver makes for every case, not kernels.
+HOST_ONLY = ("Platform", "Backend", "set_platform")
 NO_EXERCISE_KINDS = {"module"}
 OPTION_CLASSES = {"CompileOptions"}
 
@@ -52,7 +52,7 @@ OPTION_CLASSES = {"CompileOptions"}
 class Usage:
     """What the corpus uses, by name."""
     attrs: set[str] = field(default_factory=set)            # asctile.X and asctile.X.Y chains ("X", "X.Y")
-    members: set[str] = field(default_factory=set)          # .name accessed on anything but the module
+    members: set[str] = field(default_factory=set)          # .name accessed in a kernel on anything but the module
     jit_keywords: set[str] = field(default_factory=set)
     builtins: set[str] = field(default_factory=set)         # called (or assert) inside a jit kernel
     launch_forms: set[str] = field(default_factory=set)
@@ -103,6 +103,9 @@ def scan_corpus(corpus: Path) -> Usage:
                     usage.jit_keywords.add(kw.arg)
                     note(f"jit({kw.arg}=)", case)
                 for node in ast.walk(fn):
+                    if isinstance(node, ast.Attribute) and (_attr_chain(node) or [""])[0] != "asctile":
+                        usage.members.add(node.attr)  # a member used in a kernel (host code's numpy is not)
+                        note(f".{node.attr}", case)
                     if isinstance(node, ast.Assert):
                         usage.builtins.add("assert")
                         note("builtin assert", case)
@@ -116,9 +119,6 @@ def scan_corpus(corpus: Path) -> Usage:
                     for i in range(2, len(chain) + 1):
                         usage.attrs.add(".".join(chain[1:i]))
                         note(".".join(chain[1:i]), case)
-                else:
-                    usage.members.add(node.attr)
-                    note(f".{node.attr}", case)
             elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in kernels:
                 form = launch_form(node.slice)
                 usage.launch_forms.add(form)
@@ -128,9 +128,9 @@ def scan_corpus(corpus: Path) -> Usage:
 
 def exercised_by(key: str, kind: str, usage: Usage) -> tuple[bool | None, str | None]:
     """(exercised, by which case); None when the entry is not kernel API the corpus can exercise."""
-    if kind in NO_EXERCISE_KINDS or key.startswith(HOST_ONLY):
-        return None, None
     head, _, rest = key.partition(".")
+    if kind in NO_EXERCISE_KINDS or head in HOST_ONLY:
+        return None, None
     if key.startswith("builtin "):
         name = key.split(" ", 1)[1]
         return name in usage.builtins, usage.where.get(key)
@@ -148,6 +148,17 @@ def exercised_by(key: str, kind: str, usage: Usage) -> tuple[bool | None, str | 
     if head in ("LocalTensor", "GlobalTensor") and rest:
         return rest in usage.members, usage.where.get(f".{rest}")
     return key in usage.attrs, usage.where.get(key)
+
+
+def exercised_as_a_whole(rows: list[dict]) -> None:
+    """A class kernels never spell (LocalTensor, GlobalTensor, CompileOptions) is exercised through its members."""
+    for row in rows:
+        if row["kind"] != "class" or row["exercised"] is not False:
+            continue
+        prefix = row["name"] + "."
+        used = [r for r in rows if r["name"].startswith(prefix) and r["exercised"]]
+        if used:
+            row["exercised"], row["by"] = True, f"{used[0]['by']} ({used[0]['name']})"
 
 
 def compare_params(up: list | None, here: list | None) -> str:
@@ -220,6 +231,7 @@ def compare(up: dict, here: dict, usage: Usage) -> tuple[list[dict], list[dict]]
                 row["note"] = f"a {u['kind']} upstream, a {h['kind']} here"
         row["exercised"], row["by"] = exercised_by(key, u["kind"], usage)
         rows.append(row)
+    exercised_as_a_whole(rows)
     extras = [{"name": k, "kind": v["kind"]} for k, v in sorted(heres.items()) if k not in ups]
     return rows, extras
 

@@ -10,7 +10,7 @@ from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
 from .memory_ops import vector_operand
-from .tile import Tile, bind_tile_method, emit_tile, location_of
+from .tile import Tile, august_attribute, bind_tile_method, emit_tile, location_of
 from .utils import broadcast_shape, broadcast_tile, check_data_alignment, verify_shape
 
 
@@ -158,6 +158,7 @@ def broadcast_tensors(*tensors):
 for _n in ("broadcast_to", "reshape", "ravel", "expand_dims", "squeeze"):
     bind_tile_method(_n, globals()[_n])
 bind_tile_method("transpose", _tile_transpose)
+Tile.T = august_attribute("T", _tile_transpose, "The tile with its last two dimensions swapped (August).")
 
 
 define("tile.transpose", cost=vector_cost())

@@ -5,7 +5,7 @@ from math import prod
 
 import numpy as np
 
-from ...ir.builder import current_builder, dialect_qualified
+from ...ir.builder import current_builder, dialect_qualified, tracing_august
 from ...ir.registry import define
 from ...ir.types import Location, ScalarType, TileType
 from ..core import dtype as dt
@@ -50,6 +50,7 @@ class Tile(IRHandle):
     def size(self):
         return prod(self.shape)
 
+
     def __repr__(self):
         return f"Tile({self.handle.type})"
 
@@ -67,6 +68,20 @@ class Tile(IRHandle):
 
 def location_of(tile) -> Location:
     return tile.handle.type.location
+
+
+def august_attribute(name, getter, doc):
+    """A LocalTensor attribute of pyasc-dev (``rank``, ``location``, ``T``): April's Tile has none of them, so
+    an April kernel using one fails as it did there."""
+    def get(self):
+        if not tracing_august():
+            raise AttributeError(f"'Tile' object has no attribute '{name}'")
+        return getter(self)
+    return property(get, doc=doc)
+
+
+Tile.rank = august_attribute("rank", lambda t: len(t.shape), "The number of dimensions (August).")
+Tile.location = august_attribute("location", location_of, "The memory location (August).")
 
 
 def emit_tile(name, operands, shape, dtype, location=Location.UB, **attrs) -> Tile:
