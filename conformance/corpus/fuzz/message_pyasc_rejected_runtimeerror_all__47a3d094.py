@@ -6,7 +6,7 @@ import numpy as np
 
 from asc.experimental import asctile
 
-FUZZ_SIGNATURE = 'message: pyasc rejected (RuntimeError: All reduction dimensions must be between _ and _), here rejected (in block_ _ of _)'
+FUZZ_SIGNATURE = 'message: pyasc rejected (RuntimeError: All reduction dimensions must be between _ and _), here rejected (scalar store to tensor _ outside the tensor: offsets _],)'
 EXPECT = 'reject'
 TOLERANCE = {'atol': 0.0001, 'rtol': 0.0001}
 SPEC = {'dtype': 'float32', 'shape': (32,), 'tile': 16, 'length': 'runtime', 'loop': 'contiguous', 'edge': 'clip', 'expr': ('reduce', 'reduce_sum', '-1', ('+', ('const', 2.0), ('x',))), 'launch': '[n]', 'blocks': 4}

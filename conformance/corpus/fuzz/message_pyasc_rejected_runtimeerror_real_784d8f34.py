@@ -6,7 +6,7 @@ import numpy as np
 
 from asc.experimental import asctile
 
-FUZZ_SIGNATURE = 'message: pyasc rejected (RuntimeError: real_shape_ _, _, _)) exceeds tensor dimension #_ _)), here rejected (ValueError: Core number should be large than _)'
+FUZZ_SIGNATURE = 'message: pyasc rejected (RuntimeError: real_shape_ which is PlainValuedtype=int_, handle=..., _ exceeds tensor dimension), here rejected (RuntimeError: Last dimension of tile must be aligned by _)'
 EXPECT = 'reject'
 TOLERANCE = {'atol': 0.02, 'rtol': 0.02}
 SPEC = {'dtype': 'float16', 'shape': (12, 1, 16), 'tile': 4, 'length': 'annotated', 'loop': 'contiguous_min', 'edge': 'real_shape', 'expr': ('reduce', 'reduce_max', 'last', ('x',)), 'launch': '[None]', 'blocks': 1}

@@ -15,7 +15,7 @@ def permute(x_ptr, y_ptr, b: asctile.ConstExpr[int], r: asctile.ConstExpr[int], 
 
 
 def run():
-    x = np.arange(2 * 8 * 16, dtype=np.float32).reshape(2, 8, 16)
-    y = np.zeros((16, 8, 2), np.float32)
-    permute[1](x, y, 2, 8, 16)
+    x = np.arange(8 * 4 * 16, dtype=np.float32).reshape(8, 4, 16)
+    y = np.zeros((16, 4, 8), np.float32)
+    permute[1](x, y, 8, 4, 16)
     return {"y": y}

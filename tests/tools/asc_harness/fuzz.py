@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from .cli import make_parser, run_main
 from .conformance import DEFAULT_TIMEOUT_S, DEFAULT_VENV, Case, compare, pyasc_interpreter, run_case, write_json
+from .conformance import _one_line
 from .fuzz_grammar import FEATURES, KernelSpec, kernel_specs, render
 from .paths import default_root
 
@@ -49,13 +50,16 @@ class FuzzRun:
     generated: int = 0
     compared_results: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)   # "pyasc/here" -> count
+    interpreter_gaps: dict[str, int] = field(default_factory=dict)  # why upstream's interpreter did not compute
     findings: list[Finding] = field(default_factory=list)
 
 
 def _gist(message: str | None) -> str:
-    """An error's last line without numbers, quoted names or shapes: the same mistake in another kernel."""
-    lines = [ln for ln in (message or "").strip().splitlines() if ln.strip() and not ln.startswith("hint:")]
-    text = re.sub(r"'[^']*'|\[[^\]]*\]|\([^)]*\)|\d+(\.\d+)?", "_", lines[-1] if lines else "")
+    """An error's own line without numbers, quoted names, shapes or the blocks it happened in: the same
+    mistake in another kernel."""
+    line = _one_line(message, limit=10_000).split(" in block")[0]
+    text = re.sub(r"'[^']*'|\[[^\]]*\]|\d+(\.\d+)?", "_", line)
+    text = re.sub(r"_(?:[\s,]*_)+", "_", re.sub(r"[()]", "", text))  # nested tuples of blanks: one blank
     return " ".join(text.split()[:10])
 
 
@@ -118,6 +122,9 @@ def fuzz(python: Path, *, examples: int, seed_value: int, platform: str = "Ascen
         key = f"{entry['pyasc']['verdict']}/{entry['here']['verdict']}"
         run.verdicts[key] = run.verdicts.get(key, 0) + 1
         run.compared_results += entry["results"] in ("agree", "disagree")
+        gap = entry["pyasc"]["interpreter_error"]
+        if gap and entry["results"] == "n/a":
+            run.interpreter_gaps[_gist(gap)] = run.interpreter_gaps.get(_gist(gap), 0) + 1
         problems = [("problem", entry["problem"])] if entry.get("problem") else []
         for aspect, detail in problems + [(d["aspect"], d["detail"]) for d in entry["disagreements"]]:
             sig = signature(aspect, entry)
@@ -134,6 +141,7 @@ def fuzz(python: Path, *, examples: int, seed_value: int, platform: str = "Ascen
 
 def report(run: FuzzRun, known: set[str]) -> dict:
     return {"generated": run.generated, "results_compared": run.compared_results, "verdicts": run.verdicts,
+            "interpreter_gaps": run.interpreter_gaps,
             "findings": [dict(asdict(f), spec=asdict(f.spec), new=f.signature not in known) for f in run.findings]}
 
 
@@ -176,6 +184,9 @@ def _main(argv: Sequence[str] | None) -> int:
     verdicts = ", ".join(f"{k} {v}" for k, v in sorted(run.verdicts.items()))
     print(f"fuzz: {run.generated} kernels generated (verdicts pyasc/here: {verdicts}); results compared "
           f"{run.compared_results}; {len(run.findings)} distinct disagreements ({len(new)} new)")
+    gaps = ", ".join(f"{k} ({v})" for k, v in sorted(run.interpreter_gaps.items(), key=lambda kv: -kv[1]))
+    if gaps:
+        print(f"results not compared, upstream's interpreter stopped: {gaps}")
     if args.json:
         write_json(args.json, report(run, known))
     return 1 if new else 0

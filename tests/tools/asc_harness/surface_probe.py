@@ -136,10 +136,62 @@ def one_tile_kernel(x_ptr, y_ptr, n: int):
 
 
 def builtins_of(kernel):
+    """{name: params}: the custom builtins a kernel's options carry, and (this engine, whose front end
+    provides some itself) each builtin a kernel using it is accepted with."""
     opts = getattr(kernel, "default_options", None)
-    if opts is None:
-        opts = getattr(kernel, "options", {})
-    return dict(opts.get("custom_builtins") or {})
+    upstream = opts is not None
+    out = {name: params(fn) for name, fn in dict((opts if upstream else kernel.options).get("custom_builtins")
+                                                 or {}).items()}
+    if upstream:
+        return out
+    try:
+        from asc.language.tile.kernel_builtins import KERNEL_BUILTINS
+    except ImportError:
+        KERNEL_BUILTINS = {}
+    for name, kernel_fn in BUILTIN_KERNELS.items():
+        if name not in out and builtin_accepted(kernel_fn):
+            out[name] = params(KERNEL_BUILTINS[name]) if name in KERNEL_BUILTINS else None
+    return out
+
+
+def uses_max(x_ptr, y_ptr):
+    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
+    asctile.copy_out(max(t, t + 1.0), asctile.global_tensor(y_ptr, [8]), [0])
+
+
+def uses_min(x_ptr, y_ptr):
+    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
+    asctile.copy_out(min(t, t + 1.0), asctile.global_tensor(y_ptr, [8]), [0])
+
+
+def uses_sum(x_ptr, y_ptr):
+    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
+    asctile.copy_out(sum([t, t]), asctile.global_tensor(y_ptr, [8]), [0])
+
+
+def uses_print(x_ptr, y_ptr):
+    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
+    print("tile", t)
+    asctile.copy_out(t, asctile.global_tensor(y_ptr, [8]), [0])
+
+
+def uses_assert(x_ptr, y_ptr):
+    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8]), [0], [8])
+    assert asctile.block_idx() == 0, "one block"
+    asctile.copy_out(t, asctile.global_tensor(y_ptr, [8]), [0])
+
+
+BUILTIN_KERNELS = {"max": uses_max, "min": uses_min, "sum": uses_sum, "print": uses_print, "assert": uses_assert}
+
+
+def builtin_accepted(fn):
+    import numpy as np
+
+    try:
+        asctile.jit(fn)[1](np.ones(8, np.float32), np.zeros(8, np.float32))
+        return True
+    except Exception:  # noqa: BLE001 - a kernel using the builtin is refused: it is not there
+        return False
 
 
 def launcher_accepts(index):
@@ -163,10 +215,10 @@ def launch_forms(kernel):
         spec = launcher_accepts(index)
         if spec is not None:
             verdicts[f"{form} launcher"] = spec
-        x = np.arange(64, dtype=np.float32)
-        y = np.zeros_like(x)  # every block writes its own 8 elements; 4 blocks or all cores (8 here) cover [0, 32)
+        x = np.arange(8 * 128, dtype=np.float32)
+        y = np.zeros_like(x)  # every block writes its own 8 elements: 4 blocks, or all cores (fewer than 128)
         try:
-            kernel[index if len(index) > 1 else index[0]](x, y, 64)
+            kernel[index if len(index) > 1 else index[0]](x, y, x.size)
             ok = bool(np.allclose(y[:32], x[:32] + 1.0))
             verdicts[form] = "accepted" if ok else "accepted, wrong result"
         except Exception as exc:  # noqa: BLE001 - the verdict is what is recorded
@@ -199,8 +251,8 @@ def probe(platform):
     for kw in keywords:
         out[f"jit({kw}=)"] = {"kind": "option"}
     kernel = asctile.jit(one_tile_kernel)
-    for name, fn in sorted(builtins_of(kernel).items()):
-        out[f"builtin {name}"] = {"kind": "builtin", "params": params(fn)}
+    for name, ps in sorted(builtins_of(kernel).items()):
+        out[f"builtin {name}"] = {"kind": "builtin", "params": ps}
     forms = launch_forms(kernel) if os.environ.get("ASCTILE_INTERPRET") or not hasattr(kernel, "default_options") \
         else {}
     return {"entries": out, "launch_forms": forms}
