@@ -78,11 +78,13 @@ def test_compare_reports_missing_differing_internal_and_extra_entries(corpus):
     up = {"entries": {"copy_in": {"kind": "function", "params": [p("src"), p("offsets")]},
                       "LocalTensor.to_ir": {"kind": "method", "params": []},
                       "builtin max": {"kind": "builtin", "params": None},
-                      "LaunchOptions.core_num": {"kind": "field", "default": "None"}},
+                      "LaunchOptions.core_num": {"kind": "field", "default": "None"},
+                      "copy": {"kind": "function", "params": [p("src"), p("offsets", default="None")]}},
           "launch_forms": {"[None]": "rejected: NotImplementedError: interpreter", "[None] launcher": "accepted"}}
     here = {"entries": {"copy_in": {"kind": "function", "params": [p("src"), p("offsets")]},
                         "LaunchOptions.core_num": {"kind": "field", "default": "0"},
-                        "tensor": {"kind": "function", "params": []}},
+                        "tensor": {"kind": "function", "params": []},
+                        "copy": {"kind": "function", "params": [p("src"), p("args", "VAR_POSITIONAL")]}},
             "launch_forms": {"[None]": "rejected: ValueError: Core number should be large than 0"}}
     rows, extras = surface.compare(up, here, surface.scan_corpus(corpus))
     by = {r["name"]: r for r in rows}
@@ -93,9 +95,13 @@ def test_compare_reports_missing_differing_internal_and_extra_entries(corpus):
     assert not by["kernel[None]"]["present"]
     assert by["LocalTensor.to_ir"]["note"].startswith("internal")
     assert extras == [{"name": "tensor", "kind": "function"}]
+    # a difference kept on purpose is reported with its reason, not as a mismatch
+    assert by["copy"]["signature"].startswith("deliberate: upstream (src, offsets=None), here (src, *args)")
+    assert by["copy"]["note"] == surface.DELIBERATE["copy"]
     s = surface.summarise(rows, extras)
-    assert s["upstream_entries"] == 4 and s["present"] == 2 and s["missing"] == ["builtin max", "kernel[None]"]
-    assert s["signatures_match"] == 1 and s["signatures_compared"] == 2
+    assert s["upstream_entries"] == 5 and s["present"] == 3 and s["missing"] == ["builtin max", "kernel[None]"]
+    assert s["signatures_match"] == 1 and s["signatures_compared"] == 3
+    assert s["signature_differences"] == ["LaunchOptions.core_num"] and list(s["deliberate_differences"]) == ["copy"]
     assert s["internal"] == ["LocalTensor.to_ir"]
 
 
