@@ -50,7 +50,6 @@ class Tile(IRHandle):
     def size(self):
         return prod(self.shape)
 
-
     def __repr__(self):
         return f"Tile({self.handle.type})"
 
