@@ -3,6 +3,8 @@ call site, ``kernel[None]``, the builtins ``max`` / ``min`` / ``sum`` inside ker
 keeping April's option rules."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -183,3 +185,92 @@ def test_a_ragged_row_softmax_launched_on_every_core(platform, rows, cols, mode)
     e = np.exp(x - x.max(1, keepdims=True))
     np.testing.assert_allclose(out, e / e.sum(1, keepdims=True), rtol=1e-6, atol=1e-7)
     assert softmax_rows.last_launch["warnings"] == []   # the undefined rows are clipped by the store
+
+
+# -- reductions, `and` / `or`, options and one-element stores as pyasc-dev's front end has them ------------------
+def _reduce_kernel(expr):
+    src = (
+        "from asc.experimental import asctile\n"
+        "@asctile.jit\n"
+        "def k(x_ptr, out_ptr):\n"
+        "    t = asctile.copy_in(asctile.global_tensor(x_ptr, [8, 16]), [0, 0], [8, 16])\n"
+        f"    r = {expr}\n"
+        "    asctile.copy_out(r, asctile.global_tensor(out_ptr, [8, 16]), [0, 0])\n")
+    import linecache, types
+    name = f"<reduce {abs(hash(expr))}>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    mod = types.ModuleType("reduce_kernel")
+    exec(compile(src, name, "exec"), mod.__dict__)
+    return mod.k
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("asctile.reduce_sum(t, -1, keep_dims=True)", "All reduction dimensions must be between 0 and 1"),
+    ("asctile.reduce_max(t, 2, keep_dims=True)", "All reduction dimensions must be between 0 and 1"),
+    ("asctile.reduce_sum(t, 1, 1, keep_dims=True)", "Repeating dimensions are not allowed"),
+    ("asctile.reduce_sum(t, 1, keep_dims=1)", "'keep_dims' argument must be bool, got int"),
+    ("asctile.reduce_sum(t.to(asctile.float16), 1, keep_dims=True)",
+     "'input' dtype must be one of int32, int64, float32, got float16"),
+    ("asctile.reduce_prod(t.to(asctile.float16), 0, keep_dims=True)", "'input' dtype must be float32, got float16"),
+    ("asctile.reduce_max(t, 0, 1)", "Reduction along all dimensions is not supported"),
+    ("asctile.full([8, 16], asctile.reduce_prod(t), asctile.float32)", "Reduction to scalar not supported"),
+])
+def test_august_reductions_follow_pyasc_devs_rules(expr, message):
+    k = _reduce_kernel(expr)
+    with pytest.raises(CodegenError, match=re.escape(message)):
+        k[1](np.zeros((8, 16), np.float32), np.zeros((8, 16), np.float32))
+
+
+def test_august_reductions_that_upstream_accepts_compute():
+    x = randn((8, 16), np.float32, seed=9)
+    out = np.zeros((8, 16), np.float32)
+    _reduce_kernel("asctile.reduce_max(t.to(asctile.float16), 1, keep_dims=True).to(asctile.float32) + t")[1](x, out)
+    np.testing.assert_array_equal(out, x.astype(np.float16).max(1, keepdims=True).astype(np.float32) + x)
+    # a reduction over dimensions of size 1 is the tile itself (no instruction), as upstream
+    k = _reduce_kernel("asctile.reduce_sum(t.reshape([8, 1, 16]), 1).reshape([8, 16])")
+    k[1](x, out)
+    np.testing.assert_array_equal(out, x)
+    assert "tile.reduce" not in k.ir(x, out)
+    # the April dialect keeps counting negative dims from the end
+    @asc2.jit
+    def april(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        t = asc2.load(asc2.tensor(x_ptr, [8, 16]), [8, 16], offsets=[0, 0])
+        asc2.store(asc2.reduce_sum(t, -1, keep_dims=True).broadcast_to(8, 16) + t, asc2.tensor(out_ptr, [8, 16]),
+                   offsets=[0, 0])
+    april[1](x, out)
+    np.testing.assert_allclose(out, x.sum(1, keepdims=True) + x, rtol=1e-6)
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (0, 3), (2, 0), (2, 3)])
+def test_and_or_between_compile_time_values_are_pythons_truth_values(a, b):
+    @asctile.jit
+    def k(out_ptr, a: asctile.ConstExpr, b: asctile.ConstExpr):
+        out = asctile.global_tensor(out_ptr, [8])
+        asctile.copy_out(asctile.full([8], (a and b) * 10 + (a or b), asctile.int32), out, [0])
+    out = np.zeros(8, np.int32)
+    k[1](out, a, b)
+    assert np.all(out == bool(a and b) * 10 + bool(a or b))
+
+
+def test_vf_vec_len_is_a_c310_option():
+    @asctile.jit(vf_vec_len=128)
+    def k(out_ptr):
+        asctile.copy_out(asctile.full([8], 1.0, asctile.float32), asctile.global_tensor(out_ptr, [8]), [0])
+    out = np.zeros(8, np.float32)
+    k[1](out)
+    assert np.all(out == 1.0)
+    config.set_platform(config.Backend.Model, C220)
+    with pytest.raises(RuntimeError, match="The vector register length option is not supported for the c220 "
+                                           "architecture"):
+        k[1](out)
+
+
+def test_a_one_element_tile_stores_as_a_scalar_whatever_its_real_shape():
+    @asctile.jit
+    def k(x_ptr, out_ptr, i):
+        t = asctile.copy_in(asctile.global_tensor(x_ptr, [16]), [i], [1])
+        asctile.copy_out(t, asctile.global_tensor(out_ptr, [16]), [i], real_shape=[1])
+    x = randn(16, np.float32, seed=10)
+    out = np.zeros(16, np.float32)
+    k[1](x, out, 5)
+    assert out[5] == x[5] and np.count_nonzero(out) == 1

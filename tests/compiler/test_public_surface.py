@@ -244,7 +244,7 @@ def test_compile_options_fields_defaults_and_order():
         ("matmul_cube_only", False), ("always_compile", False), ("bisheng_options", None), ("opt_level", 3),
         ("run_asc2_passes", False), ("densify_load_store", False), ("insert_sync", None), ("reuse_ub", False),
         ("reuse_ub_in_out", False), ("static_alloc", None), ("vf_fusion", False),
-        ("reuse_alloc", None), ("cv_ratio", 1)]
+        ("reuse_alloc", None), ("cv_ratio", 1), ("vf_vec_len", None)]
 
 
 def test_launch_options_is_frozen():

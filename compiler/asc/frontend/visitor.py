@@ -436,6 +436,8 @@ class FunctionVisitor(ControlFlowMixin):
             return getattr(a, fn)(b)
         if isinstance(b, PlainValue):
             return getattr(b, fn)(a)
+        if self.dialect.august:   # pyasc-dev: both sides evaluated, then Python's operator on their truth values
+            return (bool(a) and bool(b)) if fn == "logical_and" else (bool(a) or bool(b))
         raise not_supported(f"`{'and' if fn == 'logical_and' else 'or'}` between two compile-time values",
                             "combine compile-time conditions on the host, or nest two `if` statements")
 

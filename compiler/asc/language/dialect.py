@@ -91,6 +91,8 @@ def copy_out(src, dst, offsets, *, real_shape=None):
                     "@copy_out that tile")
     _require_tensor(dst, "copy_out", "dst")
     _check_offsets(offsets, dst)
+    if isinstance(src, Tile) and src.size == 1:
+        real_shape = None   # pyasc-dev: a one-element tile is a scalar store, which has no real_shape
     return memory_ops.store_tile(src, dst, offsets=offsets, real_shape=real_shape, clip_rows=True)
 
 

@@ -35,6 +35,7 @@ class CompileOptions:
     vf_fusion: bool = False
     reuse_alloc: Optional[int] = None   # August: 0 no UB reuse, 1 dead tiles' UB reused, 2 also across loop trips
     cv_ratio: int = 1
+    vf_vec_len: Optional[int] = None   # C310's vector register length for VF code (pyasc: 256 when not given)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,10 @@ def split_options(defaults, kwargs):
     if co.reuse_alloc is not None and (co.reuse_alloc not in (0, 1, 2) or isinstance(co.reuse_alloc, bool)):
         raise error(RuntimeError, "'reuse_alloc' is only allowed to be 0, 1, 2",
                     "reuse_alloc=0 (no reuse), 1 (reuse dead tiles' UB) or 2 (also across loop iterations)")
+    if co.vf_vec_len is not None and config.platform_to_arch(config.current_platform()).value != "c310":
+        raise error(RuntimeError, "The vector register length option is not supported for the "
+                    f"{config.platform_to_arch(config.current_platform())} architecture",
+                    "drop vf_vec_len on this platform (it only applies to C310 SoCs)")
     if co.cv_ratio not in (1, 2):
         raise error(RuntimeError, f"'cv_ratio' is only allowed to be 1, 2 for the "
                     f"{config.platform_to_arch(config.current_platform())} architecture", "use cv_ratio=1 or 2")

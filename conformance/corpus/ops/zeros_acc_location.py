@@ -5,7 +5,7 @@ import numpy as np
 
 from asc.experimental import asctile
 
-EXPECT = "reject"
+EXPECT = "accept"
 TOLERANCE = {"atol": 1e-3, "rtol": 1e-4}
 
 

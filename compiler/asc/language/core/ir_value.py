@@ -84,7 +84,7 @@ class PlainValue(IRHandle):
         return self.handle.type.dtype
 
     def __repr__(self):
-        return f"PlainValue({self.dtype})"
+        return f"PlainValue(dtype={self.dtype}, handle=...)"   # as pyasc prints it (its error texts quote it)
 
     def __bool__(self):
         raise error(TypeError, "a runtime scalar has no Python truth value",
@@ -214,7 +214,7 @@ class GlobalAddress(IRHandle):
         return GlobalAddress(_emit("ptr.offset", [self.handle, off.handle], PtrType(self.dtype)).result)
 
     def __repr__(self):
-        return f"GlobalAddress({self.dtype})"
+        return f"GlobalAddress(dtype={self.dtype}, handle=...)"
 
 
 def scalar_unary(kind, value):

@@ -55,10 +55,12 @@ def _real_shape(real_shape, shape, what):
     if len(vals) != len(shape):
         raise error(RuntimeError, f"'real_shape' needs one value per dimension: got {len(vals)} for a rank-"
                     f"{len(shape)} {what}", "give real_shape the rank of the tile shape")
-    for d, r in zip(shape, vals):
+    for i, (d, r) in enumerate(zip(shape, vals)):
         if isinstance(r, (int, np.integer)) and not isinstance(r, bool) and not 0 <= int(r) <= d:
-            raise error(RuntimeError, f"real_shape[{vals.index(r)}] (which is {vals}) exceeds tensor dimension "
-                        f"#{d} (which is {list(shape)})", "each real_shape value must lie in 0..shape[i]")
+            # pyasc's text, which names the value where an index would be and prints both as tuples
+            raise error(RuntimeError, f"real_shape[{int(r)}] (which is {tuple(vals)}) exceeds tensor dimension "
+                        f"#{d} (which is {tuple(shape)})",
+                        f"real_shape[{i}] is {int(r)}; each real_shape value must lie in 0..{d} (the tile's dimension)")
     return [to_scalar(r, dt.int32).handle for r in vals]
 
 
@@ -148,6 +150,8 @@ def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, cl
         return None
     require_location(value, (Location.UB, Location.L0C), "store")
     shape = value.shape
+    if tracing_august():   # pyasc-dev checks real_shape against the tile before anything else
+        _real_shape(real_shape, shape, "tile")
     check_data_alignment(shape, value.dtype)
     offs = _offsets(tensor, shape, tile_id, offsets)
     if len(shape) != tensor.rank:

@@ -1,10 +1,10 @@
-"""copy_in of a 2-D window that starts below the tensor's last row: no element of it is inside the tensor."""
+"""copy_in of a 2-D window that starts below the tensor's last row: no element of it is inside the tensor, so
+pyasc's lowering clamps the DMA's length at zero and the tile is its pad value."""
 import numpy as np
 
 from asc.experimental import asctile
 
-EXPECT = "reject"
-ERROR = "starts past the end of the tensor"
+EXPECT = "accept"
 
 
 @asctile.jit
