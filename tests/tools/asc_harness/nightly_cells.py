@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import time
 from pathlib import Path
 
+from . import stopping
 from .errors import HarnessError
 from .evidence import iso_utc, write_record
 from .nightly_rundir import RunDir, _write_json
@@ -146,8 +148,10 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
     task = progress.add_task("cells", total=len(plan["run"]))
     controller = Controller(run_dir, state, plan, console, progress, task)
     saved_addopts = os.environ.pop("PYTEST_ADDOPTS", None)
+    helpers = run_dir.helpers_path
+    shutil.rmtree(helpers, ignore_errors=True)  # pids of an earlier run's workers name other processes now
     try:
-        with open(run_dir.log_path, "w", encoding="utf-8") as log, progress, \
+        with open(run_dir.log_path, "w", encoding="utf-8") as log, progress, stopping.helpers_in(helpers), \
                 contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
             code = pytest.main(args, plugins=[controller])
     finally:
