@@ -272,6 +272,7 @@ def _finish(args, ctx: Context, reg, cap: Path, repo, skipped: dict, outcomes: l
         paths = []
         for o in outcomes:
             paths += [root / p for p in [o.get("evidence")] + list(o.get("artifacts") or []) if p]
+        paths += fin["pruned"]  # their removal is part of the commit
         if "sync" not in fin["failed"]:
             paths.append(cap)
         state = {"results": {f"{o['cell']}#{o['attempt']}": o for o in outcomes}, "options":
