@@ -8,7 +8,9 @@ has started itself, so that no phase depends on reaching its own cleanup:
 - the sandboxed commands running now (kernels, agents), registered by :mod:`asc_harness.sandbox`:
   their process groups are killed;
 - the helper processes named in the run's helper directory (the pytest-xdist workers of a nightly
-  write their pid there): they get SIGINT and stop the same way, killing their own sandboxed commands.
+  write their pid there once they are set up): they get SIGINT and stop the same way, killing their
+  own sandboxed commands; with ``children=True`` every other child process (a worker still starting,
+  which has run nothing yet) gets SIGTERM.
 
 A second signal while the first is being handled ends the process at once (exit 130): the stop is
 already under way and the user insists. The handler is restored when the ``with`` block ends, so an
@@ -28,7 +30,7 @@ EXIT_INTERRUPTED = 130
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 _running_groups: set[int] = set()      # process groups of sandboxed commands running in this process
-_helper_dirs: list[Path] = []           # directories of pid files of helper processes
+_helper_dirs: list[tuple[Path, bool]] = []  # (directory of pid files of helper processes, children too)
 _stopping = threading.Event()
 
 
@@ -52,13 +54,15 @@ def kill_running_groups() -> None:
 
 
 @contextlib.contextmanager
-def helpers_in(directory: Path) -> Iterator[None]:
-    """Within the block, the processes whose pid files are in ``directory`` are stopped with this one."""
-    _helper_dirs.append(Path(directory))
+def helpers_in(directory: Path, *, children: bool = False) -> Iterator[None]:
+    """Within the block, the processes whose pid files are in ``directory`` are stopped with this one
+    (``children``: and every other child process of this one, see the module docstring)."""
+    entry = (Path(directory), children)
+    _helper_dirs.append(entry)
     try:
         yield
     finally:
-        _helper_dirs.remove(Path(directory))
+        _helper_dirs.remove(entry)
 
 
 def announce_helper(directory: Path) -> None:
@@ -68,16 +72,33 @@ def announce_helper(directory: Path) -> None:
     (directory / str(os.getpid())).write_text("")
 
 
+def _children() -> list[int]:
+    me, out = os.getpid(), []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as fh:
+                    if int(fh.read().rsplit(b")", 1)[1].split()[1]) == me:
+                        out.append(int(name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return out
+
+
 def _signal_helpers() -> None:
-    for d in list(_helper_dirs):
+    announced: set[int] = set()
+    for d, _ in list(_helper_dirs):
         try:
-            names = os.listdir(d)
+            announced |= {int(n) for n in os.listdir(d) if n.isdigit() and int(n) != os.getpid()}
         except OSError:
             continue
-        for name in names:
-            if name.isdigit() and int(name) != os.getpid():
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(int(name), signal.SIGINT)
+    for pid in announced:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGINT)
+    if any(children for _, children in _helper_dirs):
+        for pid in set(_children()) - announced - _running_groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
 
 
 def _handler(signum, frame) -> None:
