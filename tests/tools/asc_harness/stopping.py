@@ -143,3 +143,4 @@ def handling_stops() -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+        _stopping.clear()  # the stop ended with the command; a caller's later runs start afresh
