@@ -10,7 +10,8 @@ prompt line) so that tests can check what the agent was given.
 Behaviours: good (numpy-only kernel with launch), asc2 (a real asc2 abs kernel), asc2_run_hang (that
 kernel, passing the static check, then hanging once it has run), wrong (numerically
 wrong), noncompile (an asc2 kernel that does not trace), syntax (a Python syntax error), hang (a kernel
-that loops forever), agent_hang (the agent itself never finishes), nothing (writes no kernel),
+that loops forever), running_hang (a kernel that writes $HOME/running, then blocks), agent_hang (the
+agent itself never finishes), agent_running_hang (the agent writes $HOME/running, then blocks), nothing (writes no kernel),
 stale (only a file dated before the run), golden_copy (copies $SCRIPTED_GOLDEN), hostile (appends to
 the files in $SCRIPTED_TAMPER, separated by ':', ignoring failures, starts `setsid sleep $SCRIPTED_SLEEP`
 detached, then writes a good kernel).
@@ -41,6 +42,18 @@ HANG = """\
 def launch(x):
     while True:
         pass
+"""
+
+# Announces that it runs (a file in the sandbox's home, for a test to wait on), then blocks.
+RUNNING_HANG = """\
+import os
+import time
+
+
+def launch(x):
+    open(os.path.join(os.environ["HOME"], "running"), "w").close()
+    while True:
+        time.sleep(0.05)
 """
 
 SYNTAX = """\
@@ -112,6 +125,10 @@ def main():
     target = os.path.join(workspace, "abs_kernel.py")
     if b == "agent_hang":
         time.sleep(3600)
+    elif b == "agent_running_hang":  # announce the agent runs, then block
+        open(os.path.join(os.environ["HOME"], "running"), "w").close()
+        while True:
+            time.sleep(0.05)
     elif b == "nothing":
         pass
     elif b == "stale":
@@ -137,7 +154,8 @@ def main():
             fh.write(GOOD)
     else:
         source = {"good": GOOD, "wrong": WRONG, "hang": HANG, "syntax": SYNTAX, "asc2": ASC2,
-                  "noncompile": NONCOMPILE, "asc2_run_hang": ASC2_RUN_HANG}[b]
+                  "noncompile": NONCOMPILE, "asc2_run_hang": ASC2_RUN_HANG,
+                  "running_hang": RUNNING_HANG}[b]
         os.makedirs(os.path.join(workspace, "notes"), exist_ok=True)
         with open(os.path.join(workspace, "notes", "scratch.py"), "w") as fh:
             fh.write("# an older scratch file\n")

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from typing import Callable, Iterable
 
-from . import remote
+from . import remote, stopping
 from .errors import HarnessError
 
 ENV_VAR = "ASC_SCHEDULER"
@@ -256,6 +256,8 @@ class Cluster:
         except BaseException:
             with contextlib.suppress(Exception):
                 self.client.cancel(list(pending.futures) if hasattr(pending, "futures") else [])
+            with contextlib.suppress(Exception):  # a cancelled task's thread runs on: stop its sandboxed command
+                self.client.run(stopping.kill_running_groups)
             raise
         elapsed = time.monotonic() - started
         shares = ", ".join(f"{w} {n}" for w, n in sorted(per_worker.items()))

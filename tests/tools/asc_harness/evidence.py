@@ -240,7 +240,25 @@ def validate_record(record: Any) -> list[Issue]:
 
 
 def _dump(record: dict) -> str:
-    return json.dumps(record, indent=2, allow_nan=False) + "\n"
+    """Indented JSON, with every list of numbers or strings (shapes, timeline segments, trace paths)
+    and every list of such lists on one line: a case reads as a few lines, not a column of numbers."""
+    return _dumps(record, "") + "\n"
+
+
+def _flat(value: Any) -> bool:
+    scalar = (str, int, float, bool, type(None))
+    return isinstance(value, list) and all(
+        isinstance(v, scalar) or (isinstance(v, list) and all(isinstance(w, scalar) for w in v)) for v in value)
+
+
+def _dumps(value: Any, pad: str) -> str:
+    if _flat(value) or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, allow_nan=False)
+    inner = pad + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(str(k))}: {_dumps(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    return "[\n" + ",\n".join(inner + _dumps(v, inner) for v in value) + "\n" + pad + "]"
 
 
 def write_record(record: dict, evidence_dir: str | os.PathLike) -> Path:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import cluster as cluster_mod
-from . import sandbox
+from . import sandbox, stopping
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
 from .evidence import file_sha256, iso_utc, require_valid_evidence
@@ -272,6 +272,7 @@ def _finish(args, ctx: Context, reg, cap: Path, repo, skipped: dict, outcomes: l
         paths = []
         for o in outcomes:
             paths += [root / p for p in [o.get("evidence")] + list(o.get("artifacts") or []) if p]
+        paths += fin["pruned"]  # their removal is part of the commit
         if "sync" not in fin["failed"]:
             paths.append(cap)
         state = {"results": {f"{o['cell']}#{o['attempt']}": o for o in outcomes}, "options":
@@ -310,7 +311,8 @@ def _finish(args, ctx: Context, reg, cap: Path, repo, skipped: dict, outcomes: l
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_main(_main, argv, PROG)
+    with stopping.handling_stops():  # Ctrl-C / SIGTERM: a prompt stop in every phase
+        return run_main(_main, argv, PROG)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import cluster as cluster_mod
-from . import sandbox
+from . import sandbox, stopping
 from .cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from .errors import HarnessError
 from .evidence import harness_git_state, iso_utc, require_valid_evidence
@@ -45,6 +45,7 @@ from .nightly_rundir import STATE_VERSION, RunDir
 from .paths import to_repo_path
 from .pipeline import _count_text, _counts, commit_message, commit_paths, commit_preflight, finish_pipeline
 from .registry import load_valid_registry
+from .retention import KEEP_LATEST
 from .engines import ENGINES, interpreter_for
 from .runner import BACKENDS, DEFAULT_MEMORY_MB
 from .validation import to_plain
@@ -86,6 +87,10 @@ def _parser():
                    help="dashboard output folder (default: site/ next to capabilities.yaml)")
     p.add_argument("--commit", action="store_true",
                    help="commit the new evidence records and capabilities.yaml (nothing else) with GitPython")
+    p.add_argument("--keep-records", type=int, default=KEEP_LATEST, metavar="N",
+                   help="after the sync, remove the committed evidence records of the cells that ran that "
+                        "capabilities.yaml does not link, but the latest N per cell and kind, and their traces "
+                        f"(default {KEEP_LATEST}; 0 keeps every record)")
     p.add_argument("--generative", action="store_true",
                    help="run the generative evaluation instead (all other options as for generate)")
     cluster_mod.add_options(p)
@@ -246,6 +251,8 @@ def _main(argv: Sequence[str] | None) -> int:
         raise HarnessError("--timeout must be positive")
     if args.memory_mb is not None and args.memory_mb < 0:
         raise HarnessError("--memory-mb must be >= 0")
+    if args.keep_records < 0:
+        raise HarnessError("--keep-records must be >= 0")
     scheduler = cluster_mod.scheduler_from(args)
     cap, ev_dir, root = resolve_paths(args)
     patterns = cell_patterns(args)
@@ -360,13 +367,14 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
         state["phase"] = "finishing"
         run_dir.save_state(state)
         ran = [cid for cid in state["plan"] if cid in state["results"]]
-        fin = finish_pipeline(console, cap=cap, ev_dir=ev_dir, root=root, cell_ids=ran,
+        fin = finish_pipeline(console, cap=cap, ev_dir=ev_dir, root=root, cell_ids=ran, keep=args.keep_records,
                               dashboard=not args.no_dashboard, site=site,
                               repo=repo if repo is not None and ran else None)
         steps = fin["steps"]
         if repo is not None:
             paths = [root / r["evidence"] for r in state["results"].values() if r.get("evidence")]
             paths += [root / t for r in state["results"].values() for t in r.get("traces") or [] if t]
+            paths += fin["pruned"]  # their removal is part of the commit
             if "sync" not in fin["failed"] and "rebase" not in fin["failed"]:
                 paths.append(cap)
             if "rebase" in fin["failed"]:
@@ -391,7 +399,8 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_main(_main, argv, PROG)
+    with stopping.handling_stops():  # Ctrl-C / SIGTERM: a prompt stop in every phase
+        return run_main(_main, argv, PROG)
 
 
 if __name__ == "__main__":

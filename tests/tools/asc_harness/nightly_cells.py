@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import time
 from pathlib import Path
 
+from . import stopping
 from .errors import HarnessError
 from .evidence import iso_utc, write_record
 from .nightly_rundir import RunDir, _write_json
@@ -136,7 +138,9 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     _write_json(run_dir.plan_path, plan)
-    args = [str(run_dir.plan_path), "-p", "asc_harness.nightly_plugin", f"--asc-plan={run_dir.plan_path}",
+    # Only the plugins the run needs: the environment's other pytest plugins (hypothesis, for one) would
+    # be imported into every run and its workers, and on a stop, at session end, under a stop's clock.
+    args = [str(run_dir.plan_path), "-p", "xdist.plugin", "-p", "asc_harness.nightly_plugin", f"--asc-plan={run_dir.plan_path}",
             "-c", str(run_dir.path / "pytest.ini"), f"--rootdir={run_dir.path}", "--noconftest",
             "-p", "no:cacheprovider", "-s", "-q", "-rN"]
     args += ["-n", str(workers), "--dist", "worksteal"] if workers >= 1 else ["-n", "0"]
@@ -146,13 +150,21 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
     task = progress.add_task("cells", total=len(plan["run"]))
     controller = Controller(run_dir, state, plan, console, progress, task)
     saved_addopts = os.environ.pop("PYTEST_ADDOPTS", None)
+    saved_autoload = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # inherited by the workers too
+    helpers = run_dir.helpers_path
+    shutil.rmtree(helpers, ignore_errors=True)  # pids of an earlier run's workers name other processes now
     try:
-        with open(run_dir.log_path, "w", encoding="utf-8") as log, progress, \
+        with open(run_dir.log_path, "w", encoding="utf-8") as log, progress, stopping.helpers_in(helpers, children=workers >= 1), \
                 contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
             code = pytest.main(args, plugins=[controller])
     finally:
         if saved_addopts is not None:
             os.environ["PYTEST_ADDOPTS"] = saved_addopts
+        if saved_autoload is None:
+            os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+        else:
+            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = saved_autoload
     # cells whose reports never arrived (a crash outside an item): record them if a marker exists
     for cell in plan["run"]:
         if cell not in controller.finished and run_dir.read_marker(cell) is not None:

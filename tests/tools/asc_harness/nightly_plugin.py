@@ -11,6 +11,7 @@ fails or is skipped according to the cell's result.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,29 @@ def pytest_addoption(parser):
     group = parser.getgroup("asc-nightly")
     group.addoption("--asc-plan", action="store", default=None, metavar="PLAN",
                     help="nightly plan file (written by the nightly command)")
+
+
+def pytest_configure(config):
+    """In a pytest-xdist worker: the nightly's stop signal must reach this process too."""
+    plan = config.getoption("--asc-plan")
+    if plan and hasattr(config, "workerinput"):
+        from . import stopping
+
+        stopping.install()
+        stopping.announce_helper(helpers_dir(load_plan(Path(plan))))
+
+
+def pytest_unconfigure(config):
+    plan = config.getoption("--asc-plan")
+    if plan and hasattr(config, "workerinput"):
+        (helpers_dir(load_plan(Path(plan))) / str(os.getpid())).unlink(missing_ok=True)
+
+
+def helpers_dir(plan: dict) -> Path:
+    """Where the workers of a nightly leave their pids (see :mod:`asc_harness.stopping`)."""
+    from .nightly_rundir import RunDir
+
+    return RunDir(Path(plan["run_dir"])).helpers_path
 
 
 def pytest_collect_file(file_path, parent):

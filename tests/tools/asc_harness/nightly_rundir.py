@@ -43,6 +43,7 @@ class RunDir:
         self.plan_path = self.path / "plan.json"
         self.results = self.path / "results"
         self.log_path = self.path / "pytest.log"
+        self.helpers_path = self.path / "helpers"  # the pids of the run's pytest-xdist workers (asc_harness.stopping)
         self._lock_fh = None
 
     def prepare(self) -> None:

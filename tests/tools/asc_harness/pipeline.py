@@ -20,6 +20,7 @@ from typing import Iterable
 from .errors import HarnessError
 from .evidence import build_record, file_sha256, iso_utc
 from .paths import to_repo_path
+from .retention import KEEP_LATEST, prune
 from .runner import check_declared, run_file
 
 _ERROR_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s+\S")
@@ -173,14 +174,14 @@ def rebase_on_upstream(repo, console) -> str | None:
 
 
 def commit_paths(repo, paths: Iterable[Path], message: str) -> str | None:
-    """Commit exactly ``paths`` (new or changed); returns the commit sha, None when nothing changed."""
+    """Commit exactly ``paths`` (new, changed or removed); returns the commit sha, None when nothing changed."""
     import git
 
     top = Path(repo.working_tree_dir).resolve()
     rels = []
-    for p in paths:
+    for p in paths:  # new, changed or removed (a removed untracked path shows no status below)
         rel = to_repo_path(Path(p).resolve(), top)
-        if rel and Path(p).exists() and rel not in rels:
+        if rel and rel not in rels:
             rels.append(rel)
     if not rels:
         return None
@@ -218,13 +219,15 @@ def run_step(console, title: str, fn, argv: list[str]) -> int:
 
 
 def finish_pipeline(console, *, cap: Path, ev_dir: Path, root: Path, cell_ids: list[str], dashboard: bool,
-                    site: Path, repo=None) -> dict:
-    """Optional rebase, then sync, dashboard and matrix; returns {step: message} and failures."""
+                    site: Path, repo=None, keep: int = KEEP_LATEST) -> dict:
+    """Optional rebase, then sync, evidence retention (``keep`` latest per cell and kind, 0: keep all),
+    dashboard and matrix; returns {step: message}, the failed steps and the ``pruned`` files."""
     from . import dashboard as dashboard_mod
     from . import matrix, sync_capabilities
 
     steps: dict[str, str] = {}
     failed: list[str] = []
+    pruned: list[Path] = []
     paths = ["--capabilities", str(cap), "--evidence-dir", str(ev_dir)]
     if repo is not None:
         try:
@@ -238,6 +241,10 @@ def finish_pipeline(console, *, cap: Path, ev_dir: Path, root: Path, cell_ids: l
         steps["sync"] = "ok" if code == 0 else f"FAILED (exit {code})"
         if code:
             failed.append("sync")
+        elif keep:  # the links of these cells are current: older unlinked records can go
+            pruned = _prune(cap, ev_dir, root, cell_ids, keep)
+            steps["retention"] = (f"removed {len(pruned)} file(s) older than the latest {keep} record(s) per cell "
+                                  "and kind (git history keeps them)") if pruned else "nothing to remove"
     elif not cell_ids:
         steps["sync"] = "nothing to sync"
     if dashboard:
@@ -251,7 +258,16 @@ def finish_pipeline(console, *, cap: Path, ev_dir: Path, root: Path, cell_ids: l
     if code:
         steps["matrix"] = f"FAILED (exit {code})"
         failed.append("matrix")
-    return {"steps": steps, "failed": failed}
+    return {"steps": steps, "failed": failed, "pruned": pruned}
+
+
+def _prune(cap: Path, ev_dir: Path, root: Path, cell_ids: list[str], keep: int) -> list[Path]:
+    from .registry import load_valid_registry
+    from .validation import to_plain
+
+    wanted = set(cell_ids)
+    cells = [to_plain(c) for c in load_valid_registry(cap).cells if str(c["id"]) in wanted]
+    return prune(cells, ev_dir, root, keep)
 
 
 

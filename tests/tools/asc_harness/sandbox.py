@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from . import stopping
 from .repo_snapshot import diff_snapshots, restore, snapshot
 
 OUTPUT_LIMIT_BYTES = 2 << 20          # keep at most this much of each of stdout / stderr
@@ -181,6 +182,7 @@ def scrubbed_env(home: str, tmpdir: str, env_extra: Mapping[str, str] | None = N
 
 def _limits(memory_mb: int | None):
     def apply() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])  # the parent blocks stop signals while it starts us
         if memory_mb:
             limit = int(memory_mb) << 20
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -423,39 +425,37 @@ def run(argv: Sequence[str], *, timeout_s: float, memory_mb: int | None, cwd: st
     start = time.monotonic()
     try:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            try:
-                proc = subprocess.Popen(full, cwd=str(work), env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                        stderr=err, start_new_session=True, preexec_fn=_limits(memory_mb),
-                                        close_fds=True)
-            except OSError as exc:
-                message = f"cannot execute {argv[0]}: {exc.strerror or exc}"
+            if stopping.stop_requested():  # a stop signal arrived: start nothing new
+                raise KeyboardInterrupt
+            # Stop signals wait until the new process group is registered, so that a stop always finds it.
+            with stopping.signals_blocked():
+                try:
+                    proc = subprocess.Popen(full, cwd=str(work), env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                            stderr=err, start_new_session=True, preexec_fn=_limits(memory_mb),
+                                            close_fds=True)
+                except OSError as exc:
+                    proc = None
+                    message = f"cannot execute {argv[0]}: {exc.strerror or exc}"
+                else:
+                    stopping.register_group(proc.pid)
+            if proc is None:
                 result.exit_code, result.stderr, result.error = 127, message, message
                 result.wall_s = time.monotonic() - start
                 _after_run(result, repo, evidence_dir, before)
                 return result
             tree = None if bubblewrap else _Tree(proc.pid, token)
-            deadline = start + timeout_s
-            phase = Path(restart_on) if restart_on is not None else None
-            while True:
-                if tree is not None:
-                    tree.scan()
-                poll = tree is not None or phase is not None
-                try:
-                    proc.wait(timeout=_POLL_S if poll else max(0.0, deadline - time.monotonic()))
-                    break
-                except subprocess.TimeoutExpired:
-                    if phase is not None and phase.exists():
-                        deadline, phase = time.monotonic() + timeout_s, None
-                    if time.monotonic() >= deadline:
-                        result.timed_out = True
-                        break
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the whole group, including leftovers
-            except (ProcessLookupError, PermissionError):
-                pass
-            if tree is not None:
-                tree.kill_all()
-            proc.wait()
+                result.timed_out = _wait(proc, tree, start + timeout_s, timeout_s,
+                                         Path(restart_on) if restart_on is not None else None)
+            finally:  # also when a stop signal interrupts the wait: nothing of the run outlives it
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)  # the whole group, including leftovers
+                except (ProcessLookupError, PermissionError):
+                    pass
+                if tree is not None:
+                    tree.kill_all()
+                _reap(proc)
+                stopping.unregister_group(proc.pid)
         result.wall_s = time.monotonic() - start
         result.stdout, result.stderr = _read_tail(out_path), _read_tail(err_path)
         code = proc.returncode
@@ -468,6 +468,40 @@ def run(argv: Sequence[str], *, timeout_s: float, memory_mb: int | None, cwd: st
         return result
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _wait(proc: subprocess.Popen, tree: "_Tree | None", deadline: float, timeout_s: float,
+          phase: Path | None) -> bool:
+    """Wait for the run to end; True when it ran out of time (``phase``: see ``restart_on``)."""
+    while True:
+        if tree is not None:
+            tree.scan()
+        poll = tree is not None or phase is not None
+        try:
+            proc.wait(timeout=_POLL_S if poll else max(0.0, deadline - time.monotonic()))
+            return False
+        except subprocess.TimeoutExpired:
+            if phase is not None and phase.exists():
+                deadline, phase = time.monotonic() + timeout_s, None
+            if time.monotonic() >= deadline:
+                return True
+
+
+def _reap(proc: subprocess.Popen) -> None:
+    """Collect the killed process. Not ``proc.wait()``: an interrupted earlier wait may have left the
+    Popen's internal lock held, and a blocking wait would then never return."""
+    if proc.returncode is not None:
+        return
+    for _ in range(400):  # SIGKILL was sent: this ends within milliseconds
+        try:
+            pid, status = os.waitpid(proc.pid, os.WNOHANG)
+        except ChildProcessError:
+            proc.returncode = -signal.SIGKILL  # reaped elsewhere (the tree sweep): it was killed
+            return
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return
+        time.sleep(0.005)
 
 
 def _after_run(result: SandboxResult, repo, evidence_dir, before) -> None:
