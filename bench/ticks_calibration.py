@@ -1,22 +1,25 @@
-"""Tick model vs measured camodel ticks, per platform.
+"""Tick model vs measured camodel ticks, per platform: a fit inside physical ranges, with held-out checks.
 
-    python bench/ticks_calibration.py
+    python bench/ticks_calibration.py [--no-loo]
 
 Each kernel reproduces the structure of a measured kernel (tile size, cores, loop settings, the vector
-ops it issues); the table prints the model's estimate, the measured ``Total tick`` and their ratio,
-then the median and largest absolute relative error per platform.
+ops it issues). Per platform the bench fits the table's fitted numbers (``platforms.FITTED``) to the
+fitted rows, inside their ``SOURCES`` ranges (``ticks_fit.py``), and prints each number (table, fit,
+range), every row's model / camodel ratio, the error on the fitted rows, the leave-one-out error (each
+fitted row predicted by a fit without it), the error on the held-out rows, and a rank check on each sweep:
+every pair of variants camodel separates by more than 2 % must come out in the same order (closer pairs
+are ties within its jitter).
 
-Fitted: the platform tables' fitted numbers come from these rows only. Ascend950PR_9599 rows are the
-nightly perf cells of the calibration notes (perf-calibration §2.1); Ascend910B1 rows are camodel
-measurements of May 2026 (abs and gelu summed over three launches, the reduce_sum row-count sweep).
+Fitted rows. Ascend950PR_9599: the nightly perf cells of the calibration notes (perf-calibration §2.1).
+Ascend910B1: camodel measurements of May 2026 (abs and gelu summed over three launches, the reduce_sum
+row-count sweep at 32-128 rows).
 
-Not fitted (printed after, labelled so): camodel figures no table number was fitted to, kept as a check
-that the model carries over -- the C310 ``asc2.range`` loop-option sweeps of rms_norm and matmul
-(perf-calibration §2.4, two launches summed each) and the separation of abs / leaky_relu / gelu float16
-at TILE 128 on C220. Each sweep also checks the rank order of its variants: every pair that camodel
-separates by more than 2 % must come out in the same order (closer pairs are ties within its jitter).
-One number looked at these rows: the size of the C310 MTE2 latency is the smallest that lets a single
-buffer separate the rms_norm sweep's uf1 and uf2 parallel variants (their order, not their values).
+Held out (no number is fitted to them): the C310 ``asc2.range`` loop-option sweeps of rms_norm and matmul
+(perf-calibration §2.4, two launches summed each); the C220 reduce_sum sweep's 256-row points and its
+separate [32, 4096] measurement. Also printed: the C220 abs / leaky_relu / gelu float16 trio at TILE 128,
+which camodel separates by about 40 % (no figures). One table number was sized by looking at held-out
+rows: the C310 MTE2 latency, the smallest that lets a single buffer separate the rms_norm sweep's uf1 and
+uf2 parallel variants (their order, not their values); it is not in ``FITTED``.
 """
 from __future__ import annotations
 
