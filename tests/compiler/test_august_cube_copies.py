@@ -74,8 +74,10 @@ def test_hf32_rounds_float32_operands_to_eleven_mantissa_bits_before_the_product
     ra, rb = hf32_reference(a), hf32_reference(b)
     assert np.any(ra != a) and np.all(np.abs(ra - a) <= np.abs(a) * 2.0 ** -12)
     expect = ra.astype(np.float64) @ rb.astype(np.float64)
-    np.testing.assert_allclose(c, expect, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(d, 2 * expect, rtol=1e-5, atol=1e-5)
+    # float32 accumulation over K = 32 of products up to ~100: a few 1e-5 of summation-order error where
+    # the sum cancels (the order is the BLAS library's); HF32 rounding moves results by ~1e-2
+    np.testing.assert_allclose(c, expect, rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(d, 2 * c)      # the accumulator adds the same rounded product twice
     exact = a.astype(np.float64) @ b.astype(np.float64)
     assert np.max(np.abs(c - exact)) > 1e-4  # the rounding is visible ...
     matmul_f32[1](a, b, c, d, False)
