@@ -1,22 +1,25 @@
-"""Tick model vs measured camodel ticks, per platform.
+"""Tick model vs measured camodel ticks, per platform: a fit inside physical ranges, with held-out checks.
 
-    python bench/ticks_calibration.py
+    python bench/ticks_calibration.py [--no-loo]
 
 Each kernel reproduces the structure of a measured kernel (tile size, cores, loop settings, the vector
-ops it issues); the table prints the model's estimate, the measured ``Total tick`` and their ratio,
-then the median and largest absolute relative error per platform.
+ops it issues). Per platform the bench fits the table's fitted numbers (``platforms.FITTED``) to the
+fitted rows, inside their ``SOURCES`` ranges (``ticks_fit.py``), and prints each number (table, fit,
+range), every row's model / camodel ratio, the error on the fitted rows, the leave-one-out error (each
+fitted row predicted by a fit without it), the error on the held-out rows, and a rank check on each sweep:
+every pair of variants camodel separates by more than 2 % must come out in the same order (closer pairs
+are ties within its jitter).
 
-Fitted: the platform tables' fitted numbers come from these rows only. Ascend950PR_9599 rows are the
-nightly perf cells of the calibration notes (perf-calibration §2.1); Ascend910B1 rows are camodel
-measurements of May 2026 (abs and gelu summed over three launches, the reduce_sum row-count sweep).
+Fitted rows. Ascend950PR_9599: the nightly perf cells of the calibration notes (perf-calibration §2.1).
+Ascend910B1: camodel measurements of May 2026 (abs and gelu summed over three launches, the reduce_sum
+row-count sweep at 32-128 rows).
 
-Not fitted (printed after, labelled so): camodel figures no table number was fitted to, kept as a check
-that the model carries over -- the C310 ``asc2.range`` loop-option sweeps of rms_norm and matmul
-(perf-calibration §2.4, two launches summed each) and the separation of abs / leaky_relu / gelu float16
-at TILE 128 on C220. Each sweep also checks the rank order of its variants: every pair that camodel
-separates by more than 2 % must come out in the same order (closer pairs are ties within its jitter).
-One number looked at these rows: the size of the C310 MTE2 latency is the smallest that lets a single
-buffer separate the rms_norm sweep's uf1 and uf2 parallel variants (their order, not their values).
+Held out (no number is fitted to them): the C310 ``asc2.range`` loop-option sweeps of rms_norm and matmul
+(perf-calibration §2.4, two launches summed each); the C220 reduce_sum sweep's 256-row points and its
+separate [32, 4096] measurement. Also printed: the C220 abs / leaky_relu / gelu float16 trio at TILE 128,
+which camodel separates by about 40 % (no figures). One table number was sized by looking at held-out
+rows: the C310 MTE2 latency, the smallest that lets a single buffer separate the rms_norm sweep's uf1 and
+uf2 parallel variants (their order, not their values); it is not in ``FITTED``.
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ import torch
 import asc
 import asc2
 import asc.runtime.config as config
-from asc.runtime import last_launch_report
+from ticks_fit import errors, fit, fitted_names, leave_one_out, median_max, model_ticks, out_of_range, \
+    table_values, ticks_with
 
 SQRT_HALF = float(np.sqrt(0.5))
 
@@ -295,32 +299,24 @@ def c220_f16_trio():
     return [(f"{op} f16 TILE 128 x64", _eltwise(x16, o16, 128, op)) for op in ("abs", "leaky", "gelu_erf")]
 
 
-PLATFORMS = {config.Platform.Ascend950PR_9599: c310_rows, config.Platform.Ascend910B1: c220_rows}
+def c310_held_out():
+    return rms_sweep() + matmul_sweep()
 
 
-def model_ticks(fn):
-    total = 0
-    for f in fn if isinstance(fn, list) else [fn]:
-        f()
-        total += last_launch_report()["ticks"]
-    return total
+def c220_split():
+    """(fitted rows, held-out rows): the reduce_sum sweep's longest point of each setting (256 rows, twice
+    the rows of any fitted point) and the separate [32,4096] measurement are kept out of the fit."""
+    rows = c220_rows()
+    held = [r for r in rows if "[256," in r[0] or r[0] == "reduce_sum f16 [32,4096]"]
+    return [r for r in rows if r not in held], held
 
 
-def evaluate(platform, verbose=True):
-    """(name, model, measured) per row of ``platform``."""
-    config.set_platform(config.Backend.Model, platform)
-    out = []
-    for name, measured, fn in PLATFORMS[platform]():
-        t = model_ticks(fn)
-        out.append((name, t, measured))
-        if verbose:
-            print(f"  {name:44s} {t:8d} {measured:8d} {t / measured:7.2f}")
-    return out
-
-
-def summary(rows):
-    errs = np.array([abs(t / m - 1) for _, t, m in rows])
-    return float(np.median(errs)), float(errs.max())
+C310, C220 = config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1
+SPLITS = {C310: lambda: (c310_rows(), c310_held_out()), C220: c220_split}
+# the sweeps whose variants' order the model must keep: (platform, title, row names' common prefix)
+SWEEPS = ((C310, "rms_norm loop-option sweep", "rms_norm f32 sweep"),
+          (C310, "matmul loop-option sweep", "matmul sweep"),
+          (C220, "reduce_sum sweep (rows x loop options)", "reduce_sum f16 ["))
 
 
 def rank_pairs(rows, tie=0.02):
@@ -335,39 +331,73 @@ def rank_pairs(rows, tie=0.02):
     return kept, checked
 
 
-def _print_rows(rows):
-    for name, t, m in rows:
-        print(f"  {name:44s} {t:8d} {m:8d} {t / m:7.2f}")
+def _pct(pair):
+    return f"median {pair[0] * 100:.1f}%, largest {pair[1] * 100:.1f}%"
 
 
-def main():
-    print("FITTED (the tables' fitted numbers come from these rows)\n")
-    for platform in PLATFORMS:
-        print(f"{platform.value}: {'kernel':37s} {'model':>8s} {'camodel':>8s} {'ratio':>7s}")
-        med, worst = summary(evaluate(platform))
-        print(f"  median absolute error {med * 100:.1f}%, largest {worst * 100:.1f}%\n")
-    print("NOT FITTED (no table number was fitted to these values; checks that the model carries over)\n")
-    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
-    every = []
-    for title, sweep in (("rms_norm loop-option sweep", rms_sweep), ("matmul loop-option sweep", matmul_sweep)):
-        print(f"Ascend950PR_9599 {title} (perf-calibration §2.4, 2 launches summed):")
-        rows = [(name, model_ticks(fn), m) for name, m, fn in sweep()]
-        every += rows
-        _print_rows(rows)
-        kept, checked = rank_pairs(rows)
-        med, worst = summary(rows)
-        print(f"  median absolute error {med * 100:.1f}%, largest {worst * 100:.1f}%; rank order: {kept}/{checked} "
-              f"separated pairs kept{'' if kept == checked else ' -- DIFFERS'}\n")
-    med, worst = summary(every)
-    print(f"  all not-fitted Ascend950PR_9599 rows: median absolute error {med * 100:.1f}%, largest {worst * 100:.1f}%\n")
-    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
-    print("Ascend910B1 float16 elementwise at TILE 128 (camodel: about 40 % apart, abs cheapest):")
+def _sweep_rows(title, prefix, scored):
+    rows = [r for r in scored if r[0].startswith(prefix)]
+    if "loop options" in title:     # the sweep's points, not the separate measurement
+        rows = [r for r in rows if r[0].endswith(("uf1", "uf2 par"))]
+    return rows
+
+
+def report(platform, loo=True):
+    """Fit, leave-one-out, held-out and rank figures of one platform (printed); returns them."""
+    fitted_rows, held_rows = SPLITS[platform]()
+    table = table_values(platform)
+    full = fit(platform, fitted_rows)
+    names, ranges = fitted_names(platform)
+    print(f"{platform.value}: fitted numbers (table / this fit / physical range)")
+    for n, (lo, hi) in zip(names, ranges):
+        stale = "" if abs(full[n] - table[n]) <= 0.03 * max(abs(table[n]), (hi - lo) * 0.03) else "  (table differs)"
+        print(f"  {n:22s} {table[n]:9.1f} {full[n]:9.1f}   [{lo:g}, {hi:g}]{stale}")
+    bad = out_of_range(platform, table)
+    print(f"  table numbers outside their range: {', '.join(bad) if bad else 'none'}")
+    scored = []
+    print(f"\n  {'row':46s} {'model':>8s} {'camodel':>8s} {'ratio':>6s}")
+    for label, rows in (("fitted", fitted_rows), ("held out", held_rows)):
+        got = ticks_with(platform, table, rows)
+        for (name, m, _), t in zip(rows, got):
+            print(f"  {label[:4]} {name:41s} {t:8d} {m:8d} {t / m:6.2f}")
+            scored.append((name, t, m))
+    errs = errors(platform, table, fitted_rows)
+    held = errors(platform, table, held_rows)
+    out = {"fitted": median_max(errs), "held_out": median_max(held)}
+    print(f"\n  fitted rows: {_pct(out['fitted'])}")
+    if loo:
+        out["loo"] = median_max(leave_one_out(platform, fitted_rows, full))
+        print(f"  leave-one-out (each fitted row predicted by a fit without it): {_pct(out['loo'])}")
+    print(f"  held-out rows: {_pct(out['held_out'])}")
+    for p, title, prefix in SWEEPS:
+        if p != platform:
+            continue
+        kept, checked = rank_pairs(_sweep_rows(title, prefix, scored))
+        out[title] = (kept, checked)
+        print(f"  rank order, {title}: {kept}/{checked} separated pairs kept{'' if kept == checked else ' -- DIFFERS'}")
+    return out
+
+
+def c220_trio():
+    config.set_platform(config.Backend.Model, C220)
     trio = [(name, model_ticks(fn)) for name, fn in c220_f16_trio()]
+    print("Ascend910B1 float16 elementwise at TILE 128 (camodel: about 40 % apart, abs cheapest; no figures):")
     for name, t in trio:
         print(f"  {name:44s} {t:8d}")
     lo, hi = min(t for _, t in trio), max(t for _, t in trio)
     print(f"  spread (slowest / fastest - 1) {(hi / lo - 1) * 100:.0f}%; abs cheapest: "
           f"{'yes' if trio[0][1] == lo else 'no'}")
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--no-loo", action="store_true", help="skip the leave-one-out fits (the slow part)")
+    args = ap.parse_args()
+    for platform in SPLITS:
+        report(platform, loo=not args.no_loo)
+        print()
+    c220_trio()
 
 
 if __name__ == "__main__":

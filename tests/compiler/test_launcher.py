@@ -44,7 +44,8 @@ def test_the_roofline_of_a_dma_bound_add_uses_both_rates_and_the_used_cores(bloc
     assert (r["bytes_in"], r["bytes_out"], r["flops"]) == (2 * n * 4, n * 4, 0)
     cores = min(blocks, hw.aiv_cores)                    # 64 blocks run on the 32 vector cores
     ideal = max(2 * n * 4 / hw.mte2_bytes_per_tick, n * 4 / hw.mte3_bytes_per_tick) / cores
-    assert hw.mte3_bytes_per_tick < hw.mte2_bytes_per_tick / 2     # here the store side bounds it
+    # the two sides differ (two loads per store at different rates): a roofline of one side alone differs
+    assert 2 * 4 / hw.mte2_bytes_per_tick != pytest.approx(4 / hw.mte3_bytes_per_tick, rel=0.05)
     assert r["roofline"] == {"bound": "dma", "ideal_ticks": round(ideal, 1),
                              "efficiency": round(ideal / r["ticks"], 4)}
     assert 0 < r["roofline"]["efficiency"] < 1

@@ -12,7 +12,7 @@ import asc
 import asc2
 import asc.runtime.config as config
 from asc.runtime import launcher
-from asc.runtime.platforms import hardware
+from asc.runtime.platforms import hardware, tuned
 from asc.sim import schedule
 
 
@@ -187,13 +187,31 @@ def test_adjacent_vector_calls_fuse_into_one_vector_function_on_c310():
     assert _chain(5) - _chain(1) == pytest.approx(4 * (hw.vector_op + repeats * hw.vector_repeat), abs=1)
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     try:
-        extra = _chain(5) - _chain(1)
+        # with a warm instruction cache (fetching the calls' code is the test below)
+        with tuned(config.Platform.Ascend910B1, cold_fetch=0.0):
+            extra = _chain(5) - _chain(1)
     finally:
         config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     c220 = hardware(config.Platform.Ascend910B1)
     # no fusion on C220: every call pays its issue overhead, and waits for the call it depends on to drain
     assert extra == pytest.approx(4 * (c220.vector_issue + c220.vector_op + repeats * c220.vector_repeat
                                        + c220.vector_chain), abs=1)
+
+
+def test_the_reported_vector_busy_time_counts_a_fused_run_once():
+    # the launch report's per-pipe figures follow the schedule: on C310 five fused calls pay one issue
+    # overhead; on C220 each call pays its own
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    repeats = 2048 * 4 // hw.vector_bytes
+    _chain(5)
+    assert chain_kernel.last_launch["pipes"]["V"] == round(hw.vector_issue + 5 * (hw.vector_op + repeats))
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    try:
+        _chain(5)
+        c220 = hardware(config.Platform.Ascend910B1)
+        assert chain_kernel.last_launch["pipes"]["V"] == round(5 * (c220.vector_issue + c220.vector_op + repeats))
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
 
 
 def test_a_software_sequence_is_on_the_critical_path_on_c220():
@@ -322,16 +340,79 @@ def test_platforms_have_their_own_fitted_tables():
     assert b1 > 2 * _unary(tile=128)      # small stores are several times slower on the C220 camodel
 
 
-def test_every_table_number_has_a_source_and_a_confidence():
-    import dataclasses
-
+def test_every_table_number_has_a_source_a_confidence_and_a_physical_range():
     from asc.runtime.platforms import SOURCES
     for platform in (config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1):
         hw = hardware(platform)
         sources = SOURCES[hw.arch]
         fields = {f.name for f in dataclasses.fields(hw)} - {"arch"}
         assert set(sources) == fields
-        assert all(src and conf in ("high", "medium", "low", "guess") for src, conf in sources.values())
+        assert all(src and conf in ("high", "medium", "low", "guess") for src, conf, _ in sources.values())
+        # every tick-model number (all but capacities, core counts and flags) states its range
+        unranged = {n for n, (_, _, r) in sources.items() if r is None}
+        assert unranged == {"ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "aiv_cores",
+                            "aic_cores", "vf_fusion", "interleave_clones", "vector_weights"}
+
+
+@pytest.mark.parametrize("platform", [config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1])
+def test_every_table_number_lies_inside_its_physical_range(platform):
+    from asc.runtime.platforms import FITTED, SOURCES, WEIGHT_RANGES
+    hw = hardware(platform)
+    outside = [(n, getattr(hw, n), r) for n, (_, _, r) in SOURCES[hw.arch].items()
+               if r is not None and not r[0] <= getattr(hw, n) <= r[1]]
+    assert outside == []
+    assert set(FITTED[hw.arch]) <= {n for n, (_, _, r) in SOURCES[hw.arch].items() if r is not None}
+    weights = [(k, w) for k, w in hw.vector_weights if not WEIGHT_RANGES[k][0] <= w <= WEIGHT_RANGES[k][1]]
+    assert weights == []
+    # DMA rates: a core's share of the memory system, never below 4 nor above the MTE's 256-byte bus per tick
+    for n in ("mte2_bytes_per_tick", "mte3_bytes_per_tick"):
+        assert 4 <= getattr(hw, n) <= 256
+        assert 4 <= SOURCES[hw.arch][n][2][0] and SOURCES[hw.arch][n][2][1] <= 256
+
+
+def test_a_value_outside_its_range_is_reported():
+    from asc.runtime.platforms import SOURCES
+    platform = config.Platform.Ascend910B1
+    with tuned(platform, mte3_bytes_per_tick=0.2) as hw:   # the old fitted store rate
+        lo, hi = SOURCES[hw.arch]["mte3_bytes_per_tick"][2]
+        assert not lo <= hw.mte3_bytes_per_tick <= hi
+    assert hardware(platform).mte3_bytes_per_tick >= lo   # the table is back once the block ends
+
+
+@asc2.jit
+def straight_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, T: asc.ConstExpr[int],
+                    OPS: asc.ConstExpr[int], TRIPS: asc.ConstExpr[int], UF: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [T])
+    out_gm = asc2.tensor(out_ptr, [T])
+    for _ in asc2.range(TRIPS, unroll_factor=UF):
+        x = asc2.load(x_gm, [T], offsets=[0])
+        for _ in asc.static_range(OPS):
+            x = x * 0.5
+        asc2.store(x, out_gm, offsets=[0])
+
+
+def test_code_runs_from_a_cold_instruction_cache_once_per_copy():
+    # C220: straight-line code pays one fetch per op the first time it runs; later trips of a loop run from
+    # the cache; a second unrolled clone is a second copy of the code, fetched on its first run
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    try:
+        x = np.ones(64, np.float32)
+        out = np.zeros_like(x)
+
+        def ticks(ops, trips, uf, fetch):
+            with tuned(config.Platform.Ascend910B1, cold_fetch=fetch):
+                straight_kernel[1](x, out, 64, ops, trips, uf)
+            return straight_kernel.last_launch["ticks"]
+        fetch = hardware(config.Platform.Ascend910B1).cold_fetch
+        assert fetch > 0
+        # eight more multiplies in straight-line code: the fetch of each is on the critical path
+        assert ticks(16, 1, 1, fetch) - ticks(8, 1, 1, fetch) >= 8 * fetch
+        assert ticks(16, 1, 1, 0.0) - ticks(8, 1, 1, 0.0) < 8 * fetch
+        # four trips of one copy cost the fetch once; two clones cost it twice
+        assert ticks(8, 4, 1, fetch) - ticks(8, 4, 1, 0.0) < ticks(8, 4, 2, fetch) - ticks(8, 4, 2, 0.0)
+        assert ticks(8, 4, 1, fetch) - ticks(8, 4, 1, 0.0) < 2 * (ticks(8, 1, 1, fetch) - ticks(8, 1, 1, 0.0))
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
 
 
 @asc2.jit

@@ -145,7 +145,8 @@ def test_read_back_waits_show_in_the_schedule():
     hw = hardware(config.Platform.Ascend950PR_9599)
     sums = [e for e in ev if e["name"] == "sum"]
     splats = [e for e in ev if e["name"] == "splat"]
-    assert splats[0]["start"] >= sums[0]["start"] + sums[0]["dur"] + hw.vector_to_scalar
+    # (the timeline keeps times to a thousandth of a tick)
+    assert splats[0]["start"] >= sums[0]["start"] + sums[0]["dur"] + hw.vector_to_scalar - 2e-3
 
 
 def test_trace_dir_writes_one_readable_trace_per_launch_named_by_prefix_count_and_kernel(tmp_path, monkeypatch):
@@ -267,6 +268,6 @@ def test_each_pipe_runs_its_instructions_in_order_and_a_scalar_run_is_one_slice(
     for pipe in {e["pipe"] for e in ev}:
         spans = [(e["start"], e["start"] + e["dur"]) for e in ev if e["pipe"] == pipe]
         for (s0, e0), (s1, _) in zip(spans, spans[1:]):
-            assert s1 >= e0 - 1e-9, (pipe, spans)                   # program order, one at a time
+            assert s1 >= e0 - 2e-3, (pipe, spans)    # program order, one at a time (times kept to 1e-3)
     names = [e["name"] for e in ev if e["pipe"] == "S"]
     assert names.count("scalar") >= 1 and not {"floordiv", "mul", "sub", "add"} & set(names), names

@@ -11,7 +11,8 @@ calls share one call overhead (``sim/schedule.py``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 from .config import CompilationArch, Platform, platform_to_arch
 
@@ -51,6 +52,8 @@ class Hardware:
     mte3_setup: float
     mte3_latency: float
     mte3_bytes_per_tick: float
+    dma_burst: float          # GM access granularity: a DMA moves whole bursts of this many bytes
+    store_partial: float      # a store that covers part of a burst reads the burst back first (RMW)
     mte1_latency: float
     mte1_bytes_per_tick: float
     fix_latency: float
@@ -65,7 +68,8 @@ class Hardware:
     vector_to_scalar: float   # V -> S read-back of a vector-produced scalar (stalls the scalar unit)
     cube_to_vector: float     # hand-off of a cube result to the vector unit
     loop_barrier: float       # MTE3 -> MTE2 barrier at the end of a non-parallel loop trip (0: none)
-    unroll_fill: float        # per extra unrolled clone, once per loop entry (instruction fetch)
+    cold_fetch: float         # fetching one op's instructions into the cold instruction cache, the
+                              # first time the op (or an unrolled clone of it) runs in a launch
     interleave_clones: bool   # the unrolled clones' instruction streams are interleaved (a read-back in
                               # one clone does not hold back the loads of the next)
     icache_instrs: float      # loop body instructions (x unroll factor) the instruction cache holds
@@ -90,120 +94,178 @@ _WEIGHTS = (("exp", 2.0), ("exp2", 2.0), ("log", 2.0), ("log2", 2.0), ("sqrt", 2
 _C310 = Hardware(
     CompilationArch.C310, ub_bytes=248 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB,
     l0c_bytes=256 * KiB, vector_bytes=256, aiv_cores=32, aic_cores=16, clock_mhz=1650.0,
-    launch_ticks=1910.0, block_stagger=30.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=250.0, issue=2.0, loop_trip=6.0,
-    sync=52.0,
-    mte2_setup=292.0, mte2_latency=200.0, mte2_bytes_per_tick=30.5, mte3_setup=48.0, mte3_latency=104.0,
-    mte3_bytes_per_tick=12.0,
+    launch_ticks=1520.0, block_stagger=30.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=250.0, issue=2.0,
+    loop_trip=6.0, sync=81.0,
+    mte2_setup=245.0, mte2_latency=200.0, mte2_bytes_per_tick=24.5, mte3_setup=227.0, mte3_latency=104.0,
+    mte3_bytes_per_tick=15.9, dma_burst=128.0, store_partial=0.0,
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=386.0, fix_bytes_per_tick=32.0,
-    vector_issue=19.0, vector_op=7.2, vector_repeat=1.0, vf_fusion=True, vector_chain=0.0, tile_alloc=0.0, vector_to_scalar=402.0, cube_to_vector=300.0, loop_barrier=150.0,
-    unroll_fill=0.0, interleave_clones=True, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0, mmad_macs_per_tick=4096.0,
-    vector_weights=_WEIGHTS)
+    vector_issue=13.2, vector_op=5.7, vector_repeat=1.0, vf_fusion=True, vector_chain=0.0, tile_alloc=0.0,
+    vector_to_scalar=358.0, cube_to_vector=300.0, loop_barrier=150.0,
+    cold_fetch=72.0, interleave_clones=True, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
+    mmad_macs_per_tick=4096.0, vector_weights=_WEIGHTS)
 
 _C220 = Hardware(
     CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB,
     l0c_bytes=128 * KiB, vector_bytes=256, aiv_cores=48, aic_cores=24, clock_mhz=1800.0,
-    launch_ticks=1980.0, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0, loop_trip=6.0,
-    sync=22.0,
-    mte2_setup=257.0, mte2_latency=0.0, mte2_bytes_per_tick=35.0, mte3_setup=66.0, mte3_latency=50.0,
-    mte3_bytes_per_tick=0.2,
+    launch_ticks=1000.0, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0,
+    loop_trip=6.0, sync=22.0,
+    mte2_setup=296.0, mte2_latency=0.0, mte2_bytes_per_tick=46.8, mte3_setup=256.0, mte3_latency=50.0,
+    mte3_bytes_per_tick=14.4, dma_burst=512.0, store_partial=479.0,
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=165.0, fix_bytes_per_tick=32.0,
-    vector_issue=33.0, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=50.0, tile_alloc=0.0, vector_to_scalar=81.0, cube_to_vector=1000.0, loop_barrier=0.0,
-    unroll_fill=1925.0, interleave_clones=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0, mmad_macs_per_tick=4096.0,
+    vector_issue=32.7, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=75.4, tile_alloc=0.0,
+    vector_to_scalar=125.0, cube_to_vector=800.0, loop_barrier=0.0,
+    cold_fetch=406.0, interleave_clones=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
+    mmad_macs_per_tick=4096.0,
     vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 30.0)))
 
+_TABLES = {CompilationArch.C310: _C310, CompilationArch.C220: _C220}
 
-# Where each number of the tables comes from and how far to trust it: (source, confidence). "fitted":
-# fitted to the camodel rows of bench/ticks_calibration.py (May-Aug 2026 measurements, perf-calibration
-# §2); "spec": perf-calibration §3 / public headers; "guess": plausible, not measured.
+# Physical ranges of the weights (in simple vector calls): a call that expands to k dependent instructions
+# weighs about k. Transcendentals are short polynomial / table sequences on C310; C220 has no erf instruction,
+# so erf is AscendC's software sequence (a clamp, two polynomials of degree 4-6 in Horner form -- a mul and an
+# add per degree -- and a division: 20-40 instructions).
+WEIGHT_RANGES = {"exp": (1, 4), "exp2": (1, 4), "log": (1, 4), "log2": (1, 4), "sqrt": (1, 4), "rsqrt": (1, 4),
+                 "div": (1, 4), "tanh": (3, 10), "erf": (4, 40), "sin": (3, 10), "cos": (3, 10), "tan": (4, 12),
+                 "sinh": (3, 10), "cosh": (3, 10), "softmax": (3, 10), "rms_norm": (4, 10),
+                 "reduce": (1, 8), "compare": (1, 4), "select": (1, 4)}
+
+# Where each number of the tables comes from, how far to trust it, and its physical range:
+# name -> (source, confidence, (low, high) or None for a flag). "fitted": fitted inside its range to the
+# camodel rows of bench/ticks_calibration.py (FITTED names them; the bench reports the fit's errors and its
+# leave-one-out errors); "spec": perf-calibration §3 / public headers; "guess": plausible, not measured.
+# Ranges: DMA rates per core from the memory system with the calibration rows' 8-16 cores streaming at once
+# (C220: 0.4-1.6 TB/s of HBM at ~1.8 GHz is 220-890 B/tick, 14-55 per core of 16, up to 64 with L2 hits;
+# C310: ~1.6 TB/s at ~1.65 GHz, 60 per core of 16, up to 128 with L2 hits; never below 4 nor above the
+# MTE's 256-byte bus per tick), latencies from GM round trips (L2 hit ~100, HBM ~600 cycles), flags from the
+# pipes' set / wait handshake.
+_C220_DMA = (4.0, 64.0)
+_C310_DMA = (4.0, 128.0)
 _COMMON = {
-    "ub_bytes": ("pyasc launcher ub_capacity", "high"),
-    "l1_bytes": ("public arch headers (catlass, ops-transformer)", "high"),
-    "l0a_bytes": ("public arch headers", "high"),
-    "l0b_bytes": ("public arch headers", "high"),
-    "l0c_bytes": ("public arch headers (C310: header for Ascend910_95, unconfirmed for dav_3510)", "medium"),
-    "vector_bytes": ("VL = 256 B (RegTensor doc; one repeat of 8 x 32 B blocks on C220)", "high"),
-    "aiv_cores": ("C310: the camodel as used by the reference harness; C220: platform ini example", "medium"),
-    "aic_cores": ("as aiv_cores", "medium"),
-    "clock_mhz": ("inferred (C310) / commonly quoted (C220), see the field comment", "low"),
-    "scalar_op": ("guess: one cycle", "guess"),
-    "scalar_gm": ("guess: a scalar GM access through the data cache", "guess"),
-    "issue": ("guess: scalar issue of one instruction", "guess"),
-    "loop_trip": ("guess: loop control", "guess"),
-    "mte1_latency": ("guess (cube path not separately measured)", "guess"),
-    "mte1_bytes_per_tick": ("guess", "guess"),
-    "fix_bytes_per_tick": ("guess", "guess"),
-    "vector_repeat": ("spec: one tick per 256-byte repeat (perf-calibration §5, fixed)", "medium"),
-    "icache_instrs": ("guess: sized so unroll_factor=8 of a typical body overflows (perf-calibration §1.3)", "guess"),
-    "icache_miss": ("guess: per trip of a body the size of the cache, when the body thrashes it", "guess"),
-    "mmad_issue": ("guess", "guess"),
-    "mmad_macs_per_tick": ("spec: 16x16x16 fp16 MAC per cycle (Da Vinci cube)", "medium"),
+    "ub_bytes": ("pyasc launcher ub_capacity", "high", None),
+    "l1_bytes": ("public arch headers (catlass, ops-transformer)", "high", None),
+    "l0a_bytes": ("public arch headers", "high", None),
+    "l0b_bytes": ("public arch headers", "high", None),
+    "l0c_bytes": ("public arch headers (C310: header for Ascend910_95, unconfirmed for dav_3510)", "medium", None),
+    "vector_bytes": ("VL = 256 B (RegTensor doc; one repeat of 8 x 32 B blocks on C220)", "high", (256, 256)),
+    "aiv_cores": ("C310: the camodel as used by the reference harness; C220: platform ini example", "medium", None),
+    "aic_cores": ("as aiv_cores", "medium", None),
+    "clock_mhz": ("inferred (C310) / commonly quoted (C220), see the field comment", "low", (1000, 2500)),
+    "block_stagger": ("spec: 8 blocks of one launch end ~40 ticks apart each (ticks-calculation §4)", "medium",
+                      (0, 100)),
+    "scalar_op": ("guess: one cycle", "guess", (1, 4)),
+    "scalar_gm": ("guess: a scalar GM access through the data cache (hit ~20, miss a GM round trip)", "guess",
+                  (20, 600)),
+    "issue": ("guess: scalar issue of one instruction", "guess", (1, 8)),
+    "loop_trip": ("guess: loop control (compare, branch, induction update)", "guess", (2, 20)),
+    "mte2_latency": ("spec mechanism (the data lands a latency after the engine frees, perf-calibration §5: "
+                     "lambda2 + bytes / beta2)", "low", (0, 600)),
+    "mte3_latency": ("spec mechanism: a store is done when GM acknowledges the write", "low", (0, 600)),
+    "mte1_latency": ("guess (cube path not separately measured)", "guess", (10, 200)),
+    "mte1_bytes_per_tick": ("guess: L1 -> L0 bus", "guess", (64, 512)),
+    "fix_bytes_per_tick": ("guess", "guess", (16, 256)),
+    "vector_repeat": ("spec: one tick per 256-byte repeat (perf-calibration §5, fixed)", "medium", (1, 1)),
+    "icache_instrs": ("guess: sized so unroll_factor=8 of a typical body overflows (perf-calibration §1.3)",
+                      "guess", (16, 256)),
+    "icache_miss": ("guess: per trip of a body the size of the cache, when the body thrashes it", "guess",
+                    (100, 2000)),
+    "mmad_issue": ("guess", "guess", (5, 50)),
+    "mmad_macs_per_tick": ("spec: 16x16x16 fp16 MAC per cycle (Da Vinci cube)", "medium", (4096, 8192)),
+    "vf_fusion": ("spec: the measured default build behaves as VF fusion on (perf-calibration §1.3); a C310 "
+                  "feature (pyasc rejects vf_fusion elsewhere)", "high", None),
+    "vector_weights": ("spec guesses, fitted where a table overrides them; ranges in WEIGHT_RANGES", "low", None),
 }
 SOURCES = {
     CompilationArch.C310: {**_COMMON,
-        "launch_ticks": ("fitted (rows of 1 to 128 trips at 1, 8 and 16 cores)", "medium"),
-        "block_stagger": ("spec: 8 blocks of one launch end ~40 ticks apart each (ticks-calculation §4)", "medium"),
-        "scalar_float_math": ("fitted (rms_norm row; at the fit's upper bound: scalar division and square "
-                              "root run as software sequences)", "low"),
-        "sync": ("fitted", "medium"),
-        "mte2_setup": ("fitted: the engine's occupancy per load; one more 4 KiB load per tile costs ~400 "
-                       "(add vs abs f16), a 512 B tile ~310 (abs f32 TILE 128)", "high"),
-        "mte2_latency": ("spec mechanism (the data lands a latency after the engine frees, perf-calibration §5: "
-                         "lambda2 + bytes / beta2); size: the smallest value that lets a single buffer "
-                         "(unroll_factor=1) serialise load behind compute as the §2.4 sweep separates "
-                         "uf1 / uf2 with parallel=True (its rank order, not its values)", "low"),
-        "mte2_bytes_per_tick": ("fitted: per core with 16 cores streaming (add vs abs f16); below the spec's "
-                                "50-75, a low-identifiability estimate", "medium"),
-        "mte3_setup": ("fitted", "medium"),
-        "mte3_latency": ("fitted", "medium"),
-        "mte3_bytes_per_tick": ("fitted (apply_adam, softmax stores; spec: 7-9 B/tick)", "medium"),
-        "fix_latency": ("fitted (matmul 32x32x32 row only)", "low"),
-        "vector_issue": ("fitted: one vector-function call (fused default build)", "medium"),
-        "vector_op": ("fitted: latency of one op inside a fused vector function", "medium"),
-        "vf_fusion": ("spec: the measured default build behaves as VF fusion on (perf-calibration §1.3: "
-                      "default == on in every cell)", "high"),
-        "vector_chain": ("0: ops inside one vector function are ordered by their latency (vector_op)", "medium"),
-        "tile_alloc": ("spec: static allocation on C310, no scalar allocation work (perf-calibration §3.3)", "high"),
-        "vector_to_scalar": ("fitted (reduce_sum, rms_norm rows)", "medium"),
-        "cube_to_vector": ("guess: on-chip FIFO hand-off", "guess"),
-        "loop_barrier": ("spec mechanism (InsertBufIdSync); size from the ~500 ticks per trip parallel=True saves", "medium"),
-        "unroll_fill": ("not observed on C310: 0", "low"),
-        "interleave_clones": ("spec: static allocation and buffer-id sync let clones overlap (reduce rows)", "medium"),
-        "vector_weights": ("spec guesses (exp / sqrt / div 2, tanh 6, erf 8, softmax 7); compare and select 1 "
-                           "(single ops); reduce: one pass over the data plus a tree over one repeat's lanes", "low"),
+        "launch_ticks": ("fitted (rows of 1 to 128 trips at 1, 8 and 16 cores); a never-run kernel prints ~15, "
+                         "small kernels ~4k", "medium", (1000, 4000)),
+        "scalar_float_math": ("fitted (rms_norm row): scalar division and square root run as software "
+                              "sequences", "low", (10, 300)),
+        "sync": ("fitted: set_flag / wait_flag handshake between two pipes", "medium", (10, 100)),
+        "mte2_setup": ("fitted: the engine's occupancy per load (descriptor, address translation, request "
+                       "issue); spec lambda2 ~330-350 with the latency", "high", (50, 500)),
+        "mte2_bytes_per_tick": ("fitted: per core with 16 cores streaming (spec: 50-75, low identifiability; "
+                                "1.6 TB/s over 16-32 cores at ~1.65 GHz is 30-60)", "medium", _C310_DMA),
+        "mte3_setup": ("fitted", "medium", (20, 500)),
+        "mte3_bytes_per_tick": ("fitted (apply_adam, softmax stores; spec: 7-9 B/tick)", "medium", _C310_DMA),
+        "dma_burst": ("third-party: the 950's memory-access granularity is 128 B (512 B on A2)", "low",
+                      (32, 512)),
+        "store_partial": ("0: the 128-byte granularity writes with byte masks; no C310 row separates it",
+                          "guess", (0, 800)),
+        "fix_latency": ("fitted (matmul 32x32x32 row only)", "low", (50, 600)),
+        "vector_issue": ("fitted: one vector-function call (fused default build)", "medium", (5, 60)),
+        "vector_op": ("fitted: latency of one op inside a fused vector function", "medium", (0, 20)),
+        "vector_chain": ("0: ops inside one vector function are ordered by their latency (vector_op)", "medium",
+                         (0, 100)),
+        "tile_alloc": ("spec: static allocation on C310, no scalar allocation work (perf-calibration §3.3)",
+                       "high", (0, 0)),
+        "vector_to_scalar": ("fitted (reduce_sum, rms_norm rows): V -> S flag, then the scalar load from UB",
+                             "medium", (30, 600)),
+        "cube_to_vector": ("guess: the on-chip cube -> vector FIFO (TPUSH / TPOP)", "guess", (50, 600)),
+        "loop_barrier": ("spec mechanism (InsertBufIdSync); size from the ~500 ticks per trip parallel=True "
+                         "saves", "medium", (0, 600)),
+        "cold_fetch": ("0: C310's instruction prefetch hides first-run fetches (no C310 row separates them)",
+                       "low", (0, 600)),
+        "interleave_clones": ("spec: static allocation and buffer-id sync let clones overlap (reduce rows)",
+                              "medium", None),
     },
     CompilationArch.C220: {**_COMMON,
-        "launch_ticks": ("fitted (reduce_sum row sweep: ~3.4k fixed)", "medium"),
-        "block_stagger": ("fitted", "low"),
-        "scalar_float_math": ("guess", "guess"),
-        "sync": ("fitted", "low"),
-        "mte2_setup": ("fitted (reduce_sum row sweep)", "medium"),
-        "mte2_latency": ("as C310", "low"),
-        "mte2_bytes_per_tick": ("fitted (reduce_sum row sweep)", "medium"),
-        "mte3_setup": ("fitted", "low"),
-        "mte3_latency": ("fitted", "low"),
-        "mte3_bytes_per_tick": ("fitted: 0.2 B/tick is the only store rate that gives both ~1.2-1.6k ticks per "
-                                "256-byte elementwise tile and ~800 per 8 KiB reduce row", "low"),
-        "fix_latency": ("not measured on C220: C310 guess", "guess"),
-        "vector_issue": ("fitted", "low"),
-        "vector_to_scalar": ("fitted (reduce_sum row sweep)", "medium"),
-        "cube_to_vector": ("guess: through GM on A2", "guess"),
-        "loop_barrier": ("spec: InsertSync on A2 has no loop-end barrier (parallel=True changes nothing)", "high"),
-        "unroll_fill": ("fitted: unroll_factor=2 costs ~1.4-2k fixed on the reduce_sum sweep", "medium"),
-        "interleave_clones": ("fitted: unroll_factor=2 gains nothing per row on the reduce_sum sweep", "medium"),
-        "vector_op": ("0: not separable from vector_issue on the C220 rows (DMA- and store-bound)", "guess"),
-        "vf_fusion": ("spec: vector-function fusion is a C310 feature (pyasc rejects vf_fusion elsewhere)", "high"),
+        "launch_ticks": ("fitted (reduce_sum row sweep: ~3.4k fixed with the first row)", "medium", (1000, 4000)),
+        "scalar_float_math": ("guess", "guess", (10, 300)),
+        "sync": ("fitted: set_flag / wait_flag handshake between two pipes", "low", (10, 100)),
+        "mte2_setup": ("fitted (reduce_sum row sweep)", "medium", (50, 500)),
+        "mte2_bytes_per_tick": ("fitted (reduce_sum row sweep: 8 KiB rows)", "medium", _C220_DMA),
+        "mte3_setup": ("fitted", "low", (20, 500)),
+        "mte3_bytes_per_tick": ("fitted: a core's share of the HBM write bandwidth", "low", _C220_DMA),
+        "dma_burst": ("spec: GM -> L1 / UB DMA works in 512-byte cache lines on A2 (hiascend storage units)",
+                      "medium", (32, 512)),
+        "store_partial": ("fitted: a store of part of a 512-byte line (the 256-byte elementwise tiles, the 32-byte "
+                          "reduce rows) reads the line back first -- one GM read round trip", "low", (0, 800)),
+        "fix_latency": ("not measured on C220: C310 guess", "guess", (50, 600)),
+        "vector_issue": ("fitted", "low", (5, 60)),
+        "vector_op": ("0: not separable from vector_issue on the C220 rows (DMA- and store-bound)", "guess",
+                      (0, 20)),
         "vector_chain": ("spec mechanism: pipe_barrier(PIPE_V) between dependent calls and between the "
-                         "instructions a heavy call expands to (InsertSync, perf-calibration §3.3); the C220 rows "
-                         "hide it under DMA, so its size is set with the erf weight from the one statement "
-                         "about it: camodel separates abs / leaky_relu / gelu float16 by ~40 % (issue note)", "low"),
+                         "instructions a heavy call expands to (InsertSync, perf-calibration §3.3): the V "
+                         "pipeline's depth; the C220 rows hide it under DMA", "low", (0, 100)),
         "tile_alloc": ("spec mechanism: TPipe allocation is scalar work per tile on A2 (§3.3); not separable "
-                       "from the fitted per-load / per-store numbers: 0", "guess"),
-        "vector_weights": ("spec guesses, fitted where the table overrides (reduce 5.7 passes, compare, select, "
-                           "softmax); erf 30: no erf instruction on A2, a software sequence of ~30 dependent "
-                           "vector instructions (guess, sized with vector_chain)", "low"),
+                       "from the per-DMA setup on the C220 rows: 0", "guess", (0, 200)),
+        "vector_to_scalar": ("fitted (reduce_sum row sweep): V -> S flag, then the scalar load from UB", "medium",
+                             (30, 600)),
+        "cube_to_vector": ("spec mechanism: on A2 the cube hands its result to the vector core through GM -- a "
+                           "FixPipe write, a cross-core flag and an MTE2 read; size a guess from those parts",
+                           "guess", (300, 2000)),
+        "loop_barrier": ("spec: InsertSync on A2 has no loop-end barrier (parallel=True changes nothing)", "high",
+                         (0, 0)),
+        "cold_fetch": ("fitted: the reduce_sum sweep's unroll_factor=2 costs ~1.4k more fixed -- the second "
+                       "clone's instructions fetched from GM on first run, a line per op", "medium", (0, 600)),
+        "interleave_clones": ("fitted: unroll_factor=2 gains nothing per row on the reduce_sum sweep", "medium",
+                              None),
     },
+}
+
+# The numbers bench/ticks_calibration.py fits, per platform (each inside its SOURCES range).
+FITTED = {
+    CompilationArch.C310: ("launch_ticks", "sync", "mte2_setup", "mte2_bytes_per_tick", "mte3_setup",
+                           "mte3_bytes_per_tick", "vector_issue", "vector_op", "vector_to_scalar", "cold_fetch"),
+    CompilationArch.C220: ("launch_ticks", "mte2_setup", "mte2_bytes_per_tick", "mte3_setup",
+                           "mte3_bytes_per_tick", "store_partial", "vector_issue", "vector_chain",
+                           "vector_to_scalar", "cold_fetch"),
 }
 
 
 def hardware(platform: Platform) -> Hardware:
-    return _C310 if platform_to_arch(platform) == CompilationArch.C310 else _C220
+    return _TABLES[platform_to_arch(platform)]
+
+
+@contextmanager
+def tuned(platform: Platform, **values):
+    """The platform's table with ``values`` in place of its own while the block runs (calibration fits).
+    Op costs are computed when a kernel is compiled: kernels compiled before keep the costs of the table
+    they were compiled with (the calibration kernels compile on every call)."""
+    arch = platform_to_arch(platform)
+    own = _TABLES[arch]
+    _TABLES[arch] = replace(own, **values)
+    try:
+        yield _TABLES[arch]
+    finally:
+        _TABLES[arch] = own

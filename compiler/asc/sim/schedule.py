@@ -129,8 +129,11 @@ class BlockSchedule:
         self.gate = 0.0             # MTE2 / MTE1 start no earlier (loop-end barrier)
         self.done = 0.0             # latest completion of any instruction
         self.macs = 0               # cube multiply-accumulates (roofline)
+        self.busy = [0.0] * len(PIPES)  # ticks each pipe is busy (fused vector calls counted as scheduled)
         self.stored = 0.0           # latest completion of a store (MTE3)
         self.slot = 0
+        self.copy = 0               # which copy of the loop body's code runs: its unrolled clone, or the tail
+        self.fetched = set()        # (op, code copy) whose instructions are in the instruction cache
         self.events = events        # list of (pipe, name, start, dur, line, waited_on) or None
 
     # -- one instruction --------------------------------------------------------------------------
@@ -140,8 +143,15 @@ class BlockSchedule:
         ready = self.ready
         read = self.read
         pipe = st.pipe
+        if hw.cold_fetch:
+            code = (st.key, self.copy)
+            if code not in self.fetched:             # first run of this code in the launch: fetch it
+                self.fetched.add(code)
+                free[S] += hw.cold_fetch
+                self.busy[S] += hw.cold_fetch
         if hw.tile_alloc and st.tile_outs and not st.alias:
             free[S] += hw.tile_alloc * len(st.tile_outs)  # dynamic buffer allocation (queue alloc / free)
+            self.busy[S] += hw.tile_alloc * len(st.tile_outs)
         t = free[S]                                  # issued in program order by the scalar unit
         cause = None
         keys = []
@@ -189,6 +199,7 @@ class BlockSchedule:
                 end = s
                 break
             free[p] = s + dur
+            self.busy[p] += dur
             end = s + dur + lat
             if events is not None and dur > 0.0:
                 # the event this one waited for (a flow arrow in the trace), if a dependency set its start
@@ -202,6 +213,7 @@ class BlockSchedule:
             self.stored = end
         if pipe != S:
             free[S] += hw.issue
+            self.busy[S] += hw.issue
         for k in keys:
             prev = read.get(k)
             if prev is None or prev[0] < end:
@@ -241,6 +253,8 @@ class BlockSchedule:
     def _trip(self, st, t, tail=False):
         hw = self.hw
         self.slot = k = t % st.uf
+        # the remainder trips run in a tail loop: a copy of the body's code of its own
+        self.copy = (st.key, "tail" if tail and st.uf > 1 else k)
         if st.uf > 1 and hw.interleave_clones:
             # the clones of one unrolled group issue side by side: each starts at the group's issue point
             if k == 0:
@@ -250,6 +264,7 @@ class BlockSchedule:
                 self._group_end = max(self._group_end, self.free[S])
                 self.free[S] = self._group + k * hw.issue
         self.free[S] += hw.loop_trip
+        self.busy[S] += hw.loop_trip
         self.run(st.body)
         if st.uf > 1 and hw.interleave_clones and k == st.uf - 1:
             self.free[S] = max(self._group_end, self.free[S])
@@ -266,9 +281,8 @@ class BlockSchedule:
         if not entries:
             return
         n = int(round(self.visits.get(("trips", st.key), 0.0) / entries))
-        outer_slot = self.slot
+        outer_slot, outer_copy = self.slot, self.copy
         code = st.n_instr * st.uf
-        self.free[S] += hw.unroll_fill * (st.uf - 1)
         # a body larger than the instruction cache thrashes it (least recently used lines are the next
         # needed): every trip refetches all of it, not only the overflow
         miss = hw.icache_miss * code / hw.icache_instrs if code > hw.icache_instrs else 0.0
@@ -284,16 +298,19 @@ class BlockSchedule:
                     self.events.append((S, f"{skip} trips (steady state)", self.free[S], skip * period, None, None))
                 self._shift(skip * period)
                 self.macs += (self.macs - self._macs_mark) // st.uf * skip
+                self.busy = [b + (b - m) / st.uf * skip for b, m in zip(self.busy, self._busy_mark)]
                 t += skip
                 continue
             if t == warm - st.uf:
                 self._mark = self.frontier()
                 self._macs_mark = self.macs
+                self._busy_mark = list(self.busy)
             if miss:
                 self.free[S] += miss
+                self.busy[S] += miss
             self._trip(st, t, t >= n - n % st.uf)
             t += 1
-        self.slot = outer_slot
+        self.slot, self.copy = outer_slot, outer_copy
 
 
 def block_schedules(compiled, hw, visits, core_num, record=False):
@@ -302,7 +319,8 @@ def block_schedules(compiled, hw, visits, core_num, record=False):
     keys = tuple(visits)
     # relaunches with the same loop and branch record (the common case) reuse the schedules
     memo = compiled.__dict__.setdefault("_schedule_memo", {})
-    key = (id(hw), core_num, record, keys) + tuple(visits[k].tobytes() for k in keys)
+    # keyed by the table itself (not its id): a tuned copy during calibration is another table
+    key = (hw, core_num, record, keys) + tuple(visits[k].tobytes() for k in keys)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -331,7 +349,7 @@ def launch_ticks(hw, which, scheds, cube=False):
     finish a little later each (shared DMA and dispatch); the launch adds the floor. Schedules reused
     from ``block_schedules``' memo reuse their result (callers only read it)."""
     memo = scheds[0].__dict__.setdefault("_launch_ticks", {})   # these schedules' earlier launches
-    key = (id(hw), cube, which.tobytes())
+    key = (hw, cube, which.tobytes())
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _launch_ticks(hw, which, scheds, cube)

@@ -30,6 +30,7 @@ from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
 from ..core.ir_value import PlainValue, to_scalar
+from .costs import dma_ticks
 from .tensor import Tensor
 from .tile import Tile, emit_tile, require_location
 
@@ -166,13 +167,13 @@ def scatter(src, dim, index, dst, offsets, check_bounds=True, num_indices=None):
 def _gather_cost(op, hw):
     t = op.results[0].type
     rows = t.shape[0]
-    return ("MTE2", rows * hw.mte2_setup + t.nbytes / hw.mte2_bytes_per_tick, hw.mte2_latency)
+    return ("MTE2", dma_ticks(hw, t, runs=rows), hw.mte2_latency)
 
 
 def _scatter_cost(op, hw):
     t = op.operands[0].type
     rows = op.operands[1].type.shape[0]
-    return ("MTE3", rows * hw.mte3_setup + t.nbytes / hw.mte3_bytes_per_tick, hw.mte3_latency)
+    return ("MTE3", dma_ticks(hw, t, store=True, runs=rows), hw.mte3_latency)
 
 
 define("tile.gather", cost=_gather_cost, reads_gm=0, dma=True)

@@ -10,6 +10,7 @@ from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core import dtype as dt
 from ..core.errors import NotSupportedError, error
+from .costs import dma_ticks
 from ..core.ir_value import PlainValue, to_scalar
 from .round_mode import RoundMode
 from .tensor import Tensor
@@ -391,7 +392,7 @@ def resolve_auto_locations(fn):
 # -- costs ---------------------------------------------------------------------------------------
 def _load_cost(op, hw):
     t = op.results[0].type
-    gm = ("MTE2", hw.mte2_setup + t.nbytes / hw.mte2_bytes_per_tick, hw.mte2_latency)
+    gm = ("MTE2", dma_ticks(hw, t, op.operands[0].type), hw.mte2_latency)
     if t.location in (Location.L0A, Location.L0B):  # split into GM -> L1 and L1 -> L0 (SplitCubeLoad)
         return [gm, ("MTE1", hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick)]
     return gm
@@ -401,7 +402,7 @@ def _store_cost(op, hw):
     t = op.operands[0].type
     if t.location == Location.L0C:
         return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
-    return ("MTE3", hw.mte3_setup + t.nbytes / hw.mte3_bytes_per_tick, hw.mte3_latency)
+    return ("MTE3", dma_ticks(hw, t, op.operands[1].type, store=True), hw.mte3_latency)
 
 
 def _copy_cost(op, hw):
