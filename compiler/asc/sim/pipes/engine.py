@@ -10,6 +10,7 @@ from ...ir.registry import PIPES
 from ..executor import KernelRuntimeError
 from . import ordering
 from .compute import IMPLS
+from .cube import SCHEDULES as CUBE_SCHEDULES
 from .timing import BlockTiming
 
 S = PIPES.index("S")
@@ -132,7 +133,8 @@ class BlockEngine:
         result = IMPLS[op.name](self, op)
         if self._pending_gm:
             self.check_gm_values()
-        end = self.timing.op(op, pipe, after, after_event)
+        sched = CUBE_SCHEDULES.get(op.name)
+        end = sched(self, op, after) if sched is not None else self.timing.op(op, pipe, after, after_event)
         self.ends.append(end)
         return result
 
