@@ -18,12 +18,8 @@ from .tensors import GlobalTensor, _block
 
 
 def _fail(message, hint=None, category="MatmulError"):
-    from ...sim.executor import KernelRuntimeError   # the engine's error type (reported at the user's line)
-    loc = user_loc()
-    where = f"{loc[0]}:{loc[1]}: " if loc else ""
-    err = KernelRuntimeError(where + message + (f"\nhint: {hint}" if hint else ""))
-    err.category, err.hint = category, hint
-    return err
+    """The engine's kernel error, reported at the user's line."""
+    return _block().user_error(user_loc(), message, hint, category)
 
 
 def _ceil(a, b):

@@ -65,6 +65,11 @@ class BlockEngine:
         self.timing = BlockTiming(hw, launch.record)
         self._pending_gm = []             # GM writes over another block's elements, checked once written
 
+    def user_error(self, loc, message, hint=None, category="RaceError"):
+        """A kernel error at the user's line ``loc`` (file, line) for a check made outside ``issue``."""
+        from ...ir.pipe_ops import PipeOp
+        return _fail(PipeOp("check", "S", loc=loc), message, hint, category)
+
     # -- memory ----------------------------------------------------------------------------------
     def memory(self, space):
         m = self.mem.get(space)
