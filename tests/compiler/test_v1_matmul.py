@@ -105,7 +105,7 @@ def test_fp32_inputs_accumulate_exactly_enough():
 
 # -- the tiling rule ----------------------------------------------------------------------------------
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(m=st.integers(1, 3000), n=st.integers(1, 3000), k=st.integers(1, 5000), dim=st.integers(1, 48),
+@given(m=st.integers(1, 3000), n=st.integers(1, 3000), k=st.integers(1, 5000), dim=st.integers(1, 64),
        dtype=st.sampled_from([np.float16, np.float32]), platform=st.sampled_from(PLATFORMS),
        fixed=st.sampled_from([(-1, -1, -1), (64, 64, -1), (256, 128, -1), (16, 32, 16), (128, 256, 64)]),
        bias=st.booleans())
@@ -119,7 +119,7 @@ def test_tiling_rule_is_valid(m, n, k, dim, dtype, platform, fixed, bias):
         assert fixed != (-1, -1, -1) and ("L0" in str(e) or "L1" in str(e))
         return
     assert cube_tiling.problems(t, hw, sz, sz, bias=bias) == []
-    assert 1 <= t.used_core_num <= dim
+    assert 1 <= t.used_core_num <= min(dim, hw.aiv_cores)
     for f, v in zip(("base_m", "base_n", "base_k"), fixed):
         assert v < 0 or getattr(t, f) == v          # what the caller fixed is kept
     assert t.single_core_k == k and t.m == m and t.n == n
@@ -289,3 +289,100 @@ def test_struct_argument_is_copied_per_block_and_fields_assignable():
     assert t.n == 5 and rt.last_launch_report()["kernel_type"] == "AIV_ONLY"
     with pytest.raises(AttributeError, match="does not have a field 'q'"):
         Tiling(q=1)
+
+
+# -- the core split in the tick model -----------------------------------------------------------------
+def _tiles_launch(groups, used, k=256):
+    """``used`` single-core tiles of 64 x 64 x k, launched on ``groups`` MIX groups; returns the ticks."""
+    m = 64 * used
+    t = _hand_tiling(used_core_num=used, m=m, k_a=k, k_b=k, single_core_k=k)
+    a, b = np.ones((m, k), np.float16), np.ones((k, 64), np.float16)
+    c = np.zeros((m, 64), np.float32)
+    mm_all[groups](a, b, c, np.zeros((1, 64), np.float32), t, np.zeros(8, np.uint8), False, False, False)
+    np.testing.assert_array_equal(c, np.full_like(c, k))
+    return rt.last_launch_report()["ticks"]
+
+
+def test_two_vector_cores_share_their_groups_cube_core():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    floor = hardware(config.Platform.Ascend910B1).launch_ticks
+    one, two = _tiles_launch(1, 1, 1024), _tiles_launch(1, 2, 1024)   # one group: one tile, then one per vector core
+    assert two - floor > 1.6 * (one - floor)      # (each vector core with a cube of its own: about equal)
+
+
+def test_more_groups_than_cube_cores_run_in_waves():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    aic = hardware(config.Platform.Ascend910B1).aic_cores
+    floor = hardware(config.Platform.Ascend910B1).launch_ticks
+    full, twice = _tiles_launch(aic, 2 * aic), _tiles_launch(2 * aic, 4 * aic)
+    assert twice - floor > 1.6 * (full - floor)
+    assert rt.last_launch_report()["blocks"] == 4 * aic
+
+
+@asc.jit
+def mm_to_gm_blocks(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                    ws: asc.GlobalAddress):
+    ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(b)
+    cg.set_global_buffer(c)
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, ag.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bg.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, cg.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, tiling)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(ag)
+        mm.set_tensor_b(bg)
+        mm.set_tail(tiling.m, tiling.n)
+        with mm.iterate() as count:
+            mm.get_tensor_c(cg)          # each block at its place in C, tails included
+        mm.end()
+
+
+def test_get_tensor_c_into_gm_places_every_block_with_tails():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(-3, 4, (70, 40)).astype(np.float16), rng.integers(-3, 4, (40, 50)).astype(np.float16)
+    t = _hand_tiling(m=70, n=50, k_a=40, k_b=40, single_core_m=70, single_core_n=50, single_core_k=40, base_m=32,
+                     base_n=32, base_k=16)
+    c = np.zeros((70, 50), np.float32)
+    mm_to_gm_blocks[1](a, b, c, t, np.zeros(8, np.uint8))
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b)
+
+
+@asc.jit
+def mm_batch(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+             ws: asc.GlobalAddress, batch_a: asc.ConstExpr[int], batch_b: asc.ConstExpr[int]):
+    ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(b)
+    cg.set_global_buffer(c)
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, ag.dtype, False,
+                                             asc.LayoutMode.NORMAL),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bg.dtype, False,
+                                             asc.LayoutMode.NORMAL),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, cg.dtype, False,
+                                             asc.LayoutMode.NORMAL))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, tiling)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(ag)
+        mm.set_tensor_b(bg)
+        mm.iterate_batch(cg, batch_a, batch_b, False)
+        mm.end()
+
+
+def test_iterate_batch_normal_layout():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    rng = np.random.default_rng(9)
+    a, b = rng.integers(-3, 4, (2, 32, 48)).astype(np.float16), rng.integers(-3, 4, (1, 48, 16)).astype(np.float16)
+    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    tiler.set_dim(1)
+    tiler.set_org_shape(32, 16, 48)
+    tiler.set_shape(32, 16, 48)
+    tiler.set_batch_num(2)
+    t = asc.adv.TCubeTiling()
+    tiler.get_tiling(t)
+    c = np.zeros((2, 32, 16), np.float32)
+    mm_batch[1](a, b, c, t, np.zeros(8, np.uint8), 2, 1)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b[0])
+    assert t.batch_num == 2

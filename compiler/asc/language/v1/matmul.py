@@ -149,7 +149,7 @@ class Matmul:
         rows, cols = min(bm, tm - mi * bm), min(bn, tn - nj * bn)
         attrs = {"mm": self, "block": (mi, nj), "ready": ready, "dst": tensor, "atomic": bool(en_atomic)}
         if isinstance(tensor, GlobalTensor):
-            attrs.update(ldc=ldc, sequential=False)
+            attrs.update(ldc=ldc, sequential=False, dst=tensor[mi * bm * ldc + nj * bn:])
             writes = _row_regions(tensor, mi * bm, mi * bm + rows, nj * bn, nj * bn + cols, ldc)
         else:
             need = bm * bn

@@ -4,7 +4,8 @@
    inputs (128 x 128 x 32 for 4-byte, 128 x 256 x 128 for 1-byte) and are halved, largest first, until
    A and B blocks fit half of L0A / L0B (ping-pong) and the C block fits L0C (or the buffer space given).
    Free parts are multiples of 16, never more than the (16-rounded) single-core tile.
-2. Core split. Every (m_cores, n_cores) with m_cores * n_cores <= dim is tried; single-core sizes are
+2. Core split. Every (m_cores, n_cores) with m_cores * n_cores <= dim (capped at the platform's vector
+   core count) is tried; single-core sizes are
    ceil(M / m_cores) and ceil(N / n_cores) rounded up to the base block when it is fixed, to 16 otherwise
    (K is not split). The split with the smallest single-core tile wins; ties go to tiles without tails,
    then to the smaller perimeter (less data loaded), then to fewer cores.
@@ -38,6 +39,7 @@ def choose(hw, m, n, k, dim, a_bytes, b_bytes, c_bytes=4, bias=False, fixed=(-1,
     for what, v in (("M", m), ("N", n), ("K", k), ("dim", dim)):
         if int(v) <= 0:
             raise TilingError(f"matmul tiling: {what} = {v} must be positive")
+    dim = min(int(dim), hw.aiv_cores)        # no more cores than the platform has
     l1 = hw.l1_bytes if l1 is None or l1 < 0 else int(l1)
     l0c = hw.l0c_bytes if l0c is None or l0c < 0 else int(l0c)
     fm, fn, fk = (int(x) for x in fixed)
