@@ -194,8 +194,7 @@ def test_tiling_that_does_not_cover_the_matrix():
 
 @asc.jit
 def mm_iter(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-            ws: asc.GlobalAddress, ub_elems: asc.ConstExpr[int], sync: asc.ConstExpr[bool],
-            user_flag: asc.ConstExpr[bool]):
+            ws: asc.GlobalAddress, ub_elems: asc.ConstExpr[int], sync: asc.ConstExpr[bool]):
     """Tutorial 05's loop: each base block into UB, a vector op on it, out to GM (one tile, block 0)."""
     ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     ag.set_global_buffer(a)
@@ -214,9 +213,6 @@ def mm_iter(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ti
         with mm.iterate() as count:
             out = que.alloc_tensor(cg.dtype)
             mm.get_tensor_c(out, en_sequential_write=True, sync=sync)
-            if user_flag:
-                asc.set_flag(asc.HardEvent.FIX_M, 0)   # (any flag: only the right one orders FIX before V)
-                asc.wait_flag(asc.HardEvent.FIX_M, 0)
             asc.muls(out, out, 2.0, count=tiling.base_m * tiling.base_n)
             que.enque(out)
             out = que.deque(cg.dtype)
@@ -230,13 +226,13 @@ def mm_iter(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ti
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
-def _iter_case(ub_elems=32 * 32, sync=True, user_flag=False):
+def _iter_case(ub_elems=32 * 32, sync=True):
     rng = np.random.default_rng(1)
     a, b = rng.integers(-3, 4, (64, 48)).astype(np.float16), rng.integers(-3, 4, (48, 96)).astype(np.float16)
     t = _hand_tiling(m=64, n=96, k_a=48, k_b=48, single_core_m=64, single_core_n=96, single_core_k=48, base_m=32,
                      base_n=32, base_k=16)
     c = np.zeros((64, 96), np.float32)
-    mm_iter[1](a, b, c, t, np.zeros(8, np.uint8), ub_elems, sync, user_flag)
+    mm_iter[1](a, b, c, t, np.zeros(8, np.uint8), ub_elems, sync)
     return c, 2 * (a.astype(np.float64) @ b)
 
 
@@ -259,7 +255,8 @@ def test_vector_read_before_get_tensor_c_delivered_is_a_race():
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     with pytest.raises(KernelRuntimeError) as e:
         _iter_case(sync=False)        # asynchronous get_tensor_c, nothing orders FIX before the vector read
-    assert e.value.category == "RaceError" and "muls" in str(e.value) and "get_tensor_c" in str(e.value)
+    assert e.value.category == "RaceError" and "muls on V" in str(e.value) and "get_tensor_c on FIX" in str(e.value)
+    assert "sync=True" in e.value.hint
 
 
 def test_struct_argument_is_copied_per_block_and_fields_assignable():
