@@ -1,8 +1,10 @@
-"""``asc.adv``: pyasc's advanced v1 APIs this engine runs (``softmax``, ``quant``); the others (Matmul ...)
-fail with a clear message."""
+"""``asc.adv``: pyasc's advanced v1 APIs this engine runs (``softmax``, ``quant``, ``Matmul`` with its
+``TCubeTiling``); the others fail with a clear message."""
 from __future__ import annotations
 
 from .language.v1.adv import QuantConfig, SoftmaxTiling, quant, softmax  # noqa: F401
+from .language.v1.matmul import Matmul, register_matmul  # noqa: F401
+from .language.v1.matmul_types import MatmulConfig, MatmulType, TCubeTiling  # noqa: F401
 from .language.v1.names import UPSTREAM_ADV_NAMES, not_supported
 
 

@@ -46,7 +46,7 @@ def test_unimplemented_v1_names_fail_at_the_users_line_with_a_clear_message():
     with pytest.raises(NotSupportedByEngineError, match=rf"test_v1_front_end.py:{line}: asc\.mmad is not supported "
                        "by this engine"):
         uses_cube[1](np.zeros(8, np.float32))
-    with pytest.raises(NotSupportedByEngineError, match=r"asc\.adv\.Matmul is not supported by this engine"):
-        asc.adv.Matmul
+    with pytest.raises(NotSupportedByEngineError, match=r"asc\.adv\.rmsnorm is not supported by this engine"):
+        asc.adv.rmsnorm
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         asc.no_such_name

@@ -4,6 +4,7 @@ the device's scalar unit runs it); ``uses_v1`` tells such a kernel from a tile k
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..ir.pipe_ops import current_block, pop_block, push_block
 from ..language.v1 import EXPORTS, UPSTREAM_ADV_NAMES, UPSTREAM_NAMES
@@ -29,6 +30,19 @@ def uses_auto_tensors(node):
     return any(isinstance(n, ast.Attribute) and n.attr == "LocalTensorAuto" for n in ast.walk(node))
 
 
+def kernel_kind(node, options):
+    """pyasc's kernel type: ``MIX`` for a kernel that registers a Matmul (one cube core serving two vector
+    cores per group), ``AIC_ONLY`` with ``matmul_cube_only=True``, else ``AIV_ONLY`` (or the type asked for)."""
+    asked = options.get("kernel_type")
+    if asked is not None:
+        name = getattr(asked, "name", str(asked)).upper()
+        return "MIX" if name.startswith("MIX") else name
+    mm = any(isinstance(n, ast.Attribute) and n.attr == "register_matmul" for n in ast.walk(node))
+    if mm:
+        return "AIC_ONLY" if options.get("matmul_cube_only") else "MIX"
+    return "AIV_ONLY"
+
+
 def in_v1_block():
     return current_block() is not None
 
@@ -37,9 +51,52 @@ def run_block(jit_fn, engine, values):
     """Run the kernel body for one block (``values``: parameter name -> v1 value)."""
     push_block(engine)
     try:
-        jit_fn.fn(**values)
+        v1_body(jit_fn)(**values)
     finally:
         pop_block()
 
 
-__all__ = ["uses_v1", "run_block", "in_v1_block", "UPSTREAM_ADV_NAMES"]
+__all__ = ["uses_v1", "run_block", "in_v1_block", "v1_body", "kernel_kind", "UPSTREAM_ADV_NAMES"]
+
+
+class _IterateLoops(ast.NodeTransformer):
+    """``with matmul.iterate() as count: body`` is a loop over the base blocks (pyasc traces it as an
+    ``scf.while``): rewritten to ``for count in matmul.iterate(): body``."""
+
+    def visit_With(self, node):
+        self.generic_visit(node)
+        if len(node.items) == 1:
+            item = node.items[0]
+            call = item.context_expr
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "iterate":
+                target = item.optional_vars or ast.Name("_", ast.Store())
+                return ast.copy_location(ast.For(target, call, node.body, [], lineno=node.lineno), node)
+        return node
+
+
+def _has_iterate(node):
+    return any(isinstance(n, ast.With) and any(isinstance(i.context_expr, ast.Call)
+                                               and isinstance(i.context_expr.func, ast.Attribute)
+                                               and i.context_expr.func.attr == "iterate" for i in n.items)
+               for n in ast.walk(node))
+
+
+def v1_body(jit_fn):
+    """The Python function a block runs: the kernel itself, or (when it has ``with x.iterate()`` blocks) the
+    kernel recompiled with those blocks as loops, at the kernel's own file and lines."""
+    fn = jit_fn.__dict__.get("_v1_body")
+    if fn is not None:
+        return fn
+    fn = jit_fn.fn
+    if _has_iterate(jit_fn.node) and not fn.__code__.co_freevars:
+        node = _IterateLoops().visit(copy.deepcopy(jit_fn.node))
+        node.decorator_list = []
+        mod = ast.fix_missing_locations(ast.Module([node], type_ignores=[]))
+        ast.increment_lineno(mod, jit_fn.first_line - 1)
+        scope = {}
+        exec(compile(mod, jit_fn.source_file, "exec"), fn.__globals__, scope)   # noqa: S102  (the kernel's own code)
+        new = scope[node.name]
+        new.__defaults__, new.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+        fn = new
+    jit_fn._v1_body = fn
+    return fn

@@ -85,7 +85,8 @@ class JITFunction(KernelFunction):
     def __call__(self, *args, **kwargs):
         from ..frontend.v1_kernel import in_v1_block
         if in_v1_block():     # a helper called from a v1 kernel's body runs inline
-            return self.fn(*args, **kwargs)
+            from ..frontend.v1_kernel import v1_body
+            return v1_body(self)(*args, **kwargs)
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
 

@@ -7,9 +7,10 @@ import os
 
 import numpy as np
 
-from ..frontend.v1_kernel import run_block, uses_auto_tensors
+from ..frontend.v1_kernel import kernel_kind, run_block, uses_auto_tensors
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
+from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
 from .arguments import arg_kind
 from ..ir.registry import PIPES
@@ -31,18 +32,25 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     insert_sync = options.get("insert_sync")
     if insert_sync is None:
         insert_sync = uses_auto_tensors(jit_fn.node)
-    launch = Launch(hw, gm, core_num, checks=checks, record=record, insert_sync=bool(insert_sync))
+    # MIX (a registered Matmul): core_num groups of one cube and two vector cores; the user's code runs on
+    # the 2 * core_num vector cores. AIC_ONLY / AIV_ONLY: core_num blocks on cube / vector cores.
+    kind = kernel_kind(jit_fn.node, options)
+    blocks = 2 * core_num if kind == "MIX" else core_num
+    launch = Launch(hw, gm, blocks, checks=checks, record=record, insert_sync=bool(insert_sync))
+    launch.kind = kind
     timings = []
-    for b in range(core_num):
+    for b in range(blocks):
         eng = BlockEngine(launch, b)
-        run_block(jit_fn, eng, values)
+        run_block(jit_fn, eng, {k: (v.kernel_copy() if is_struct(v) else v) for k, v in values.items()})
         eng.finish()
         timings.append(eng.timing)
-    which = np.arange(core_num, dtype=np.int64)
-    ticks, starts = launch_ticks(hw, which, timings)
+    which = np.arange(blocks, dtype=np.int64)
+    spans = _shared_cube(hw, timings) if kind == "MIX" else timings
+    ticks, starts = launch_ticks(hw, which, spans, cube=kind == "AIC_ONLY")
     busy = np.array([t.busy for t in timings])
     pipes = {p: int(round(v)) for p, v in zip(PIPES, busy.max(axis=0).tolist()) if v > 0}
     report = {"kernel": jit_fn.__name__, "platform": platform.value, "core_num": core_num, "api": "v1",
+              "kernel_type": kind, "blocks": blocks,
               "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(launch.peak.get("UB", 0)),
               "bytes_in": launch.bytes["in"], "bytes_out": launch.bytes["out"], "flops": 0,
               "roofline": _launcher.roofline(hw, core_num, launch.bytes["in"], launch.bytes["out"], 0, ticks, False),
@@ -50,6 +58,28 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     if record:
         report["timeline"] = timeline.events(which, timings, starts)
     _launcher.publish(jit_fn, report, hw, record, trace_dir)
+
+
+class _GroupSpan:
+    """A MIX vector block's span with its group's cube work: the two vector cores of a group share one cube
+    core, whose pipes (MTE2 loads into L1, MTE1, M, FIX) serve both blocks' Matmul calls in turn."""
+
+    def __init__(self, timing, span):
+        self.timing, self.span = timing, span
+
+    def frontier(self):
+        return self.span
+
+
+def _shared_cube(hw, timings):
+    from ..sim.pipes.cube import CUBE_PIPES
+    out = []
+    for g in range(0, len(timings), 2):
+        pair = timings[g: g + 2]
+        cube = max(sum(t.busy[p] for t in pair) for p in CUBE_PIPES)
+        cube = max(cube, sum(getattr(t, "cube_mte2", 0.0) for t in pair))
+        out.extend(_GroupSpan(t, max(t.frontier(), cube)) for t in pair)
+    return out
 
 
 def bind_arguments(jit_fn, args, kwargs):
@@ -68,6 +98,9 @@ def bind_arguments(jit_fn, args, kwargs):
         v = bound.arguments[name]
         if is_constexpr_annotation(p.annotation) or isinstance(v, ConstExpr):
             values[name] = ConstExpr.unwrap(v)
+            continue
+        if is_struct(v):      # packed and passed by value: each block gets a copy it may assign
+            values[name] = v
             continue
         kind, d = arg_kind(name, v)
         if kind == "ptr":

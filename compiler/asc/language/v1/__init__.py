@@ -10,11 +10,15 @@ from .ops import (data_copy, set_flag, wait_flag, pipe_barrier, add, sub, mul, d
                   abs, relu, ln, reciprocal, rsqrt, adds, muls, leaky_relu, maxs, mins, axpy, duplicate,
                   bilinear_interpolation)
 from .fwk import TPipe, TQue, TBuf, PipeHangError  # noqa: F401
+from .struct import Struct, Field, StructField  # noqa: F401
+from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
+from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
 EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOTAL_L0C_SIZE TOTAL_L1_SIZE "
            "TOTAL_UB_SIZE GlobalTensor LocalTensor LocalTensorAuto ShapeInfo array DataCopyParams "
            "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
-           "bilinear_interpolation TPipe TQue TBuf").split()
+           "bilinear_interpolation TPipe TQue TBuf Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -5,7 +5,7 @@ from ..core.errors import error
 
 UPSTREAM_NAMES = frozenset("""
 data_sync_barrier cross_core_set_flag cross_core_wait_flag ib_set ib_wait sync_all
-data_cache_clean_and_invalid get_icache_preload_status icache_preload ascend_is_aic ascend_is_aiv
+data_cache_clean_and_invalid get_icache_preload_status icache_preload
 check_local_memory_ia data_cache_preload get_hccl_context get_store_atomic_config get_sys_workspace
 init_soc_state reset_mask set_aipp_functions set_hccl_context set_hf32_mode set_hf32_trans_mode
 set_mask_count set_mask_norm set_mm_layout_transform set_store_atomic_config set_sys_workspace
@@ -23,9 +23,9 @@ get_gather_mask_remain_count transpose trans_data_to_5hd get_mrg_sort_result get
 mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort block_reduce_sum block_reduce_max
 block_reduce_min pair_reduce_sum reduce_max reduce_min reduce_sum repeat_reduce_sum whole_reduce_max
 whole_reduce_min whole_reduce_sum scatter bitwise_not add_relu_cast cast cast_deq set_deq_scale
-sub_relu_cast AippInputFormat BlockMode CacheLine CacheMode CacheRwMode CMPMODE CO2Layout CubeFormat
+sub_relu_cast AippInputFormat BlockMode CacheLine CacheMode CacheRwMode CMPMODE CO2Layout
 DataFormat DcciDst DeqScale GatherMaskMode Hardware MemDsbT pad_t ReduceOrder RoundMode TransposeType
-BatchMode IterateMode IterateOrder ScheduleType LayoutMode MaskMode QuantModes MatmulConfigMode SelMode
+BatchMode IterateMode ScheduleType MaskMode QuantModes MatmulConfigMode SelMode
 AtomicDtype AtomicOp LocalMemAllocator inline MrgSortSrcList BrcbRepeatParams CheckLocalMemoryIAParam
 CopyRepeatParams DataCopyEnhancedParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams
 FixpipeConfig FixpipeParamsV220 GatherMaskParams GatherRepeatParams InitConstValueParams LoadData2DParams
@@ -33,14 +33,14 @@ LoadImageToLocalParams MmadParams MrgSort4Info Nd2NzParams SliceInfo TransDataTo
 Nz2NdParamsFull DataCopyCO12DstParams LoadData2DParamsV2 LoadData2dTransposeParams LoadData2dTransposeParamsV2
 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro LoadDataRepeatParam get_shape_size VdeqInfo
 AippParams AippPaddingParams AippSwapParams AippSingleLineParams AippDataTypeConvParams
-AippChannelPaddingParams AippColorSpaceConvParams static_assert TBufPool TQueBind Struct Field StructField
+AippChannelPaddingParams AippColorSpaceConvParams static_assert TBufPool TQueBind
 """.split())
 
 UPSTREAM_ADV_NAMES = frozenset("""
 acos acosh asin asinh atan atanh ceil cos cosh digamma erf erfc exp floor frac lgamma log round sign sin sinh
-tan tanh trunc power xor axpy Matmul MatmulType get_matmul_api_tiling get_basic_config get_ib_share_norm_config
-get_mdl_config get_mm_config get_normal_config get_special_basic_config get_special_mdl_config register_matmul
-rmsnorm concat extract MatmulApiStaticTiling RmsNormTiling TCubeTiling MatmulBatchParams MatmulConfig
+tan tanh trunc power xor axpy get_matmul_api_tiling get_basic_config get_ib_share_norm_config
+get_mdl_config get_mm_config get_normal_config get_special_basic_config get_special_mdl_config
+rmsnorm concat extract MatmulApiStaticTiling RmsNormTiling MatmulBatchParams
 MatmulFuncParams MatmulQuantParams MatmulShapeParams
 """.split())
 

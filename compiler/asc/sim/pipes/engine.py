@@ -10,6 +10,7 @@ from ...ir.registry import PIPES
 from ..executor import KernelRuntimeError
 from . import ordering
 from .compute import IMPLS
+from .cube import SCHEDULES as CUBE_SCHEDULES
 from .timing import BlockTiming
 
 S = PIPES.index("S")
@@ -63,6 +64,11 @@ class BlockEngine:
         self.flags = {}
         self.timing = BlockTiming(hw, launch.record)
         self._pending_gm = []             # GM writes over another block's elements, checked once written
+
+    def user_error(self, loc, message, hint=None, category="RaceError"):
+        """A kernel error at the user's line ``loc`` (file, line) for a check made outside ``issue``."""
+        from ...ir.pipe_ops import PipeOp
+        return _fail(PipeOp("check", "S", loc=loc), message, hint, category)
 
     # -- memory ----------------------------------------------------------------------------------
     def memory(self, space):
@@ -132,7 +138,8 @@ class BlockEngine:
         result = IMPLS[op.name](self, op)
         if self._pending_gm:
             self.check_gm_values()
-        end = self.timing.op(op, pipe, after, after_event)
+        sched = CUBE_SCHEDULES.get(op.name)
+        end = sched(self, op, after) if sched is not None else self.timing.op(op, pipe, after, after_event)
         self.ends.append(end)
         return result
 

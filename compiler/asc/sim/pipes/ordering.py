@@ -103,7 +103,10 @@ def race_message(kind, region, first, second):
     msg = (f"{_KINDS[kind]} race on {what} between pipes {p1} and {p2}: {n2} on {p2} (line {l2}) {verb2} what "
            f"{n1} on {p1} (line {l1}) {verb1}, and no flag, barrier or queue operation orders them")
     event = f"{p1}_{p2}"
-    if "TQue(" in region.owner and region.space != "GM":
+    if n1 == "get_tensor_c" and kind == "RAW":
+        hint = (f"get_tensor_c(..., sync=False) at line {l1} returns before the block is delivered: call it with "
+                "sync=True (the default) before an instruction reads the block")
+    elif "TQue(" in region.owner and region.space != "GM":
         call = ("enque after line %d and deque before line %d" if kind == "RAW" else
                 "free_tensor after line %d and alloc_tensor (of the next use) before line %d") % (l1, l2)
         hint = f"the queue protocol is broken: {call} order the two pipes"

@@ -18,7 +18,9 @@ _WEIGHTS = {"exp": "exp", "ln": "log", "sqrt": "sqrt", "rsqrt": "sqrt", "div": "
 def cost(op, hw):
     """(busy ticks, further latency until the data is ready) of one instruction."""
     p = op.pipe
-    nbytes = sum(r.hi - r.lo for r in op.writes)
+    nbytes = op.attrs.get("bytes")
+    if nbytes is None:
+        nbytes = sum(r.hi - r.lo for r in op.writes)
     if p == "MTE2":
         return hw.mte2_setup + nbytes / hw.mte2_bytes_per_tick, hw.mte2_latency
     if p == "MTE3":
@@ -27,6 +29,12 @@ def cost(op, hw):
         repeats = max(1, math.ceil(max(nbytes, sum(r.hi - r.lo for r in op.reads[:1])) / hw.vector_bytes))
         w = hw.vector_weight(_WEIGHTS.get(op.name))
         return hw.vector_issue + w * (hw.vector_op + repeats * hw.vector_repeat), 0.0
+    if p == "MTE1":
+        return hw.issue + nbytes / hw.mte1_bytes_per_tick, hw.mte1_latency
+    if p == "M":
+        return hw.mmad_issue + op.attrs.get("macs", 0) / hw.mmad_macs_per_tick, 0.0
+    if p == "FIX":
+        return hw.issue + nbytes / hw.fix_bytes_per_tick, hw.fix_latency
     if p == "S":
         return (hw.scalar_gm if any(r.space == "GM" for r in op.reads + op.writes) else hw.scalar_op), 0.0
     return hw.issue, 0.0
@@ -65,6 +73,9 @@ class BlockTiming:
             self.events.append((pipe, op.name, start, busy, op.loc[1] if op.loc else None, dep))
             self.last_event[pipe] = len(self.events) - 1
         return end
+
+    def busy_of(self, op):
+        return cost(op, self.hw)[0]
 
     def set_flag(self, pipe):
         """(time the flag fires, the event it follows): when every earlier instruction of ``pipe`` is done."""

@@ -1,0 +1,125 @@
+"""The cube path of a v1 block: what ``Matmul`` calls compute (numpy, fp32 accumulation of the operands'
+values, as the cube's L0C does) and how they are scheduled on the cube pipes.
+
+Schedule of one base block (base_m x base_n, K in base_k steps), the NORM template's pipeline:
+  MTE2  GM -> L1   the step's A (base_m x base_k) and B (base_k x base_n) slices; a slot of L1 is reused
+                   only after MTE1 has moved the slice ``depth`` steps earlier out of it
+  MTE1  L1 -> L0A / L0B, ping-pong: a step waits for the mmad of two steps earlier
+  M     mmad base_m x base_n x base_k into L0C (fp32)
+  FIX   L0C -> the destination, after the block's last mmad
+Every base block loads its slices again (no reuse of L1 contents across base blocks is modelled)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.pipe_ops import PipeOp
+from ...ir.registry import PIPES
+from .compute import impl
+
+MTE2, MTE1, M, FIX = (PIPES.index(p) for p in ("MTE2", "MTE1", "M", "FIX"))
+CUBE_PIPES = (MTE1, M, FIX)
+
+
+def _matrix(eng, t, rows, cols, ld, trans):
+    """The rows x cols operand at GM tensor ``t`` (stored transposed, cols x rows, when ``trans``)."""
+    arr, base = eng.view(t)
+    r, c = (cols, rows) if trans else (rows, cols)
+    idx = base + np.arange(r)[:, None] * ld + np.arange(c)[None, :]
+    x = arr[idx].astype(np.float64)
+    return x.T if trans else x
+
+
+def tile(eng, a, m0, m1, n0, n1):
+    """C[m0:m1, n0:n1] of the attrs' tile (fp64 here, stored as the destination's dtype)."""
+    tk = a["tk"]
+    if a["trans_a"]:
+        A = _matrix(eng, a["a"][m0:], m1 - m0, tk, a["lda"], True)
+    else:
+        A = _matrix(eng, a["a"][m0 * a["lda"]:], m1 - m0, tk, a["lda"], False)
+    if a["trans_b"]:
+        B = _matrix(eng, a["b"][n0 * a["ldb"]:], tk, n1 - n0, a["ldb"], True)
+    else:
+        B = _matrix(eng, a["b"][n0:], tk, n1 - n0, a["ldb"], False)
+    c = A @ B
+    if a["bias"] is not None:
+        barr, bbase = eng.view(a["bias"])
+        c = c + barr[bbase + n0: bbase + n1].astype(np.float64)[None, :]
+    return c
+
+
+def _store(eng, dst, c, ldc, atomic):
+    arr, base = eng.view(dst)
+    rows, cols = c.shape
+    idx = base + np.arange(rows)[:, None] * ldc + np.arange(cols)[None, :]
+    with np.errstate(all="ignore"):
+        arr[idx] = (arr[idx] + c if atomic else c).astype(arr.dtype)
+
+
+@impl("iterate_all")
+def _iterate_all(eng, op):
+    a = op.attrs
+    _store(eng, a["dst"], tile(eng, a, 0, a["tm"], 0, a["tn"]), a["ldc"], a["atomic"])
+
+
+@impl("matmul_block")
+def _matmul_block(eng, op):
+    a = op.attrs
+    mi, nj = a["block"]
+    bm, bn, _ = a["base"]
+    m0, n0 = mi * bm, nj * bn
+    a["mm"].block_values = tile(eng, a, m0, min(a["tm"], m0 + bm), n0, min(a["tn"], n0 + bn))
+
+
+@impl("get_tensor_c")
+def _get_tensor_c(eng, op):
+    a = op.attrs
+    c = a["mm"].block_values
+    if a["sequential"]:
+        bm, bn = int(a["mm"].tiling.base_m), int(a["mm"].tiling.base_n)
+        full = np.zeros((bm, bn))
+        full[: c.shape[0], : c.shape[1]] = c
+        c = full
+    _store(eng, a["dst"], c, a["ldc"], a["atomic"])
+
+
+def _step(name, pipe, **attrs):
+    return PipeOp(name, pipe, attrs=attrs)
+
+
+def schedule(eng, op, after):
+    """End time of a cube op: the pipeline of its base blocks (``iterate_all``, ``matmul_block``), or the
+    delivery of a computed block (``get_tensor_c``, after the block's FIX)."""
+    tm = eng.timing
+    a = op.attrs
+    if op.name == "get_tensor_c":
+        nbytes = sum(r.hi - r.lo for r in op.writes)
+        return tm.op(_step("get_tensor_c", "FIX", bytes=nbytes), FIX, max(after, a["ready"]), None)
+    bm, bn, bk = a["base"]
+    sz = a["in_bytes"]
+    rate = 2.0 / sz          # the cube's MAC rate is quoted for 2-byte inputs; 4-byte inputs take twice as long
+    depth = max(2, a["depth"])
+    end = after
+    cube_mte2 = getattr(tm, "cube_mte2", 0.0)
+    for rows, cols in a["blocks"]:
+        l1_free, l0_free = [after] * depth, [after, after]
+        m_end = after
+        steps = -(-a["tk"] // bk)
+        for s in range(steps):
+            k = min(bk, a["tk"] - s * bk)
+            nbytes = (rows * k + k * cols) * sz
+            ld = _step("load_l1", "MTE2", bytes=nbytes)
+            t2 = tm.op(ld, MTE2, l1_free[s % depth], None)
+            cube_mte2 += tm.busy_of(ld)
+            t1 = tm.op(_step("load_l0", "MTE1", bytes=nbytes), MTE1, max(t2, l0_free[s % 2]), None)
+            l1_free[s % depth] = t1
+            m_end = tm.op(_step("mmad", "M", macs=rows * cols * k / rate), M, t1, None)
+            l0_free[s % 2] = m_end
+        if op.name == "iterate_all":
+            end = tm.op(_step("fixpipe", "FIX", bytes=rows * cols * a["dst"].itemsize), FIX, m_end, None)
+        else:
+            end = m_end
+    tm.cube_mte2 = cube_mte2
+    return end
+
+
+SCHEDULES = {"iterate_all": schedule, "matmul_block": schedule, "get_tensor_c": schedule}
