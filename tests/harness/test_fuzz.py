@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asc_harness import conformance, fuzz
-from asc_harness.fuzz_grammar import KernelSpec, kernel_specs, render
+from asc_harness.conform import conformance
+from asc_harness.conform import fuzz
+from asc_harness.conform.fuzz_grammar import KernelSpec, kernel_specs, render
 
 ADD = KernelSpec(dtype="float32", shape=(12, 2, 16), tile=4, length="annotated", loop="strided_gm_barrier",
                  edge="clip", expr=("-", ("asctile.exp", ("x",)), ("+", ("y",), ("const", 0.5))), launch="[n]",

@@ -7,8 +7,9 @@ import shlex
 
 import pytest
 
-from asc_harness import generate, runner
-from asc_harness.evidence import load_record
+from asc_harness.batch import generate
+from asc_harness.run import runner
+from asc_harness.store.evidence import load_record
 from nightly_helpers import AGENT, ASC2_GOLDEN, PLATFORM, PYTHON, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 CELL = f"abs/float16/{PLATFORM}"
