@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.conform import conformance
+from asc_harness.conform import conformance, pyasc_dev
 from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import default_root
 
@@ -222,7 +222,7 @@ def allowed():
                                                   "the python of a virtualenv with pyasc-dev; see docs/conformance.md)")
 @pytest.mark.parametrize("case", _CORPUS_CASES, ids=[c.name for c in _CORPUS_CASES])
 def test_corpus_case_agrees_with_pyasc_dev(case, allowed):
-    python = conformance.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
+    python = pyasc_dev.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
     [entry] = conformance.run_corpus([case], python, platform="Ascend950PR_9599", jobs=1, timeout_s=300)
     conformance.judge([entry], allowed)
     assert not entry.get("problem"), entry.get("problem")

@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from asc_harness.store.evidence import (RECORD_NAME_RE, EvidenceError, build_record, iter_records, load_record,
-                                  validate_record, write_record)
+from asc_harness.store.evidence import RECORD_NAME_RE, EvidenceError, build_record, validate_record, write_record
+from asc_harness.store.evidence_read import iter_records, load_record
 
 from conftest import ABS, ADD, PLATFORM, git
 
@@ -165,7 +165,7 @@ def test_case_numbers_that_are_not_finite_are_stored_as_null_and_case_details_ar
 
 @pytest.mark.parametrize("bad,more", [(3, ""), (5, " (and 2 more)")])
 def test_corrupt_evidence_stops_a_writer_up_front_naming_three_records(ws, bad, more):
-    from asc_harness.store.evidence import require_valid_evidence
+    from asc_harness.store.evidence_read import require_valid_evidence
 
     good = ws.record(ABS)
     require_valid_evidence(ws.evidence, root=ws.root)        # all valid: nothing to say

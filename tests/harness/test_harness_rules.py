@@ -15,7 +15,8 @@ from asc_harness.store import check_capabilities
 from asc_harness.store import evidence
 from asc_harness.run import run_kernel
 from asc_harness.store import sync_capabilities
-from asc_harness.store.evidence import EvidenceError, build_record, load_record, write_record
+from asc_harness.store.evidence import EvidenceError, build_record, write_record
+from asc_harness.store.evidence_read import load_record
 from asc_harness.store.registry import load_registry
 
 from conftest import ABS, ADD, PLATFORM, write_kernel

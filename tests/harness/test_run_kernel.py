@@ -11,7 +11,8 @@ import pytest
 
 from asc_harness.run import run_kernel
 from asc_harness.store import sync_capabilities
-from asc_harness.store.evidence import build_record, load_record, validate_record
+from asc_harness.store.evidence import build_record, validate_record
+from asc_harness.store.evidence_read import load_record
 from asc_harness.store.registry import load_registry
 from asc_harness.run.runner import run_cell, run_file
 

@@ -98,7 +98,7 @@ def test_generate_and_nightly_share_the_pipeline_instead_of_importing_each_other
 
 def test_the_dashboard_reuses_the_registry_and_evidence_loaders():
     edges = import_graph(HARNESS)
-    assert {"asc_harness.store.registry", "asc_harness.store.evidence"} <= edges["asc_harness.report.dashboard_records"]
+    assert {"asc_harness.store.registry", "asc_harness.store.evidence_read"} <= edges["asc_harness.report.dashboard_records"]
     assert "asc_harness.report.dashboard_records" in edges["asc_harness.report.dashboard_data"]
     data_side = edges["asc_harness.report.dashboard_data"] | edges["asc_harness.report.dashboard_records"]
     assert "asc_harness.report.dashboard" not in data_side | edges["asc_harness.report.dashboard_render"]

@@ -197,7 +197,7 @@ def make_repo(tmp_path):
 @pytest.fixture
 def run_nightly(capsys):
     """Call nightly.main in-process; returns (exit code, stdout, stderr)."""
-    from asc_harness.batch import nightly
+    from asc_harness import nightly
 
     def run(*argv: str):
         code = nightly.main(list(argv))

@@ -15,7 +15,7 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="needs dask.distributed: pip install -e '.[cluster]'")
 
 from asc_harness.batch import remote  # noqa: E402
-from asc_harness.store.evidence import load_record  # noqa: E402
+from asc_harness.store.evidence_read import load_record  # noqa: E402
 from nightly_helpers import PLATFORM, PYTHON, git, kernel_source, make_repo, run_nightly  # noqa: F401,E402 - fixtures
 
 SLOW_BODY = "    import time\n    time.sleep(2.0)\n    return np.abs(x)"
@@ -180,7 +180,7 @@ def test_a_killed_coordinator_resumes_with_the_cells_not_yet_recorded(make_repo,
 def test_generate_attempts_run_on_workers_and_are_written_here(make_repo, cluster, monkeypatch, capsys):
     import shlex
 
-    from asc_harness.batch import generate
+    from asc_harness import generate
     from nightly_helpers import AGENT
 
     lc, _client = cluster

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.store.evidence import load_record
+from asc_harness.store.evidence_read import load_record
 from nightly_helpers import ASC2_GOLDEN, PLATFORM, PYTHON, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -80,7 +80,7 @@ def resumed_args(parser, args, state: RunState):
 
 def adopt_recorded(ev_dir: Path, root: Path, cell_id: str, task_ids: set[str]) -> dict[str, tuple[dict, Path]]:
     """Records of these tasks already written (by a coordinator killed before it saved its state)."""
-    from asc_harness.store.evidence import records_for_cell
+    from asc_harness.store.evidence_read import records_for_cell
 
     found = {}
     for rec in records_for_cell(ev_dir, cell_id, root=root):

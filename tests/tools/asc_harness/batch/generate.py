@@ -46,7 +46,8 @@ from asc_harness.run import sandbox
 from asc_harness.common import stopping
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import file_sha256, iso_utc, require_valid_evidence
+from asc_harness.store.evidence import file_sha256, iso_utc
+from asc_harness.store.evidence_read import require_valid_evidence
 from asc_harness.batch.gen_attempt import Context, attempt_outcome, describe_inputs, run_attempt
 from asc_harness.batch.gen_agent import parse_template, prompt_text  # noqa: F401 - part of this module's interface
 from asc_harness.batch.gen_cluster import attempt_tasks, run_on_cluster

@@ -41,8 +41,10 @@ from asc_harness.run import sandbox
 from asc_harness.common import stopping
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import harness_git_state, iso_utc, require_valid_evidence
+from asc_harness.store.evidence import harness_git_state, iso_utc
+from asc_harness.store.evidence_read import require_valid_evidence
 from asc_harness.batch.nightly_cells import _run_cluster, _run_pytest
+from asc_harness.batch.nightly_plan import expected_duration, select_cells, worker_count
 from asc_harness.batch.nightly_rundir import STATE_VERSION, RunDir
 from asc_harness.common.paths import to_repo_path
 from asc_harness.batch.pipeline import Reports, _count_text, _counts, commit_message, commit_paths, commit_preflight, finish_pipeline
@@ -103,8 +105,6 @@ def _parser():
 # small helpers
 
 
-
-
 def _require_parallel_runner() -> None:
     """pytest and pytest-xdist run the cells; both are runtime dependencies, checked before any state."""
     try:
@@ -113,63 +113,6 @@ def _require_parallel_runner() -> None:
     except ImportError as exc:
         raise HarnessError(f"nightly needs pytest and pytest-xdist, which the project installs: {exc} "
                            "(reinstall with: pip install .)") from None
-
-
-def _workers(requested: str, cells: int) -> int:
-    text = str(requested).strip().lower()
-    if text == "auto":
-        try:
-            n = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            n = os.cpu_count() or 1
-    else:
-        try:
-            n = int(text)
-        except ValueError:
-            raise HarnessError(f"-n/--workers must be a number or 'auto', not {requested!r}") from None
-        if n < 0:
-            raise HarnessError("-n/--workers must be >= 0")
-    return max(0, min(n, cells))
-
-
-# --------------------------------------------------------------------------------------------------
-# planning
-
-
-def select_cells(reg, patterns: list[str], platform: str | None) -> tuple[list[dict], dict[str, str]]:
-    """(cells to run, {cell id: reason} for matching cells that are skipped)."""
-    run, skipped = [], {}
-    matched = 0
-    for c in reg.iter_cells(patterns):
-        cell = to_plain(c)
-        if platform and cell["platform"] != platform:
-            continue
-        matched += 1
-        cid = cell["id"]
-        if cell["golden_status"] == "blocked":
-            skipped[cid] = "golden_status is blocked (excluded by hand)"
-        elif not cell.get("golden"):
-            skipped[cid] = "no golden kernel"
-        elif not (reg.root / cell["golden"]).is_file():
-            raise HarnessError(f"the golden kernel of {cid} is missing: {cell['golden']} (restore the file, or "
-                               "set golden: null / golden_status: blocked in capabilities.yaml)")
-        else:
-            run.append(cell)
-    if not matched:
-        what = ", ".join(patterns) if patterns else "the registry"
-        raise HarnessError(f"no cell in {what}" + (f" on platform {platform}" if platform else ""))
-    return run, skipped
-
-
-def _expected_duration(cell: dict, root: Path, ev_dir: Path) -> float:
-    """Wall time of the cell's latest golden record (longest cells are started first)."""
-    from asc_harness.store.evidence import records_for_cell
-
-    try:
-        recs = [r for r in records_for_cell(ev_dir, cell["id"], root=root) if r.valid and r.kind == "golden"]
-    except Exception:  # noqa: BLE001 - only an ordering hint
-        return 0.0
-    return float(recs[-1].data.get("wall_time_s") or 0.0) if recs else 0.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -276,7 +219,7 @@ def _main(argv: Sequence[str] | None, reports: Reports) -> int:
         return 0
 
     # Everything that can make the run impossible is checked before any state is written.
-    _workers(args.workers, 1)
+    worker_count(args.workers, 1)
     require_valid_evidence(ev_dir, root=root)
     if args.resume:
         peek = run_dir.load_state() if run_dir.state_path.is_file() else None
@@ -321,7 +264,7 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
                 console.print(f"note: starting afresh; the unfinished nightly {previous.get('run_id')} is "
                               "discarded (its evidence records stay)", highlight=False)
             run, skipped = select_cells(reg, patterns, args.platform)
-            run.sort(key=lambda c: -_expected_duration(c, root, ev_dir))
+            run.sort(key=lambda c: -expected_duration(c, root, ev_dir))
             opts = {"engine": args.engine or "embedded", "backend": args.backend or "Model",
                     "platform": args.platform, "timeout_s": float(args.timeout or DEFAULT_TIMEOUT_S),
                     "memory_mb": DEFAULT_MEMORY_MB if args.memory_mb is None else int(args.memory_mb),
@@ -340,7 +283,7 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
         if note:
             console.print(note, highlight=False, soft_wrap=True)
         if todo:
-            workers = _workers(args.workers, len(todo))
+            workers = worker_count(args.workers, len(todo))
             where = f"the cluster at {cl.address}" if cl else f"{workers or 'no'} worker process(es)"
             console.print(f"nightly: {len(todo)} cell(s) on the {state['options']['engine']} engine, "
                           f"{where}, {state['options']['timeout_s']:g} s per cell", highlight=False)

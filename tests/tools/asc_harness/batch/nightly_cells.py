@@ -178,7 +178,7 @@ def _run_pytest(run_dir: RunDir, plan: dict, state: dict, workers: int, console)
 
 def _adopt_recorded(ev_dir: Path, root: Path, cell_id: str, task_id: str) -> tuple[dict, Path] | None:
     """A record of ``task_id`` already written (by a coordinator killed before it saved its state)."""
-    from asc_harness.store.evidence import records_for_cell
+    from asc_harness.store.evidence_read import records_for_cell
 
     for rec in reversed(records_for_cell(ev_dir, cell_id, root=root)):
         worker = (rec.data or {}).get("provenance", {}).get("worker") if rec.valid else None

@@ -21,11 +21,8 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
-import venv
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +37,7 @@ from asc_harness.store.cli import make_parser, run_main
 from asc_harness.common.errors import HarnessError
 from asc_harness.store.kernelfile import read_kernel_file
 from asc_harness.common.paths import default_root
+from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 
 PROG = "conformance"
 EXIT_CODES = """\
@@ -47,8 +45,6 @@ EXIT_CODES = """\
   1  a disagreement not in the allow-list, or this engine misses a case's expectation
   2  cannot run: no pyasc-dev interpreter, its virtualenv cannot be set up, bad corpus or allow-list"""
 DRIVER = Path(__file__).resolve().parent / "conformance_driver.py"
-DEFAULT_VENV = Path.home() / ".cache" / "asc-embedded" / "pyasc-dev"
-PYASC_DEV_REQUIREMENTS = ("--pre", "pyasc-dev", "numpy<2")
 ALLOW_KINDS = {
     "interpreter-gap": "upstream's interpreter cannot run or check this",
     "engine-check": "this engine reports a mistake on purpose that upstream's front end lets through",
@@ -126,56 +122,6 @@ def load_allowlist(path: Path) -> dict[tuple[str, str], dict]:
         allowed[(str(e["case"]), e["aspect"])] = e
     return allowed
 
-
-# --------------------------------------------------------------------------------------------------
-# the pyasc-dev virtualenv
-
-
-def venv_python(venv_dir: Path) -> Path:
-    return venv_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-
-
-def ensure_venv(venv_dir: Path, *, create: bool) -> Path:
-    """The interpreter of the pyasc-dev virtualenv at ``venv_dir``, created (``create``) when missing."""
-    python = venv_python(venv_dir)
-    if not python.exists() or _pyasc_problem(python):
-        if not create:
-            raise HarnessError(f"no pyasc-dev virtualenv at {venv_dir} (pass --setup to create it, or set "
-                               "PYASC_DEV_PYTHON to its interpreter)")
-        print(f"{PROG}: setting up pyasc-dev in {venv_dir}", file=sys.stderr)
-        try:
-            if not python.exists():
-                venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
-            subprocess.run([str(python), "-m", "pip", "install", "--quiet", *PYASC_DEV_REQUIREMENTS],
-                           check=True, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            raise HarnessError(f"cannot set up the pyasc-dev virtualenv in {venv_dir}: {exc}") from None
-    return python
-
-
-def _pyasc_problem(python: Path) -> str | None:
-    """Why ``python`` cannot serve as the pyasc-dev oracle, or None."""
-    try:
-        out = subprocess.run([str(python), "-c", "import asc.experimental.asctile"], capture_output=True,
-                             text=True, timeout=120, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"cannot run {python}: {exc}"
-    if out.returncode:
-        lines = out.stderr.strip().splitlines()
-        return f"{python} cannot import asc.experimental.asctile: {lines[-1] if lines else 'no output'}"
-    return None
-
-
-def pyasc_interpreter(explicit: str | None, venv_dir: Path | None, setup: bool) -> Path:
-    """--pyasc-python, else $PYASC_DEV_PYTHON, else the virtualenv (created with --setup)."""
-    given = explicit or os.environ.get("PYASC_DEV_PYTHON")
-    if given:
-        path = Path(shutil.which(given) or given)
-        problem = _pyasc_problem(path)
-        if problem:
-            raise HarnessError(problem)
-        return path
-    return ensure_venv(venv_dir or DEFAULT_VENV, create=setup)
 
 
 # --------------------------------------------------------------------------------------------------

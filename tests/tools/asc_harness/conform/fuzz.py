@@ -22,7 +22,8 @@ from typing import Sequence
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from asc_harness.store.cli import make_parser, run_main
-from asc_harness.conform.conformance import DEFAULT_TIMEOUT_S, DEFAULT_VENV, Case, compare, pyasc_interpreter, run_case, write_json
+from asc_harness.conform.conformance import DEFAULT_TIMEOUT_S, Case, compare, run_case, write_json
+from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 from asc_harness.conform.conformance import _one_line
 from asc_harness.conform.fuzz_grammar import FEATURES, KernelSpec, kernel_specs, render
 from asc_harness.common.paths import default_root

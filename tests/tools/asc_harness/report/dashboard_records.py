@@ -10,7 +10,7 @@ from typing import Any
 
 from asc_harness.report.dashboard_format import _iso, _jsonable, _num, _parse_time
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import iter_records
+from asc_harness.store.evidence_read import iter_records
 from asc_harness.store.registry import load_registry
 from asc_harness.run.traces import case_timeline, case_trace_links
 from asc_harness.store.validation import to_plain

@@ -18,7 +18,7 @@ from tabulate import tabulate, tabulate_formats
 
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import records_for_cell, require_valid_evidence
+from asc_harness.store.evidence_read import records_for_cell, require_valid_evidence
 from asc_harness.run.reference import compare_from_links, label
 from asc_harness.store.registry import load_valid_registry
 from asc_harness.store.status import changes_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from asc_harness.store.evidence import records_for_cell
+from asc_harness.store.evidence_read import records_for_cell
 
 TOLERANCE = 0.05
 

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from asc_harness.run import sandbox
 from asc_harness.run.bytecode import warm_bytecode
+from asc_harness.run.outcome import blank_case, classify_output, make_failure, output_tail, signal_name, summarize
 from asc_harness.run.engines import DEFAULT_PLATFORM, ENGINES, PROBE, engine_env, engine_facts, interpreter_for
 from asc_harness.common.errors import HarnessError
 from asc_harness.store.evidence import build_record, file_sha256, iso_utc
@@ -40,83 +41,7 @@ DEFAULT_MEMORY_MB = 8192
 TRACECHECK = Path(__file__).resolve().parent / "tracecheck.py"
 SEED = 2026
 
-_COMPILE_NAMES = ("CodegenError", "CompilationError", "UnsupportedSyntaxError", "SyntaxError",
-                  "IndentationError", "TabError")
-_EXC_LINE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*(?:Error|Exception|Exit))\b:?\s*(.*)$")
 _TICK_RE = re.compile(r"Total tick\s*[:=]\s*(\d+)")
-_OUTPUT_KEEP = 20000
-
-
-# --------------------------------------------------------------------------------------------------
-# helpers
-
-
-def _tail(text: str, limit: int = _OUTPUT_KEEP) -> str:
-    return text if len(text) <= limit else "[...]\n" + text[-limit:]
-
-
-def _failure(category: str, message: str) -> dict:
-    return {"category": category, "message": message.strip() or category}
-
-
-def _blank_case(cid: str, shape: list, status: str, message: str | None = None, **kw: Any) -> dict:
-    case = {"id": cid, "shape": list(shape or []), "status": status, "atol": kw.get("atol"),
-            "rtol": kw.get("rtol"), "max_abs_err": None, "max_rel_err": None, "mismatches": None,
-            "elements": None, "ticks": kw.get("ticks"), "wall_s": kw.get("wall_s")}
-    if message:
-        case["message"] = message
-    return case
-
-
-def _signal_name(code: int | None) -> str:
-    if code is None or code >= 0:
-        return f"exit code {code}"
-    import signal
-
-    try:
-        return f"signal {signal.Signals(-code).name}"
-    except ValueError:
-        return f"signal {-code}"
-
-
-def summarize(cases: list[dict], error: dict | None = None) -> tuple[str, dict | None]:
-    """Overall (status, failure) from per-case results and a run-level error."""
-    if error is not None:
-        return ("timeout" if error["category"] == "timeout" else "error"), error
-    for status, category in (("timeout", "timeout"), ("error", None), ("fail", "numeric_mismatch")):
-        for c in cases:
-            if c["status"] == status:
-                cat = category or c.get("category") or "runtime_error"
-                msg = f"case {c['id']}: {c.get('message') or status}"
-                return status, _failure(cat, msg)
-    if any(c["status"] == "pass" for c in cases):
-        return "pass", None
-    return "skipped", None
-
-
-def classify_output(text: str) -> tuple[str, str]:
-    """(category, one-line summary) for a failed plain-script run, from its stderr/stdout."""
-    if "Runtime library is not available" in text:
-        return "infrastructure", "Runtime library is not available (simulator libraries not found)"
-    last = None
-    for line in reversed(text.splitlines()):
-        m = _EXC_LINE.match(line.strip())
-        if m:
-            last = (m.group(1), line.strip())
-            break
-    if last is None:
-        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-        return "runtime_error", (lines[-1] if lines else "no output")
-    name, line = last
-    if any(n in name for n in _COMPILE_NAMES):
-        return "compile_error", line
-    if name == "MemoryError":
-        return "memory", line
-    if name == "AssertionError":
-        return "numeric_mismatch", line
-    if name in ("ModuleNotFoundError", "ImportError") and re.search(r"No module named '(asc|asc2|torch|numpy)'", line):
-        return "infrastructure", line
-    return "runtime_error", line
 
 
 # --------------------------------------------------------------------------------------------------
@@ -167,11 +92,11 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
         return result
 
     if engine not in ENGINES:
-        return finish("error", _failure("infrastructure", f"unknown engine {engine!r}"), False)
+        return finish("error", make_failure("infrastructure", f"unknown engine {engine!r}"), False)
     if backend not in BACKENDS:
-        return finish("error", _failure("infrastructure", f"unknown backend {backend!r}"), False)
+        return finish("error", make_failure("infrastructure", f"unknown backend {backend!r}"), False)
     if not path.is_file():
-        return finish("error", _failure("infrastructure", f"kernel file not found: {path}"), False)
+        return finish("error", make_failure("infrastructure", f"kernel file not found: {path}"), False)
     kf = read_kernel_file(path)
     result["mode"] = "golden" if kf.has_golden_interface else "script"
     if check is not None:
@@ -181,9 +106,9 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     try:
         interpreter = interpreter_for(engine)
     except HarnessError as exc:
-        return finish("error", _failure("infrastructure", str(exc)), False)
+        return finish("error", make_failure("infrastructure", str(exc)), False)
     if kf.syntax_error:
-        return finish("error", _failure("compile_error", f"{path.name}: {kf.syntax_error}"), True)
+        return finish("error", make_failure("compile_error", f"{path.name}: {kf.syntax_error}"), True)
     if engine == "embedded":
         warm_bytecode()
     env = dict(engine_env(engine, backend, platform))
@@ -211,7 +136,7 @@ def run_file(path: str | os.PathLike, *, engine: str = "embedded", backend: str 
     if result["repo_changes"] and result["status"] not in ("timeout",):
         changed = ", ".join(result["repo_changes"][:10])
         result["status"] = "error"
-        result["failure"] = _failure("runtime_error", f"the run changed repository files: {changed}")
+        result["failure"] = make_failure("runtime_error", f"the run changed repository files: {changed}")
     result["wall_time_s"] = round(time.time() - started, 6)
     return result
 
@@ -250,10 +175,10 @@ def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platfo
         except (OSError, ValueError):
             result["check"] = None
     result.update(exit_code=sb.exit_code, timed_out=sb.timed_out, memory_exceeded=sb.memory_exceeded,
-                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr), seed=SEED,
+                  repo_changes=sb.repo_changes, stdout=output_tail(sb.stdout), stderr=output_tail(sb.stderr), seed=SEED,
                   sandbox=sb.provenance())
     if sb.error:
-        result.update(status="error", failure=_failure("infrastructure", sb.error), runtime_verified=False)
+        result.update(status="error", failure=make_failure("infrastructure", sb.error), runtime_verified=False)
         return
     data = None
     try:
@@ -269,11 +194,11 @@ def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platfo
     if data is None:
         if sb.timed_out:
             result.update(status="timeout", runtime_verified=True,
-                          failure=_failure("timeout", f"timed out after {timeout_s:g} s before the probe started"))
+                          failure=make_failure("timeout", f"timed out after {timeout_s:g} s before the probe started"))
         else:
             stderr_tail = "\n".join(sb.stderr.strip().splitlines()[-5:])
             result.update(status="error", runtime_verified=False,
-                          failure=_failure("infrastructure", f"{problem} ({_signal_name(sb.exit_code)})"
+                          failure=make_failure("infrastructure", f"{problem} ({signal_name(sb.exit_code)})"
                                            + (f":\n{stderr_tail}" if stderr_tail else "")))
         return
     for key in ("python", "engine_version", "pyasc_revision", "cann_version", "op", "dtype"):
@@ -290,17 +215,17 @@ def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platfo
         if sb.timed_out:
             msg = f"timed out after {timeout_s:g} s"
             if current:
-                cases.append(_blank_case(current["id"], current.get("shape"), "timeout", msg,
+                cases.append(blank_case(current["id"], current.get("shape"), "timeout", msg,
                                          atol=current.get("atol"), rtol=current.get("rtol")))
                 done_ids.add(current["id"])
             else:
-                error = _failure("timeout", msg + " while loading the kernel")
+                error = make_failure("timeout", msg + " while loading the kernel")
         elif current:
             category = "memory" if sb.memory_exceeded else "runtime_error"
             what = "ran out of memory" if sb.memory_exceeded else "died"
             tail = "\n".join(sb.stderr.strip().splitlines()[-3:])
-            msg = f"the process {what} ({_signal_name(sb.exit_code)})" + (f": {tail}" if tail else "")
-            c = _blank_case(current["id"], current.get("shape"), "error", msg,
+            msg = f"the process {what} ({signal_name(sb.exit_code)})" + (f": {tail}" if tail else "")
+            c = blank_case(current["id"], current.get("shape"), "error", msg,
                             atol=current.get("atol"), rtol=current.get("rtol"))
             c["category"] = category
             cases.append(c)
@@ -308,12 +233,12 @@ def _run_golden(result, path, interpreter, env, run_dir, engine, backend, platfo
         elif error is None:
             category = "memory" if sb.memory_exceeded else "infrastructure"
             tail = "\n".join(sb.stderr.strip().splitlines()[-5:])
-            error = _failure(category, f"the probe stopped without a complete result ({_signal_name(sb.exit_code)})"
+            error = make_failure(category, f"the probe stopped without a complete result ({signal_name(sb.exit_code)})"
                              + (f":\n{tail}" if tail else ""))
         for p in data.get("planned") or []:
             if p.get("id") not in done_ids:
                 reason = "not run: the run timed out earlier" if sb.timed_out else "not run: the run stopped earlier"
-                cases.append(_blank_case(str(p.get("id")), p.get("shape"), "skipped", reason))
+                cases.append(blank_case(str(p.get("id")), p.get("shape"), "skipped", reason))
     result["cases"] = cases
     status, failure = summarize(cases, error)
     verified = not (failure is not None and failure["category"] == "infrastructure" and error is not None)
@@ -328,10 +253,10 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
     sb = sandbox.run(argv, timeout_s=timeout_s, memory_mb=memory_mb, env_extra=env, repo=repo,
                      evidence_dir=evidence_dir, writable=[report.parent], network=False)
     result.update(exit_code=sb.exit_code, timed_out=sb.timed_out, memory_exceeded=sb.memory_exceeded,
-                  repo_changes=sb.repo_changes, stdout=_tail(sb.stdout), stderr=_tail(sb.stderr),
+                  repo_changes=sb.repo_changes, stdout=output_tail(sb.stdout), stderr=output_tail(sb.stderr),
                   sandbox=sb.provenance())
     if sb.error:
-        result.update(status="error", failure=_failure("infrastructure", sb.error), runtime_verified=False)
+        result.update(status="error", failure=make_failure("infrastructure", sb.error), runtime_verified=False)
         return
     facts = engine_facts(interpreter, engine)
     for key, value in facts.items():
@@ -353,12 +278,12 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
         ticks = sum(found) if found else None
     wall = round(sb.wall_s, 6)
     if sb.timed_out:
-        case = _blank_case("script", [], "timeout", f"timed out after {timeout_s:g} s", wall_s=wall)
+        case = blank_case("script", [], "timeout", f"timed out after {timeout_s:g} s", wall_s=wall)
         result.update(cases=[case], status="timeout", runtime_verified=True,
-                      failure=_failure("timeout", f"timed out after {timeout_s:g} s"))
+                      failure=make_failure("timeout", f"timed out after {timeout_s:g} s"))
         return
     if sb.exit_code == 0:
-        result.update(cases=[_blank_case("script", [], "pass", ticks=ticks, wall_s=wall)], status="pass",
+        result.update(cases=[blank_case("script", [], "pass", ticks=ticks, wall_s=wall)], status="pass",
                       failure=None, runtime_verified=True)
         return
     category, line = classify_output(sb.stderr)
@@ -367,10 +292,10 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
         line = f"no error output; last output line: {last[-1]}" if last else "no output"
     if sb.memory_exceeded and category == "runtime_error":
         category = "memory"
-    message = f"{_signal_name(sb.exit_code)}: {line}"
+    message = f"{signal_name(sb.exit_code)}: {line}"
     status = "fail" if category == "numeric_mismatch" else "error"
-    case = _blank_case("script", [], status, message, ticks=ticks, wall_s=wall)
-    result.update(cases=[case], status=status, failure=_failure(category, message),
+    case = blank_case("script", [], status, message, ticks=ticks, wall_s=wall)
+    result.update(cases=[case], status=status, failure=make_failure(category, message),
                   runtime_verified=category != "infrastructure")
 
 
@@ -384,7 +309,7 @@ def check_declared(result: dict, cell: Mapping[str, Any]) -> dict:
         declared, expected = result.get(key), str(cell[key])
         if declared is not None and declared != expected and result["status"] != "error":
             result["status"] = "error"
-            result["failure"] = _failure("runtime_error", f"the kernel declares {key.upper()} {declared!r} but "
+            result["failure"] = make_failure("runtime_error", f"the kernel declares {key.upper()} {declared!r} but "
                                          f"cell {cell['id']} expects {expected!r}")
     return result
 

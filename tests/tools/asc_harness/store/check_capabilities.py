@@ -25,7 +25,8 @@ from tabulate import tabulate
 
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import EvidenceError, iter_records, load_record, records_for_cell
+from asc_harness.store.evidence import EvidenceError
+from asc_harness.store.evidence_read import iter_records, load_record, records_for_cell
 from asc_harness.store.kernelfile import read_kernel_file
 from asc_harness.common.paths import to_repo_path
 from asc_harness.store.registry import Registry, load_registry

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from asc_harness.store.evidence import iter_records
+from asc_harness.store.evidence_read import iter_records
 
 KEEP_LATEST = 3  # per cell and kind, besides the linked records: covers the default 3-attempt window
 

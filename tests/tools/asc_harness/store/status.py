@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from asc_harness.store.evidence import LoadedRecord
+from asc_harness.store.evidence_read import LoadedRecord
 
 DEFAULT_K = 2
 DEFAULT_M = 3

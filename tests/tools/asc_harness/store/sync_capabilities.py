@@ -17,7 +17,7 @@ from typing import Sequence
 
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
-from asc_harness.store.evidence import records_for_cell
+from asc_harness.store.evidence_read import records_for_cell
 from asc_harness.store.registry import load_valid_registry, parse_registry_text
 from asc_harness.store.status import (DEFAULT_K, DEFAULT_M, Change, apply_change, changes_for, current_values, dimension_of,
                      self_consistent)
