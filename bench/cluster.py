@@ -132,9 +132,11 @@ def attempt_part(repo: Path, attempts: int) -> None:
     import resource
     import shlex
 
-    from asc_harness import gen_attempt, generate, sandbox
-    from asc_harness.registry import load_valid_registry
-    from asc_harness.validation import to_plain
+    from asc_harness.batch import gen_attempt
+    from asc_harness.batch import generate
+    from asc_harness.run import sandbox
+    from asc_harness.store.registry import load_valid_registry
+    from asc_harness.store.validation import to_plain
 
     cell = to_plain(load_valid_registry(repo / "capabilities.yaml").cell(CELL))
     args = generate._parser().parse_args(["--agent-command", "unused", "--timeout", "120", "--kernel-timeout", "120"])

@@ -128,7 +128,7 @@ class FixtureRepo:
         if traces:  # as a nightly keeps them: gzip files beside the record, a compact timeline per case
             import gzip
 
-            from asc_harness.traces import summarise
+            from asc_harness.run.traces import summarise
 
             for i, case in enumerate(cases):
                 launch = launch_trace(f"{cell['op']}_kernel", blocks=2, loads=1 + 3 * i)

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import dashboard_fixture_repo as fx  # noqa: E402
-from asc_harness import dashboard  # noqa: E402
+from asc_harness.report import dashboard  # noqa: E402
 
 REPO_ROOT = HERE.parents[1]
 ARTIFACTS = REPO_ROOT / "test-artifacts"

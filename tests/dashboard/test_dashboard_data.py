@@ -19,8 +19,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dashboard_fixture_repo as fx  # noqa: E402
-from asc_harness import dashboard  # noqa: E402
-from asc_harness.dashboard import DashboardError, build_site_data  # noqa: E402
+from asc_harness.report import dashboard  # noqa: E402
+from asc_harness.report.dashboard import DashboardError, build_site_data  # noqa: E402
 
 
 @pytest.fixture
@@ -482,7 +482,7 @@ def test_cli_bad_options(argv, capsys):
 def test_serve_binds_localhost(repo, tmp_path):
     out = tmp_path / "site"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "asc_harness.dashboard", "--capabilities", str(repo.capabilities),
+        [sys.executable, "-m", "asc_harness.report.dashboard", "--capabilities", str(repo.capabilities),
          "--out", str(out), "--serve", "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.evidence import build_record, write_record
+from asc_harness.store.evidence import build_record, write_record
 
 PLATFORM = "Ascend950PR_9599"
 ABS = f"abs/float16/{PLATFORM}"

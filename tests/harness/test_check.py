@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from asc_harness import check_capabilities, sync_capabilities
+from asc_harness.store import check_capabilities
+from asc_harness.store import sync_capabilities
 
 from conftest import ABS, ADD
 
@@ -166,7 +167,7 @@ def test_help_explains_statuses_and_exit_codes(capsys):
 
 
 def test_matrix_groups_by_tier(ws, capsys):
-    from asc_harness import matrix
+    from asc_harness.report import matrix
 
     ws.record(ABS, status="pass", ticks=3)
     assert matrix.main(ws.args("--format", "simple")) == 0
@@ -182,7 +183,7 @@ def test_matrix_groups_by_tier(ws, capsys):
 
 
 def test_matrix_columns_per_platform(ws, capsys):
-    from asc_harness import matrix
+    from asc_harness.report import matrix
 
     text = ws.text().replace("platforms: [Ascend950PR_9599]", "platforms: [Ascend950PR_9599, Ascend910B1]")
     text = text.replace(f"cells:\n", f"cells:\n  - id: abs/float16/Ascend910B1\n    op: abs\n    dtype: float16\n"
@@ -211,7 +212,8 @@ def test_sync_modes_are_exclusive(ws, capsys):
 
 
 def test_matrix_shows_the_roofline_efficiency_of_the_perf_evidence(ws, capsys):
-    from asc_harness import matrix, sync_capabilities
+    from asc_harness.report import matrix
+    from asc_harness.store import sync_capabilities
 
     ws.record(ABS, status="pass", ticks=300, roofline=0.5)
     ws.record(ABS, status="pass", ticks=400, roofline=0.234)

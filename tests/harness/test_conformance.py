@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness import conformance
-from asc_harness.errors import HarnessError
-from asc_harness.paths import default_root
+from asc_harness.conform import conformance, pyasc_dev
+from asc_harness.common.errors import HarnessError
+from asc_harness.common.paths import default_root
 
 ROOT = default_root()
 CORPUS = ROOT / "conformance" / "corpus"
@@ -222,7 +222,7 @@ def allowed():
                                                   "the python of a virtualenv with pyasc-dev; see docs/conformance.md)")
 @pytest.mark.parametrize("case", _CORPUS_CASES, ids=[c.name for c in _CORPUS_CASES])
 def test_corpus_case_agrees_with_pyasc_dev(case, allowed):
-    python = conformance.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
+    python = pyasc_dev.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
     [entry] = conformance.run_corpus([case], python, platform="Ascend950PR_9599", jobs=1, timeout_s=300)
     conformance.judge([entry], allowed)
     assert not entry.get("problem"), entry.get("problem")
@@ -234,7 +234,7 @@ def test_corpus_case_agrees_with_pyasc_dev(case, allowed):
 @pytest.mark.conformance
 @pytest.mark.skipif(not PYASC_DEV_PYTHON, reason="no pyasc-dev interpreter configured (set PYASC_DEV_PYTHON)")
 def test_run_kernel_engine_pyasc_runs_an_asctile_golden_on_pyasc_dev(monkeypatch):
-    from asc_harness.runner import run_file
+    from asc_harness.run.runner import run_file
 
     monkeypatch.setenv("PYASC_PYTHON", PYASC_DEV_PYTHON)
     monkeypatch.setenv("ASCTILE_INTERPRET", "1")

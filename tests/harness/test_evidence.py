@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from asc_harness.evidence import (RECORD_NAME_RE, EvidenceError, build_record, iter_records, load_record,
-                                  validate_record, write_record)
+from asc_harness.store.evidence import RECORD_NAME_RE, EvidenceError, build_record, validate_record, write_record
+from asc_harness.store.evidence_read import iter_records, load_record
 
 from conftest import ABS, ADD, PLATFORM, git
 
@@ -34,7 +34,7 @@ def test_record_is_valid_and_named_by_contract(ws):
 
 
 def test_dirty_flag_ignores_evidence_and_registry(ws):
-    from asc_harness.evidence import harness_git_state
+    from asc_harness.store.evidence import harness_git_state
 
     ws.record(ABS)
     (ws.root / "capabilities.yaml").write_text(ws.text() + "\n# edited\n")
@@ -106,7 +106,7 @@ def test_record_in_the_wrong_directory_is_flagged(ws):
 
 WRITER = textwrap.dedent("""
     import json, sys
-    from asc_harness.evidence import write_record
+    from asc_harness.store.evidence import write_record
     record = json.loads(open(sys.argv[1]).read())
     sys.stdin.readline()          # start together
     for i in range(int(sys.argv[3])):
@@ -137,7 +137,7 @@ def test_two_concurrent_writers_lose_nothing(ws, tmp_path):
 
 
 def test_perf_block():
-    from asc_harness.evidence import perf_block
+    from asc_harness.store.evidence import perf_block
 
     assert perf_block([101, 99, 100]) == {"ticks_median": 100, "ticks_runs": [101, 99, 100], "spread": 0.02}
     assert perf_block([]) == {"ticks_median": None, "ticks_runs": [], "spread": None}
@@ -165,7 +165,7 @@ def test_case_numbers_that_are_not_finite_are_stored_as_null_and_case_details_ar
 
 @pytest.mark.parametrize("bad,more", [(3, ""), (5, " (and 2 more)")])
 def test_corrupt_evidence_stops_a_writer_up_front_naming_three_records(ws, bad, more):
-    from asc_harness.evidence import require_valid_evidence
+    from asc_harness.store.evidence_read import require_valid_evidence
 
     good = ws.record(ABS)
     require_valid_evidence(ws.evidence, root=ws.root)        # all valid: nothing to say

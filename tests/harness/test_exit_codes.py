@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -63,15 +64,19 @@ TOOLS = {
 }
 
 
+SCRIPTS = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
+
+
 def snapshot(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
             if p.is_file() and ".git" not in p.relative_to(root).parts}
 
 
 def call(tool: str, argv: list[str], capsys) -> tuple[int, str, str]:
-    module = importlib.import_module(f"asc_harness.{tool}")
+    """Runs the console script ``tool`` in-process (its ``main`` as pyproject.toml names it)."""
+    module, _, func = SCRIPTS[tool].partition(":")
     try:
-        code = module.main([str(a) for a in argv])
+        code = getattr(importlib.import_module(module), func)([str(a) for a in argv])
     except SystemExit as exc:  # argparse
         code = exc.code
     out = capsys.readouterr()
@@ -142,12 +147,12 @@ def test_a_corrupt_resume_state_exits_2(repo, capsys):
 
 
 def test_an_unknown_sandbox_setting_exits_2(repo, capsys, monkeypatch):
-    from asc_harness import sandbox
+    from asc_harness.run import confinement, sandbox
 
     monkeypatch.setenv("ASC_SANDBOX", "bogus")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     code, out, err = call("nightly", ["--root", repo.root, "-n", "0"], capsys)
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     assert code == 2
     assert_one_clear_error("nightly", err, "ASC_SANDBOX='bogus': expected auto, bubblewrap or process-tree")
     assert not (repo.root / ".nightly").exists()

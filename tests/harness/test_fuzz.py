@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asc_harness import conformance, fuzz
-from asc_harness.fuzz_grammar import KernelSpec, kernel_specs, render
+from asc_harness.conform import conformance, pyasc_dev
+from asc_harness.conform import fuzz
+from asc_harness.conform.fuzz_grammar import KernelSpec, kernel_specs, render
 
 ADD = KernelSpec(dtype="float32", shape=(12, 2, 16), tile=4, length="annotated", loop="strided_gm_barrier",
                  edge="clip", expr=("-", ("asctile.exp", ("x",)), ("+", ("y",), ("const", 0.5))), launch="[n]",
@@ -104,7 +105,7 @@ PYASC_DEV_PYTHON = os.environ.get("PYASC_DEV_PYTHON")
 @pytest.mark.skipif(not PYASC_DEV_PYTHON, reason="no pyasc-dev interpreter configured (set PYASC_DEV_PYTHON to "
                                                  "~/.cache/asc-embedded/pyasc-dev/bin/python; make conformance)")
 def test_a_tiny_fuzz_budget_against_pyasc_dev():
-    python = conformance.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
+    python = pyasc_dev.pyasc_interpreter(PYASC_DEV_PYTHON, None, False)
     run = fuzz.fuzz(python, examples=4, seed_value=1, timeout_s=300,
                     without=frozenset({"min", "call_site", "core_num_none", "rank3"}))
     assert run.generated == 4 and sum(run.verdicts.values()) == 4

@@ -11,9 +11,13 @@ import re
 
 import pytest
 
-from asc_harness import check_capabilities, evidence, run_kernel, sync_capabilities
-from asc_harness.evidence import EvidenceError, build_record, load_record, write_record
-from asc_harness.registry import load_registry
+from asc_harness.store import check_capabilities
+from asc_harness.store import evidence
+from asc_harness.run import run_kernel
+from asc_harness.store import sync_capabilities
+from asc_harness.store.evidence import EvidenceError, build_record, write_record
+from asc_harness.store.evidence_read import load_record
+from asc_harness.store.registry import load_registry
 
 from conftest import ABS, ADD, PLATFORM, write_kernel
 

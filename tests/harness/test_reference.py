@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from asc_harness import matrix
-from asc_harness.reference import GATE, compare, compare_from_links, label
-from asc_harness.registry import load_registry
+from asc_harness.report import matrix
+from asc_harness.run.reference import GATE, compare, compare_from_links, label
+from asc_harness.store.registry import load_registry
 
 from conftest import ABS, ADD, REGISTRY
 
@@ -81,7 +81,7 @@ def test_matrix_shows_the_ratio(ws, capsys):
 
 
 def test_dashboard_data_carries_the_comparison(ws, tmp_path):
-    from asc_harness.dashboard import build_site_data, render_site
+    from asc_harness.report.dashboard import build_site_data, render_site
 
     ws.cap.write_text(_with_reference(ws.text()))
     ws.record(ADD, ticks=1000)  # the dashboard falls back to the newest golden record of the cell

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.errors import HarnessError
-from asc_harness.paths import default_root
-from asc_harness.registry import (cell_matches, check_patterns, load_registry, load_valid_registry,
+from asc_harness.common.errors import HarnessError
+from asc_harness.common.paths import default_root
+from asc_harness.store.registry import (cell_matches, check_patterns, load_registry, load_valid_registry,
                                   parse_cell_id)
-from asc_harness.validation import validate
+from asc_harness.store.validation import validate
 
 from conftest import ABS, REGISTRY
 
@@ -140,7 +140,7 @@ def test_cell_ids_and_globs():
 def test_schemas_are_versioned_draft_2020_12():
     import json
 
-    from asc_harness.paths import SCHEMA_DIR
+    from asc_harness.common.paths import SCHEMA_DIR
 
     for name in ("capabilities", "evidence"):
         schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
@@ -237,6 +237,6 @@ def test_committed_registry_round_trips_byte_for_byte():
 
 
 def test_committed_registry_passes_soft_check(capsys):
-    from asc_harness import check_capabilities
+    from asc_harness.store import check_capabilities
 
     assert check_capabilities.main(["--soft-runtime"]) == 0, capsys.readouterr().out

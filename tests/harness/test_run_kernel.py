@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness import run_kernel, sync_capabilities
-from asc_harness.evidence import build_record, load_record, validate_record
-from asc_harness.registry import load_registry
-from asc_harness.runner import run_cell, run_file
+from asc_harness.run import run_kernel
+from asc_harness.store import sync_capabilities
+from asc_harness.store.evidence import build_record, validate_record
+from asc_harness.store.evidence_read import load_record
+from asc_harness.store.registry import load_registry
+from asc_harness.run.runner import run_cell, run_file
 
 from conftest import ABS, write_kernel
 
@@ -332,20 +334,20 @@ def test_pyasc_engine(tmp_path, monkeypatch):
     assert by_id(r)["small"]["ticks"] == 42
 
 
-@pytest.mark.parametrize("confinement", ["bubblewrap", "process-tree"])
-def test_repository_changes_fail_the_run_and_change_nothing(ws, tmp_path, monkeypatch, confinement):
-    from asc_harness import sandbox
+@pytest.mark.parametrize("kind", ["bubblewrap", "process-tree"])
+def test_repository_changes_fail_the_run_and_change_nothing(ws, tmp_path, monkeypatch, kind):
+    from asc_harness.run import confinement, sandbox
 
-    monkeypatch.setenv("ASC_SANDBOX", confinement)
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setenv("ASC_SANDBOX", kind)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     victim = ws.root / "golden/kernels/add_f16.py"
     before = victim.read_bytes()
     src = GOOD.replace("def launch(x):", f"def launch(x):\n    open({str(victim)!r}, 'a').write('# tampered')")
     r = run(tmp_path, src, repo=ws.root)
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     assert r["status"] == "error" and victim.read_bytes() == before
-    assert r["sandbox"]["confinement"] == confinement and r["sandbox"]["network"] is False
-    if confinement == "bubblewrap":
+    assert r["sandbox"]["confinement"] == kind and r["sandbox"]["network"] is False
+    if kind == "bubblewrap":
         assert "Read-only file system" in r["failure"]["message"] and r["sandbox"]["tampering"] == []
     else:
         assert "golden/kernels/add_f16.py (modified, restored)" in r["failure"]["message"]
@@ -416,7 +418,7 @@ def test_cli_evidence_then_sync(ws, capsys):
 def test_thin_script_entry_point(tmp_path):
     import subprocess
 
-    from asc_harness.paths import default_root
+    from asc_harness.common.paths import default_root
 
     script = default_root() / "tests" / "tools" / "run_kernel.py"
     good = write_kernel(tmp_path, "good.py", GOOD)
@@ -533,7 +535,7 @@ def test_the_engine_bytecode_is_compiled_beside_it_once_per_process(monkeypatch)
     import os
 
     import asc.sim.timeline as module
-    from asc_harness import bytecode
+    from asc_harness.run import bytecode
 
     source = Path(module.__file__)
     pyc = Path(importlib.util.cache_from_source(str(source)))

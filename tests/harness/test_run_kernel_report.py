@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from asc_harness import run_kernel
+from asc_harness.run import run_kernel
 
 from conftest import write_kernel
 from test_run_kernel import GOOD, WRONG

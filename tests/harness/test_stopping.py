@@ -1,4 +1,4 @@
-"""The stop handler of nightly / generate (asc_harness.stopping), in this process: a stop kills the
+"""The stop handler of nightly / generate (asc_harness.common.stopping), in this process: a stop kills the
 registered sandboxed process groups before it raises, and is forgotten once the command is over."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from asc_harness import stopping
+from asc_harness.common import stopping
 
 
 def test_a_stop_kills_the_running_groups_then_raises_and_is_forgotten_afterwards():

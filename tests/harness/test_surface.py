@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness import surface
+from asc_harness.conform import surface
 
 REQ = "<required>"
 

@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from asc_harness import check_capabilities, sync_capabilities
-from asc_harness.registry import load_registry
+from asc_harness.store import check_capabilities
+from asc_harness.store import sync_capabilities
+from asc_harness.store.registry import load_registry
 
 from conftest import ABS, ADD, MATMUL, git
 

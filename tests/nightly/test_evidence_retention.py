@@ -8,8 +8,11 @@ import re
 import subprocess
 from pathlib import Path
 
-from asc_harness import check_capabilities, dashboard, retention, sync_capabilities
-from asc_harness.evidence import load_record
+from asc_harness.store import check_capabilities
+from asc_harness.report import dashboard
+from asc_harness.store import retention
+from asc_harness.store import sync_capabilities
+from asc_harness.store.evidence_read import load_record
 from nightly_helpers import ASC2_GOLDEN, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 

@@ -14,8 +14,8 @@ import pytest
 # The cluster extra (pip install -e '.[cluster]') is optional: without it these tests skip, with the reason.
 distributed = pytest.importorskip("distributed", reason="needs dask.distributed: pip install -e '.[cluster]'")
 
-from asc_harness import remote  # noqa: E402
-from asc_harness.evidence import load_record  # noqa: E402
+from asc_harness.batch import remote  # noqa: E402
+from asc_harness.store.evidence_read import load_record  # noqa: E402
 from nightly_helpers import PLATFORM, PYTHON, git, kernel_source, make_repo, run_nightly  # noqa: F401,E402 - fixtures
 
 SLOW_BODY = "    import time\n    time.sleep(2.0)\n    return np.abs(x)"
@@ -96,7 +96,7 @@ def test_a_result_delivered_twice_is_recorded_once_and_a_failing_task_is_retried
         make_repo, cluster):
     from rich.console import Console
 
-    from asc_harness.cluster import Cluster
+    from asc_harness.batch.cluster import Cluster
 
     lc, _client = cluster
     repo = make_repo({"abs": "good"})

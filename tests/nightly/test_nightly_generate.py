@@ -7,8 +7,11 @@ import shlex
 
 import pytest
 
-from asc_harness import generate, runner
-from asc_harness.evidence import load_record
+from asc_harness import generate
+from asc_harness.batch.gen_agent import prompt_text
+from asc_harness.batch.gen_attempt import describe_inputs
+from asc_harness.run import runner
+from asc_harness.store.evidence_read import load_record
 from nightly_helpers import AGENT, ASC2_GOLDEN, PLATFORM, PYTHON, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 CELL = f"abs/float16/{PLATFORM}"
@@ -103,9 +106,9 @@ def test_k_of_m_rule_and_guided_workspace(make_repo, run_generate, tmp_path):
 
 def test_prompt_file_holds_prompt_and_contract(make_repo, tmp_path):
     repo = make_repo({"abs": "good"})
-    contract = generate.describe_inputs(repo.root / "golden/kernels/abs_f16.py", PLATFORM, repo.root, repo.evidence)
+    contract = describe_inputs(repo.root / "golden/kernels/abs_f16.py", PLATFORM, repo.root, repo.evidence)
     cell = repo.cell("abs")
-    text = generate.prompt_text(cell, "minimal", contract)
+    text = prompt_text(cell, "minimal", contract)
     assert text.startswith("Write abs: y = |x| on float16.")
     assert "`launch(*inputs)`" in text
     assert "- input 1: numpy.ndarray, dtype float16, shape [4, 8]" in text

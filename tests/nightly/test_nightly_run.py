@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.evidence import load_record
+from asc_harness.store.evidence_read import load_record
 from nightly_helpers import ASC2_GOLDEN, PLATFORM, PYTHON, git, make_repo, run_nightly  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,8 +213,8 @@ def test_list_and_gitignore(make_repo, run_nightly):
 
 
 def test_a_dead_worker_is_recorded_as_an_infrastructure_error(make_repo):
-    from asc_harness.nightly_cells import Controller
-    from asc_harness.nightly_rundir import RunDir
+    from asc_harness.batch.nightly_cells import Controller
+    from asc_harness.batch.nightly_rundir import RunDir
     from rich.console import Console
     import io
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from asc_harness.evidence import load_record
+from asc_harness.store.evidence_read import load_record
 from nightly_helpers import GOOD, PLATFORM, PYTHON, build_repo, git
 
 BODIES = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Entry point for `python tests/tools/matrix.py`; see asc_harness.matrix.
+"""Entry point for `python tests/tools/matrix.py`; see asc_harness.report.matrix.
 
 Runs under the repository's .venv interpreter when the current one lacks the harness dependencies.
 """
@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 try:
-    from asc_harness.matrix import main
+    from asc_harness.report.matrix import main
 except ImportError as exc:
     venv = os.path.realpath(os.path.join(HERE, os.pardir, os.pardir, ".venv"))
     venv_python = os.path.join(venv, "bin", "python")
