@@ -11,15 +11,21 @@ every pair of variants camodel separates by more than 2 % must come out in the s
 are ties within its jitter).
 
 Fitted rows. Ascend950PR_9599: the nightly perf cells of the calibration notes (perf-calibration §2.1).
-Ascend910B1: camodel measurements of May 2026 (abs and gelu summed over three launches, the reduce_sum
-row-count sweep at 32-128 rows).
+Ascend910B1: camodel measurements of May 2026 (gelu float32 summed over three launches, the reduce_sum
+row-count sweep at 32-128 rows). The C220 elementwise rows were measured on the seed's layout
+(``seed_eltwise_kernel``: 16 blocks whatever the size, ``tile_per_block`` tiles each), so at 128 elements
+all blocks but the first one or two own only tiles that start past the end of the tensor.
 
 Held out (no number is fitted to them): the C310 ``asc2.range`` loop-option sweeps of rms_norm and matmul
-(perf-calibration §2.4, two launches summed each); the C220 reduce_sum sweep's 256-row points and its
-separate [32, 4096] measurement. Also printed: the C220 abs / leaky_relu / gelu float16 trio at TILE 128,
-which camodel separates by about 40 % (no figures). One table number was sized by looking at held-out
-rows: the C310 MTE2 latency, the smallest that lets a single buffer separate the rms_norm sweep's uf1 and
-uf2 parallel variants (their order, not their values); it is not in ``FITTED``.
+(perf-calibration §2.4, two launches summed each); the C220 reduce_sum sweep's 256-row points, its
+separate [32, 4096] measurement, and abs float16 summed over three launches (its 128-element launch gives
+15 of 16 blocks a tile wholly past the end). The C220 table's numbers were fitted (tick model v3) with the
+abs row among the fitted rows; the robust fit gave it up (45 % low with the table, lower still with
+the fit without it, printed, which moves along a valley the remaining rows leave open). Also printed: the C220 abs /
+leaky_relu / gelu float16 trio at TILE 128, which camodel separates by about 40 % (no figures). One table
+number was sized by looking at held-out rows: the C310 MTE2 latency, the smallest that lets a single
+buffer separate the rms_norm sweep's uf1 and uf2 parallel variants (their order, not their values); it is
+not in ``FITTED``.
 """
 from __future__ import annotations
 
@@ -35,6 +41,24 @@ from ticks_fit import errors, fit, fitted_names, leave_one_out, median_max, mode
 SQRT_HALF = float(np.sqrt(0.5))
 
 
+@asc2.jit
+def _elementwise(op: asc.ConstExpr, x, y_gm, tile: asc.ConstExpr[int], off):
+    """The vector ops of one elementwise tile (traced into the kernels below)."""
+    if op == "abs":
+        return asc2.abs(x)
+    if op == "tanh":
+        return asc2.tanh(x)
+    if op == "add":
+        return x + asc2.load(y_gm, [tile], offsets=[off])
+    if op == "dropout":
+        return (x * asc2.load(y_gm, [tile], offsets=[off])) * 2.0
+    if op == "leaky":
+        return asc2.where(x >= 0, x, x * 0.01)
+    if op == "gelu_erf":
+        return x * (asc2.erf(x * SQRT_HALF) + 1.0) * 0.5
+    return x / (asc2.exp((x * x * x * -0.0713548 + x) * -1.5957691) + 1.0)  # gelu, tanh form (exp, div)
+
+
 @asc2.jit(always_compile=True)
 def eltwise_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int,
                    num_tiles: int, tile: asc.ConstExpr[int], op: asc.ConstExpr):
@@ -44,21 +68,22 @@ def eltwise_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: 
     for t in asc2.range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2, parallel=True):
         off = t * tile
         x = asc2.load(x_gm, [tile], offsets=[off])
-        if op == "abs":
-            y = asc2.abs(x)
-        elif op == "tanh":
-            y = asc2.tanh(x)
-        elif op == "add":
-            y = x + asc2.load(y_gm, [tile], offsets=[off])
-        elif op == "dropout":
-            y = (x * asc2.load(y_gm, [tile], offsets=[off])) * 2.0
-        elif op == "leaky":
-            y = asc2.where(x >= 0, x, x * 0.01)
-        elif op == "gelu_erf":
-            y = x * (asc2.erf(x * SQRT_HALF) + 1.0) * 0.5
-        else:  # gelu, tanh form spelled with exp and div
-            y = x / (asc2.exp((x * x * x * -0.0713548 + x) * -1.5957691) + 1.0)
-        asc2.store(y, out_gm, offsets=[off])
+        asc2.store(_elementwise(op, x, y_gm, tile, off), out_gm, offsets=[off])
+
+
+@asc2.jit(always_compile=True)
+def seed_eltwise_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int, tile: asc.ConstExpr[int],
+                        tile_per_block: asc.ConstExpr[int], op: asc.ConstExpr):
+    """The seed's layout (pyasc-api-patterns): block b owns tiles b * tile_per_block ... on every core, so
+    below ``tile * cores`` elements the trailing blocks' tiles start past the end of the tensor (their
+    loads read nothing, their stores write nothing on C220)."""
+    x_gm = asc2.tensor(x_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    base = asc2.block_idx() * tile * tile_per_block
+    for i in asc2.range(tile_per_block, unroll_factor=2, parallel=True):
+        off = base + i * tile
+        x = asc2.load(x_gm, [tile], offsets=[off])
+        asc2.store(_elementwise(op, x, x_gm, tile, off), out_gm, offsets=[off])
 
 
 @asc2.jit(always_compile=True)
@@ -199,10 +224,16 @@ def c310_rows():
     ]
 
 
+def _seed(x, out, tile, op, cores=16):
+    """A launch of the seed's layout on ``cores`` blocks, whatever the size."""
+    per_block = -(-(-(-x.size // tile)) // cores)
+    return lambda: seed_eltwise_kernel[cores](x, out, x.size, tile, per_block, op)
+
+
 def _three(x, out, tile, op):
-    """One launch per size 128, 8192, 131072 (the abs / gelu measurements sum the three)."""
-    fns = [_eltwise(np.ascontiguousarray(x[:s]), np.ascontiguousarray(out[:s]), tile, op) for s in (128, 8192, 131072)]
-    return fns
+    """One launch per size 128, 8192, 131072 on 16 cores in the seed's layout (the abs / gelu measurements
+    sum the three): at 128 elements the blocks past the first tiles own tiles wholly past the end."""
+    return [_seed(np.ascontiguousarray(x[:s]), np.ascontiguousarray(out[:s]), tile, op) for s in (128, 8192, 131072)]
 
 
 def c220_rows():
@@ -304,10 +335,13 @@ def c310_held_out():
 
 
 def c220_split():
-    """(fitted rows, held-out rows): the reduce_sum sweep's longest point of each setting (256 rows, twice
-    the rows of any fitted point) and the separate [32,4096] measurement are kept out of the fit."""
+    """(fitted rows, held-out rows): kept out of the fit are the reduce_sum sweep's longest point of each
+    setting (256 rows, twice the rows of any fitted point), the separate [32,4096] measurement, and the abs
+    float16 launches, whose 128-element launch gives 15 of its 16 blocks a tile wholly past the end. (The
+    gelu launches have such blocks too, but they are the only rows that fix ``vector_chain``: held out,
+    their prediction would be that number's prior, not the model's.)"""
     rows = c220_rows()
-    held = [r for r in rows if "[256," in r[0] or r[0] == "reduce_sum f16 [32,4096]"]
+    held = [r for r in rows if "[256," in r[0] or r[0] == "reduce_sum f16 [32,4096]" or r[0].startswith("abs")]
     return [r for r in rows if r not in held], held
 
 

@@ -488,3 +488,51 @@ def test_steady_state_extrapolation_keeps_a_carried_values_chain(monkeypatch, uf
     monkeypatch.setattr(schedule, "WARM_GROUPS", 10 ** 6)
     accumulate_kernel[1](x, out, 64, 256, uf)
     assert abs(accumulate_kernel.last_launch["ticks"] - fast) <= 1
+
+
+@asc2.jit
+def tile_per_block_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, size: int,
+                          tile: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [size])
+    out_gm = asc2.tensor(out_ptr, [size])
+    off = asc2.block_idx() * tile
+    asc2.store(asc2.abs(asc2.load(x_gm, [tile], offsets=[off])), out_gm, offsets=[off])
+
+
+def test_dmas_clamped_at_the_end_of_a_tensor_move_only_the_bytes_inside():
+    # C220, 4 KiB tiles (8 bursts of 512 B): block 0's tile is whole, block 1's holds 400 bytes (one burst),
+    # block 2's starts past the end (its load reads nothing, its store writes nothing): the DMAs move the
+    # bursts of what is inside and each still pays its setup; a partial burst stored is read back first
+    from asc.sim import timeline
+    platform = config.Platform.Ascend910B1
+    config.set_platform(config.Backend.Model, platform)
+    try:
+        hw = hardware(platform)
+        x = -np.arange(1124, dtype=np.float32)
+        out = np.zeros_like(x)
+        with timeline.recording():
+            tile_per_block_kernel[3](x, out, x.size, 1024)
+        report = tile_per_block_kernel.last_launch
+        np.testing.assert_array_equal(out, np.abs(x))
+        assert any("wholly past the end" in w for w in report["warnings"])
+        dur = {(e["block"], e["pipe"]): e["dur"] for e in report["timeline"] if e["pipe"] in ("MTE2", "MTE3")}
+        load = [hw.mte2_setup + n * 512 / hw.mte2_bytes_per_tick for n in (8, 1, 0)]
+        store = [hw.mte3_setup + 8 * 512 / hw.mte3_bytes_per_tick,
+                 hw.mte3_setup + hw.store_partial + 512 / hw.mte3_bytes_per_tick, hw.mte3_setup]
+        for b in range(3):
+            assert dur[(b, "MTE2")] == pytest.approx(load[b], abs=0.01)
+            assert dur[(b, "MTE3")] == pytest.approx(store[b], abs=0.01)
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+
+
+def test_a_clamped_tile_in_a_loop_charges_its_block_the_bytes_inside():
+    # one block, 49 tiles of 1 KiB (8 bursts of 128 B on C310); the last holds 256 bytes (2 bursts): the
+    # block's load engine time is 48 whole tiles and one of two bursts, not 49 whole tiles
+    hw = hardware(config.Platform.Ascend950PR_9599)
+    busy = {}
+    for n in (48 * 256 + 64, 49 * 256):
+        x = np.zeros(n, np.float32)
+        unary_kernel[1](x, np.zeros_like(x), n, 49, 256, 2, True)
+        busy[n] = unary_kernel.last_launch["pipes"]["MTE2"]
+    assert busy[49 * 256] - busy[48 * 256 + 64] == pytest.approx(6 * 128 / hw.mte2_bytes_per_tick, abs=1.0)

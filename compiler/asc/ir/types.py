@@ -83,6 +83,16 @@ class TensorType:
         return f"tensor<{dims}x{self.dtype}>"
 
 
+def dma_runs(tile, gm):
+    """(contiguous runs, bytes each) a DMA of ``tile`` moves: one run when the tile spans whole rows of the
+    global tensor ``gm`` (or its layout is unknown), else one per tile row."""
+    shape = tile.shape
+    if gm is None or len(shape) < 2 or not isinstance(gm, TensorType) or gm.shape[-1] in (None, shape[-1]):
+        return 1, tile.nbytes
+    rows = prod(shape[:-1])
+    return rows, tile.nbytes // max(1, rows)
+
+
 @dataclass(frozen=True, eq=False)
 class PtrType:
     dtype: DataType

@@ -11,6 +11,7 @@ calls share one call overhead (``sim/schedule.py``).
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -77,6 +78,17 @@ class Hardware:
     mmad_issue: float
     mmad_macs_per_tick: float
     vector_weights: tuple = ()  # (op kind, weight in simple vector calls): transcendentals expand to several
+
+    def dma_busy(self, runs, each, store=False, setups=1) -> float:
+        """Engine occupancy of ``setups`` DMAs moving ``runs`` contiguous runs of ``each`` bytes: the setup,
+        plus whole bursts of each run at the engine's rate; a store covering part of a burst reads it back
+        first. A DMA whose length is clamped at zero (a window past the end of its tensor) moves no burst
+        and still pays its setup."""
+        moved = runs * math.ceil(each / self.dma_burst) * self.dma_burst
+        if store:
+            partial = self.store_partial if each % self.dma_burst else 0.0
+            return setups * (self.mte3_setup + partial) + moved / self.mte3_bytes_per_tick
+        return setups * self.mte2_setup + moved / self.mte2_bytes_per_tick
 
     def vector_weight(self, kind) -> float:
         for k, w in reversed(self.vector_weights):  # later entries override

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir.registry import PIPES
-from ..ir.types import TileType
+from ..ir.types import TileType, dma_runs
 
 S, MTE2, MTE1, V, M, FIX, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE1", "V", "M", "FIX", "MTE3"))
 _CUBE = (M, FIX)
@@ -34,7 +34,8 @@ WARM_GROUPS = 1
 
 class _Step:
     __slots__ = ("kind", "op", "stages", "ins", "outs", "name", "line", "body", "orelse", "uf", "barrier",
-                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias", "macs", "fused")
+                 "n_instr", "key", "pipe", "last", "tile_outs", "scalar_outs", "alias", "macs", "fused", "ctrl",
+                 "dma")
 
     def __init__(self, kind, op):
         self.kind = kind
@@ -42,7 +43,8 @@ class _Step:
         self.key = op.id
 
 
-def _plan_region(block, costs, plan):
+def _plan_region(block, costs, plan, ctrl=None):
+    """``ctrl``: the visit key counting this region's runs per block (its loop's trips or its branch)."""
     steps = []
     for op in block.ops:
         name = op.name
@@ -50,7 +52,7 @@ def _plan_region(block, costs, plan):
             continue   # constants are immediates of the instructions that use them
         if name == "scf.for" or name == "scf.while":
             st = _Step("loop", op)
-            body = [_plan_region(r, costs, plan) for r in op.regions]
+            body = [_plan_region(r, costs, plan, ("trips", op.id)) for r in op.regions]
             st.body = [s for b in body for s in b]
             st.uf = max(1, int(op.attrs.get("unroll_factor", 1))) if name == "scf.for" else 1
             st.barrier = name == "scf.for" and not op.attrs.get("parallel") and bool(op.attrs.get("has_dma"))
@@ -59,12 +61,12 @@ def _plan_region(block, costs, plan):
             continue
         if name == "scf.if":
             st = _Step("if", op)
-            st.body = _plan_region(op.regions[0], costs, plan)
-            st.orelse = _plan_region(op.regions[1], costs, plan) if len(op.regions) > 1 else []
+            st.body = _plan_region(op.regions[0], costs, plan, ("then", op.id))
+            st.orelse = _plan_region(op.regions[1], costs, plan, ("else", op.id)) if len(op.regions) > 1 else []
             steps.append(st)
             continue
         if name == "mask.region":
-            steps.extend(_plan_region(op.regions[0], costs, plan))
+            steps.extend(_plan_region(op.regions[0], costs, plan, ctrl))
             continue
         st = _Step("op", op)
         st.stages = costs[op.id][3] if op.id in costs else ((S, 0.0, 0.0),)
@@ -72,6 +74,14 @@ def _plan_region(block, costs, plan):
         st.outs = tuple((r.id, isinstance(r.type, TileType)) for r in op.results)
         st.name = op.name.split(".", 1)[-1] if "kind" not in op.attrs else str(op.attrs["kind"])
         st.line = op.loc.line if op.loc is not None else None
+        st.ctrl = ctrl
+        st.dma = None
+        if op.name in ("tile.load", "tile.store"):   # a GM DMA: clamped at the tensor's end at run time
+            store = op.name == "tile.store"
+            engine = MTE3 if store else MTE2
+            if any(p == engine for p, _, _ in st.stages):
+                tile = op.operands[0].type if store else op.results[0].type
+                st.dma = (engine, store, tile.nbytes) + dma_runs(tile, op.operands[1 if store else 0].type)
         prev = steps[-1] if steps else None
         if _scalar_only(st) and prev is not None and prev.kind == "op" and _scalar_only(prev):
             # a run of scalar instructions is one step: the same ticks, a fraction of the bookkeeping
@@ -137,6 +147,21 @@ class BlockSchedule:
         self.events = events        # list of (pipe, name, start, dur, line, waited_on) or None
 
     # -- one instruction --------------------------------------------------------------------------
+    def _clamped(self, st, short):
+        """The stages of a DMA whose windows in this block lie partly or wholly past the end of the tensor
+        (``short`` bytes outside over the block's instances of it). Clamping takes the block's last tiles:
+        so many instances read nothing (their setup only), one moves the bursts of what is inside, the
+        others whole tiles; each instance is charged the average, so the block's engine time is exact."""
+        engine, store, nbytes, runs, each = st.dma
+        hw = self.hw
+        n = max(1.0, self.visits.get(st.ctrl, 1.0) if st.ctrl is not None else 1.0)
+        empty, part = divmod(min(short, n * nbytes), nbytes)
+        whole = n - empty - (1 if part else 0)
+        total = whole * hw.dma_busy(runs, each, store) + empty * hw.dma_busy(runs, 0, store)
+        if part:
+            total += hw.dma_busy(runs, (nbytes - part) / runs, store)
+        return tuple((p, total / n if p == engine else d, lat) for p, d, lat in st.stages)
+
     def _op(self, st):
         hw = self.hw
         free = self.free
@@ -189,7 +214,12 @@ class BlockSchedule:
         events = self.events
         end = t
         first = True
-        for p, dur, lat in st.stages:
+        stages = st.stages
+        if st.dma is not None:
+            short = self.visits.get(("short", st.key))
+            if short:
+                stages = self._clamped(st, short)
+        for p, dur, lat in stages:
             if first and st.fused and hw.vf_fusion:
                 dur -= hw.vector_issue
             if not first:

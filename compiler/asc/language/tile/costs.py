@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ...ir.types import TensorType, TileType
+from ...ir.types import TileType, dma_runs
 
 
 def _bytes(op):
@@ -38,26 +38,11 @@ def reduce_cost(op, hw):
             + hw.vector_weight("reduce") * repeats * hw.vector_repeat)
 
 
-def _rows(tile, gm):
-    """(contiguous runs, bytes each) a DMA of ``tile`` moves: one run when the tile spans whole rows of the
-    global tensor ``gm`` (or its layout is unknown), else one per tile row."""
-    shape = tile.shape
-    if gm is None or len(shape) < 2 or not isinstance(gm, TensorType) or gm.shape[-1] in (None, shape[-1]):
-        return 1, tile.nbytes
-    rows = math.prod(shape[:-1])
-    return rows, tile.nbytes // max(1, rows)
-
-
 def dma_ticks(hw, tile, gm=None, store=False, runs=None):
     """Engine occupancy of one DMA between global memory and a tile: the engine's setup, plus whole bursts
     (``dma_burst`` bytes, the memory system's access granularity) of each contiguous run at the engine's
     rate; a store that covers part of a burst first reads it back (read-modify-write, ``store_partial``).
     One strided DMA instruction moves every row of a window; ``runs`` counts separate DMAs (one per index
     of a gather or scatter), each with its own setup."""
-    n, each = _rows(tile, gm) if runs is None else (runs, tile.nbytes // max(1, runs))
-    setups = 1 if runs is None else runs
-    moved = n * max(1, math.ceil(each / hw.dma_burst)) * hw.dma_burst
-    if store:
-        partial = hw.store_partial if each % hw.dma_burst else 0.0
-        return setups * (hw.mte3_setup + partial) + moved / hw.mte3_bytes_per_tick
-    return setups * hw.mte2_setup + moved / hw.mte2_bytes_per_tick
+    n, each = dma_runs(tile, gm) if runs is None else (runs, tile.nbytes // max(1, runs))
+    return hw.dma_busy(n, max(1, each), store, 1 if runs is None else runs)

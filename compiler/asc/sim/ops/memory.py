@@ -66,6 +66,7 @@ def _exec_load(ex, op, t, *rest):
         acc = ClippedAccess(t, offsets, rtype.shape, rtype.shape, L, "load", True)
     else:
         acc = Access(t, offsets, rtype.shape, L, "load")
+    note_short(ex, op, acc, rtype)
     buf = t.buffer
     data = buf.data
     checks = ex.checks and not buf.read_only
@@ -375,6 +376,7 @@ def _exec_store(ex, op, value, t, *offsets):
         rank = len(t.dims)
         acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
         past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+        note_short(ex, op, acc, vtype)
         if rank == 2:
             # real_shape limits the DMA; columns of it past the row still land in the next row.
             rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
@@ -394,6 +396,7 @@ def _exec_store(ex, op, value, t, *offsets):
         # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
         acc = ClippedAccess(t, offsets, vtype.shape, vtype.shape, L, "store", True)
         past_end_store(ex, op, t, acc, offsets, vtype.shape)
+        note_short(ex, op, acc, vtype)
         if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         vals = value if fresh is None else fresh.compute()
@@ -402,6 +405,7 @@ def _exec_store(ex, op, value, t, *offsets):
         return
     acc = Access(t, offsets, vtype.shape, L, "store")
     past_end_store(ex, op, t, acc, offsets, vtype.shape)
+    note_short(ex, op, acc, vtype)
     vals = stored_values(value, L, vtype.shape, acc.rows, acc.cols, acc.full)
     if not acc.full:
         if len(t.dims) == 2 and acc.outside is None:
@@ -409,6 +413,22 @@ def _exec_store(ex, op, value, t, *offsets):
         _store_clipped(ex, t.buffer, acc, vals, "store", op=op, source=source)
         return
     _store_into(ex, t.buffer, acc, vals, "store", op=op, source=source)
+
+
+def note_short(ex, op, acc, ttype):
+    """Record, per block, the bytes of a DMA's window that lie outside the tensor (``("short", op id)``):
+    the DMA's length is clamped to what is inside, so the schedule charges only those bytes' bursts
+    (``sim/schedule.py``); a window wholly past the end moves nothing and still pays its setup."""
+    if type(acc) is NdAccess or getattr(acc, "full", False):
+        return
+    L = ex.lanes
+    inside = np.broadcast_to(acc.valid_cols * getattr(acc, "valid_rows", acc.rows), (L,))
+    short = acc.rows * acc.cols - inside
+    if not np.any(short):
+        return
+    each = ttype.nbytes / max(1, ttype.size)
+    ex._visit(("short", op.id), np.bincount(np.broadcast_to(ex.blocks, (L,)), weights=short * each,
+                                            minlength=ex.core_num))
 
 
 def past_end_store(ex, op, t, acc, offsets, shape):
