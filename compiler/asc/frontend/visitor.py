@@ -24,7 +24,7 @@ from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
 from ..language.tile.creation_ops import full_like
 from ..language.tile.debug_ops import device_assert, device_print
-from ..language.tile.kernel_builtins import KERNEL_BUILTINS
+from ..language.tile.kernel_builtins import KERNEL_BUILTINS, GivenBuiltins
 from ..language.tile.range import asctile_range
 from ..language.tile.tile import Tile
 from .control_flow import ControlFlowMixin, Return
@@ -159,10 +159,11 @@ class FunctionVisitor(ControlFlowMixin):
             return ConstExpr.unwrap(v)
         if name in self.builtins:
             return self.builtins[name]
-        if name in KERNEL_BUILTINS and self.dialect.august:   # pyasc-dev's asctile custom builtins
+        kernel_builtins = self.dialect.august and not isinstance(self.options.custom_builtins, GivenBuiltins)
+        if name in KERNEL_BUILTINS and kernel_builtins:   # pyasc-dev's asctile custom builtins
             return KERNEL_BUILTINS[name]
         hint = None
-        if name == "print" and self.dialect.august:  # pyasc-dev: print() in a kernel is device_print
+        if name == "print" and kernel_builtins:  # pyasc-dev: print() in a kernel is device_print
             return device_print
         if name == "print":
             hint = "print is not available in kernels; use `assert cond, f\"...\"` on compile-time values to debug"
