@@ -39,3 +39,16 @@ def test_every_public_asctile_name_exists_upstream():
     upstream = set(out.stdout.split())
     here = {n for n in dir(asctile) if not n.startswith("_")}
     assert sorted(here - upstream) == []
+
+
+def test_language_submodules_hand_out_the_asctile_objects_upstream_groups_there():
+    from asc.experimental.asctile.language import local_tensor, memory_ops, unary_ops
+
+    assert memory_ops.copy_in is asctile.copy_in and memory_ops.DistribMode is asctile.DistribMode
+    assert local_tensor.TensorLocation is asctile.TensorLocation and unary_ops.softmax is asctile.softmax
+    assert all(getattr(memory_ops, n) is getattr(asctile, n) for n in memory_ops.__all__)
+
+
+def test_interpreter_says_this_engine_has_no_separate_interpreter_mode():
+    with pytest.raises(AttributeError, match="no separate interpreter mode"):
+        asctile.interpreter.interpreter_enabled  # noqa: B018 - the attribute access is what is tested

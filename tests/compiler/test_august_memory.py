@@ -201,3 +201,27 @@ def test_a_runtime_real_shape_larger_than_the_tile_is_an_error():
         k[1](x, np.zeros_like(x), 10)
     assert_reported(e.value, "larger than the tile shape",
                     "asctile.copy_out(t, asctile.global_tensor(out_ptr, [10, 16]), [0, 0], real_shape=[n, 16])")
+
+
+
+@asctile.jit
+def fill_float64(y_ptr: asctile.GlobalAddress):
+    t = asctile.full([64], 2.0, asctile.float64)
+    asctile.copy_out(t.to(asctile.float32), asctile.global_tensor(y_ptr, [64]), [0])
+
+
+@asctile.jit
+def zeros_float8(y_ptr: asctile.GlobalAddress):
+    t = asctile.zeros([64], asctile.float8_e8m0fnuz)
+    asctile.copy_out(t.to(asctile.float32), asctile.global_tensor(y_ptr, [64]), [0])
+
+
+@pytest.mark.parametrize("kernel, line, dtype", [
+    (fill_float64, "t = asctile.full([64], 2.0, asctile.float64)", "float64"),
+    (zeros_float8, "t = asctile.zeros([64], asctile.float8_e8m0fnuz)", "float8_e8m0fnuz")])
+def test_august_full_refuses_a_dtype_upstream_cannot_fill_with_its_text_at_the_users_line(kernel, line, dtype):
+    with pytest.raises(CodegenError) as e:
+        kernel[1](np.zeros(64, np.float32))
+    assert (f"'dtype' dtype must be one of int8, int16, int32, int64, float16, bfloat16, float32, got {dtype}"
+            in str(e.value))
+    assert line in str(e.value)

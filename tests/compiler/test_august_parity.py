@@ -133,6 +133,40 @@ def test_april_kernels_keep_april_builtins():
         k[1](np.zeros(64, np.float32), 3)
 
 
+
+def test_a_custom_builtins_dict_replaces_the_asctile_builtins_and_its_names_are_callable():
+    @asctile.jit(custom_builtins={"range": asctile.range, "relu": asctile.relu})
+    def k(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(relu(x), asctile.global_tensor(out_ptr, [64]), [0])  # noqa: F821 - a custom builtin
+
+    @asctile.jit(custom_builtins={"range": asctile.range})
+    def still_max(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(max(x, x + 1.0), asctile.global_tensor(out_ptr, [64]), [0])
+
+    x = np.arange(64, dtype=np.float32) - 32
+    out = np.zeros_like(x)
+    k[1](x, out)
+    np.testing.assert_array_equal(out, np.maximum(x, 0))
+    with pytest.raises(CodegenError, match="max is not defined") as e:
+        still_max[1](x, out)
+    assert "asctile.copy_out(max(x, x + 1.0)" in str(e.value)
+
+
+def test_an_assert_follows_the_assert_of_a_custom_builtins_dict_or_is_checked_while_tracing_without_one():
+    def body(x_ptr, n: asctile.ConstExpr[int]):
+        assert n > 64, "n must exceed 64"
+        asctile.copy_out(asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64]),
+                         asctile.global_tensor(x_ptr, [64]), [0])
+
+    x = np.zeros(64, np.float32)
+    asctile.jit(body)[1](x, 64)  # asctile's assert is device_assert: compiled out without debug=True
+    with pytest.raises(CodegenError, match="n must exceed 64"):
+        asctile.jit(custom_builtins={"range": asctile.range})(body)[1](x, 64)
+    with pytest.raises(CodegenError, match="n must exceed 64"):
+        asctile.jit(custom_builtins={"range": asctile.range, "assert": asctile.static_assert})(body)[1](x, 64)
+
 # -- 6. April kernels keep April rules ------------------------------------------------------------------------------
 def test_vf_fusion_is_accepted_for_april_kernels_on_c220_and_rejected_for_august_ones():
     config.set_platform(config.Backend.Model, C220)

@@ -24,7 +24,7 @@ from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
 from ..language.tile.creation_ops import full_like
 from ..language.tile.debug_ops import device_assert, device_print
-from ..language.tile.kernel_builtins import KERNEL_BUILTINS
+from ..language.tile.kernel_builtins import KERNEL_BUILTINS, GivenBuiltins
 from ..language.tile.range import asctile_range
 from ..language.tile.tile import Tile
 from .control_flow import ControlFlowMixin, Return
@@ -159,10 +159,11 @@ class FunctionVisitor(ControlFlowMixin):
             return ConstExpr.unwrap(v)
         if name in self.builtins:
             return self.builtins[name]
-        if name in KERNEL_BUILTINS and self.dialect.august:   # pyasc-dev's asctile custom builtins
+        kernel_builtins = self.dialect.august and not isinstance(self.options.custom_builtins, GivenBuiltins)
+        if name in KERNEL_BUILTINS and kernel_builtins:   # pyasc-dev's asctile custom builtins
             return KERNEL_BUILTINS[name]
         hint = None
-        if name == "print" and self.dialect.august:  # pyasc-dev: print() in a kernel is device_print
+        if name == "print" and kernel_builtins:  # pyasc-dev: print() in a kernel is device_print
             return device_print
         if name == "print":
             hint = "print is not available in kernels; use `assert cond, f\"...\"` on compile-time values to debug"
@@ -241,11 +242,15 @@ class FunctionVisitor(ControlFlowMixin):
 
     def stmt_Assert(self, node):
         cond = self.visit(node.test)
-        if self.dialect.august:
-            # pyasc-dev's front end makes every assert of a kernel a device_assert, a compile-time value too
-            # (a constant condition): checked while the kernel runs with debug=True, compiled out otherwise.
-            device_assert(cond.value if isinstance(cond, ConstExpr) else cond,
-                          self.visit(node.msg) if node.msg is not None else None)
+        given = self.options.custom_builtins if isinstance(self.options.custom_builtins, GivenBuiltins) else None
+        if self.dialect.august and (given is None or "assert" in given):
+            # pyasc-dev's front end hands every assert of a kernel to its "assert" builtin: asctile's is
+            # device_assert, a compile-time value too (a constant condition): checked while the kernel runs
+            # with debug=True, compiled out otherwise. Without one (a custom_builtins dict lacking it) the
+            # assert is Python's, at trace time, as below.
+            handler = device_assert if given is None else given["assert"]
+            handler(cond.value if isinstance(cond, ConstExpr) else cond,
+                    self.visit(node.msg) if node.msg is not None else None)
             return
         if _is_ir(cond):
             raise error(RuntimeError, f"An assertion turned out to test a runtime value {cond!r}, only "

@@ -133,7 +133,8 @@ class JITFunction(KernelFunction):
 
     def _key(self, cg, co, constexprs, runtime, platform):
         parts = [f"{f.name}={getattr(cg, f.name)!r}" for f in fields(cg) if f.name != "custom_builtins"]
-        parts += [f"custom_builtins={sorted((k, getattr(v, '__qualname__', repr(v))) for k, v in cg.custom_builtins.items())}"]
+        parts += [f"custom_builtins={type(cg.custom_builtins).__name__}"  # a given dict replaces the defaults
+                  f"{sorted((k, getattr(v, '__qualname__', repr(v))) for k, v in cg.custom_builtins.items())}"]
         parts += [f"{f.name}={getattr(co, f.name)!r}" for f in fields(co)]
         parts += [f"{k}={ConstExpr(v)!r}" for k, v in constexprs.items()]
         parts += [f"{n}={kind}:{d}" for n, kind, d, _ in runtime]

@@ -9,6 +9,7 @@ from asc.runtime.config import Backend, KernelType, Platform, set_platform
 from asc.runtime.options import CompileOptions
 from asc.lib import profiling, runtime
 from .jit import jit
+from . import interpreter, language  # upstream's submodules, public names of the package
 
 globals().update(_namespace((_AUGUST,)))
 

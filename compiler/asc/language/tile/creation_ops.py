@@ -17,7 +17,14 @@ from .tile import Tile, emit_tile, require_location, splat
 from .utils import verify_shape, SPLAT_DTYPES
 
 
+# pyasc-dev's dtypes of an August ``full`` (``creation_ops.full``: checked before anything else is)
+_AUGUST_FULL_DTYPES = ("int8", "int16", "int32", "int64", "float16", "bfloat16", "float32")
+
+
 def full(shape, value, dtype=None, location=Location.UB):
+    if dtype is not None and tracing_august() and str(dtype) not in _AUGUST_FULL_DTYPES:
+        raise error(RuntimeError, f"'dtype' dtype must be one of {', '.join(_AUGUST_FULL_DTYPES)}, got {dtype}",
+                    "fill a tile of one of those dtypes, then convert it with .to(dtype) if needed")
     try:
         shape = tuple(shape)
     except TypeError:
