@@ -64,7 +64,8 @@ def structure_key(jit_fn, hw, core_num, checks, insert_sync, kind, values, optio
         if k is None:
             return None
         parts.append((name, k))
-    consts = tuple((n, _value_key(g[n])) for g, n in _referenced_globals(jit_fn) if isinstance(g[n], _SIMPLE))
+    consts = tuple((n, _value_key(g.get(n))) for g, n in _referenced_globals(jit_fn)
+                   if isinstance(g.get(n), _SIMPLE))
     opts = tuple(sorted((k, repr(v)) for k, v in options.items()))
     return (hw, core_num, checks, insert_sync, kind, tuple(parts), consts, opts)
 

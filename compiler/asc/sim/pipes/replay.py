@@ -190,7 +190,8 @@ def _reads_unwritten(block_ops, capacity):
                     w = written.get(r.space)
                     if w is None or not w[r.lo:r.hi].all():
                         need[r.space] = True
-            if op.name == "data_copy" or op.name == "set_value" or (op.name in _ELEMENTWISE and op.attrs["idx"] is None):
+            exact = op.name in ("data_copy", "set_value") or (op.name in _ELEMENTWISE and op.attrs["idx"] is None)
+            if exact:
                 for r in op.writes:
                     if r.space != "GM" and r.granules is None:
                         w = written.get(r.space)
