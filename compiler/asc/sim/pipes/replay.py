@@ -224,17 +224,18 @@ def _operand(ts):
     return (t0.space, None, t0.addr, 0)
 
 
-def _bytes(ctx, scratch, opnd, off, n, nblk):
-    """The (blocks, n) byte window at ``off`` of an operand."""
-    space, buf, addr, stride = opnd
-    if space == "GM":
-        rows = ctx.rows.get((buf, stride))
-        if rows is None:   # row b: the buffer's bytes from b * stride on (as far as the last block reaches)
-            raw = ctx.raw[buf]
-            rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
-                                                        strides=(stride, 1))
-        return rows[:, addr + off: addr + off + n]
-    return scratch[space][:, addr + off: addr + off + n]
+def _rows(ctx, scratch, opnd, nblk):
+    """The (blocks, bytes) array an operand's windows are columns of: a block's on-chip memory per row, or
+    for GM row b the buffer's bytes from b * stride on (as far as the last block reaches)."""
+    space, buf, _, stride = opnd
+    if space != "GM":
+        return scratch[space]
+    rows = ctx.rows.get((buf, stride))
+    if rows is None:
+        raw = ctx.raw[buf]
+        rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
+                                                    strides=(stride, 1))
+    return rows
 
 
 def _lanes_step(ops):
@@ -255,11 +256,14 @@ def _copy_step(ops):
     dst, src = _operand([op.attrs["dst"] for op in ops]), _operand([op.attrs["src"] for op in ops])
     if dst is None or src is None:
         return None
-    segs, nblk = a0["segments"], len(ops)
+    nblk = len(ops)
+    cols = [(slice(dst[2] + d_off, dst[2] + d_off + n), slice(src[2] + s_off, src[2] + s_off + n))
+            for s_off, d_off, n in a0["segments"]]
 
     def run(ctx, scratch):
-        for s_off, d_off, n in segs:
-            _bytes(ctx, scratch, dst, d_off, n, nblk)[...] = _bytes(ctx, scratch, src, s_off, n, nblk)
+        d, s = _rows(ctx, scratch, dst, nblk), _rows(ctx, scratch, src, nblk)
+        for dc, sc in cols:
+            d[:, dc] = s[:, sc]
     return run
 
 
