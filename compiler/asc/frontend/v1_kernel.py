@@ -27,7 +27,19 @@ def called_names(node):
 
 def uses_auto_tensors(node):
     """Whether the kernel creates a ``LocalTensorAuto`` (pyasc then runs its insert-sync pass)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "LocalTensorAuto" for n in ast.walk(node))
+    return _attribute_named(node, "LocalTensorAuto")
+
+
+def _attribute_named(node, attr):
+    """Whether the kernel's source names ``<something>.attr`` (cached per kernel: a launch asks each time)."""
+    key = (id(node), attr)
+    hit = _ATTRS.get(key)
+    if hit is None or hit[0] is not node:
+        hit = _ATTRS[key] = (node, any(isinstance(n, ast.Attribute) and n.attr == attr for n in ast.walk(node)))
+    return hit[1]
+
+
+_ATTRS = {}
 
 
 def kernel_kind(node, options):
@@ -37,7 +49,7 @@ def kernel_kind(node, options):
     if asked is not None:
         name = getattr(asked, "name", str(asked)).upper()
         return "MIX" if name.startswith("MIX") else name
-    mm = any(isinstance(n, ast.Attribute) and n.attr == "register_matmul" for n in ast.walk(node))
+    mm = _attribute_named(node, "register_matmul")
     if mm:
         return "AIC_ONLY" if options.get("matmul_cube_only") else "MIX"
     return "AIV_ONLY"

@@ -34,8 +34,37 @@ def _binary(eng, op):
     d, di = _elements(eng, a["dst"], idx[0], a["count"])
     x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
     y, yi = _elements(eng, a["srcs"][1], idx[2], a["count"])
+    d[di] = binary_values(op.name, x[xi], y[yi], d.dtype)
+
+
+# The element math of the elementwise instructions, on one block's operands or (replay) every block's at once.
+def binary_values(name, x, y, dtype):
     with np.errstate(all="ignore"):
-        d[di] = _BINARY[op.name](x[xi], y[yi]).astype(d.dtype, copy=False)
+        return _BINARY[name](x, y).astype(dtype, copy=False)
+
+
+def unary_values(name, x, dtype):
+    with np.errstate(all="ignore"):
+        return _UNARY[name](x).astype(dtype, copy=False)
+
+
+def scalar_values(name, v, scalar, old, dtype):
+    """``adds muls maxs mins leaky_relu axpy`` of ``v`` and ``scalar`` (``old``: axpy's destination values)."""
+    s = v.dtype.type(scalar)
+    with np.errstate(all="ignore"):
+        if name == "adds":
+            r = v + s
+        elif name == "muls":
+            r = v * s
+        elif name == "maxs":
+            r = np.maximum(v, s)
+        elif name == "mins":
+            r = np.minimum(v, s)
+        elif name == "leaky_relu":
+            r = np.where(v >= 0, v, v * s)
+        else:   # axpy: dst = src * s + dst
+            r = (v * s).astype(dtype) + old
+        return np.asarray(r).astype(dtype, copy=False)
 
 
 @impl(*_UNARY)
@@ -44,8 +73,7 @@ def _unary(eng, op):
     idx = a["idx"] or [None] * 2
     d, di = _elements(eng, a["dst"], idx[0], a["count"])
     x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
-    with np.errstate(all="ignore"):
-        d[di] = _UNARY[op.name](x[xi]).astype(d.dtype, copy=False)
+    d[di] = unary_values(op.name, x[xi], d.dtype)
 
 
 @impl("adds", "muls", "leaky_relu", "maxs", "mins", "axpy")
@@ -54,22 +82,7 @@ def _scalar(eng, op):
     idx = a["idx"] or [None] * 2
     d, di = _elements(eng, a["dst"], idx[0], a["count"])
     x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
-    v = x[xi]
-    s = v.dtype.type(a["scalar"])
-    with np.errstate(all="ignore"):
-        if op.name == "adds":
-            r = v + s
-        elif op.name == "muls":
-            r = v * s
-        elif op.name == "maxs":
-            r = np.maximum(v, s)
-        elif op.name == "mins":
-            r = np.minimum(v, s)
-        elif op.name == "leaky_relu":
-            r = np.where(v >= 0, v, v * s)
-        else:   # axpy: dst = src * s + dst
-            r = (v * s).astype(d.dtype) + d[di]
-    d[di] = np.asarray(r).astype(d.dtype, copy=False)
+    d[di] = scalar_values(op.name, x[xi], a["scalar"], d[di] if op.name == "axpy" else None, d.dtype)
 
 
 @impl("duplicate")

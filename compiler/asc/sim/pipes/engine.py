@@ -11,6 +11,7 @@ from ..executor import KernelRuntimeError
 from . import ordering
 from .compute import IMPLS
 from .cube import SCHEDULES as CUBE_SCHEDULES
+from .replay import MemoryViews, freeze, replayable
 from .timing import BlockTiming
 
 S = PIPES.index("S")
@@ -31,6 +32,7 @@ class Launch:
     def __init__(self, hw, gm, core_num, checks=True, record=False, insert_sync=False):
         self.hw, self.gm, self.core_num, self.checks, self.record = hw, gm, core_num, checks, record
         self.insert_sync = insert_sync
+        self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
         self.writer = {}          # GM buffer -> element writer block (-1: none)
         self.warnings = []
         self.bytes = {"in": 0, "out": 0}
@@ -42,14 +44,13 @@ class Launch:
             self.warnings.append(msg)
 
 
-class BlockEngine:
+class BlockEngine(MemoryViews):
     def __init__(self, launch, block_idx):
         self.launch = launch
         self.hw = hw = launch.hw
         self.block_idx = block_idx
         self.core_num = launch.core_num
-        self.capacity = {"UB": hw.ub_bytes, "L1": hw.l1_bytes, "L0A": hw.l0a_bytes, "L0B": hw.l0b_bytes,
-                         "L0C": hw.l0c_bytes}
+        self.capacity = self.capacities(hw)
         self.mem = {}
         self.trackers = {}
         self.gm_tracker = ordering.GmTracker()
@@ -64,6 +65,12 @@ class BlockEngine:
         self.flags = {}
         self.timing = BlockTiming(hw, launch.record)
         self._pending_gm = []             # GM writes over another block's elements, checked once written
+        self.recorded = [] if launch.recording else None   # the data ops run, for a replay
+
+    @staticmethod
+    def capacities(hw):
+        """Bytes of each on-chip memory of a core."""
+        return {"UB": hw.ub_bytes, "L1": hw.l1_bytes, "L0A": hw.l0a_bytes, "L0B": hw.l0b_bytes, "L0C": hw.l0c_bytes}
 
     def user_error(self, loc, message, hint=None, category="RaceError"):
         """A kernel error at the user's line ``loc`` (file, line) for a check made outside ``issue``."""
@@ -103,21 +110,6 @@ class BlockEngine:
         self.queues += 1
         return self.queues
 
-    def view(self, t):
-        """(typed array, element index of ``t``'s start) of a tensor."""
-        dt = t.np_dtype
-        if t.space == "GM":
-            arr = self.launch.gm[t.buf]
-            return arr.view(dt) if arr.dtype != dt else arr, t.addr // dt.itemsize
-        m = self.memory(t.space)
-        usable = (m.size - t.addr) // dt.itemsize * dt.itemsize
-        return m[t.addr: t.addr + usable].view(dt), 0
-
-    def byte_view(self, t):
-        if t.space == "GM":
-            return self.launch.gm[t.buf].view(np.uint8), t.addr
-        return self.memory(t.space), t.addr
-
     # -- issuing ---------------------------------------------------------------------------------
     def issue(self, op):
         self.n += 1
@@ -136,6 +128,11 @@ class BlockEngine:
                 if t > after:
                     after, after_event = t, ev
         result = IMPLS[op.name](self, op)
+        if self.recorded is not None:
+            if replayable(op):
+                self.recorded.append(freeze(op))
+            else:
+                self.launch.recording = False
         if self._pending_gm:
             self.check_gm_values()
         sched = CUBE_SCHEDULES.get(op.name)
