@@ -510,3 +510,21 @@ def test_fallback_spares_an_orphan_that_started_before_the_run(fallback):
         for pid in survivors(marker):
             os.kill(pid, 9)
             os.waitpid(pid, 0)
+
+
+def test_a_run_whose_root_has_exited_keeps_its_start_time():
+    """A quick run's root may be a zombie by the time the tree is built; its start time still bounds which
+    re-parented orphans are the run's (with 0, every older orphan of the harness would be killed)."""
+    proc = subprocess.Popen([PY, "-c", "pass"])
+    try:
+        for _ in range(1000):               # until it has exited (a zombie: not reaped yet)
+            with open(f"/proc/{proc.pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[-1].split()
+            if fields[0] == "Z":
+                break
+            time.sleep(0.01)
+        assert fields[0] == "Z"
+        tree = process_tree.Tree(proc.pid, "token")
+        assert tree.started == int(fields[19]) > 0
+    finally:
+        proc.wait()

@@ -26,6 +26,21 @@ def _stat(pid: int) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[19])
 
 
+def _start_time(pid: int) -> int | None:
+    """Start time of ``pid`` in clock ticks since boot, a zombie's too (a quick run may have exited already)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().decode("ascii", "replace").rsplit(")", 1)[-1].split()
+        return int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _now_ticks() -> int:
+    with open("/proc/uptime") as fh:
+        return int(float(fh.read().split()[0]) * os.sysconf("SC_CLK_TCK"))
+
+
 def _pids() -> list[int]:
     try:
         return [int(n) for n in os.listdir("/proc") if n.isdigit()]
@@ -48,7 +63,10 @@ class Tree:
         self.members: dict[int, int] = {}
         self.token = f"{TOKEN_VAR}={token}".encode()
         st = _stat(root)
-        self.started = st[1] if st else 0
+        # The run's start bounds which re-parented orphans are its own. Read it from a zombie root too: with
+        # 0 here every older orphan of this process would count as the run's (and be killed at its end).
+        start = _start_time(root)
+        self.started = start if start is not None else _now_ticks()
         if st:
             self.members[root] = st[1]
 
