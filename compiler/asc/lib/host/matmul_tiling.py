@@ -4,30 +4,11 @@ from __future__ import annotations
 
 import enum
 
+from ...language.v1.enums import TPosition  # the host API takes the kernel's positions
 from ...language.v1.matmul_types import TCubeTiling
 from ...runtime import config
 from ...runtime.platforms import hardware
 from .tiling_rule import TilingError, check, choose
-
-
-class TPosition(enum.IntEnum):
-    GM = 0
-    A1 = 1
-    A2 = 2
-    B1 = 3
-    B2 = 4
-    C1 = 5
-    C2 = 6
-    CO1 = 7
-    CO2 = 8
-    VECIN = 9
-    VECOUT = 10
-    VECCALC = 11
-    LCM = 12
-    SPM = 13
-    SHM = 14
-    TSCM = 15
-    MAX = 16
 
 
 class CubeFormat(enum.IntEnum):
