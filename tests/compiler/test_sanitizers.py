@@ -580,3 +580,32 @@ def test_errors_about_the_kernel_show_only_the_users_frames(tmp_path, shape, kin
                        env=dict(env, ASC_DEBUG="1"))
     internal = [f for f, _ in re.findall(r'File "([^"]+)", line (\d+)', r.stderr) if f != str(script)]
     assert internal and all("/asc/" in f for f in internal), r.stderr
+
+
+def test_an_atomic_past_the_end_is_treated_as_a_store_past_the_end():
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
+        t = asc2.load(asc2.tensor(x_ptr, [n]), [64], offsets=[0])
+        asc2.atomic_add(t, asc2.tensor(out_ptr, [n]), [asc2.block_idx() * 64])
+    x = randn(128, np.float32, seed=21)
+    out = np.zeros_like(x)
+    with pytest.raises(KernelRuntimeError, match=re.escape("at offsets [128] in block 2 lies wholly past the end")):
+        k[3](x, out, 128)
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    out[:] = 0
+    k[3](x, out, 128)
+    np.testing.assert_array_equal(out, np.concatenate([x[:64], x[:64]]))
+    (w,) = warnings_of(k)
+    assert "at offsets [128] in block 2 lies wholly past the end" in w
+
+
+def test_a_2d_store_spilling_into_the_next_row_is_reported_beside_a_window_past_the_end():
+    # block 0's window spills past its row; block 1's lies wholly past the tensor: the spill is still an error
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+        t = asc2.load(asc2.tensor(x_ptr, [4, 32]), [1, 32], offsets=[0, 0])
+        b = asc2.block_idx()
+        asc2.store(t, asc2.tensor(out_ptr, [4, 32]), offsets=[b * 4, 16 - b * 16])
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    with pytest.raises(KernelRuntimeError, match=re.escape("at offsets [0, 16] runs past the end of the row")):
+        k[2](randn((4, 32), np.float32, seed=22), np.zeros((4, 32), np.float32))

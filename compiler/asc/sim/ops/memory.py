@@ -333,16 +333,7 @@ def _store_undefined(ex, op, masks, args, out, source):
     value, t, *offsets = args
     L = ex.lanes
     shape = op.operands[0].type.shape
-    rank = len(t.dims)
-    clip_rows = op.attrs.get("clip_rows", False)
-    if rank > 2:
-        acc = NdAccess(t, offsets[:rank], shape, offsets[rank:] if op.attrs.get("has_real") else None, L, "store")
-    elif op.attrs.get("has_real"):
-        acc = ClippedAccess(t, offsets[:rank], shape, offsets[rank:], L, "store", clip_rows)
-    elif clip_rows and np.any(np.asarray(offsets[0]) + shape[0] > t.dims[0]):   # as _exec_store clips it
-        acc = ClippedAccess(t, offsets, shape, shape, L, "store", True)
-    else:
-        acc = Access(t, offsets, shape, L, "store")
+    acc = _store_window(op, t, offsets, shape, L)
     _, valid = acc.indices(L)
     n = int(np.count_nonzero(valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)))
     if n:
@@ -358,25 +349,21 @@ def undefined_store_warning(op, name, n, source):
 def _exec_store(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
-    clip_rows = op.attrs.get("clip_rows", False)
     # (for a recorded launch: the stored value as the environment held it, and the tile shape)
     source = (value if ex.recorder is None else ex.recorder.operands[0], vtype.shape)
     fresh = value if type(value) is FreshBinary else None   # the binary op before it, not yet computed
     if fresh is not None and op.attrs.get("has_real"):
         value, fresh = fresh.compute(), None   # the real_shape path takes computed values
-    if len(t.dims) > 2:
-        rank = len(t.dims)
-        acc = NdAccess(t, offsets[:rank], vtype.shape, offsets[rank:] if op.attrs.get("has_real") else None, L, "store")
-        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+    rank = len(t.dims)
+    acc = _store_window(op, t, offsets, vtype.shape, L)
+    past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+    note_short(ex, op, acc, vtype)
+    if type(acc) is NdAccess:
         vals = value.compute() if type(value) is FreshBinary else value
         _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op, source=source)
         return
     if op.attrs.get("has_real"):  # real_shape: only that part is written
-        rank = len(t.dims)
-        acc = ClippedAccess(t, offsets[:rank], vtype.shape, offsets[rank:], L, "store", clip_rows)
-        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
-        note_short(ex, op, acc, vtype)
         if rank == 2:
             # real_shape limits the DMA; columns of it past the row still land in the next row.
             rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
@@ -392,27 +379,37 @@ def _exec_store(ex, op, value, t, *offsets):
         _store_into(ex, t.buffer, acc, per_lane(value, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op, source=source)
         return
-    if clip_rows and np.any(np.asarray(offsets[0]) + vtype.shape[0] > t.dims[0]):
+    if type(acc) is ClippedAccess:
         # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
-        acc = ClippedAccess(t, offsets, vtype.shape, vtype.shape, L, "store", True)
-        past_end_store(ex, op, t, acc, offsets, vtype.shape)
-        note_short(ex, op, acc, vtype)
         if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         vals = value if fresh is None else fresh.compute()
         _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op, source=source)
         return
-    acc = Access(t, offsets, vtype.shape, L, "store")
-    past_end_store(ex, op, t, acc, offsets, vtype.shape)
-    note_short(ex, op, acc, vtype)
     vals = stored_values(value, L, vtype.shape, acc.rows, acc.cols, acc.full)
     if not acc.full:
-        if len(t.dims) == 2 and acc.outside is None:
+        if rank == 2 and np.any(_spilling(acc, L)):
             raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
         _store_clipped(ex, t.buffer, acc, vals, "store", op=op, source=source)
         return
     _store_into(ex, t.buffer, acc, vals, "store", op=op, source=source)
+
+
+def _store_window(op, t, offsets, shape, L):
+    """The window a tile store writes (``offsets``: the tensor offsets, then any real_shape values): rank
+    3 and up ``NdAccess``; real_shape or an August ``copy_out`` whose rows run past the tensor
+    ``ClippedAccess``; else ``Access``. The store and its undefined-element check both ask here."""
+    rank = len(t.dims)
+    real = offsets[rank:] if op.attrs.get("has_real") else None
+    clip_rows = op.attrs.get("clip_rows", False)
+    if rank > 2:
+        return NdAccess(t, offsets[:rank], shape, real, L, "store")
+    if real is not None:
+        return ClippedAccess(t, offsets[:rank], shape, real, L, "store", clip_rows)
+    if clip_rows and np.any(np.asarray(offsets[0]) + shape[0] > t.dims[0]):
+        return ClippedAccess(t, offsets, shape, shape, L, "store", True)
+    return Access(t, offsets, shape, L, "store")
 
 
 def note_short(ex, op, acc, ttype):
@@ -465,8 +462,17 @@ def stored_values(value, lanes, shape, rows, cols, whole):
     return vals
 
 
+def _spilling(acc, L):
+    """Lanes of a 2-D window that start inside the tensor and whose columns run past the row."""
+    spill = np.broadcast_to(acc.valid_cols < acc.cols, (L,))
+    if getattr(acc, "outside", None) is not None:
+        spill = spill.copy()
+        spill[acc.outside] = False
+    return spill
+
+
 def _row_spill(t, acc, offsets, shape, L, what):
-    bad = np.nonzero(np.broadcast_to(acc.valid_cols < acc.cols, (L,)))[0]
+    bad = np.nonzero(_spilling(acc, L))[0]
     offs = ", ".join(_fmt(gather(np.asarray(o), bad)) for o in offsets)
     return OutOfBoundsError(
         f"2-D {what} of a {list(shape)} tile to tensor '{t.name}' (shape [{', '.join(_fmt(d) for d in t.dims)}]) at "
@@ -568,8 +574,9 @@ def _exec_atomic(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
     acc = _access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
+    past_end_store(ex, op, t, acc, offsets, vtype.shape)
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
-    if not acc.full and len(t.dims) == 2:
+    if not acc.full and len(t.dims) == 2 and np.any(_spilling(acc, L)):
         raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     acc.full = False  # resolve element by element so overlapping lanes accumulate
     _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]], op=op)
