@@ -288,8 +288,7 @@ class Access:
         c_lo, c_hi = _span(col_off)
         r_lo, r_hi = _span(row_off)
         if c_lo < 0 or r_lo < 0:
-            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
-                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+            raise negative_offsets(what, tensor, offs)
         # Lanes whose window starts at or past the tensor's last element (``outside``): pyasc's lowering clamps
         # such a load's length at zero (the tile is padding) and gives such a store a negative length; the
         # caller decides what that means (``sim.ops.memory.past_end_store``).
@@ -430,6 +429,18 @@ class Access:
         return idx, np.broadcast_to(valid, idx.shape)
 
 
+def negative_offsets(what, tensor, offs):
+    return OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
+                            f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+
+
+def real_shape_too_large(what, tensor, real, shape, bad):
+    return OutOfBoundsError(
+        f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(x, bad)) for x in real)}] "
+        f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
+        "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
+
+
 class ClippedAccess:
     """A load / store limited to ``real`` elements per dimension (``real_shape`` of copy_in / copy_out):
     only the elements inside both the real window and the tensor's last dimension are read or written.
@@ -453,15 +464,10 @@ class ClippedAccess:
             self.rows, self.cols = shape
             row_dim, col_dim = m, n
         if np.any(row_off < 0) or np.any(col_off < 0):
-            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
-                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+            raise negative_offsets(what, tensor, offs)
         over = np.broadcast_to((real_rows > self.rows) | (rc > self.cols), (lanes,))
         if np.any(over):
-            bad = np.nonzero(over)[0]
-            raise OutOfBoundsError(
-                f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(x, bad)) for x in real)}] "
-                f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
-                "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
+            raise real_shape_too_large(what, tensor, real, shape, np.nonzero(over)[0])
         some = (real_rows > 0) & (rc > 0)
         # A window starting at or past the tensor's last element: nothing of it is inside (see Access.outside).
         past = (row_off >= row_dim) if len(tensor.dims) == 2 else (col_off >= col_dim)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import OutOfBoundsError
 from .lanes import gather
-from .memory import _fmt
+from .memory import _fmt, negative_offsets, real_shape_too_large
 
 
 class NdAccess:
@@ -31,8 +31,7 @@ class NdAccess:
         offs = [np.asarray(o, dtype=np.int64) for o in offsets]
         self.rows, self.cols = prod(self.shape[:-1]), self.shape[-1]
         if any(np.any(o < 0) for o in offs):
-            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' at negative offsets "
-                                   f"[{', '.join(_fmt(x) for x in offs)}]", "offsets are element indices and must be >= 0")
+            raise negative_offsets(what, tensor, offs)
         strides = [prod(dims[j + 1:], start=np.int64(1)) for j in range(rank)]
         load = "load" in what
         limits = [np.minimum(s, np.maximum(d - o, 0)) for s, d, o in zip(self.shape, dims, offs)]
@@ -40,11 +39,7 @@ class NdAccess:
             reals = [np.asarray(r, dtype=np.int64) for r in real]
             over = np.broadcast_to(reduce(np.logical_or, [r > s for r, s in zip(reals, self.shape)]), (lanes,))
             if np.any(over):
-                bad = np.nonzero(over)[0]
-                raise OutOfBoundsError(
-                    f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(r, bad)) for r in reals)}] "
-                    f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
-                    "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
+                raise real_shape_too_large(what, tensor, reals, shape, np.nonzero(over)[0])
             limits = [np.minimum(lim, np.maximum(r, 0)) for lim, r in zip(limits, reals)]
         start = tensor.base + sum(o * s for o, s in zip(offs, strides))
         numel = prod(dims, start=np.int64(1))
@@ -54,7 +49,7 @@ class NdAccess:
         past = np.broadcast_to(past, (lanes,))
         self.outside = np.nonzero(past)[0] if np.any(past) else None
         # Per lane and dimension, the multi-index of each row; the linear index of every element.
-        grids = np.indices(self.shape[:-1]).reshape(rank - 1, -1) if rank > 1 else np.zeros((0, 1), np.int64)
+        grids = np.indices(self.shape[:-1]).reshape(rank - 1, -1)   # (rank >= 3 here)
         row_start = np.broadcast_to(start, (lanes,)).reshape(lanes, 1) + sum(
             grids[j].reshape(1, -1) * np.broadcast_to(strides[j], (lanes,)).reshape(lanes, 1) for j in range(rank - 1))
         row_ok = ~past.reshape(lanes, 1)

@@ -44,22 +44,18 @@ def _items(args):
     return args[0] if len(args) == 1 and isinstance(args[0], Iterable) else args
 
 
-def _python(fn):
-    return lambda a, b: fn(a, b)
-
-
 def kernel_max(*args, key=None, default=_MISSING):
     """``max`` in a kernel: elementwise ``maximum`` of tiles, scalar max of runtime scalars, Python's
     ``max`` of Python values."""
     values = [key(a) if key is not None else a for a in _items(args)]
-    return _fold(values, maximum, PlainValue.max, _python(builtins.max), "max", default)
+    return _fold(values, maximum, PlainValue.max, builtins.max, "max", default)
 
 
 def kernel_min(*args, key=None, default=_MISSING):
     """``min`` in a kernel: elementwise ``minimum`` of tiles, scalar min of runtime scalars, Python's
     ``min`` of Python values."""
     values = [key(a) if key is not None else a for a in _items(args)]
-    return _fold(values, minimum, PlainValue.min, _python(builtins.min), "min", default)
+    return _fold(values, minimum, PlainValue.min, builtins.min, "min", default)
 
 
 def kernel_sum(iterable, /, start=0):
