@@ -299,10 +299,12 @@ class Access:
         elif tile_access and rank == 1 and not (col_dim.ndim == 0 and c_hi < int(col_dim)):
             past = col_off >= col_dim
         self.outside = None if past is None or not np.any(past) else np.nonzero(np.broadcast_to(past, (lanes,)))[0]
-        beyond = row_off + rows > row_dim
-        if past is not None and rank == 2:
-            beyond = beyond & ~past
-        if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1) and np.any(beyond):
+        beyond = None
+        if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1):   # (only then can a window reach past it)
+            beyond = row_off + rows > row_dim
+            if past is not None and rank == 2:
+                beyond = beyond & ~past
+        if beyond is not None and np.any(beyond):
             bad = np.nonzero(np.broadcast_to(beyond, (lanes,)))[0]
             raise OutOfBoundsError(
                 f"{what} of tensor '{tensor.name}' (shape [{_fmt(row_dim)}, {_fmt(col_dim)}]) at offsets "
