@@ -57,5 +57,15 @@ def traits(name: str) -> Traits:
     return d.traits if d is not None else NO_TRAITS
 
 
+def stages(name, op, hw):
+    """The cost of ``op`` (an IR op, or a v1 ``PipeOp``) as defined for op ``name``: a tuple of stages
+    ``(pipe index, busy ticks, further latency until the result is ready)`` run in turn; an op without a
+    cost is a free scalar step."""
+    d = OPS.get(name)
+    c = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
+    return tuple((PIPES.index(x[0]), float(x[1]), float(x[2]) if len(x) > 2 else 0.0)
+                 for x in ([c] if isinstance(c[0], str) else c))
+
+
 def scalar_cost(op, hw):
     return ("S", hw.scalar_op)

@@ -90,6 +90,28 @@ class Hardware:
             return setups * (self.mte3_setup + partial) + moved / self.mte3_bytes_per_tick
         return setups * self.mte2_setup + moved / self.mte2_bytes_per_tick
 
+    def vector_busy(self, repeats, kind=None) -> float:
+        """Pipe occupancy of one vector call of ``repeats`` 256-byte repeats: the call's issue overhead plus
+        weight * (the op's pipeline latency + one tick per repeat), the weight of ``kind`` (1: a simple op; a
+        heavier call counts as that many dependent instructions, each pair separated by the drain
+        ``vector_chain``)."""
+        w = self.vector_weight(kind)
+        chain = (w - 1.0) * self.vector_chain if w > 1.0 else 0.0
+        return self.vector_issue + w * (self.vector_op + max(1, repeats) * self.vector_repeat) + chain
+
+    def l0_load_busy(self, nbytes) -> float:
+        """MTE1 occupancy of moving ``nbytes`` from L1 into L0A / L0B."""
+        return self.mte1_latency + nbytes / self.mte1_bytes_per_tick
+
+    def fixpipe_busy(self, nbytes) -> float:
+        """FIX occupancy of moving ``nbytes`` of results out of L0C."""
+        return self.fix_latency + nbytes / self.fix_bytes_per_tick
+
+    def mmad_busy(self, m, k, n, in_bytes=2) -> float:
+        """Cube occupancy of one m x k x n mmad: the MAC rate is quoted for 2-byte inputs; 4-byte inputs take
+        twice as long."""
+        return self.mmad_issue + m * k * n / self.mmad_macs_per_tick * (2 if in_bytes == 4 else 1)
+
     def vector_weight(self, kind) -> float:
         for k, w in reversed(self.vector_weights):  # later entries override
             if k == kind:

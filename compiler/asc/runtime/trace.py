@@ -7,7 +7,7 @@ from ..ir import Block, Builder, Function, print_function, verify_function
 from ..ir.analysis import batchable_loops, hoistable_ops, launch_structure, unbarriered_gm_loops, written_args
 from ..ir.builder import building
 from ..ir.core import Value
-from ..ir.registry import OPS, PIPES
+from ..ir.registry import stages
 from ..ir.types import PtrType, ScalarType
 from ..language.core.errors import error
 from ..language.core.ir_value import GlobalAddress, PlainValue
@@ -69,10 +69,6 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
     memory = plan(fn_ir, hw, co)
     costs = {}
     for op in fn_ir.walk():
-        d = OPS.get(op.name)
-        c = ("S", 0.0) if d is None or d.cost is None else d.cost(op, hw)
-        # (pipe, busy ticks[, further latency until the result is ready]), or such stages run in turn
-        st = tuple((PIPES.index(x[0]), float(x[1]), float(x[2]) if len(x) > 2 else 0.0)
-                   for x in ([c] if isinstance(c[0], str) else c))
+        st = stages(op.name, op, hw)
         costs[op.id] = (st[0][0], st[0][1], tuple(x[:2] for x in st[1:]), st)
     return CompiledKernel(fn_ir, costs, memory, platform)

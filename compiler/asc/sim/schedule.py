@@ -169,11 +169,7 @@ class BlockSchedule:
         read = self.read
         pipe = st.pipe
         if hw.cold_fetch:
-            code = (st.key, self.copy)
-            if code not in self.fetched:             # first run of this code in the launch: fetch it
-                self.fetched.add(code)
-                free[S] += hw.cold_fetch
-                self.busy[S] += hw.cold_fetch
+            self._fetch((st.key, self.copy))
         if hw.tile_alloc and st.tile_outs and not st.alias:
             free[S] += hw.tile_alloc * len(st.tile_outs)  # dynamic buffer allocation (queue alloc / free)
             self.busy[S] += hw.tile_alloc * len(st.tile_outs)
@@ -211,34 +207,13 @@ class BlockSchedule:
                     t = wt
         if st.macs:
             self.macs += st.macs
-        events = self.events
-        end = t
-        first = True
         stages = st.stages
         if st.dma is not None:
             short = self.visits.get(("short", st.key))
             if short:
                 stages = self._clamped(st, short)
-        for p, dur, lat in stages:
-            if first and st.fused and hw.vf_fusion:
-                dur -= hw.vector_issue
-            if not first:
-                end += hw.sync
-            s = free[p] if free[p] > end else end
-            if dur <= 0.0 and st.alias:
-                end = s
-                break
-            free[p] = s + dur
-            self.busy[p] += dur
-            end = s + dur + lat
-            if events is not None and dur > 0.0:
-                # the event this one waited for (a flow arrow in the trace), if a dependency set its start
-                dep = cause[3] if cause is not None and first and cause[1] != p and t >= s else None
-                events.append((p, st.name, s, dur, st.line, dep))
-            first = False
+        end = self._place(stages, t, st.name, st.line, cause, st.fused, st.alias)
         last = st.last
-        if end > self.done:
-            self.done = end
         if last == MTE3 and end > self.stored:
             self.stored = end
         if pipe != S:
@@ -248,11 +223,49 @@ class BlockSchedule:
             prev = read.get(k)
             if prev is None or prev[0] < end:
                 read[k] = (end, last)
+        events = self.events
         ev = len(events) - 1 if events else None
         for vid in st.tile_outs:
             ready[vid] = (end, last, (vid, slot), ev)
         for vid in st.scalar_outs:
             ready[vid] = (end, last, None, ev)
+
+    def _fetch(self, code):
+        """The first run of this code in the launch fetches its instructions into the cold cache."""
+        if code not in self.fetched:
+            self.fetched.add(code)
+            self.free[S] += self.hw.cold_fetch
+            self.busy[S] += self.hw.cold_fetch
+
+    def _place(self, stages, t, name, line, cause=None, fused=False, alias=False):
+        """Run an instruction's stages ``(pipe, busy, latency)`` in turn, the first no earlier than ``t`` (its
+        operands ready, the scalar unit has issued it), each on its pipe once the pipe is free; returns when
+        its result is ready. ``cause``: the ``ready`` entry that set ``t`` (a flow arrow in the timeline)."""
+        hw = self.hw
+        free = self.free
+        events = self.events
+        end = t
+        first = True
+        for p, dur, lat in stages:
+            if first and fused and hw.vf_fusion:
+                dur -= hw.vector_issue
+            if not first:
+                end += hw.sync
+            s = free[p] if free[p] > end else end
+            if dur <= 0.0 and alias:
+                end = s
+                break
+            free[p] = s + dur
+            self.busy[p] += dur
+            end = s + dur + lat
+            if events is not None and dur > 0.0:
+                # the event this one waited for (a flow arrow in the trace), if a dependency set its start
+                dep = cause[3] if cause is not None and first and cause[1] != p and t >= s else None
+                events.append((p, name, s, dur, line, dep))
+            first = False
+        if end > self.done:
+            self.done = end
+        return end
 
     # -- regions ----------------------------------------------------------------------------------
     def run(self, steps):

@@ -286,7 +286,7 @@ bind_tile_method("__matmul__", matmul, operator=True)
 def _mmad_cost(op, hw):
     a, b = op.operands[0].type, op.operands[1].type
     m, k, n = a.shape[0], a.shape[1], b.shape[1]
-    return ("M", hw.mmad_issue + m * k * n / hw.mmad_macs_per_tick * (2 if str(a.dtype) == "float32" else 1))
+    return ("M", hw.mmad_busy(m, k, n, 4 if str(a.dtype) == "float32" else 2))
 
 
 define("tile.matmul", cost=_mmad_cost)

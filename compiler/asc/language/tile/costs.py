@@ -15,16 +15,12 @@ def _bytes(op):
 
 
 def vector_cost(kind=None):
-    """A vector API call: the call's issue overhead plus weight * (the op's pipeline latency + one tick per
-    256-byte repeat), the weight of ``kind`` (a name, or a function of the op giving one) from the platform
-    table (1: a simple op; a heavier call counts as that many dependent instructions). Where the platform fuses adjacent vector calls into one vector function
-    (C310), the schedule drops the issue overhead of every call but the first of a run."""
+    """A vector API call over the op's largest tile: ``Hardware.vector_busy`` with the weight of ``kind``
+    (a name, or a function of the op giving one). Where the platform fuses adjacent vector calls into one
+    vector function (C310), the schedule drops the issue overhead of every call but the first of a run."""
     def cost(op, hw):
-        repeats = max(1, math.ceil(_bytes(op) / hw.vector_bytes))
-        w = hw.vector_weight(kind(op) if callable(kind) else kind)
-        # a call that expands to several dependent instructions pays the platform's drain between them
-        chain = (w - 1.0) * hw.vector_chain if w > 1.0 else 0.0
-        return ("V", hw.vector_issue + w * (hw.vector_op + repeats * hw.vector_repeat) + chain)
+        repeats = math.ceil(_bytes(op) / hw.vector_bytes)
+        return ("V", hw.vector_busy(repeats, kind(op) if callable(kind) else kind))
     return cost
 
 

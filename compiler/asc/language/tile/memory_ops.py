@@ -394,22 +394,22 @@ def _load_cost(op, hw):
     t = op.results[0].type
     gm = ("MTE2", dma_ticks(hw, t, op.operands[0].type), hw.mte2_latency)
     if t.location in (Location.L0A, Location.L0B):  # split into GM -> L1 and L1 -> L0 (SplitCubeLoad)
-        return [gm, ("MTE1", hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick)]
+        return [gm, ("MTE1", hw.l0_load_busy(t.nbytes))]
     return gm
 
 
 def _store_cost(op, hw):
     t = op.operands[0].type
     if t.location == Location.L0C:
-        return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
+        return ("FIX", hw.fixpipe_busy(t.nbytes))
     return ("MTE3", dma_ticks(hw, t, op.operands[1].type, store=True), hw.mte3_latency)
 
 
 def _copy_cost(op, hw):
     t = op.results[0].type
     if op.operands[0].type.location == Location.L0C:
-        return ("FIX", hw.fix_latency + t.nbytes / hw.fix_bytes_per_tick)
-    return ("MTE1", hw.mte1_latency + t.nbytes / hw.mte1_bytes_per_tick)
+        return ("FIX", hw.fixpipe_busy(t.nbytes))
+    return ("MTE1", hw.l0_load_busy(t.nbytes))
 
 
 def _gm_cost(op, hw):

@@ -1,7 +1,10 @@
 """``asc.adv`` ops the vector kernels use: ``softmax`` (row softmax of a [m, n] tensor) and ``quant``."""
 from __future__ import annotations
 
+import math
+
 from ...ir.pipe_ops import PipeOp, user_loc
+from ...ir.registry import define
 from .params import QuantConfig, SoftmaxTiling  # noqa: F401  (re-exported)
 from .tensors import _block
 
@@ -25,3 +28,16 @@ def quant(dst, src, scale, offset, count=None, temp_buffer=None, reuse_source=Fa
     _block().issue(PipeOp("quant", "V", (src.region(0, n),), (dst.region(0, n),),
                           {"dst": dst, "src": src, "scale": float(scale), "offset": float(offset), "count": n},
                           user_loc()))
+
+
+def _softmax_cost(op, hw):
+    a = op.attrs
+    return ("V", hw.vector_busy(math.ceil(a["m"] * a["n"] * a["src"].itemsize / hw.vector_bytes), "softmax"))
+
+
+def _quant_cost(op, hw):
+    return ("V", hw.vector_busy(math.ceil(op.attrs["count"] * op.attrs["src"].itemsize / hw.vector_bytes)))
+
+
+define("v1.softmax", cost=_softmax_cost)
+define("v1.quant", cost=_quant_cost)

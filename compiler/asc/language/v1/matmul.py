@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.pipe_ops import PipeOp, Region, user_loc
+from ...ir.registry import define
 from ..core.errors import error
 from . import cube_tiling
 from .matmul_types import MatmulType
@@ -278,3 +279,19 @@ def register_matmul(pipe, workspace, matmul, tiling=None):
     matmul.registered = True
     if tiling is not None:
         matmul.init(tiling)
+
+
+# -- what the cube work of a Matmul costs: each call is scheduled as the steps of its base blocks'
+# pipeline (asc.sim.pipes.cube), each step one instruction of the cube side --------------------------
+def _load_l1_cost(op, hw):
+    """GM -> L1: one DMA per operand slice, ``(runs, bytes per run)`` each (``dmas``)."""
+    return ("MTE2", sum(hw.dma_busy(runs, each) for runs, each in op.attrs["dmas"]), hw.mte2_latency)
+
+
+define("v1.iterate_all")        # the steps below are its cost
+define("v1.matmul_block")
+define("v1.cube_load_l1", cost=_load_l1_cost, dma=True)
+define("v1.cube_load_l0", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs["bytes"])))
+define("v1.cube_mmad", cost=lambda op, hw: ("M", hw.mmad_busy(*op.attrs["mkn"], op.attrs["in_bytes"])))
+define("v1.cube_fixpipe", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(op.attrs["bytes"])))
+define("v1.get_tensor_c", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(sum(r.hi - r.lo for r in op.writes))))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+import math
+
 from ...ir.pipe_ops import PipeOp, current_block, user_loc
+from ...ir.registry import define
 from ..core.errors import error
 from .enums import HardEvent, PipeID, event_pipes
 from .params import BinaryRepeatParams, DataCopyParams, UnaryRepeatParams
@@ -187,13 +190,18 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
         writes = list(_regions(dst, idx[0]))
     reads = [r for r in reads if r.hi > r.lo]
     writes = [w for w in writes if w.hi > w.lo]
+    # the vector unit's repeats: 256 bytes of the widest operand each in the count form, as given in the mask form
+    repeats = math.ceil(_builtin_max(t.itemsize for t in tensors) * idx[0].size / 256) if contiguous else rt
     attrs = {"dst": dst, "srcs": list(srcs), "idx": None if contiguous else idx, "count": idx[0].size,
-             "scalar": scalar, "form": form}
+             "scalar": scalar, "form": form, "repeats": repeats}
     if extra:
         attrs.update(extra)
     if name == "axpy":
         reads.extend(writes)
     _issue(PipeOp(name, "V", tuple(reads), tuple(writes), attrs, user_loc()))
+
+
+_builtin_max = max   # the module rebinds max to the vector instruction below
 
 
 def _binary(name):
@@ -261,3 +269,39 @@ def bilinear_interpolation(dst, src0, src0_offset, src1, mask, h_repeat, repeat_
                   {"dst": dst, "srcs": [src0, src0_offset, src1], "active": active, "h_repeat": hr, "v_repeat": vr,
                    "repeat_mode": bool(repeat_mode), "dst_blk_stride": int(dst_blk_stride),
                    "v_r_offset": int(v_r_offset)}, user_loc()))
+
+
+# -- what each instruction costs (ticks per instance; the platform table's mechanisms, as the tile ops') -------
+def _copy_cost(op, hw):
+    """One DMA of the copy's runs (``block_count`` runs of ``block_len`` blocks, or one run), or a UB -> UB move
+    on the vector unit."""
+    segs = op.attrs["segments"]
+    runs, each = (len(segs), segs[0][2]) if segs else (1, 0)
+    if op.pipe == "MTE2":
+        return ("MTE2", hw.dma_busy(runs, each), hw.mte2_latency)
+    if op.pipe == "MTE3":
+        return ("MTE3", hw.dma_busy(runs, each, store=True), hw.mte3_latency)
+    return ("V", hw.vector_busy(math.ceil(runs * each / hw.vector_bytes)))
+
+
+def _vector_cost(kind=None):
+    def cost(op, hw):
+        return ("V", hw.vector_busy(op.attrs["repeats"], kind))
+    return cost
+
+
+def _bilinear_cost(op, hw):
+    a = op.attrs
+    return ("V", hw.vector_busy(a["h_repeat"] * a["v_repeat"]))
+
+
+define("v1.data_copy", cost=_copy_cost, dma=True)
+for _name in ("add", "sub", "mul", "max", "min", "abs", "relu", "reciprocal", "adds", "muls", "leaky_relu", "maxs",
+              "mins", "axpy", "duplicate"):
+    define("v1." + _name, cost=_vector_cost())
+# the transcendental calls weigh as the tile ops of the same math
+for _name, _kind in (("div", "div"), ("exp", "exp"), ("sqrt", "sqrt"), ("ln", "log"), ("rsqrt", "rsqrt")):
+    define("v1." + _name, cost=_vector_cost(_kind))
+define("v1.bilinear_interpolation", cost=_bilinear_cost)
+for _name in ("set_flag", "wait_flag", "pipe_barrier"):
+    define("v1." + _name)     # ordering, not work: the schedule places their edges

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
+from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
 from .enums import TPosition, memory_of
@@ -195,3 +196,13 @@ class ShapeInfo:
         self.shape = tuple(shape.values if isinstance(shape, array) else shape)
         self.original_shape = self.shape if original_shape is None else tuple(
             original_shape.values if isinstance(original_shape, array) else original_shape)
+
+
+def _scalar_access_cost(op, hw):
+    """A scalar read / write of one element: of global memory, or of on-chip memory."""
+    gm = any(r.space == "GM" for r in op.reads + op.writes)
+    return ("S", hw.scalar_gm if gm else hw.scalar_op)
+
+
+define("v1.get_value", cost=_scalar_access_cost)
+define("v1.set_value", cost=_scalar_access_cost)

@@ -86,17 +86,20 @@ def _step(name, pipe, **attrs):
     return PipeOp(name, pipe, attrs=attrs)
 
 
+def _window(rows, cols, ld, sz):
+    """(runs, bytes per run) of a DMA of a rows x cols window of a row-major matrix with row stride ``ld``."""
+    return (1, rows * cols * sz) if cols == ld or rows == 1 else (rows, cols * sz)
+
+
 def schedule(eng, op, after):
     """End time of a cube op: the pipeline of its base blocks (``iterate_all``, ``matmul_block``), or the
     delivery of a computed block (``get_tensor_c``, after the block's FIX)."""
     tm = eng.timing
     a = op.attrs
     if op.name == "get_tensor_c":
-        nbytes = sum(r.hi - r.lo for r in op.writes)
-        return tm.op(_step("get_tensor_c", "FIX", bytes=nbytes), FIX, max(after, a["ready"]), None)
+        return tm.op(op, FIX, max(after, a["ready"]), None)
     bm, bn, bk = a["base"]
     sz = a["in_bytes"]
-    rate = 2.0 / sz          # the cube's MAC rate is quoted for 2-byte inputs; 4-byte inputs take twice as long
     depth = max(2, a["depth"])
     end = after
     cube_mte2 = getattr(tm, "cube_mte2", 0.0)
@@ -106,16 +109,18 @@ def schedule(eng, op, after):
         steps = -(-a["tk"] // bk)
         for s in range(steps):
             k = min(bk, a["tk"] - s * bk)
-            nbytes = (rows * k + k * cols) * sz
-            ld = _step("load_l1", "MTE2", bytes=nbytes)
+            dmas = (_window(k, rows, a["lda"], sz) if a["trans_a"] else _window(rows, k, a["lda"], sz),
+                    _window(cols, k, a["ldb"], sz) if a["trans_b"] else _window(k, cols, a["ldb"], sz))
+            ld = _step("cube_load_l1", "MTE2", dmas=dmas)
             t2 = tm.op(ld, MTE2, l1_free[s % depth], None)
             cube_mte2 += tm.busy_of(ld)
-            t1 = tm.op(_step("load_l0", "MTE1", bytes=nbytes), MTE1, max(t2, l0_free[s % 2]), None)
+            nbytes = (rows * k + k * cols) * sz
+            t1 = tm.op(_step("cube_load_l0", "MTE1", bytes=nbytes), MTE1, max(t2, l0_free[s % 2]), None)
             l1_free[s % depth] = t1
-            m_end = tm.op(_step("mmad", "M", macs=rows * cols * k / rate), M, t1, None)
+            m_end = tm.op(_step("cube_mmad", "M", mkn=(rows, k, cols), in_bytes=sz), M, t1, None)
             l0_free[s % 2] = m_end
         if op.name == "iterate_all":
-            end = tm.op(_step("fixpipe", "FIX", bytes=rows * cols * a["dst"].itemsize), FIX, m_end, None)
+            end = tm.op(_step("cube_fixpipe", "FIX", bytes=rows * cols * a["dst"].itemsize), FIX, m_end, None)
         else:
             end = m_end
     tm.cube_mte2 = cube_mte2

@@ -12,7 +12,7 @@ from . import ordering
 from .compute import IMPLS
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
-from .timing import BlockTiming
+from .timing import PipeSchedule
 
 S = PIPES.index("S")
 _SYNC = ("set_flag", "wait_flag", "pipe_barrier")
@@ -63,7 +63,7 @@ class BlockEngine(MemoryViews):
         self.ends = []                    # the time each op's data is ready
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
-        self.timing = BlockTiming(hw, launch.record)
+        self.timing = PipeSchedule(hw, launch.record)
         self._pending_gm = []             # GM writes over another block's elements, checked once written
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
 
@@ -233,9 +233,9 @@ class BlockEngine(MemoryViews):
                             f"add asc.set_flag(asc.HardEvent.{key[0]}, {key[1]}) on the source pipe before this "
                             "wait" if key[0] != "queue" else "check the queue calls before this line",
                             "PipeHangError")
-            snap, fired, ev, _ = hit
+            snap, fired, ev, setter = hit
             self.seen[pipe] = np.maximum(self.seen[pipe], snap)
-            tm.wait_flag(pipe, fired, ev)
+            tm.wait_flag(pipe, fired, ev, setter.pipe_index)
         else:   # pipe_barrier
             if a["target"] == "ALL":
                 self.seen[:] = self.seen.max(axis=0)

@@ -1,98 +1,75 @@
-"""Ticks of a v1 block: each instruction on its pipe, in program order per pipe, issued in order by the
-scalar unit; flags, barriers and the queue protocol are the edges between pipes (a ``wait_flag`` holds
-its pipe until the matching ``set_flag`` fired, i.e. the setter's earlier instructions were done).
+"""Ticks of a v1 block: the tile schedule's pipes, issue model and instruction costs (``sim.schedule``,
+each op's cost from its definition in the op registry), with the program's own edges: each pipe runs its
+instructions in program order, issued in order by the scalar unit; flags, barriers and the queue protocol
+order the pipes (a ``wait_flag`` holds its pipe until the matching ``set_flag`` fired, i.e. the setter's
+earlier instructions were done).
 
-Costs use the platform table the tile API's schedule uses (``runtime.platforms``); the result has the
-shape of ``sim.schedule.BlockSchedule`` (``events``, ``frontier()``, ``macs``) so the launch ticks, the
-report and the Chrome trace are the same code."""
+A v1 program has no data-flow values for the schedule to follow: what an instruction waits for is what
+its pipe waited for (``wait_flag``), or what the insert-sync pass and the cube pipeline pass in as
+``after``."""
 from __future__ import annotations
 
-import math
+from ...ir.registry import PIPES, stages
+from ..schedule import BlockSchedule
 
-from ...ir.registry import PIPES
-
-S, MTE2, MTE3, V = (PIPES.index(p) for p in ("S", "MTE2", "MTE3", "V"))
-_WEIGHTS = {"exp": "exp", "ln": "log", "sqrt": "sqrt", "rsqrt": "sqrt", "div": "div", "softmax": "softmax"}
+S = PIPES.index("S")
 
 
-def cost(op, hw):
-    """(busy ticks, further latency until the data is ready) of one instruction."""
-    p = op.pipe
-    nbytes = op.attrs.get("bytes")
-    if nbytes is None:
-        nbytes = sum(r.hi - r.lo for r in op.writes)
-    if p == "MTE2":
-        return hw.mte2_setup + nbytes / hw.mte2_bytes_per_tick, hw.mte2_latency
-    if p == "MTE3":
-        return hw.mte3_setup + nbytes / hw.mte3_bytes_per_tick, hw.mte3_latency
-    if p == "V":
-        repeats = max(1, math.ceil(max(nbytes, sum(r.hi - r.lo for r in op.reads[:1])) / hw.vector_bytes))
-        w = hw.vector_weight(_WEIGHTS.get(op.name))
-        return hw.vector_issue + w * (hw.vector_op + repeats * hw.vector_repeat), 0.0
-    if p == "MTE1":
-        return hw.issue + nbytes / hw.mte1_bytes_per_tick, hw.mte1_latency
-    if p == "M":
-        return hw.mmad_issue + op.attrs.get("macs", 0) / hw.mmad_macs_per_tick, 0.0
-    if p == "FIX":
-        return hw.issue + nbytes / hw.fix_bytes_per_tick, hw.fix_latency
-    if p == "S":
-        return (hw.scalar_gm if any(r.space == "GM" for r in op.reads + op.writes) else hw.scalar_op), 0.0
-    return hw.issue, 0.0
+def op_stages(op, hw):
+    """The stages of a v1 instruction as its op definition (``v1.<name>``) costs it."""
+    return stages("v1." + op.name, op, hw)
 
 
-class BlockTiming:
+class PipeSchedule(BlockSchedule):
+    """The schedule of one v1 block, built as its instructions are issued."""
+
     def __init__(self, hw, record):
-        self.hw = hw
-        self.free = [0.0] * len(PIPES)     # a pipe is busy until then
-        self.done = [0.0] * len(PIPES)     # its issued instructions' data is ready then
-        self.issue = 0.0                   # the scalar unit's program point
+        super().__init__(hw, {}, [] if record else None)
+        self.pipe_done = [0.0] * len(PIPES)    # when each pipe's issued instructions' data is ready
         self.last_event = [None] * len(PIPES)
-        self.events = [] if record else None
-        self.busy = [0.0] * len(PIPES)
-        self.waited = [None] * len(PIPES)  # (time, event) of the flag a pipe's next instruction waits for
-        self.macs = 0
+        self.waited = [None] * len(PIPES)      # the flag a pipe's next instruction waits for: a ready entry
 
     def op(self, op, pipe, after=0.0, after_event=None):
-        """Schedule an instruction on ``pipe`` no earlier than ``after``; returns its end time."""
-        busy, lat = cost(op, self.hw)
-        if pipe == S:
-            start = max(self.issue, after)
-            self.issue = start + busy
-        else:
-            start = max(self.issue, self.free[pipe], after)
-            self.issue += self.hw.issue
-        self.free[pipe] = start + busy
-        end = start + busy + lat
-        self.done[pipe] = max(self.done[pipe], end)
-        self.busy[pipe] += busy
-        w, self.waited[pipe] = self.waited[pipe], None
+        """Schedule an instruction on ``pipe`` no earlier than ``after``; returns when its data is ready."""
+        hw = self.hw
+        if hw.cold_fetch:
+            self._fetch(op.loc if op.loc is not None else op.name)   # one copy of the code per call site
+        t = self.free[S]
+        cause = None
+        w = self.waited[pipe]
+        if w is not None:
+            self.waited[pipe] = None
+            if w[0] >= t:
+                t, cause = w[0], w
+        if after > t:
+            t, cause = after, (after, -1, None, after_event)
+        st = op_stages(op, hw)
+        end = self._place(st, t, op.name, op.loc[1] if op.loc else None, cause)
+        if pipe != S:
+            self.free[S] += hw.issue
+            self.busy[S] += hw.issue
+        if end > self.pipe_done[pipe]:
+            self.pipe_done[pipe] = end
         if self.events is not None:
-            dep = after_event if after > 0 and start <= after else None
-            if dep is None and w is not None and w[1] is not None and start <= w[0]:
-                dep = w[1]
-            self.events.append((pipe, op.name, start, busy, op.loc[1] if op.loc else None, dep))
             self.last_event[pipe] = len(self.events) - 1
+        if op.name == "cube_mmad":
+            m, k, n = op.attrs["mkn"]
+            self.macs += m * k * n
         return end
 
     def busy_of(self, op):
-        return cost(op, self.hw)[0]
+        return op_stages(op, self.hw)[0][1]
 
     def set_flag(self, pipe):
         """(time the flag fires, the event it follows): when every earlier instruction of ``pipe`` is done."""
-        return max(self.done[pipe], self.free[pipe], self.issue) + self.hw.sync, self.last_event[pipe]
+        return max(self.pipe_done[pipe], self.free[pipe], self.free[S]) + self.hw.sync, self.last_event[pipe]
 
-    def wait_flag(self, pipe, fired, event=None):
-        self.waited[pipe] = (fired, event)
-        if pipe == S:
-            self.issue = max(self.issue, fired)
-        else:
-            self.free[pipe] = max(self.free[pipe], fired)
+    def wait_flag(self, pipe, fired, event=None, setter=-1):
+        self.waited[pipe] = (fired, setter, None, event)
+        if fired > self.free[pipe]:
+            self.free[pipe] = fired
 
     def barrier_all(self):
         """Every pipe drains; like a flag between two pipes, the barrier itself costs a sync."""
-        t = max(max(self.done), max(self.free), self.issue) + self.hw.sync
+        t = max(max(self.pipe_done), max(self.free)) + self.hw.sync
         self.free = [t] * len(PIPES)
-        self.issue = t
-
-    def frontier(self):
-        return max(max(self.done), max(self.free), self.issue)
