@@ -242,6 +242,40 @@ def test_blocks_writing_different_values_to_one_gm_range_race_identical_values_d
 
 
 @asc.jit
+def shift_through_gm(z: asc.GlobalAddress, src_block: asc.ConstExpr[int]):
+    """Block b writes z[b], then reads z[src] back (its own row: ordered by the flag; another block's: a
+    cross-core race, as in the tile engine)."""
+    b = asc.get_block_idx()
+    mine, other = asc.GlobalTensor(), asc.GlobalTensor()
+    mine.set_global_buffer(z + b * N, N)
+    other.set_global_buffer(z + (b if src_block < 0 else src_block) * N, N)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    asc.duplicate(a, float(b + 1), N)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(mine, a, N)
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.data_copy(a, other, N)                                   # line: read back
+
+
+def test_a_block_reading_gm_another_block_writes_races_its_own_rows_do_not():
+    z = np.zeros(2 * N, np.float32)
+    shift_through_gm[2](z, -1)                   # each block reads back what it wrote itself
+    np.testing.assert_array_equal(z, np.repeat(np.float32([1, 2]), N))
+    line = _line(shift_through_gm.fn, "# line: read back")
+    # block 1 reads row 0, which block 0 wrote (blocks run concurrently on the device)
+    with pytest.raises(KernelRuntimeError, match=r"data_copy of 'z' reads data written by block 0 in the same "
+                       r"launch \(block 1\)") as e:
+        shift_through_gm[2](z, 0)
+    assert e.value.category == "RaceError" and f":{line}:" in str(e.value)
+    # block 0 reads row 1 before block 1 writes it: the write then overwrites what another block read
+    with pytest.raises(KernelRuntimeError, match=r"data_copy to 'z' overwrites elements block 0 read in the same "
+                       r"launch \(block 1\)"):
+        shift_through_gm[2](z, 1)
+
+
+@asc.jit
 def too_far(x: asc.GlobalAddress, where: asc.ConstExpr[int]):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)

@@ -161,6 +161,14 @@ def reads_neighbour(x: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAdd
 def test_blocks_reading_what_other_blocks_wrote_replay_in_block_order(full_runs, monkeypatch):
     x = np.arange(4 * N, dtype=np.float32)
     z, w = np.zeros_like(x), np.zeros_like(x)
+    # blocks run concurrently on the device: the checks report it as the tile engine's would
+    with pytest.raises(KernelRuntimeError, match=r"data_copy to 'z' overwrites elements block 0 read in the same "
+                       r"launch \(block 1\)") as e:
+        reads_neighbour[4](x, z, w, N)
+    assert e.value.category == "RaceError" and ":154:" in str(e.value)
+    # unchecked, the blocks still replay in the order they ran
+    monkeypatch.setenv("ASC_CHECKS", "off")
+    z[:] = 0
     reads_neighbour[4](x, z, w, N)
     _same_as_full(monkeypatch, reads_neighbour, lambda: reads_neighbour[4](x + 1, z, w, N), [z, w])
     np.testing.assert_array_equal(w[:-N], x[N:])

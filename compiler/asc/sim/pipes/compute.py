@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..convert import as_compute
+from ..ops import arith
+
 IMPLS = {}
 
 
@@ -14,10 +17,12 @@ def impl(*names):
     return deco
 
 
+# The element math is the tile ops' (``sim.ops.arith``): narrow floats computed in float32 and rounded once
+# to the instruction's dtype (as the device rounds after every instruction), integer division truncating.
 _BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
            "min": np.minimum}
-_UNARY = {"exp": np.exp, "sqrt": np.sqrt, "abs": np.abs, "relu": lambda x: np.maximum(x, x.dtype.type(0)),
-          "ln": np.log, "reciprocal": lambda x: x.dtype.type(1) / x, "rsqrt": lambda x: x.dtype.type(1) / np.sqrt(x)}
+_UNARY = {"exp": "exp", "sqrt": "sqrt", "abs": "abs", "relu": "relu", "ln": "log", "rsqrt": "rsqrt",
+          "reciprocal": None}
 
 
 def _elements(eng, t, idx, count):
@@ -39,13 +44,16 @@ def _binary(eng, op):
 
 # The element math of the elementwise instructions, on one block's operands or (replay) every block's at once.
 def binary_values(name, x, y, dtype):
-    with np.errstate(all="ignore"):
-        return _BINARY[name](x, y).astype(dtype, copy=False)
+    return arith.binary_values(name, x, y, np.dtype(dtype))
 
 
 def unary_values(name, x, dtype):
+    dtype = np.dtype(dtype)
     with np.errstate(all="ignore"):
-        return _UNARY[name](x).astype(dtype, copy=False)
+        v = as_compute(x, arith.compute_dtype(dtype))
+        kind = _UNARY[name]
+        r = v.dtype.type(1) / v if kind is None else arith.UNARY_FUNCS[kind](v)
+        return np.asarray(r).astype(dtype, copy=False)
 
 
 def scalar_values(name, v, scalar, old, dtype):

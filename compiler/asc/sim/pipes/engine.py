@@ -7,9 +7,11 @@ import os
 import numpy as np
 
 from ...ir.registry import PIPES
+from ..errors import SimError
 from ..executor import KernelRuntimeError
 from . import ordering
 from .compute import IMPLS
+from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
 from .timing import PipeSchedule
@@ -33,7 +35,7 @@ class Launch:
         self.hw, self.gm, self.core_num, self.checks, self.record = hw, gm, core_num, checks, record
         self.insert_sync = insert_sync
         self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
-        self.writer = {}          # GM buffer -> element writer block (-1: none)
+        self.gm_races = GmRaces(gm)
         self.warnings = []
         self.bytes = {"in": 0, "out": 0}
         self.peak = {}
@@ -64,7 +66,6 @@ class BlockEngine(MemoryViews):
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
         self.timing = PipeSchedule(hw, launch.record)
-        self._pending_gm = []             # GM writes over another block's elements, checked once written
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
 
     @staticmethod
@@ -133,7 +134,7 @@ class BlockEngine(MemoryViews):
                 self.recorded.append(freeze(op))
             else:
                 self.launch.recording = False
-        if self._pending_gm:
+        if self.launch.gm_races.pending:
             self.check_gm_values()
         sched = CUBE_SCHEDULES.get(op.name)
         end = sched(self, op, after) if sched is not None else self.timing.op(op, pipe, after, after_event)
@@ -147,32 +148,21 @@ class BlockEngine(MemoryViews):
                 raise _fail(op, f"{op.name} {'writes' if write else 'reads'} bytes [{r.lo}, {r.hi}) of GM '{r.buf}', "
                             f"which has {arr.nbytes} bytes ({arr.size} elements)",
                             "keep GM accesses inside the argument (check offsets and counts)", "OutOfBoundsError")
-            if write:
-                self.launch.bytes["out"] += r.hi - r.lo
-                self._gm_writers(op, r)
-            else:
-                self.launch.bytes["in"] += r.hi - r.lo
+            self.launch.bytes["out" if write else "in"] += r.hi - r.lo
+            if self.launch.checks:
+                g = self.launch.gm_races
+                try:
+                    if write:
+                        g.write(r, self.block_idx, op.name, bool(op.attrs.get("atomic")), op)
+                    else:
+                        g.read(r, self.block_idx, op.name)
+                except SimError as e:
+                    raise _fail(op, f"{e} (block {self.block_idx})", e.hint, type(e).__name__) from None
         else:
             cap = self.capacity[r.space]
             if r.lo < 0 or r.hi > cap:
                 raise _fail(op, f"{op.name} touches bytes [{r.lo}, {r.hi}) of {r.space} ({r.owner}), which has "
                             f"{cap} bytes", "keep the access inside the on-chip memory", "OutOfBoundsError")
-
-    def _gm_writers(self, op, r):
-        """Blocks writing the same GM elements with different values race (identical values are allowed)."""
-        if not self.launch.checks:
-            return
-        arr = self.launch.gm[r.buf]
-        w = self.launch.writer.get(r.buf)
-        if w is None:
-            w = self.launch.writer[r.buf] = np.full(arr.size, -1, dtype=np.int32)
-        isz = arr.itemsize
-        lo, hi = r.lo // isz, -(-r.hi // isz)
-        prev = w[lo:hi]
-        other = (prev >= 0) & (prev != self.block_idx)
-        if other.any():
-            self._pending_gm.append((r.buf, lo, hi, other.copy(), arr[lo:hi].copy(), int(prev[other][0]), op))
-        prev[:] = self.block_idx
 
     def _order(self, op, r, pipe, n, write):
         """Check (or, under insert-sync, make) the ordering of this access; returns (time it must wait for,
@@ -240,6 +230,8 @@ class BlockEngine(MemoryViews):
             if a["target"] == "ALL":
                 self.seen[:] = self.seen.max(axis=0)
                 tm.barrier_all()
+            else:
+                tm.barrier(pipe)
         return None
 
     def finish(self):
@@ -250,10 +242,5 @@ class BlockEngine(MemoryViews):
 
     def check_gm_values(self):
         """The values a write left over another block's elements must be the ones that block wrote."""
-        pending, self._pending_gm = self._pending_gm, []
-        for buf, lo, hi, other, before, blk, op in pending:
-            arr = self.launch.gm[buf]
-            if np.any(arr[lo:hi][other] != before[other]):
-                raise _fail(op, f"{op.name} writes elements of GM '{buf}' that block {blk} also wrote, with "
-                            f"different values (block {self.block_idx} vs block {blk})",
-                            "blocks run concurrently: give every block a disjoint output range")
+        for op, message, hint in self.launch.gm_races.check_values(self.block_idx):
+            raise _fail(op, message, hint)

@@ -289,8 +289,10 @@ def _vector_step(ops):
         base = addr // dt.itemsize
         where.append(slice(base, base + count) if idx is None else base + idx[k])
     keys = [(o[0], dt) for o, dt in zip(opnds, dtypes)]
+    # one ufunc into the destination where it rounds as binary_values does (floats: numpy computes a half in
+    # float and rounds once; integer division truncates, which true division would not)
     ufunc = _BINARY.get(name) if idx is None and len(set(dtypes)) == 1 else None
-    if not isinstance(ufunc, np.ufunc):
+    if ufunc is not None and name == "div" and dtypes[0].kind != "f":
         ufunc = None
 
     def run(ctx, scratch):

@@ -12,7 +12,15 @@ from __future__ import annotations
 from ...ir.registry import PIPES, stages
 from ..schedule import BlockSchedule
 
-S = PIPES.index("S")
+S, V = PIPES.index("S"), PIPES.index("V")
+
+
+def _overlap(reads, writes):
+    for r in reads:
+        for w in writes:
+            if r.space == w.space and r.buf == w.buf and r.lo < w.hi and w.lo < r.hi:
+                return True
+    return False
 
 
 def op_stages(op, hw):
@@ -28,6 +36,7 @@ class PipeSchedule(BlockSchedule):
         self.pipe_done = [0.0] * len(PIPES)    # when each pipe's issued instructions' data is ready
         self.last_event = [None] * len(PIPES)
         self.waited = [None] * len(PIPES)      # the flag a pipe's next instruction waits for: a ready entry
+        self.last_vector = None                # (its writes, when its data is ready, its event) of the last V op
 
     def op(self, op, pipe, after=0.0, after_event=None):
         """Schedule an instruction on ``pipe`` no earlier than ``after``; returns when its data is ready."""
@@ -43,6 +52,12 @@ class PipeSchedule(BlockSchedule):
                 t, cause = w[0], w
         if after > t:
             t, cause = after, (after, -1, None, after_event)
+        if pipe == V and self.last_vector is not None and hw.vector_chain:
+            # a vector call reading the previous one's result waits for it to drain (the PIPE_V barrier the
+            # compiler places between dependent vector calls), as between dependent tile ops
+            writes, ready, ev = self.last_vector
+            if _overlap(op.reads, writes) and ready + hw.vector_chain > t:
+                t, cause = ready + hw.vector_chain, (ready, V, None, ev)
         st = op_stages(op, hw)
         end = self._place(st, t, op.name, op.loc[1] if op.loc else None, cause)
         if pipe != S:
@@ -52,6 +67,8 @@ class PipeSchedule(BlockSchedule):
             self.pipe_done[pipe] = end
         if self.events is not None:
             self.last_event[pipe] = len(self.events) - 1
+        if pipe == V:
+            self.last_vector = (op.writes, end, self.last_event[V])
         if op.name == "cube_mmad":
             m, k, n = op.attrs["mkn"]
             self.macs += m * k * n
@@ -68,6 +85,11 @@ class PipeSchedule(BlockSchedule):
         self.waited[pipe] = (fired, setter, None, event)
         if fired > self.free[pipe]:
             self.free[pipe] = fired
+
+    def barrier(self, pipe):
+        """``pipe_barrier(P)``: P's later instructions start once its earlier ones are done."""
+        if self.pipe_done[pipe] > self.free[pipe]:
+            self.free[pipe] = self.pipe_done[pipe]
 
     def barrier_all(self):
         """Every pipe drains; like a flag between two pipes, the barrier itself costs a sync."""

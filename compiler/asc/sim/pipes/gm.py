@@ -1,0 +1,84 @@
+"""Global memory across the blocks of a v1 launch: the tile engine's per-element access logs
+(``sim.memory.Buffer``: writer tags, reader spans) and its cross-block race checks (``sim.races``), applied
+to each instruction's GM bytes as the blocks run.
+
+Blocks run one after another, so an access of block b meets the complete record of blocks 0..b-1 and the
+earlier accesses of b itself, which is what the tile engine sees of concurrent lanes. One difference, as
+pyasc's own tests require: blocks writing the same GM elements with identical values are allowed (the
+values are compared once the write has happened: ``check_values``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir.pipe_ops import GRANULE
+from .. import races
+from ..memory import Buffer
+
+
+class GmRaces:
+    def __init__(self, gm):
+        self.gm = gm
+        self.buffers = {}
+        self.pending = []     # (buffer, element index, other block's values, its tag, op name, op): compared once written
+
+    def _buffer(self, name):
+        b = self.buffers.get(name)
+        if b is None:
+            b = self.buffers[name] = Buffer(name, self.gm[name])   # GM views are 1-d
+        return b
+
+    @staticmethod
+    def elements(region, itemsize):
+        """The elements of a GM region: a slice, or (strided forms) the indices inside its granules."""
+        lo, hi = region.lo // itemsize, -(-region.hi // itemsize)
+        if region.granules is None:
+            return slice(lo, hi)
+        g = np.asarray(region.granules, dtype=np.int64)
+        idx = ((g[:, None] * GRANULE + np.arange(0, GRANULE, itemsize)[None, :]) // itemsize).reshape(-1)
+        return idx[(idx >= lo) & (idx < hi)]
+
+    def read(self, region, block, what):
+        """Block ``block`` reads ``region``: a race if another block wrote any of it in this launch."""
+        buf = self._buffer(region.buf)
+        el = self.elements(region, buf.data.itemsize)
+        blocks = np.array([block])
+        if buf.has_writes():
+            races.check_read_race(buf, buf.writer_tags()[el], blocks, what)
+
+        def mark(lo, hi):    # applied when a write needs the readers (never, for an argument only read)
+            lo[el] = np.minimum(lo[el], block)
+            hi[el] = np.maximum(hi[el], block)
+        buf.log.read_marks.append((0, mark))
+
+    def write(self, region, block, what, atomic=False, who=None):
+        """Block ``block`` writes ``region``: a race if another block read any of it; over elements another
+        block wrote, the values must agree (checked after the write, ``check_values``) unless atomic. ``who``:
+        the instruction, handed back with the verdict."""
+        buf = self._buffer(region.buf)
+        el = self.elements(region, buf.data.itemsize)
+        blocks = np.array([block])
+        if buf.has_reads():
+            lo, hi = buf.reader_span()
+            races.check_overwrite_race(buf, lo[el], hi[el], blocks, what)
+        tags = buf.writer_tags()
+        window = tags[el]
+        if atomic:
+            races.check_write_race(buf, window, blocks, what, atomic=True)
+            tags[el] = races.tags_after_atomic(window, block)
+            return
+        other = races.write_conflicts(window, block, False)
+        if other.any():
+            idx = np.arange(buf.n)[el][other]
+            self.pending.append((buf, idx, buf.data[idx].copy(), int(window[other][0]), what, who))
+        tags[el] = block
+
+    def check_values(self, block):
+        """[(who, message, hint)] for pending writes whose values differ from the other block's."""
+        out = []
+        pending, self.pending = self.pending, []
+        for buf, idx, before, tag, what, who in pending:
+            if np.any(buf.data[idx] != before):
+                out.append((who, f"{what} writes elements of GM '{buf.name}' that {races.writer_text(tag)} also wrote, "
+                            f"with different values (block {block} vs {races.writer_text(tag)})",
+                            "blocks run concurrently: give every block a disjoint output range"))
+        return out
