@@ -135,3 +135,8 @@ def test_the_v1_front_end_sits_in_the_same_layers():
     assert not any(t.startswith("asc.sim") for m in mods if m.startswith("asc.language.v1") for t in edges[m])
     assert not any(t.startswith(("asc.language", "asc.frontend", "asc.runtime"))
                    for m in mods if m.startswith("asc.sim.pipes") for t in edges[m])
+    # one engine: the v1 blocks are scheduled by the tile schedule, their instructions defined (with their
+    # costs) in the op registry, their element math and cross-block GM races those of the tile ops
+    used = {t for m in mods if m.startswith("asc.sim.pipes") for t in edges[m]}
+    assert {"asc.sim.schedule", "asc.ir.registry", "asc.sim.ops.arith", "asc.sim.races", "asc.sim.memory"} <= used
+    assert "asc.ir.registry" in edges["asc.language.v1.ops"]

@@ -116,6 +116,7 @@ class Matmul:
         return {"a": self.a, "b": self.b, "bias": self.bias, "trans_a": self.trans_a, "trans_b": self.trans_b,
                 "tm": tm, "tn": tn, "tk": tk, "lda": lda, "ldb": ldb,
                 "base": (int(t.base_m), int(t.base_n), int(t.base_k)), "depth": max(1, int(t.depth_a1)),
+                "step_k": (max(1, int(t.step_k_a)), max(1, int(t.step_k_b))),
                 "in_bytes": self.a_type.dtype.sizeof()}
 
     # -- computing -----------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 values, as the cube's L0C does) and how they are scheduled on the cube pipes.
 
 Schedule of one base block (base_m x base_n, K in base_k steps), the NORM template's pipeline:
-  MTE2  GM -> L1   the step's A (base_m x base_k) and B (base_k x base_n) slices; a slot of L1 is reused
-                   only after MTE1 has moved the slice ``depth`` steps earlier out of it
+  MTE2  GM -> L1   A in slices of step_k_a K steps (base_m x step_k_a * base_k), B in slices of step_k_b
+                   (step_k_b * base_k x base_n), one DMA each (a strided window of the GM matrix: its rows
+                   are the DMA's runs); a slot of L1 is reused only after MTE1 has moved the step
+                   ``depth`` steps earlier out of it
   MTE1  L1 -> L0A / L0B, ping-pong: a step waits for the mmad of two steps earlier
   M     mmad base_m x base_n x base_k into L0C (fp32)
   FIX   L0C -> the destination, after the block's last mmad
@@ -103,19 +105,36 @@ def schedule(eng, op, after):
     depth = max(2, a["depth"])
     end = after
     cube_mte2 = getattr(tm, "cube_mte2", 0.0)
+    ska, skb = a.get("step_k", (1, 1))
     for rows, cols in a["blocks"]:
         l1_free, l0_free = [after] * depth, [after, after]
         m_end = after
+        a_ready = b_ready = after
         steps = -(-a["tk"] // bk)
         for s in range(steps):
             k = min(bk, a["tk"] - s * bk)
-            dmas = (_window(k, rows, a["lda"], sz) if a["trans_a"] else _window(rows, k, a["lda"], sz),
-                    _window(cols, k, a["ldb"], sz) if a["trans_b"] else _window(k, cols, a["ldb"], sz))
-            ld = _step("cube_load_l1", "MTE2", dmas=dmas)
-            t2 = tm.op(ld, MTE2, l1_free[s % depth], None)
-            cube_mte2 += tm.busy_of(ld)
+            # the template loads step_k_a (step_k_b) K steps of A (B) into L1 with one DMA
+            dmas = []
+            if s % ska == 0:
+                ka = min(ska * bk, a["tk"] - s * bk)
+                dmas.append(("a", _window(ka, rows, a["lda"], sz) if a["trans_a"] else
+                             _window(rows, ka, a["lda"], sz)))
+            if s % skb == 0:
+                kb = min(skb * bk, a["tk"] - s * bk)
+                dmas.append(("b", _window(cols, kb, a["ldb"], sz) if a["trans_b"] else
+                             _window(kb, cols, a["ldb"], sz)))
+            if dmas:
+                ld = _step("cube_load_l1", "MTE2", dmas=tuple(d for _, d in dmas))
+                t2 = tm.op(ld, MTE2, l1_free[s % depth], None)
+                cube_mte2 += tm.busy_of(ld)
+                for which, _ in dmas:
+                    if which == "a":
+                        a_ready = t2
+                    else:
+                        b_ready = t2
             nbytes = (rows * k + k * cols) * sz
-            t1 = tm.op(_step("cube_load_l0", "MTE1", bytes=nbytes), MTE1, max(t2, l0_free[s % 2]), None)
+            t1 = tm.op(_step("cube_load_l0", "MTE1", bytes=nbytes), MTE1, max(a_ready, b_ready, l0_free[s % 2]),
+                       None)
             l1_free[s % depth] = t1
             m_end = tm.op(_step("cube_mmad", "M", mkn=(rows, k, cols), in_bytes=sz), M, t1, None)
             l0_free[s % 2] = m_end
