@@ -276,6 +276,41 @@ def test_a_block_reading_gm_another_block_writes_races_its_own_rows_do_not():
 
 
 @asc.jit
+def ragged_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, count: int):
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 1024)
+    b = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, 1024)
+    asc.data_copy(a, x_gm, count)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(b, a, 1.0, count)                                    # line: compute
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, 1024)                                  # line: copy out
+
+
+def test_reading_on_chip_bytes_no_instruction_wrote_warns_at_the_reader():
+    """data_copy's count form moves whole 32-byte blocks: 1000 halves are 2000 bytes, of which 1984 land; the
+    add then reads 16 bytes nobody wrote, and the copy-out 48 more (msSanitizer's initcheck)."""
+    x = np.arange(1024, dtype=np.float16)
+    z = np.zeros_like(x)
+    ragged_copy[1](x, z, 1000)
+    warnings = rt.last_launch_report()["warnings"]
+    compute, out = _line(ragged_copy.fn, "# line: compute"), _line(ragged_copy.fn, "# line: copy out")
+    assert len(warnings) == 2
+    assert warnings[0].startswith(f"test_v1_races.py:{compute}: adds reads 16 bytes of UB (VECIN, ")
+    assert "in [1984, 2000) that no instruction of block 0 wrote" in warnings[0]
+    assert "a data_copy count rounds down to 32 bytes" in warnings[0]
+    assert warnings[1].startswith(f"test_v1_races.py:{out}: data_copy reads 48 bytes of UB (VECOUT, ")
+    np.testing.assert_array_equal(z[:992], x[:992] + 1)
+    ragged_copy[1](x, z, 1024)                   # whole blocks: nothing to report
+    assert rt.last_launch_report()["warnings"] == []
+    np.testing.assert_array_equal(z, x + 1)
+
+
+@asc.jit
 def too_far(x: asc.GlobalAddress, where: asc.ConstExpr[int]):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)

@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 
+from ...ir.pipe_ops import GRANULE
 from ...ir.registry import PIPES
 from ..errors import SimError
 from ..executor import KernelRuntimeError
@@ -36,6 +37,7 @@ class Launch:
         self.insert_sync = insert_sync
         self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
         self.gm_races = GmRaces(gm)
+        self.uninit_sites = set()  # instructions already reported reading uninitialised on-chip bytes
         self.warnings = []
         self.bytes = {"in": 0, "out": 0}
         self.peak = {}
@@ -55,6 +57,7 @@ class BlockEngine(MemoryViews):
         self.capacity = self.capacities(hw)
         self.mem = {}
         self.trackers = {}
+        self.written = {}                 # on-chip memory -> which bytes an instruction of this block wrote
         self.gm_tracker = ordering.GmTracker()
         self.top = {}
         self.auto_sites = {}
@@ -163,6 +166,35 @@ class BlockEngine(MemoryViews):
             if r.lo < 0 or r.hi > cap:
                 raise _fail(op, f"{op.name} touches bytes [{r.lo}, {r.hi}) of {r.space} ({r.owner}), which has "
                             f"{cap} bytes", "keep the access inside the on-chip memory", "OutOfBoundsError")
+            if self.launch.checks:
+                self._initcheck(op, r, write)
+
+    def _initcheck(self, op, r, write):
+        """On-chip bytes no instruction of this block wrote hold whatever the buffer held before: reading
+        them is a warning at the reading instruction (msSanitizer's initcheck)."""
+        d = self.written.get(r.space)
+        if d is None:
+            d = self.written[r.space] = np.zeros(self.capacity[r.space], dtype=bool)
+        if r.granules is not None:         # strided forms: whole 32-byte blocks
+            blocks = d.reshape(-1, GRANULE)
+            if write:
+                blocks[r.granules] = True
+                return
+            sel = blocks[r.granules]
+        elif write:
+            d[r.lo:r.hi] = True
+            return
+        else:
+            sel = d[r.lo:r.hi]
+        if not sel.all() and op.loc not in self.launch.uninit_sites:
+            self.launch.uninit_sites.add(op.loc)
+            holes = np.flatnonzero(~sel.reshape(-1))
+            where = (r.lo + holes) if r.granules is None else \
+                (np.asarray(r.granules)[holes // GRANULE] * GRANULE + holes % GRANULE)
+            self.launch.warn(op, f"{op.name} reads {holes.size} bytes of {r.space} ({r.position}, {r.owner}) in "
+                             f"[{int(where[0])}, {int(where[-1]) + 1}) that no instruction of block {self.block_idx} wrote: "
+                             "uninitialised data (on the device, whatever the buffer held); copy or compute the "
+                             "whole range first (a data_copy count rounds down to 32 bytes)")
 
     def _order(self, op, r, pipe, n, write):
         """Check (or, under insert-sync, make) the ordering of this access; returns (time it must wait for,
