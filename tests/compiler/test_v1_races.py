@@ -311,6 +311,33 @@ def test_reading_on_chip_bytes_no_instruction_wrote_warns_at_the_reader():
 
 
 @asc.jit
+def floor_tiled(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tile: asc.ConstExpr[int]):
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, tile)
+    for i in range(n // tile):                  # floor division: the tail is never copied
+        asc.data_copy(a, x_gm[i * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm[i * tile:], a, tile)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+def test_output_elements_no_block_wrote_are_a_coverage_warning():
+    x = np.arange(3 * N + 8, dtype=np.float32)
+    z = np.zeros_like(x)
+    floor_tiled[1](x, z, x.size, N)
+    assert rt.last_launch_report()["warnings"] == [
+        f"'z': 8 of {x.size} element(s) were never written by any block (the first uncovered range is "
+        f"[{3 * N}, {x.size})); if this is an output, check that the tiling covers all of it (e.g. a loop bound "
+        "from a floor division drops the tail: use asc.ceildiv)"]
+    floor_tiled[1](x[:3 * N].copy(), z[:3 * N], 3 * N, N)
+    assert rt.last_launch_report()["warnings"] == []
+
+
+@asc.jit
 def too_far(x: asc.GlobalAddress, where: asc.ConstExpr[int]):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)

@@ -95,6 +95,8 @@ def _run_blocks(jit_fn, launch, values, blocks):
         eng.finish()
         timings.append(eng.timing)
         recorded.append(eng.recorded)
+    if launch.checks:
+        launch.warnings.extend(launch.gm_races.coverage())
     return timings, recorded
 
 

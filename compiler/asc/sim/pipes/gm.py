@@ -12,6 +12,7 @@ import numpy as np
 
 from ...ir.pipe_ops import GRANULE
 from .. import races
+from ..checks import coverage_warnings
 from ..memory import Buffer
 
 
@@ -60,6 +61,8 @@ class GmRaces:
         if buf.has_reads():
             lo, hi = buf.reader_span()
             races.check_overwrite_race(buf, lo[el], hi[el], blocks, what)
+        buf.written = True
+        buf.log.cover.append((el.start, min(el.stop, buf.n)) if isinstance(el, slice) else (0, el, 1, 1, 1, None))
         tags = buf.writer_tags()
         window = tags[el]
         if atomic:
@@ -82,3 +85,8 @@ class GmRaces:
                             f"with different values (block {block} vs {races.writer_text(tag)})",
                             "blocks run concurrently: give every block a disjoint output range"))
         return out
+
+    def coverage(self):
+        """The tile engine's coverage warnings: arguments the kernel writes (and never reads) with elements no
+        block wrote."""
+        return coverage_warnings(list(self.buffers.values()))
