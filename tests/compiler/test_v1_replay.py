@@ -283,3 +283,68 @@ def test_upstream_tutorials_replay_bit_for_bit_and_verify(full_runs, monkeypatch
         x[:] = rng.random(n, dtype=np.float32)
         _same_as_full(monkeypatch, kernel, launch, [z])
         np.testing.assert_array_equal(z, x + y)
+
+
+# -- replays that skip on-chip round trips (sim/pipes/lane_steps.py) ---------------------------------------
+E = 64              # elements per program slot (f32: 256 bytes)
+
+
+@asc.jit
+def program(x: asc.GlobalAddress, z: asc.GlobalAddress, prog: asc.ConstExpr):
+    """A straight-line program over 4 UB slots and 4 slots of each block's x and z rows: copies in and out,
+    vector instructions (also in place and on overlapping slots), a full barrier after each."""
+    blk = asc.get_block_idx()
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x + blk * 4 * E, 4 * E)
+    zg.set_global_buffer(z + blk * 4 * E, 4 * E)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 5 * E)
+    for ins in prog:
+        kind, a, b, c, n = ins
+        if kind == "in_x":
+            asc.data_copy(ub[a * E // 2:], xg[b * E:], n)
+        elif kind == "in_z":
+            asc.data_copy(ub[a * E // 2:], zg[b * E:], n)
+        elif kind == "out":
+            asc.data_copy(zg[b * E:], ub[a * E // 2:], n)
+        elif kind == "add":
+            asc.add(ub[a * E // 2:], ub[b * E // 2:], ub[c * E // 2:], n)
+        elif kind == "muls":
+            asc.muls(ub[a * E // 2:], ub[b * E // 2:], 3.0, n)
+        else:
+            asc.duplicate(ub[a * E // 2:], float(b), n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+def _instructions():
+    from hypothesis import strategies as st
+    slot = st.integers(0, 6)        # UB slots overlap by half (a slot is E elements, slots start every E / 2)
+    gm = st.integers(0, 3)
+    n = st.sampled_from([E, E // 2, 8])
+    return st.one_of(
+        st.tuples(st.sampled_from(["in_x", "in_z"]), slot, gm, st.just(0), n),
+        st.tuples(st.just("out"), slot, gm, st.just(0), n),
+        st.tuples(st.just("add"), slot, slot, slot, n),
+        st.tuples(st.just("muls"), slot, slot, st.just(0), n),
+        st.tuples(st.just("dup"), slot, st.integers(0, 9), st.just(0), n))
+
+
+def test_replays_that_read_through_copies_equal_the_full_run(monkeypatch):
+    """Random programs (a read of what no instruction wrote included): the second launch replays with copies
+    read through and copy-outs folded into their vector instruction; ``ASC_REPLAY=verify`` compares the
+    buffers, the report and the error with a full run on changed data."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.setenv("ASC_REPLAY", "verify")
+    monkeypatch.setenv("ASC_CHECKS", "off")     # a program may read what it never wrote: only the data is compared
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(_instructions(), min_size=1, max_size=12))
+    def check(prog):
+        program.__dict__.pop("_v1_tapes", None)
+        rng = np.random.default_rng(len(prog))
+        x = rng.random(3 * 4 * E, dtype=np.float32)
+        z = rng.random(3 * 4 * E, dtype=np.float32)
+        program[3](x, z, tuple(prog))          # records (and, under verify, compares full and replayed runs)
+        program[3](x + 1, z, tuple(prog))      # replays
+    check()

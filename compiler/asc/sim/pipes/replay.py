@@ -19,12 +19,9 @@ import copy
 from types import SimpleNamespace
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-from .compute import _BINARY, _UNARY, IMPLS, binary_values, scalar_values, unary_values
-
-_ELEMENTWISE = frozenset(_BINARY) | frozenset(_UNARY) | {"adds", "muls", "leaky_relu", "maxs", "mins", "axpy",
-                                                          "duplicate"}
+from .compute import IMPLS
+from .lane_steps import ELEMENTWISE as _ELEMENTWISE, forward_copies, lanes_step, sink_copies
 _REPLAYABLE = _ELEMENTWISE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 
@@ -125,11 +122,13 @@ def build_tape(block_ops, capacity, report):
     else:
         for k in range(max(len(ops) for ops in block_ops)):
             here = [ops[k] for ops in block_ops if k < len(ops)]
-            step = _lanes_step(here) if len(here) == nblk and nblk > 1 else None
+            step = lanes_step(here) if len(here) == nblk and nblk > 1 else None
             if step is not None:
                 steps.append(("lanes", step))
             else:
                 steps.extend(("block", (b, ops[k])) for b, ops in enumerate(block_ops) if k < len(ops))
+        if all(kind == "lanes" for kind, _ in steps):
+            steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
     return Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), report)
 
 
@@ -202,116 +201,3 @@ def _reads_unwritten(block_ops, capacity):
 
 
 # -- one op of every block at once ---------------------------------------------------------------------
-def _affine(addrs):
-    """The per-block stride of GM addresses ``addrs`` (one per block), or None when not a constant one."""
-    stride = addrs[1] - addrs[0]
-    if stride < 0 or any(a != addrs[0] + b * stride for b, a in enumerate(addrs)):
-        return None
-    return stride
-
-
-def _operand(ts):
-    """A tensor operand of every block: ("GM", buf, first address, stride) or (space, None, address, 0),
-    or None when the blocks' operands differ otherwise."""
-    t0 = ts[0]
-    if any(t.space != t0.space or t.buf != t0.buf or t.dtype != t0.dtype for t in ts):
-        return None
-    if t0.space == "GM":
-        stride = _affine([t.addr for t in ts])
-        return None if stride is None else ("GM", t0.buf, t0.addr, stride)
-    if any(t.addr != t0.addr for t in ts):
-        return None
-    return (t0.space, None, t0.addr, 0)
-
-
-def _rows(ctx, scratch, opnd, nblk):
-    """The (blocks, bytes) array an operand's windows are columns of: a block's on-chip memory per row, or
-    for GM row b the buffer's bytes from b * stride on (as far as the last block reaches)."""
-    space, buf, _, stride = opnd
-    if space != "GM":
-        return scratch[space]
-    rows = ctx.rows.get((buf, stride))
-    if rows is None:
-        raw = ctx.raw[buf]
-        rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
-                                                    strides=(stride, 1))
-    return rows
-
-
-def _lanes_step(ops):
-    op0 = ops[0]
-    if any(op.name != op0.name for op in ops):
-        return None
-    if op0.name == "data_copy":
-        return _copy_step(ops)
-    if op0.name in _ELEMENTWISE:
-        return _vector_step(ops)
-    return None
-
-
-def _copy_step(ops):
-    a0 = ops[0].attrs
-    if any(op.attrs["segments"] != a0["segments"] for op in ops):
-        return None
-    dst, src = _operand([op.attrs["dst"] for op in ops]), _operand([op.attrs["src"] for op in ops])
-    if dst is None or src is None:
-        return None
-    nblk = len(ops)
-    cols = [(slice(dst[2] + d_off, dst[2] + d_off + n), slice(src[2] + s_off, src[2] + s_off + n))
-            for s_off, d_off, n in a0["segments"]]
-
-    def run(ctx, scratch):
-        d, s = _rows(ctx, scratch, dst, nblk), _rows(ctx, scratch, src, nblk)
-        for dc, sc in cols:
-            d[:, dc] = s[:, sc]
-    return run
-
-
-def _vector_step(ops):
-    a0 = ops[0].attrs
-    name = ops[0].name
-    tensors = [[op.attrs["dst"]] + list(op.attrs["srcs"]) for op in ops]
-    opnds = [_operand([ts[i] for ts in tensors]) for i in range(len(tensors[0]))]
-    if any(o is None or o[0] == "GM" for o in opnds):
-        return None
-    idx = a0["idx"]
-    for op in ops[1:]:
-        a = op.attrs
-        if a["count"] != a0["count"] or a["scalar"] != a0["scalar"] or (a["idx"] is None) != (idx is None):
-            return None
-        if idx is not None and not all(np.array_equal(i, j) for i, j in zip(idx, a["idx"])):
-            return None
-    dtypes = [t.np_dtype for t in tensors[0]]
-    count, scalar = a0["count"], a0["scalar"]
-    # element windows of each operand in its typed (blocks, elements) view
-    where = []
-    for k, ((space, _, addr, _), dt) in enumerate(zip(opnds, dtypes)):
-        base = addr // dt.itemsize
-        where.append(slice(base, base + count) if idx is None else base + idx[k])
-    keys = [(o[0], dt) for o, dt in zip(opnds, dtypes)]
-    # one ufunc into the destination where it rounds as binary_values does (floats: numpy computes a half in
-    # float and rounds once; integer division truncates, which true division would not)
-    ufunc = _BINARY.get(name) if idx is None and len(set(dtypes)) == 1 else None
-    if ufunc is not None and name == "div" and dtypes[0].kind != "f":
-        ufunc = None
-
-    def run(ctx, scratch):
-        views = []
-        for key in keys:
-            v = ctx.typed.get(key)
-            if v is None:
-                v = ctx.typed[key] = scratch[key[0]].view(key[1])
-            views.append(v)
-        d = views[0]
-        if ufunc is not None:
-            ufunc(views[1][:, where[1]], views[2][:, where[2]], out=d[:, where[0]])
-        elif name in _BINARY:
-            d[:, where[0]] = binary_values(name, views[1][:, where[1]], views[2][:, where[2]], d.dtype)
-        elif name in _UNARY:
-            d[:, where[0]] = unary_values(name, views[1][:, where[1]], d.dtype)
-        elif name == "duplicate":
-            d[:, where[0]] = d.dtype.type(scalar)
-        else:
-            old = d[:, where[0]] if name == "axpy" else None
-            d[:, where[0]] = scalar_values(name, views[1][:, where[1]], scalar, old, d.dtype)
-    return run
