@@ -1,5 +1,6 @@
 """A corpus of small v1 kernels, each with a synchronisation (or bounds) mistake an Ascend C author makes, next
-to its corrected rewrite. Every kernel takes a trailing ``fix: ConstExpr[bool]``: ``fix=False`` is the
+to its corrected rewrite (the kernels are in ``v1_corpus_flags.py``, ``v1_corpus_queues.py`` and
+``v1_corpus_valid.py``). Every kernel takes a trailing ``fix: ConstExpr[bool]``: ``fix=False`` is the
 mistake, ``fix=True`` the rewrite, so the two differ only in the lines under ``if fix`` / ``else``.
 
 For a mistake the engine must stop with the right error class and category, at the user's line (both lines for
@@ -9,19 +10,40 @@ without launch-report warnings, and match numpy on Ascend910B1 and Ascend950PR_9
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 import numpy as np
 import pytest
 
-import asc
 import asc.runtime.config as config
 from asc.language.v1.fwk import PipeHangError
 from asc.sim.executor import KernelRuntimeError
 
+import v1_corpus_flags
+import v1_corpus_queues
+import v1_corpus_valid
+from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, abs_tbuf_scratch_without_flags,
+                             abs_wait_only_on_block_zero, bias_set_value_in_gm_then_copy_in,
+                             ramp_set_value_pipe_barrier_s, scale_and_keep_a_copy, add_flag_between_copies,
+                             add_missing_mte2_v, add_swapped_event, add_tiles_without_backward_flags,
+                             add_wait_before_compute, adds_in_place_missing_mte3_mte2, adds_set_flag_in_loop,
+                             muls_double_buffer_one_event_id, normalise_get_value_without_v_s,
+                             relu_second_half_in_flight, scale_get_value_without_mte2_s,
+                             shift_halo_from_neighbour_block, two_pass_workspace_barrier_mte3,
+                             weights_set_value_without_s_v)
+from v1_corpus_queues import (BIG_TILE, adds_free_input_twice, muls_enque_into_the_wrong_queue,
+                              add_deque_from_the_wrong_queue, add_queues_past_ub,
+                              add_static_buffers_past_ub, adds_veccalc_queue, exp_copy_out_without_deque,
+                              maxs_event_id_per_tile, muls_output_offset_by_tile, neg_deque_without_dtype,
+                              relu_free_before_copy_out, relu_tiles_without_free, shift_get_value_after_deque,
+                              sqrt_tail_tile_past_the_end, sub_one_input_queue_one_buffer)
+from v1_corpus_valid import (OWN, add_auto_tensors_with_stale_flags, add_double_buffer_preset_backward_flags,
+                             mins_deferred_waits_high_ids, relu_windows_overlap_identically,
+                             scale_waits_on_the_scalar_unit, sub_full_barriers_only)
+
 PLATFORMS = (config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599)
-T = 64              # fp32 elements per tile (256 bytes: one vector repeat)
-F32 = 4
+CORPUS = tuple(m.__file__ for m in (v1_corpus_flags, v1_corpus_queues, v1_corpus_valid))
 
 
 @pytest.fixture(params=PLATFORMS, ids=lambda p: p.value)
@@ -34,12 +56,13 @@ def platform(request):
 @functools.lru_cache(maxsize=None)
 def _tags():
     out = {}
-    with open(__file__) as f:
-        for n, src in enumerate(f, 1):
-            m = re.search(r"#@([\w.]+)\s*$", src)
-            if m:
-                assert m.group(1) not in out, f"tag {m.group(1)} twice"
-                out[m.group(1)] = n
+    for path in CORPUS:
+        with open(path) as f:
+            for n, src in enumerate(f, 1):
+                m = re.search(r"#@([\w.]+)\s*$", src)
+                if m:
+                    assert m.group(1) not in out, f"tag {m.group(1)} twice"
+                    out[m.group(1)] = n
     return out
 
 
@@ -48,10 +71,10 @@ def line(tag):
 
 
 def reported_line(err):
-    """The line an engine error is reported at (its ``file:line:`` prefix, which must be this file)."""
+    """The line an engine error is reported at (its ``file:line:`` prefix, which must be a corpus file)."""
     m = re.match(r"(?P<file>\S+?):(?P<line>\d+): ", str(err))
     assert m, f"no file:line: prefix in\n{err}"
-    assert m.group("file").endswith("test_v1_mistakes_corpus.py"), str(err)
+    assert os.path.basename(m.group("file")) in {os.path.basename(p) for p in CORPUS}, str(err)
     return int(m.group("line"))
 
 
@@ -94,989 +117,6 @@ def clean(kernel, blocks, *args):
 def data(n, seed=7):
     g = np.random.default_rng(seed)
     return g.standard_normal(n).astype(np.float32)
-
-
-# == 1. flags between MTE2, V and MTE3 ===================================================================
-@asc.jit
-def add_missing_mte2_v(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                       fix: asc.ConstExpr[bool]):
-    # z = x + y, one tile per block; the author forgot that V must wait for the copies to land.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)  #@a.copy_x
-    asc.data_copy(y_ub, y_gm, n)
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.add(z_ub, x_ub, y_ub, n)  #@a.add
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def add_wait_before_compute(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                            fix: asc.ConstExpr[bool]):
-    # The V_MTE3 pair is there, but the author placed it before the add instead of after it.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.data_copy(y_ub, y_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    if not fix:
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.add(z_ub, x_ub, y_ub, n)  #@b.add
-    if fix:
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)  #@b.copy_out
-
-
-@asc.jit
-def add_swapped_event(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                      fix: asc.ConstExpr[bool]):
-    # V_MTE2 ("MTE2 waits for V") written where MTE2_V ("V waits for MTE2") was meant.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)  #@c.copy_x
-    asc.data_copy(y_ub, y_gm, n)
-    event = asc.HardEvent.MTE2_V if fix else asc.HardEvent.V_MTE2
-    asc.set_flag(event, 0)
-    asc.wait_flag(event, 0)
-    asc.add(z_ub, x_ub, y_ub, n)  #@c.add
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def add_flag_between_copies(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                            fix: asc.ConstExpr[bool]):
-    # The MTE2_V flag is set after the first copy only: V then waits for x but not for y.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    if not fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.data_copy(y_ub, y_gm, n)  #@d.copy_y
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.add(z_ub, x_ub, y_ub, n)  #@d.add
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def relu_second_half_in_flight(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # Both halves are copied in up front so the first half's compute overlaps the second half's copy; the
-    # second half is then read at a sub-tensor offset while its copy is still unwaited.
-    off = asc.get_block_idx() * 2 * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, 2 * n)
-    z_gm.set_global_buffer(z + off, 2 * n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, 2 * n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.data_copy(x_ub[n:], x_gm[n:], n)  #@e.copy_hi
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 1)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.relu(z_ub, x_ub, n)
-    if fix:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.relu(z_ub[n:], x_ub[n:], n)  #@e.relu_hi
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, 2 * n)
-
-
-@asc.jit
-def adds_set_flag_in_loop(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                          fix: asc.ConstExpr[bool]):
-    # Every tile's copy sets MTE2_V, but the one wait is after the loop: the flag is already set from the
-    # first tile on, so the later sets are lost and the wait only orders V after the first copy.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n * tiles)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * tiles * 4, n * tiles)
-    for i in range(tiles):
-        asc.data_copy(x_ub[i * n:], x_gm[i * n:], n)  #@f.copy
-        if not fix:
-            asc.set_flag(asc.HardEvent.MTE2_V, 0)  #@f.set
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.adds(z_ub, x_ub, 1.0, n * tiles)  #@f.adds
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n * tiles)
-
-
-@asc.jit
-def muls_double_buffer_one_event_id(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                                    fix: asc.ConstExpr[bool]):
-    # Software-pipelined double buffering: tile i+1 is copied in before tile i is computed. Both buffers
-    # signal MTE2_V with event id 0, so the second set lands on a flag that is still set.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    for i in range(tiles):
-        if i + 1 < tiles:
-            nxt = (i + 1) % 2
-            if i > 0:
-                asc.wait_flag(asc.HardEvent.V_MTE2, 0)      # tile i - 1's compute has left buffer nxt
-            asc.data_copy(x_ub[nxt * n:], x_gm[(i + 1) * n:], n)
-            asc.set_flag(asc.HardEvent.MTE2_V, nxt if fix else 0)  #@g.set
-        asc.wait_flag(asc.HardEvent.MTE2_V, i % 2 if fix else 0)  #@g.wait
-        asc.muls(z_ub, x_ub[(i % 2) * n:], 3.0, n)
-        if i + 2 < tiles:
-            asc.set_flag(asc.HardEvent.V_MTE2, 0)
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-        asc.data_copy(z_gm[i * n:], z_ub, n)
-        asc.set_flag(asc.HardEvent.MTE3_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_V, 0)
-
-
-@asc.jit
-def adds_in_place_missing_mte3_mte2(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                                    fix: asc.ConstExpr[bool]):
-    # One UB buffer per tile, computed in place: the next tile's copy-in overwrites the buffer the
-    # previous tile's copy-out (MTE3) may still be reading.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
-    for i in range(tiles):
-        asc.data_copy(buf, x_gm[i * n:], n)  #@h.copy_in
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-        asc.adds(buf, buf, 2.0, n)
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-        asc.data_copy(z_gm[i * n:], buf, n)  #@h.copy_out
-        if fix:
-            asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-            asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-
-
-@asc.jit
-def add_tiles_without_backward_flags(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                     tiles: int, fix: asc.ConstExpr[bool]):
-    # Tutorial 01's double buffering with its MTE3_MTE2 pair dropped: tile i+2's copy-in overwrites the
-    # buffer V read for tile i, and nothing made MTE2 wait for V.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    y_gm.set_global_buffer(y + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, 2 * n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4 * n * 4, 2 * n)
-    for i in range(tiles):
-        b = i % 2
-        asc.data_copy(x_ub[b * n:], x_gm[i * n:], n)  #@i.copy_x
-        asc.data_copy(y_ub[b * n:], y_gm[i * n:], n)
-        asc.set_flag(asc.HardEvent.MTE2_V, b)
-        asc.wait_flag(asc.HardEvent.MTE2_V, b)
-        asc.add(z_ub[b * n:], x_ub[b * n:], y_ub[b * n:], n)  #@i.add
-        asc.set_flag(asc.HardEvent.V_MTE3, b)
-        asc.wait_flag(asc.HardEvent.V_MTE3, b)
-        asc.data_copy(z_gm[i * n:], z_ub[b * n:], n)
-        if fix:
-            asc.set_flag(asc.HardEvent.MTE3_MTE2, b)
-            asc.wait_flag(asc.HardEvent.MTE3_MTE2, b)
-
-
-@asc.jit
-def abs_barrier_on_wrong_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # pipe_barrier(PIPE_V) only orders V after earlier V instructions, not after the MTE2 copy.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)  #@j.copy_in
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL if fix else asc.PipeID.PIPE_V)
-    asc.abs(z_ub, x_ub, n)  #@j.abs
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def two_pass_workspace_barrier_mte3(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                    fix: asc.ConstExpr[bool]):
-    # Pass 1 writes 2x to a GM workspace, pass 2 reads it back and adds 1. pipe_barrier(PIPE_MTE3) waits for
-    # earlier MTE3 instructions only on MTE3: the MTE2 read-back is not ordered after the write.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    w_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    w_gm.set_global_buffer(w + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
-    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3 * n * 4, n)
-    asc.data_copy(a, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(b, a, 2.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(w_gm, b, n)  #@k.write_ws
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-    else:
-        asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-    asc.data_copy(c, w_gm, n)  #@k.read_ws
-    asc.set_flag(asc.HardEvent.MTE2_V, 1)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.adds(d, c, 1.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 1)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 1)
-    asc.data_copy(z_gm, d, n)
-
-
-# == 2. the scalar unit ===================================================================================
-@asc.jit
-def scale_get_value_without_mte2_s(x: asc.GlobalAddress, s: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                   fix: asc.ConstExpr[bool]):
-    # z = x * s[0]: the scale is copied to UB and read by the scalar unit before the copy has landed.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    s_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    s_gm.set_global_buffer(s, 8)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    s_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, 8)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4 + 32, n)
-    asc.data_copy(s_ub, s_gm, 8)  #@l.copy_s
-    asc.data_copy(x_ub, x_gm, n)
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_S, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_S, 0)
-    scale = s_ub.get_value(0)  #@l.get
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(z_ub, x_ub, scale, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def weights_set_value_without_s_v(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # A weight table is written element by element by the scalar unit, then multiplied in by V.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    w_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    for k in range(n):
-        w_ub.set_value(k, float(k % 4))  #@m.set_value
-    if fix:
-        asc.set_flag(asc.HardEvent.S_V, 0)
-        asc.wait_flag(asc.HardEvent.S_V, 0)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.mul(z_ub, x_ub, w_ub, n)  #@m.mul
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def normalise_get_value_without_v_s(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # z = x / |x[0]|: V computes |x|, the scalar unit reads its first element before V is done.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    a_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(a_ub, x_ub, n)  #@n.abs
-    if fix:
-        asc.set_flag(asc.HardEvent.V_S, 0)
-        asc.wait_flag(asc.HardEvent.V_S, 0)
-    first = a_ub.get_value(0)  #@n.get
-    asc.muls(z_ub, x_ub, 1.0 / first, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-# == 3. TPipe / TQue =====================================================================================
-@asc.jit
-def add_deque_from_the_wrong_queue(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                   fix: asc.ConstExpr[bool]):
-    # Copy-paste: y was enqueued on in_y, but the compute stage dequeues it from in_x a second time.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    in_x = asc.TQue(asc.TPosition.VECIN, 1)
-    in_y = asc.TQue(asc.TPosition.VECIN, 1)
-    out_z = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_x, num=1, len=n * 4)
-    pipe.init_buffer(que=in_y, num=1, len=n * 4)
-    pipe.init_buffer(que=out_z, num=1, len=n * 4)
-    x_ub = in_x.alloc_tensor(asc.float32)
-    y_ub = in_y.alloc_tensor(asc.float32)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.data_copy(y_ub, y_gm, n)
-    in_x.enque(x_ub)
-    in_y.enque(y_ub)
-    xs = in_x.deque(asc.float32)
-    ys = in_y.deque(asc.float32) if fix else in_x.deque(asc.float32)  #@q1.deque_y
-    zs = out_z.alloc_tensor(asc.float32)
-    asc.add(zs, xs, ys, n)
-    out_z.enque(zs)
-    in_x.free_tensor(xs)
-    in_y.free_tensor(ys)
-    zs = out_z.deque(asc.float32)
-    asc.data_copy(z_gm, zs, n)
-    out_z.free_tensor(zs)
-
-
-@asc.jit
-def relu_tiles_without_free(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                            fix: asc.ConstExpr[bool]):
-    # The output queue's buffers are never given back: the third tile's alloc_tensor waits for ever.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 2)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 2)
-    pipe.init_buffer(que=in_q, num=2, len=n * 4)
-    pipe.init_buffer(que=out_q, num=2, len=n * 4)
-    for i in range(tiles):
-        xi = in_q.alloc_tensor(asc.float32)
-        asc.data_copy(xi, x_gm[i * n:], n)
-        in_q.enque(xi)
-        xi = in_q.deque(asc.float32)
-        zi = out_q.alloc_tensor(asc.float32)  #@q2.alloc_z
-        asc.relu(zi, xi, n)
-        out_q.enque(zi)
-        in_q.free_tensor(xi)
-        zi = out_q.deque(asc.float32)
-        asc.data_copy(z_gm[i * n:], zi, n)
-        if fix:
-            out_q.free_tensor(zi)
-
-
-@asc.jit
-def relu_free_before_copy_out(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                              fix: asc.ConstExpr[bool]):
-    # free_tensor is called before the copy-out that reads the tensor: the next tile's compute may overwrite
-    # the buffer while MTE3 still reads it.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_q, num=1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    for i in range(tiles):
-        xi = in_q.alloc_tensor(asc.float32)
-        asc.data_copy(xi, x_gm[i * n:], n)
-        in_q.enque(xi)
-        xi = in_q.deque(asc.float32)
-        zi = out_q.alloc_tensor(asc.float32)
-        asc.relu(zi, xi, n)  #@q3.relu
-        out_q.enque(zi)
-        in_q.free_tensor(xi)
-        zi = out_q.deque(asc.float32)
-        if not fix:
-            out_q.free_tensor(zi)
-        asc.data_copy(z_gm[i * n:], zi, n)  #@q3.copy_out
-        if fix:
-            out_q.free_tensor(zi)
-
-
-@asc.jit
-def exp_copy_out_without_deque(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # The result is enqueued and then copied out from the same tensor, without the deque that waits for V.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_q, num=1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    xi = in_q.alloc_tensor(asc.float32)
-    asc.data_copy(xi, x_gm, n)
-    in_q.enque(xi)
-    xi = in_q.deque(asc.float32)
-    zi = out_q.alloc_tensor(asc.float32)
-    asc.exp(zi, xi, n)  #@q4.exp
-    out_q.enque(zi)
-    in_q.free_tensor(xi)
-    if fix:
-        zi = out_q.deque(asc.float32)
-    asc.data_copy(z_gm, zi, n)  #@q4.copy_out
-    out_q.free_tensor(zi)
-
-
-@asc.jit
-def sub_one_input_queue_one_buffer(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                   fix: asc.ConstExpr[bool]):
-    # Both inputs share one VECIN queue that was given a single buffer: the second alloc_tensor never returns.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 2 if fix else 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_q, num=2 if fix else 1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    xi = in_q.alloc_tensor(asc.float32)
-    yi = in_q.alloc_tensor(asc.float32)  #@q5.alloc_y
-    asc.data_copy(xi, x_gm, n)
-    asc.data_copy(yi, y_gm, n)
-    in_q.enque(xi)
-    in_q.enque(yi)
-    xi = in_q.deque(asc.float32)
-    yi = in_q.deque(asc.float32)
-    zi = out_q.alloc_tensor(asc.float32)
-    asc.sub(zi, xi, yi, n)
-    out_q.enque(zi)
-    in_q.free_tensor(xi)
-    in_q.free_tensor(yi)
-    zi = out_q.deque(asc.float32)
-    asc.data_copy(z_gm, zi, n)
-    out_q.free_tensor(zi)
-
-
-@asc.jit
-def adds_veccalc_queue(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # The input is copied into a VECCALC queue's buffer: enque / deque of a VECCALC queue order no pipes, so
-    # V may read before MTE2 has written. The fix is the user's MTE2_V flag (or a VECIN queue).
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    calc_q = asc.TQue(asc.TPosition.VECCALC, 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=calc_q, num=1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    xi = calc_q.alloc_tensor(asc.float32)
-    asc.data_copy(xi, x_gm, n)  #@q6.copy_in
-    calc_q.enque(xi)
-    xi = calc_q.deque(asc.float32)
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    zi = out_q.alloc_tensor(asc.float32)
-    asc.adds(zi, xi, 1.0, n)  #@q6.adds
-    out_q.enque(zi)
-    calc_q.free_tensor(xi)
-    zi = out_q.deque(asc.float32)
-    asc.data_copy(z_gm, zi, n)
-    out_q.free_tensor(zi)
-
-
-@asc.jit
-def shift_get_value_after_deque(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # z = x - x[0]: the deque makes V wait for the copy, not the scalar unit that reads x[0].
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_q, num=1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    xi = in_q.alloc_tensor(asc.float32)
-    asc.data_copy(xi, x_gm, n)  #@q7.copy_in
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_S, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_S, 0)
-    in_q.enque(xi)
-    xi = in_q.deque(asc.float32)
-    first = xi.get_value(0)  #@q7.get
-    zi = out_q.alloc_tensor(asc.float32)
-    asc.adds(zi, xi, -first, n)
-    out_q.enque(zi)
-    in_q.free_tensor(xi)
-    zi = out_q.deque(asc.float32)
-    asc.data_copy(z_gm, zi, n)
-    out_q.free_tensor(zi)
-
-
-@asc.jit
-def neg_deque_without_dtype(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # deque() written as Ascend C's DeQue<T>() without its type: pyasc's deque needs the dtype.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    in_q = asc.TQue(asc.TPosition.VECIN, 1)
-    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_q, num=1, len=n * 4)
-    pipe.init_buffer(que=out_q, num=1, len=n * 4)
-    xi = in_q.alloc_tensor(asc.float32)
-    asc.data_copy(xi, x_gm, n)
-    in_q.enque(xi)
-    xi = in_q.deque(asc.float32) if fix else in_q.deque()  #@q8.deque
-    zi = out_q.alloc_tensor(asc.float32)
-    asc.muls(zi, xi, -1.0, n)
-    out_q.enque(zi)
-    in_q.free_tensor(xi)
-    zi = out_q.deque(asc.float32)
-    asc.data_copy(z_gm, zi, n)
-    out_q.free_tensor(zi)
-
-
-# == 4. bounds, capacities, blocks, event ids ==============================================================
-@asc.jit
-def sqrt_tail_tile_past_the_end(x: asc.GlobalAddress, z: asc.GlobalAddress, total: int, fix: asc.ConstExpr[bool]):
-    # The last tile is copied with the full tile length although only a tail remains of the argument.
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, total)
-    z_gm.set_global_buffer(z, total)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, T)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, T * 4, T)
-    tiles = (total + T - 1) // T
-    for i in range(tiles):
-        count = min(T, total - i * T) if fix else T
-        asc.data_copy(x_ub, x_gm[i * T:], count)  #@b1.copy_in
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-        asc.sqrt(z_ub, x_ub, count)
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-        asc.data_copy(z_gm[i * T:], z_ub, count)
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-
-
-BIG_TILE = 24 * 1024     # fp32 elements: three such buffers (288 KiB) fit neither UB (192 / 248 KiB)
-SMALL_TILE = 16 * 1024   # three of these (192 KiB) fit both
-
-
-@asc.jit
-def add_static_buffers_past_ub(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                               fix: asc.ConstExpr[bool]):
-    # Tile length picked for the largest UB the author had in mind: the third static buffer ends past UB.
-    tile = SMALL_TILE if fix else BIG_TILE
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x)
-    y_gm.set_global_buffer(y)
-    z_gm.set_global_buffer(z)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, tile)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, tile * 4, tile)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * tile * 4, tile)  #@b2.z_ub
-    for i in range(BIG_TILE * 2 // tile):
-        asc.data_copy(x_ub, x_gm[i * tile:], tile)
-        asc.data_copy(y_ub, y_gm[i * tile:], tile)
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-        asc.add(z_ub, x_ub, y_ub, tile)
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-        asc.data_copy(z_gm[i * tile:], z_ub, tile)
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-
-
-@asc.jit
-def add_queues_past_ub(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                       fix: asc.ConstExpr[bool]):
-    # The same mistake with queues: the output queue's init_buffer runs past UB.
-    tile = SMALL_TILE if fix else BIG_TILE
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x)
-    y_gm.set_global_buffer(y)
-    z_gm.set_global_buffer(z)
-    pipe = asc.TPipe()
-    in_x = asc.TQue(asc.TPosition.VECIN, 1)
-    in_y = asc.TQue(asc.TPosition.VECIN, 1)
-    out_z = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=in_x, num=1, len=tile * 4)
-    pipe.init_buffer(que=in_y, num=1, len=tile * 4)
-    pipe.init_buffer(que=out_z, num=1, len=tile * 4)  #@b3.init_z
-    for i in range(BIG_TILE * 2 // tile):
-        xi = in_x.alloc_tensor(asc.float32)
-        yi = in_y.alloc_tensor(asc.float32)
-        asc.data_copy(xi, x_gm[i * tile:], tile)
-        asc.data_copy(yi, y_gm[i * tile:], tile)
-        in_x.enque(xi)
-        in_y.enque(yi)
-        xi = in_x.deque(asc.float32)
-        yi = in_y.deque(asc.float32)
-        zi = out_z.alloc_tensor(asc.float32)
-        asc.add(zi, xi, yi, tile)
-        out_z.enque(zi)
-        in_x.free_tensor(xi)
-        in_y.free_tensor(yi)
-        zi = out_z.deque(asc.float32)
-        asc.data_copy(z_gm[i * tile:], zi, tile)
-        out_z.free_tensor(zi)
-
-
-@asc.jit
-def muls_output_offset_by_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # Each block owns n elements, but the output offset was written with the half-block tile length: block
-    # b + 1 writes over the second half of block b's output with different values.
-    half = n // 2
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + asc.get_block_idx() * n, n)
-    z_gm.set_global_buffer(z + asc.get_block_idx() * (n if fix else half), n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(z_ub, x_ub, 0.5, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)  #@b4.copy_out
-
-
-@asc.jit
-def maxs_event_id_per_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                           fix: asc.ConstExpr[bool]):
-    # The tile index is used as the event id: from the ninth tile on it is not an event id.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, 2 * n)
-    for i in range(tiles):
-        b = i % 2
-        eid = b if fix else i
-        asc.data_copy(x_ub[b * n:], x_gm[i * n:], n)
-        asc.set_flag(asc.HardEvent.MTE2_V, eid)  #@b5.set
-        asc.wait_flag(asc.HardEvent.MTE2_V, eid)
-        asc.maxs(z_ub[b * n:], x_ub[b * n:], 0.25, n)
-        asc.set_flag(asc.HardEvent.V_MTE3, b)
-        asc.wait_flag(asc.HardEvent.V_MTE3, b)
-        asc.data_copy(z_gm[i * n:], z_ub[b * n:], n)
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, b)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, b)
-
-
-@asc.jit
-def abs_even_odd_blocks(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
-    # De-interleave 32-byte blocks: the even blocks are copied in (strided) and computed with a source block
-    # stride of 2 while the odd blocks are still being copied. The mistake computes the odd blocks before
-    # waiting for their copy.
-    off = asc.get_block_idx() * 2 * T
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, 2 * T)
-    z_gm.set_global_buffer(z + off, 2 * T)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * T)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * T * 4, 2 * T)
-    every_other = asc.DataCopyParams(8, 1, 1, 1)
-    asc.data_copy(x_ub, x_gm, repeat_params=every_other)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.data_copy(x_ub[8:], x_gm[8:], repeat_params=every_other)  #@s.copy_odd
-    asc.set_flag(asc.HardEvent.MTE2_V, 1)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(z_ub, x_ub, 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))
-    if fix:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.abs(z_ub[T:], x_ub[8:], 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))  #@s.abs_odd
-    if not fix:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, 2 * T)
-
-
-@asc.jit
-def shift_halo_from_neighbour_block(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                    fix: asc.ConstExpr[bool]):
-    # z[i] = 2 * x[i + 8] (a shift by one 32-byte block). Each block writes w = 2 * x for its range to a GM
-    # workspace and reads its output window back from w, the last 8 elements from the next block's part of
-    # w. The MTE3_MTE2 pair orders this block's own write; nothing orders the other block's write (blocks
-    # run concurrently). The rewrite computes its window from x, which no block writes.
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    w_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n + 8)
-    w_gm.set_global_buffer(w + b * n, n + 8)
-    z_gm.set_global_buffer(z + b * n, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n + 8)
-    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, (n + 8) * 4, n + 8)
-    d = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * (n + 8) * 4, n + 8)
-    asc.data_copy(a, x_gm, n + 8 if fix else n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(c, a, 2.0, n + 8)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    if fix:
-        asc.data_copy(z_gm, c[8:], n)
-    else:
-        asc.data_copy(w_gm, c, n)
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.data_copy(d, w_gm[8:], n)  #@x.read_halo
-        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
-        asc.data_copy(z_gm, d, n)
-
-
-# == 5. correct kernels with flags at unusual but valid places ================================================
-@asc.jit
-def add_double_buffer_preset_backward_flags(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                                            n: int, tiles: int, fix: asc.ConstExpr[bool]):
-    # The Ascend C idiom: the backward flags (V_MTE2: the input buffer is free; MTE3_V: the output buffer is
-    # free) are set once before the loop for both buffers, waited for at the top of each use, set again after
-    # it, and drained after the loop. Forward flags use one event id per buffer.
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    y_gm.set_global_buffer(y + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, 2 * n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4 * n * 4, 2 * n)
-    for b in range(2):
-        asc.set_flag(asc.HardEvent.V_MTE2, b)
-        asc.set_flag(asc.HardEvent.MTE3_V, b)
-    for i in range(tiles):
-        b = i % 2
-        asc.wait_flag(asc.HardEvent.V_MTE2, b)
-        asc.data_copy(x_ub[b * n:], x_gm[i * n:], n)
-        asc.data_copy(y_ub[b * n:], y_gm[i * n:], n)
-        asc.set_flag(asc.HardEvent.MTE2_V, b)
-        asc.wait_flag(asc.HardEvent.MTE2_V, b)
-        asc.wait_flag(asc.HardEvent.MTE3_V, b)
-        asc.add(z_ub[b * n:], x_ub[b * n:], y_ub[b * n:], n)
-        asc.set_flag(asc.HardEvent.V_MTE2, b)
-        asc.set_flag(asc.HardEvent.V_MTE3, b)
-        asc.wait_flag(asc.HardEvent.V_MTE3, b)
-        asc.data_copy(z_gm[i * n:], z_ub[b * n:], n)
-        asc.set_flag(asc.HardEvent.MTE3_V, b)
-    for b in range(2):
-        asc.wait_flag(asc.HardEvent.V_MTE2, b)
-        asc.wait_flag(asc.HardEvent.MTE3_V, b)
-
-
-@asc.jit
-def mins_deferred_waits_high_ids(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                 fix: asc.ConstExpr[bool]):
-    # Flags set right after their copies with event ids 6 and 7, waited for much later, with unrelated V work
-    # (a duplicate into a scratch buffer) between; y's flag is waited for before x's.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    t_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 2 * n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 7)
-    asc.data_copy(y_ub, y_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 6)
-    asc.duplicate(t_ub, 0.0, n)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 6)
-    asc.min(t_ub, t_ub, y_ub, n)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 7)
-    asc.min(z_ub, x_ub, t_ub, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 7)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 7)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def sub_full_barriers_only(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
-                           fix: asc.ConstExpr[bool]):
-    # No flags at all: pipe_barrier(PIPE_ALL) between the stages (slow, but correct).
-    off = asc.get_block_idx() * n * tiles
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n * tiles)
-    y_gm.set_global_buffer(y + off, n * tiles)
-    z_gm.set_global_buffer(z + off, n * tiles)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    for i in range(tiles):
-        asc.data_copy(x_ub, x_gm[i * n:], n)
-        asc.data_copy(y_ub, y_gm[i * n:], n)
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.sub(z_ub, x_ub, y_ub, n)
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.data_copy(z_gm[i * n:], z_ub, n)
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-
-
-OWN = 60     # elements each block owns in the overlapping-windows kernel; it copies a 64-element window
-
-
-@asc.jit
-def relu_windows_overlap_identically(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
-    # Upstream's generalization tests do this: every block copies a 32-byte-multiple window that reaches into
-    # its neighbour's range; the neighbours write the very same values on the shared elements.
-    off = asc.get_block_idx() * OWN
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, T)
-    z_gm.set_global_buffer(z + off, T)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, T)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, T * 4, T)
-    asc.data_copy(x_ub, x_gm, T)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.relu(z_ub, x_ub, T)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, T)
-
-
-@asc.jit
-def add_auto_tensors_with_stale_flags(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                      fix: asc.ConstExpr[bool]):
-    # Ported to LocalTensorAuto but the manual flags of the old version were left in (one of them a wait
-    # nobody sets): pyasc's insert-sync pass erases the user's flags and places its own.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    y_gm.set_global_buffer(y + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensorAuto(asc.float32, n)
-    y_ub = asc.LocalTensorAuto(asc.float32, n)
-    z_ub = asc.LocalTensorAuto(asc.float32, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.data_copy(y_ub, y_gm, n)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 3)
-    asc.add(z_ub, x_ub, y_ub, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def scale_waits_on_the_scalar_unit(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # z = x * x[0]. The scalar unit waits for the copy (MTE2_S) before reading x[0]; while it waits it
-    # dispatches nothing, so the vector instruction after it is issued only once the copy has landed: the
-    # MTE2_S wait orders V too, and no MTE2_V pair is needed.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_S, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_S, 0)
-    first = x_ub.get_value(0)
-    asc.muls(z_ub, x_ub, first, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
 
 
 # == the cases ===============================================================================================
@@ -1130,6 +170,15 @@ def bounds(at, *texts):
     return check
 
 
+def message(*texts):
+    """An error whose message (or hint) carries ``texts``, and a hint."""
+    def check(err):
+        for t in texts:
+            assert t in str(err) or t in (getattr(err, "hint", None) or ""), (t, str(err))
+        assert getattr(err, "hint", None), str(err)
+    return check
+
+
 QUEUE_RAW = "the queue protocol is broken: enque after line %d and deque before line %d"
 QUEUE_WAR = "the queue protocol is broken: free_tensor after line %d and alloc_tensor (of the next use) before line %d"
 ENGINE_ORDER = ("the engine reports the unobserved access on the lowest pipe in PIPES order (V before MTE3) and "
@@ -1159,9 +208,9 @@ CASES = {
         adds_set_flag_in_loop, 2, lambda: xz(2, T, 4), lambda a: a[0] + f32(1), 1, KernelRuntimeError,
         race("RAW", "f.copy", "f.adds", ("MTE2", "V"), "MTE2_V"),
         mistake_marks=(pytest.mark.xfail(strict=True, reason=LOST_SIGNAL),)),
-    "double_buffer_one_event_id": Case(muls_double_buffer_one_event_id, 2, lambda: xz(2, T, 4),
-                                       lambda a: a[0] * f32(3), 1, KernelRuntimeError,
-                                       hang("g.wait", "wait_flag(MTE2_V, 0) waits for a flag no earlier set_flag sets")),
+    "double_buffer_one_event_id": Case(
+        muls_double_buffer_one_event_id, 2, lambda: xz(2, T, 4), lambda a: a[0] * f32(3), 1, KernelRuntimeError,
+        hang("g.wait", "wait_flag(MTE2_V, 0) waits for a flag no earlier set_flag sets")),
     "in_place_missing_mte3_mte2": Case(
         adds_in_place_missing_mte3_mte2, 2, lambda: xz(2, T, 3), lambda a: a[0] + f32(2), 1, KernelRuntimeError,
         race("WAR", "h.copy_out", "h.copy_in", ("MTE3", "MTE2"), "MTE3_MTE2"),
@@ -1177,6 +226,12 @@ CASES = {
         lambda: [data(2 * T, 1), np.zeros(2 * T, np.float32), np.zeros(2 * T, np.float32), T],
         lambda a: a[0] * f32(2) + f32(1), 2, KernelRuntimeError,
         race("RAW", "k.write_ws", "k.read_ws", ("MTE3", "MTE2"), "MTE3_MTE2", where="GM 'w' bytes [0, 256)")),
+    "tbuf_shared_without_flags": Case(
+        abs_tbuf_scratch_without_flags, 2, lambda: xz(2, T), lambda a: np.abs(a[0]), 1, KernelRuntimeError,
+        race("RAW", "t.copy_in", "t.abs", ("MTE2", "V"), "MTE2_V", where="UB (VECCALC, TBuf(VECCALC) of line")),
+    "wait_only_on_block_zero": Case(
+        abs_wait_only_on_block_zero, 2, lambda: xz(2, T), lambda a: np.abs(a[0]), 1, KernelRuntimeError,
+        race("RAW", "w.copy_in", "w.abs", ("MTE2", "V"), "MTE2_V")),
     # 2. the scalar unit
     "get_value_without_mte2_s": Case(
         scale_get_value_without_mte2_s, 2,
@@ -1190,6 +245,14 @@ CASES = {
         normalise_get_value_without_v_s, 2, lambda: xz(2, T),
         lambda a: np.concatenate([a[0][b * T:(b + 1) * T] * f32(1.0 / np.abs(a[0][b * T])) for b in range(2)]),
         1, KernelRuntimeError, race("RAW", "n.abs", "n.get", ("V", "S"), "V_S")),
+    "gm_set_value_then_copy_in": Case(
+        bias_set_value_in_gm_then_copy_in, 2,
+        lambda: [data(2 * T, 1), np.zeros(2 * 8, np.float32), np.zeros(2 * T, np.float32), T],
+        lambda a: a[0] + np.repeat(f32([0.5, 1.5]), T), 2, KernelRuntimeError,
+        race("RAW", "gs.set_value", "gs.copy_in", ("S", "MTE2"), "S_MTE2", where="GM 'bias' bytes [0, 32)")),
+    "pipe_barrier_s_to_flush_scalar_stores": Case(
+        ramp_set_value_pipe_barrier_s, 1, lambda: xz(1, T), lambda a: a[0] + np.arange(T, dtype=np.float32), 1,
+        ValueError, message("pipe_barrier(PIPE_S) is illegal", "PIPE_ALL")),
     # 3. TPipe / TQue
     "deque_from_the_wrong_queue": Case(add_deque_from_the_wrong_queue, 2, lambda: xyz(2, T), lambda a: a[0] + a[1],
                                        2, PipeHangError, hang("q1.deque_y", "the queue is empty", "enque a tensor")),
@@ -1225,12 +288,19 @@ CASES = {
         mistake_marks=(pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
             "deque() without a dtype fails inside the engine (AttributeError: 'NoneType' object has no attribute "
             "'sizeof', from TQue._tensor) instead of a clear error at the user's line")),)),
+    "free_tensor_twice": Case(
+        adds_free_input_twice, 2, lambda: xz(2, T), lambda a: a[0] + f32(0.5), 1, RuntimeError,
+        message("free_tensor on TQue(VECIN) of line", "buffer 0 is already free", "free each allocated tensor once")),
+    "enque_into_the_wrong_queue": Case(
+        muls_enque_into_the_wrong_queue, 2, lambda: xz(2, T), lambda a: a[0] * f32(4), 1, ValueError,
+        message("TQue(VECOUT) of line", "the tensor is not one of this queue's buffers", "enque / free_tensor")),
     # 4. bounds, capacities, blocks, event ids
     "tail_tile_past_gm_end": Case(
         sqrt_tail_tile_past_the_end, 1, lambda: [np.abs(data(3 * T + 16, 1)), np.zeros(3 * T + 16, np.float32),
                                                  3 * T + 16],
         lambda a: np.sqrt(a[0]), 1, KernelRuntimeError,
-        bounds("b1.copy_in", f"reads bytes [{3 * T * 4}, {4 * T * 4}) of GM 'x'", f"which has {(3 * T + 16) * 4} bytes")),
+        bounds("b1.copy_in", f"reads bytes [{3 * T * 4}, {4 * T * 4}) of GM 'x'",
+               f"which has {(3 * T + 16) * 4} bytes")),
     "static_buffers_past_ub": Case(
         add_static_buffers_past_ub, 1, lambda: [data(2 * BIG_TILE, 1), data(2 * BIG_TILE, 2),
                                                 np.zeros(2 * BIG_TILE, np.float32)],
@@ -1252,11 +322,7 @@ CASES = {
                      "disjoint output range" in err.hint) or pytest.fail(str(err))),
     "event_id_out_of_range": Case(
         maxs_event_id_per_tile, 1, lambda: xz(1, T, 10), lambda a: np.maximum(a[0], f32(0.25)), 1, ValueError,
-        lambda err: (("event id 8 is outside 0-7" in str(err) and "0..7" in err.hint and
-                      f"line {line('b5.set')}" in str(err)) or pytest.fail(str(err))),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=(
-            "errors raised through language.core.errors.error() from a v1 call (event id, pipe_barrier(PIPE_S), "
-            "alignment, mask) carry neither the user's line nor the hint in their message")),)),
+        message("event id 8 is outside 0-7", "0..7")),
     "strided_read_of_blocks_in_flight": Case(
         abs_even_odd_blocks, 2, lambda: [data(2 * 2 * T, 1), np.zeros(2 * 2 * T, np.float32)],
         lambda a: np.abs(a[0].reshape(2, 8, 2, 8).transpose(0, 2, 1, 3).reshape(-1)), 1, KernelRuntimeError,
@@ -1319,7 +385,7 @@ def test_corrected_kernel_runs_clean(name, platform):
 def test_set_flag_on_a_set_flag_is_a_launch_warning(platform):
     x, z, n, tiles = xz(1, T, 4)
     report = run(adds_set_flag_in_loop, 1, x, z, n, tiles, False)
-    assert any(f"test_v1_mistakes_corpus.py:{line('f.set')}: set_flag(MTE2_V, 0) sets a flag that is already set"
+    assert any(f"v1_corpus_flags.py:{line('f.set')}: set_flag(MTE2_V, 0) sets a flag that is already set"
                in w for w in report["warnings"]), report["warnings"]
 
 
@@ -1346,3 +412,39 @@ def test_hangs_on_queues_and_on_flags_are_one_error(platform):
     for err in errors:
         assert isinstance(err, PipeHangError) and isinstance(err, KernelRuntimeError), repr(err)
         assert err.category == "PipeHangError" and f"hint: {err.hint}" in str(err), str(err)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "errors raised through language.core.errors.error() from a v1 call (event id, pipe_barrier(PIPE_S), a "
+    "queue call on the wrong tensor, a double free; also alignment, mask) carry neither the user's file:line "
+    "nor the hint in their message: the user sees a Python traceback into asc/language/v1 instead"))
+@pytest.mark.parametrize("name, at", [("event_id_out_of_range", "b5.set"),
+                                      ("pipe_barrier_s_to_flush_scalar_stores", "ps.barrier"),
+                                      ("free_tensor_twice", "q9.free_again"),
+                                      ("enque_into_the_wrong_queue", "q10.enque")])
+def test_errors_of_v1_calls_name_the_users_line(name, at, platform):
+    c = CASES[name]
+    with pytest.raises(c.exc) as ei:
+        c.kernel[c.blocks](*c.make(), False)
+    assert reported_line(ei.value) == line(at)
+    assert f"hint: {ei.value.hint}" in str(ei.value)
+
+
+@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
+    "GM races are tracked per kernel argument: two arguments over the same memory (an in-place launch) are "
+    "two buffers to the detector, so MTE3 writing 'scaled' and MTE2 then reading the same bytes as 'x' without "
+    "MTE3_MTE2 is not reported"))
+def test_in_place_launch_of_a_kernel_that_rereads_its_input(platform):
+    x = data(2 * T, 1)
+    copy = np.zeros_like(x)
+    with pytest.raises(KernelRuntimeError) as ei:
+        scale_and_keep_a_copy[2](x, x, copy, T, False)
+    assert_race(ei.value, "RAW", "al.write_scaled", "al.read_x", ("MTE3", "MTE2"), "MTE3_MTE2")
+
+
+def test_launch_of_a_kernel_that_rereads_its_input_on_distinct_buffers(platform):
+    x = data(2 * T, 1)
+    scaled, copy = np.zeros_like(x), np.zeros_like(x)
+    clean(scale_and_keep_a_copy, 2, x, scaled, copy, T, False)
+    np.testing.assert_array_equal(scaled, x * np.float32(2))
+    np.testing.assert_array_equal(copy, x)
