@@ -26,13 +26,15 @@ import v1_corpus_valid
 from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, abs_tbuf_scratch_without_flags,
                              abs_wait_only_on_block_zero, bias_set_value_in_gm_then_copy_in,
                              ramp_set_value_pipe_barrier_s, scale_and_keep_a_copy, add_flag_between_copies,
+                             add_backward_flags_without_prologue, pad_zero_fill_then_copy_in,
+                             diff_neighbours_unaligned_operand, relu_fp16_mask_on_fp32,
                              add_missing_mte2_v, add_swapped_event, add_tiles_without_backward_flags,
                              add_wait_before_compute, adds_in_place_missing_mte3_mte2, adds_set_flag_in_loop,
                              muls_double_buffer_one_event_id, normalise_get_value_without_v_s,
                              relu_second_half_in_flight, scale_get_value_without_mte2_s,
                              shift_halo_from_neighbour_block, two_pass_workspace_barrier_mte3,
                              weights_set_value_without_s_v)
-from v1_corpus_queues import (BIG_TILE, adds_free_input_twice, muls_enque_into_the_wrong_queue,
+from v1_corpus_queues import (BIG_TILE, adds_free_input_twice, muls_enque_into_the_wrong_queue, relu_tpipe_per_tile,
                               add_deque_from_the_wrong_queue, add_queues_past_ub,
                               add_static_buffers_past_ub, adds_veccalc_queue, exp_copy_out_without_deque,
                               maxs_event_id_per_tile, muls_output_offset_by_tile, neg_deque_without_dtype,
@@ -232,6 +234,19 @@ CASES = {
     "wait_only_on_block_zero": Case(
         abs_wait_only_on_block_zero, 2, lambda: xz(2, T), lambda a: np.abs(a[0]), 1, KernelRuntimeError,
         race("RAW", "w.copy_in", "w.abs", ("MTE2", "V"), "MTE2_V")),
+    "zero_fill_then_copy_in": Case(
+        pad_zero_fill_then_copy_in, 2, lambda: xz(2, T)[:1] + [np.zeros(2 * 2 * T, np.float32), T],
+        lambda a: np.concatenate([np.concatenate([a[0][b * T:(b + 1) * T] * f32(2), np.zeros(T, np.float32)])
+                                  for b in range(2)]), 1, KernelRuntimeError,
+        race("WAW", "z.fill", "z.copy_in", ("V", "MTE2"), "V_MTE2")),
+    "unaligned_vector_operand": Case(
+        diff_neighbours_unaligned_operand, 2, lambda: [data(2 * T + 8, 1), np.zeros(2 * T, np.float32), T],
+        lambda a: a[0][1:2 * T + 1] - a[0][:2 * T], 1, ValueError,
+        message("sub: the UB operand starts at byte 4, which is not 32-byte aligned", "multiples of 32 bytes")),
+    "fp16_mask_on_fp32": Case(
+        relu_fp16_mask_on_fp32, 2, lambda: [data(2 * 2 * T, 1), np.zeros(2 * 2 * T, np.float32)],
+        lambda a: np.maximum(a[0], 0), 1, ValueError,
+        message("mask 128 is outside [1, 64] for 4-byte elements", "64 elements")),
     # 2. the scalar unit
     "get_value_without_mte2_s": Case(
         scale_get_value_without_mte2_s, 2,
@@ -294,6 +309,13 @@ CASES = {
     "enque_into_the_wrong_queue": Case(
         muls_enque_into_the_wrong_queue, 2, lambda: xz(2, T), lambda a: a[0] * f32(4), 1, ValueError,
         message("TQue(VECOUT) of line", "the tensor is not one of this queue's buffers", "enque / free_tensor")),
+    "tpipe_per_tile": Case(
+        relu_tpipe_per_tile, 2, lambda: xz(2, T, 3), lambda a: np.maximum(a[0], 0), 1, Exception,
+        lambda err: (reported_line(err) == line("tp.pipe") and "TPipe" in str(err)) or pytest.fail(str(err)),
+        mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
+            "a second TPipe in one kernel is accepted (spec 3.4: a TPipe must not be constructed twice): each "
+            "new TPipe keeps bumping the block's UB allocator, so the kernel runs and is right here, while on "
+            "the device the new pipe allocates from the start of UB again")),)),
     # 4. bounds, capacities, blocks, event ids
     "tail_tile_past_gm_end": Case(
         sqrt_tail_tile_past_the_end, 1, lambda: [np.abs(data(3 * T + 16, 1)), np.zeros(3 * T + 16, np.float32),
@@ -421,7 +443,8 @@ def test_hangs_on_queues_and_on_flags_are_one_error(platform):
 @pytest.mark.parametrize("name, at", [("event_id_out_of_range", "b5.set"),
                                       ("pipe_barrier_s_to_flush_scalar_stores", "ps.barrier"),
                                       ("free_tensor_twice", "q9.free_again"),
-                                      ("enque_into_the_wrong_queue", "q10.enque")])
+                                      ("enque_into_the_wrong_queue", "q10.enque"),
+                                      ("unaligned_vector_operand", "u.sub"), ("fp16_mask_on_fp32", "mk.relu")])
 def test_errors_of_v1_calls_name_the_users_line(name, at, platform):
     c = CASES[name]
     with pytest.raises(c.exc) as ei:
@@ -448,3 +471,21 @@ def test_launch_of_a_kernel_that_rereads_its_input_on_distinct_buffers(platform)
     clean(scale_and_keep_a_copy, 2, x, scaled, copy, T, False)
     np.testing.assert_array_equal(scaled, x * np.float32(2))
     np.testing.assert_array_equal(copy, x)
+
+
+def test_backward_flag_without_its_prologue_hangs_at_the_first_wait(platform):
+    args = [data(2 * 4 * T, 1), data(2 * 4 * T, 2), np.zeros(2 * 4 * T, np.float32), T, 4]
+    with pytest.raises(KernelRuntimeError) as ei:
+        add_backward_flags_without_prologue[2](*args, False)
+    hang("p.wait_free", "wait_flag(V_MTE2, 0) waits for a flag no earlier set_flag sets",
+         "asc.set_flag(asc.HardEvent.V_MTE2, 0) on the source pipe before this wait")(ei.value)
+
+
+def test_backward_flags_without_their_epilogue_are_launch_warnings(platform):
+    args = [data(2 * 4 * T, 1), data(2 * 4 * T, 2), np.zeros(2 * 4 * T, np.float32), T, 4]
+    report = run(add_backward_flags_without_prologue, 2, *args, True)
+    np.testing.assert_array_equal(args[2], args[0] + args[1])
+    for tag, text in (("p.set_free_in", "V_MTE2, 0"), ("p.set_free_in", "V_MTE2, 1"),
+                      ("p.set_free_out", "MTE3_V, 0"), ("p.set_free_out", "MTE3_V, 1")):
+        assert (f"v1_corpus_flags.py:{line(tag)}: set_flag({text}) is never waited for: set and wait flags in pairs"
+                in report["warnings"]), report["warnings"]

@@ -579,3 +579,110 @@ def ramp_set_value_pipe_barrier_s(x: asc.GlobalAddress, z: asc.GlobalAddress, n:
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
+
+
+@asc.jit
+def add_backward_flags_without_prologue(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                                        tiles: int, fix: asc.ConstExpr[bool]):
+    # The preset-backward-flags idiom with its prologue forgotten: the first wait for "buffer free" waits for
+    # a set_flag that only the end of that buffer's first use would issue. With ``fix`` the prologue is there
+    # but the epilogue that drains the flags is still missing (the launch report warns).
+    off = asc.get_block_idx() * n * tiles
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n * tiles)
+    y_gm.set_global_buffer(y + off, n * tiles)
+    z_gm.set_global_buffer(z + off, n * tiles)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
+    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, 2 * n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4 * n * 4, 2 * n)
+    if fix:
+        for b in range(2):
+            asc.set_flag(asc.HardEvent.V_MTE2, b)
+            asc.set_flag(asc.HardEvent.MTE3_V, b)
+    for i in range(tiles):
+        b = i % 2
+        asc.wait_flag(asc.HardEvent.V_MTE2, b)  #@p.wait_free
+        asc.data_copy(x_ub[b * n:], x_gm[i * n:], n)
+        asc.data_copy(y_ub[b * n:], y_gm[i * n:], n)
+        asc.set_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE3_V, b)
+        asc.add(z_ub[b * n:], x_ub[b * n:], y_ub[b * n:], n)
+        asc.set_flag(asc.HardEvent.V_MTE2, b)  #@p.set_free_in
+        asc.set_flag(asc.HardEvent.V_MTE3, b)
+        asc.wait_flag(asc.HardEvent.V_MTE3, b)
+        asc.data_copy(z_gm[i * n:], z_ub[b * n:], n)
+        asc.set_flag(asc.HardEvent.MTE3_V, b)  #@p.set_free_out
+
+
+@asc.jit
+def pad_zero_fill_then_copy_in(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # A padded row: V zero-fills the whole UB row, MTE2 copies the n valid elements over its start. The copy
+    # must wait for the fill (V_MTE2), or the fill may land after it.
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * 2 * n, 2 * n)
+    row = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * n)
+    out = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, 2 * n)
+    asc.duplicate(row, 0.0, 2 * n)  #@z.fill
+    if fix:
+        asc.set_flag(asc.HardEvent.V_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE2, 0)
+    asc.data_copy(row, x_gm, n)  #@z.copy_in
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(out, row, 2.0, 2 * n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, out, 2 * n)
+
+
+@asc.jit
+def diff_neighbours_unaligned_operand(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                                      fix: asc.ConstExpr[bool]):
+    # z[i] = x[i + 1] - x[i]. The mistake offsets the UB operand by one element (4 bytes): vector operands
+    # start on 32-byte blocks. The rewrite copies the shifted row from GM, where an element offset is fine.
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n + 8)
+    z_gm.set_global_buffer(z + b * n, n)
+    x0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n + 8)
+    x1 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, (n + 8) * 4, n)
+    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, (2 * n + 8) * 4, n)
+    asc.data_copy(x0, x_gm, n + 8)
+    if fix:
+        asc.data_copy(x1, x_gm[1:], n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.sub(d, x1 if fix else x0[1:], x0, n)  #@u.sub
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, d, n)
+
+
+@asc.jit
+def relu_fp16_mask_on_fp32(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
+    # Mask-form relu ported from an fp16 kernel: mask 128 is a full repeat of fp16, but a repeat holds 64 fp32
+    # elements. The rewrite covers the same 128 elements with two 64-lane repeats.
+    off = asc.get_block_idx() * 2 * T
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, 2 * T)
+    z_gm.set_global_buffer(z + off, 2 * T)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * T)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * T * 4, 2 * T)
+    asc.data_copy(x_ub, x_gm, 2 * T)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if fix:
+        asc.relu(z_ub, x_ub, 64, 2, asc.UnaryRepeatParams(1, 1, 8, 8))
+    else:
+        asc.relu(z_ub, x_ub, 128, 1, asc.UnaryRepeatParams(1, 1, 8, 8))  #@mk.relu
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, 2 * T)

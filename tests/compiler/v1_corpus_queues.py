@@ -442,3 +442,39 @@ def muls_enque_into_the_wrong_queue(x: asc.GlobalAddress, z: asc.GlobalAddress, 
     zi = out_q.deque(asc.float32)
     asc.data_copy(z_gm, zi, n)
     out_q.free_tensor(zi)
+
+
+@asc.jit
+def relu_tpipe_per_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int, fix: asc.ConstExpr[bool]):
+    # The set-up was moved into the per-tile body: a TPipe (and its buffers) is created for every tile. A
+    # kernel has one TPipe; a second one starts allocating UB from the start again, over the first one's
+    # buffers.
+    off = asc.get_block_idx() * n * tiles
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n * tiles)
+    z_gm.set_global_buffer(z + off, n * tiles)
+    if fix:
+        pipe = asc.TPipe()
+        in_q = asc.TQue(asc.TPosition.VECIN, 1)
+        out_q = asc.TQue(asc.TPosition.VECOUT, 1)
+        pipe.init_buffer(que=in_q, num=1, len=n * 4)
+        pipe.init_buffer(que=out_q, num=1, len=n * 4)
+    for i in range(tiles):
+        if not fix:
+            pipe = asc.TPipe()  #@tp.pipe
+            in_q = asc.TQue(asc.TPosition.VECIN, 1)
+            out_q = asc.TQue(asc.TPosition.VECOUT, 1)
+            pipe.init_buffer(que=in_q, num=1, len=n * 4)
+            pipe.init_buffer(que=out_q, num=1, len=n * 4)
+        xi = in_q.alloc_tensor(asc.float32)
+        asc.data_copy(xi, x_gm[i * n:], n)
+        in_q.enque(xi)
+        xi = in_q.deque(asc.float32)
+        zi = out_q.alloc_tensor(asc.float32)
+        asc.relu(zi, xi, n)
+        out_q.enque(zi)
+        in_q.free_tensor(xi)
+        zi = out_q.deque(asc.float32)
+        asc.data_copy(z_gm[i * n:], zi, n)
+        out_q.free_tensor(zi)
