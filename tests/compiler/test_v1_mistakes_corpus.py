@@ -136,9 +136,10 @@ def xyz(blocks, n):
     return [data(blocks * n, 1), data(blocks * n, 2), np.zeros(blocks * n, np.float32), n]
 
 
-def xz(blocks, n, *more):
-    return [data(blocks * n * (more[0] if more else 1), 1), np.zeros(blocks * n * (more[0] if more else 1),
-                                                                     np.float32), n, *more]
+def xz(blocks, n, *tiles):
+    """x (random) and z (zeros) of blocks * n (* tiles) elements, then n (and tiles, for kernels that take it)."""
+    size = blocks * n * (tiles[0] if tiles else 1)
+    return [data(size, 1), np.zeros(size, np.float32), n, *tiles]
 
 
 def f32(v):
@@ -181,6 +182,16 @@ def message(*texts):
     return check
 
 
+def error_at(at, *texts, category=None):
+    """An error reported at line ``at`` (of the given category) whose message or hint carries ``texts``."""
+    def check(err):
+        if category is not None:
+            assert getattr(err, "category", None) == category, str(err)
+        assert reported_line(err) == line(at), str(err)
+        message(*texts)(err)
+    return check
+
+
 QUEUE_RAW = "the queue protocol is broken: enque after line %d and deque before line %d"
 QUEUE_WAR = "the queue protocol is broken: free_tensor after line %d and alloc_tensor (of the next use) before line %d"
 ENGINE_ORDER = ("the engine reports the unobserved access on the lowest pipe in PIPES order (V before MTE3) and "
@@ -202,7 +213,8 @@ CASES = {
     "flag_between_copies": Case(add_flag_between_copies, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2,
                                 KernelRuntimeError, race("RAW", "d.copy_y", "d.add", ("MTE2", "V"), "MTE2_V",
                                                          where=f"bytes [{T * 4}, {2 * T * 4})")),
-    "second_half_in_flight": Case(relu_second_half_in_flight, 2, lambda: xz(2, 2 * T)[:2] + [T],
+    "second_half_in_flight": Case(relu_second_half_in_flight, 2,
+                                  lambda: [data(4 * T, 1), np.zeros(4 * T, np.float32), T],
                                   lambda a: np.maximum(a[0], 0), 1, KernelRuntimeError,
                                   race("RAW", "e.copy_hi", "e.relu_hi", ("MTE2", "V"), "MTE2_V",
                                        where=f"bytes [{T * 4}, {2 * T * 4})")),
@@ -235,7 +247,7 @@ CASES = {
         abs_wait_only_on_block_zero, 2, lambda: xz(2, T), lambda a: np.abs(a[0]), 1, KernelRuntimeError,
         race("RAW", "w.copy_in", "w.abs", ("MTE2", "V"), "MTE2_V")),
     "zero_fill_then_copy_in": Case(
-        pad_zero_fill_then_copy_in, 2, lambda: xz(2, T)[:1] + [np.zeros(2 * 2 * T, np.float32), T],
+        pad_zero_fill_then_copy_in, 2, lambda: [data(2 * T, 1), np.zeros(2 * 2 * T, np.float32), T],
         lambda a: np.concatenate([np.concatenate([a[0][b * T:(b + 1) * T] * f32(2), np.zeros(T, np.float32)])
                                   for b in range(2)]), 1, KernelRuntimeError,
         race("WAW", "z.fill", "z.copy_in", ("V", "MTE2"), "V_MTE2")),
@@ -298,8 +310,7 @@ CASES = {
             "MTE2 before V, not before the scalar unit; the fix is the MTE2_S flag pair")),)),
     "deque_without_dtype": Case(
         neg_deque_without_dtype, 2, lambda: xz(2, T), lambda a: -a[0], 1, TypeError,
-        lambda err: (reported_line(err) == line("q8.deque") and "deque" in str(err) and err.hint) or
-        pytest.fail(str(err)),
+        error_at("q8.deque", "deque"),
         mistake_marks=(pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
             "deque() without a dtype fails inside the engine (AttributeError: 'NoneType' object has no attribute "
             "'sizeof', from TQue._tensor) instead of a clear error at the user's line")),)),
@@ -311,7 +322,7 @@ CASES = {
         message("TQue(VECOUT) of line", "the tensor is not one of this queue's buffers", "enque / free_tensor")),
     "tpipe_per_tile": Case(
         relu_tpipe_per_tile, 2, lambda: xz(2, T, 3), lambda a: np.maximum(a[0], 0), 1, Exception,
-        lambda err: (reported_line(err) == line("tp.pipe") and "TPipe" in str(err)) or pytest.fail(str(err)),
+        error_at("tp.pipe", "TPipe"),
         mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
             "a second TPipe in one kernel is accepted (spec 3.4: a TPipe must not be constructed twice): each "
             "new TPipe keeps bumping the block's UB allocator, so the kernel runs and is right here, while on "
@@ -327,8 +338,8 @@ CASES = {
         add_static_buffers_past_ub, 1, lambda: [data(2 * BIG_TILE, 1), data(2 * BIG_TILE, 2),
                                                 np.zeros(2 * BIG_TILE, np.float32)],
         lambda a: a[0] + a[1], 2, KernelRuntimeError,
-        lambda err: bounds(None, f"LocalTensor(VECOUT) of line {line('b2.z_ub')} spans bytes "
-                                 f"[{2 * BIG_TILE * 4}, {3 * BIG_TILE * 4}) of UB")(err)),
+        bounds(None, f"LocalTensor(VECOUT) of line {line('b2.z_ub')} spans bytes "
+                     f"[{2 * BIG_TILE * 4}, {3 * BIG_TILE * 4}) of UB")),
     "queues_past_ub": Case(
         add_queues_past_ub, 1, lambda: [data(2 * BIG_TILE, 1), data(2 * BIG_TILE, 2),
                                         np.zeros(2 * BIG_TILE, np.float32)],
@@ -339,9 +350,8 @@ CASES = {
             "(and a LocalTensor's own line only inside the text), not the init_buffer call that overflows")),)),
     "blocks_overlap_with_different_values": Case(
         muls_output_offset_by_tile, 4, lambda: xz(4, 2 * T), lambda a: a[0] * f32(0.5), 1, KernelRuntimeError,
-        lambda err: (err.category == "RaceError" and reported_line(err) == line("b4.copy_out") and
-                     "writes elements of GM 'z' that block 0 also wrote, with different values" in str(err) and
-                     "disjoint output range" in err.hint) or pytest.fail(str(err))),
+        error_at("b4.copy_out", "writes elements of GM 'z' that block 0 also wrote, with different values",
+                 "disjoint output range", category="RaceError")),
     "event_id_out_of_range": Case(
         maxs_event_id_per_tile, 1, lambda: xz(1, T, 10), lambda a: np.maximum(a[0], f32(0.25)), 1, ValueError,
         message("event id 8 is outside 0-7", "0..7")),
@@ -353,8 +363,7 @@ CASES = {
         shift_halo_from_neighbour_block, 4,
         lambda: [data(4 * T + 8, 1), np.zeros(4 * T + 8, np.float32), np.zeros(4 * T, np.float32), T],
         lambda a: a[0][8:] * f32(2), 2, KernelRuntimeError,
-        lambda err: (err.category == "RaceError" and reported_line(err) == line("x.read_halo") and
-                     "block 1" in str(err)) or pytest.fail(str(err)),
+        error_at("x.read_halo", "block 1", category="RaceError"),
         mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
             "blocks run one after another, so a block reading GM that another block of the same launch writes "
             "(its MTE2 read of w against block 1's MTE3 write) is not reported; docs/simulator.md lists this "
