@@ -34,7 +34,8 @@ from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, 
                              relu_second_half_in_flight, scale_get_value_without_mte2_s,
                              shift_halo_from_neighbour_block, two_pass_workspace_barrier_mte3,
                              weights_set_value_without_s_v)
-from v1_corpus_queues import (BIG_TILE, adds_free_input_twice, muls_enque_into_the_wrong_queue, relu_tpipe_per_tile,
+from v1_corpus_queues import (BIG_TILE, add_local_tensor_of_the_wrong_dtype, add_output_gm_never_set_up,
+                              adds_free_input_twice, muls_enque_into_the_wrong_queue, relu_tpipe_per_tile,
                               add_deque_from_the_wrong_queue, add_queues_past_ub,
                               add_static_buffers_past_ub, adds_veccalc_queue, exp_copy_out_without_deque,
                               maxs_event_id_per_tile, muls_output_offset_by_tile, neg_deque_without_dtype,
@@ -355,6 +356,20 @@ CASES = {
     "event_id_out_of_range": Case(
         maxs_event_id_per_tile, 1, lambda: xz(1, T, 10), lambda a: np.maximum(a[0], f32(0.25)), 1, ValueError,
         message("event id 8 is outside 0-7", "0..7")),
+    "gm_tensor_never_set_up": Case(
+        add_output_gm_never_set_up, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2, (TypeError, RuntimeError),
+        error_at("g1.copy_out", "set_global_buffer"),
+        mistake_marks=(pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
+            "a GlobalTensor used before set_global_buffer fails inside the engine (AttributeError: 'NoneType' "
+            "object has no attribute 'sizeof', from _Tensor.region) instead of a clear error at the user's "
+            "line")),)),
+    "local_tensor_of_the_wrong_dtype": Case(
+        add_local_tensor_of_the_wrong_dtype, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2, TypeError,
+        error_at("g2.copy_x", "float32", "float16"),
+        mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
+            "data_copy and vector instructions accept operands of different element types (a float GM "
+            "argument into a half LocalTensor, a float = half + half add) and run them; Ascend C's DataCopy "
+            "and Add take one T for every operand, so the device compiler rejects the kernel")),)),
     "strided_read_of_blocks_in_flight": Case(
         abs_even_odd_blocks, 2, lambda: [data(2 * 2 * T, 1), np.zeros(2 * 2 * T, np.float32)],
         lambda a: np.abs(a[0].reshape(2, 8, 2, 8).transpose(0, 2, 1, 3).reshape(-1)), 1, KernelRuntimeError,

@@ -478,3 +478,54 @@ def relu_tpipe_per_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tile
         zi = out_q.deque(asc.float32)
         asc.data_copy(z_gm[i * n:], zi, n)
         out_q.free_tensor(zi)
+
+
+@asc.jit
+def add_output_gm_never_set_up(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                               fix: asc.ConstExpr[bool]):
+    # Three GlobalTensors are declared, but the set_global_buffer line of the output was lost in an edit.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    y_gm.set_global_buffer(y + off, n)
+    if fix:
+        z_gm.set_global_buffer(z + off, n)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
+    asc.data_copy(x_ub, x_gm, n)
+    asc.data_copy(y_ub, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(z_ub, x_ub, y_ub, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, n)  #@g1.copy_out
+
+
+@asc.jit
+def add_local_tensor_of_the_wrong_dtype(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                                        fix: asc.ConstExpr[bool]):
+    # The UB tensors are declared half while the GM data is float: DataCopy and Add take one element type for
+    # all their operands (the device compiler rejects the mix). The rewrite declares them with x.dtype.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    y_gm.set_global_buffer(y + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    dt = x.dtype if fix else asc.half
+    x_ub = asc.LocalTensor(dt, asc.TPosition.VECIN, 0, n)
+    y_ub = asc.LocalTensor(dt, asc.TPosition.VECIN, n * 4, n)
+    z_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 2 * n * 4, n)
+    asc.data_copy(x_ub, x_gm, n)  #@g2.copy_x
+    asc.data_copy(y_ub, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(z_ub, x_ub, y_ub, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, n)
