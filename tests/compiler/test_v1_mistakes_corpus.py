@@ -27,7 +27,7 @@ from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, 
                              abs_wait_only_on_block_zero, bias_set_value_in_gm_then_copy_in,
                              ramp_set_value_pipe_barrier_s, scale_and_keep_a_copy, add_flag_between_copies,
                              add_backward_flags_without_prologue, pad_zero_fill_then_copy_in,
-                             diff_neighbours_unaligned_operand, relu_fp16_mask_on_fp32,
+                             diff_neighbours_unaligned_operand, relu_fp16_mask_on_fp32, relu_flag_set_twice,
                              add_missing_mte2_v, add_swapped_event, add_tiles_without_backward_flags,
                              add_wait_before_compute, adds_in_place_missing_mte3_mte2, adds_set_flag_in_loop,
                              muls_double_buffer_one_event_id, normalise_get_value_without_v_s,
@@ -429,10 +429,15 @@ def test_corrected_kernel_runs_clean(name, platform):
 
 # == what the table does not cover: the warnings and the form of the reports =================================
 def test_set_flag_on_a_set_flag_is_a_launch_warning(platform):
-    x, z, n, tiles = xz(1, T, 4)
-    report = run(adds_set_flag_in_loop, 1, x, z, n, tiles, False)
-    assert any(f"v1_corpus_flags.py:{line('f.set')}: set_flag(MTE2_V, 0) sets a flag that is already set"
-               in w for w in report["warnings"]), report["warnings"]
+    x, z, n = xz(2, T)
+    report = run(relu_flag_set_twice, 2, x, z, n, False)
+    np.testing.assert_array_equal(z, np.maximum(x, 0))
+    lost = (f"v1_corpus_flags.py:{line('tw.set_again')}: set_flag(MTE2_V, 0) sets a flag that is already set "
+            "(a lost signal): wait for it before setting it again")
+    assert report["warnings"] == [lost], report["warnings"]
+    x, z, n = xz(2, T)
+    clean(relu_flag_set_twice, 2, x, z, n, True)
+    np.testing.assert_array_equal(z, np.maximum(x, 0))
 
 
 @pytest.mark.xfail(strict=True, reason=(

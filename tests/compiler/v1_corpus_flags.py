@@ -686,3 +686,26 @@ def relu_fp16_mask_on_fp32(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, 2 * T)
+
+
+@asc.jit
+def relu_flag_set_twice(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # The copy-in helper sets MTE2_V and so does its caller: the second set lands on a flag still set and is
+    # lost. The first set already covers the copy, so the result is right; whether the flag is left set at the
+    # end depends on when V's wait runs. The launch report warns.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.data_copy(x_ub, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if not fix:
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)  #@tw.set_again
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.relu(z_ub, x_ub, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, n)
