@@ -42,7 +42,8 @@ from v1_corpus_queues import (BIG_TILE, add_local_tensor_of_the_wrong_dtype, add
                               relu_free_before_copy_out, relu_tiles_without_free, shift_get_value_after_deque,
                               sqrt_tail_tile_past_the_end, sub_one_input_queue_one_buffer)
 from v1_corpus_valid import (OWN, add_auto_tensors_with_stale_flags, add_double_buffer_preset_backward_flags,
-                             mins_deferred_waits_high_ids, relu_windows_overlap_identically,
+                             mins_deferred_waits_high_ids, relu_wait_issued_before_its_set,
+                             relu_windows_overlap_identically,
                              scale_waits_on_the_scalar_unit, sub_full_barriers_only)
 
 PLATFORMS = (config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599)
@@ -404,6 +405,12 @@ CASES = {
             "a wait_flag(X_S) stalls the scalar unit, which dispatches every pipe's instructions: later V "
             "instructions are ordered after X too (spec 3.2), but the engine joins the view into S only and "
             "reports a read-after-write race between MTE2 and V")),)),
+    "wait_issued_before_its_set": Case(
+        relu_wait_issued_before_its_set, 2, lambda: xz(2, T), lambda a: np.maximum(a[0], 0), 1,
+        fixed_marks=(pytest.mark.xfail(strict=True, raises=KernelRuntimeError, reason=(
+            "a wait_flag on a pipe other than S issued before its set_flag is reported as a hang; on the device "
+            "it holds only its pipe's queue while the scalar unit issues the copy and the set_flag that release "
+            "it (the engine runs each instruction when it is issued, so it cannot hold V's later ones back)")),)),
 }
 
 MISTAKES = [pytest.param(name, id=name, marks=c.mistake_marks) for name, c in CASES.items() if c.verdict]
