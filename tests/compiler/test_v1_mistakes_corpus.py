@@ -24,27 +24,25 @@ import v1_corpus_flags
 import v1_corpus_queues
 import v1_corpus_valid
 from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, abs_tbuf_scratch_without_flags,
-                             abs_wait_only_on_block_zero, bias_set_value_in_gm_then_copy_in,
-                             ramp_set_value_pipe_barrier_s, scale_and_keep_a_copy, add_flag_between_copies,
-                             add_backward_flags_without_prologue, pad_zero_fill_then_copy_in,
-                             diff_neighbours_unaligned_operand, relu_fp16_mask_on_fp32, relu_flag_set_twice,
+                             abs_wait_only_on_block_zero, add_backward_flags_without_prologue, add_flag_between_copies,
                              add_missing_mte2_v, add_swapped_event, add_tiles_without_backward_flags,
                              add_wait_before_compute, adds_in_place_missing_mte3_mte2, adds_set_flag_in_loop,
+                             bias_set_value_in_gm_then_copy_in, diff_neighbours_unaligned_operand,
                              muls_double_buffer_one_event_id, normalise_get_value_without_v_s,
-                             relu_second_half_in_flight, scale_get_value_without_mte2_s,
-                             shift_halo_from_neighbour_block, two_pass_workspace_barrier_mte3,
-                             weights_set_value_without_s_v)
-from v1_corpus_queues import (BIG_TILE, add_local_tensor_of_the_wrong_dtype, add_output_gm_never_set_up,
-                              adds_free_input_twice, muls_enque_into_the_wrong_queue, relu_tpipe_per_tile,
-                              add_deque_from_the_wrong_queue, add_queues_past_ub,
-                              add_static_buffers_past_ub, adds_veccalc_queue, exp_copy_out_without_deque,
-                              maxs_event_id_per_tile, muls_output_offset_by_tile, neg_deque_without_dtype,
-                              relu_free_before_copy_out, relu_tiles_without_free, shift_get_value_after_deque,
+                             pad_zero_fill_then_copy_in, ramp_set_value_pipe_barrier_s, relu_flag_set_twice,
+                             relu_fp16_mask_on_fp32, relu_second_half_in_flight, scale_and_keep_a_copy,
+                             scale_get_value_without_mte2_s, shift_halo_from_neighbour_block,
+                             two_pass_workspace_barrier_mte3, weights_set_value_without_s_v)
+from v1_corpus_queues import (BIG_TILE, add_deque_from_the_wrong_queue, add_local_tensor_of_the_wrong_dtype,
+                              add_output_gm_never_set_up, add_queues_past_ub, add_static_buffers_past_ub,
+                              adds_free_input_twice, adds_veccalc_queue, exp_copy_out_without_deque,
+                              leaky_relu_stages_free_early, maxs_event_id_per_tile, muls_enque_into_the_wrong_queue,
+                              muls_output_offset_by_tile, neg_deque_without_dtype, relu_free_before_copy_out,
+                              relu_tiles_without_free, relu_tpipe_per_tile, shift_get_value_after_deque,
                               sqrt_tail_tile_past_the_end, sub_one_input_queue_one_buffer)
 from v1_corpus_valid import (OWN, add_auto_tensors_with_stale_flags, add_double_buffer_preset_backward_flags,
                              mins_deferred_waits_high_ids, relu_wait_issued_before_its_set,
-                             relu_windows_overlap_identically,
-                             scale_waits_on_the_scalar_unit, sub_full_barriers_only)
+                             relu_windows_overlap_identically, scale_waits_on_the_scalar_unit, sub_full_barriers_only)
 
 PLATFORMS = (config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599)
 CORPUS = tuple(m.__file__ for m in (v1_corpus_flags, v1_corpus_queues, v1_corpus_valid))
@@ -291,6 +289,9 @@ CASES = {
     "free_before_copy_out": Case(relu_free_before_copy_out, 2, lambda: xz(2, T, 3), lambda a: np.maximum(a[0], 0),
                                  1, KernelRuntimeError,
                                  race("WAR", "q3.copy_out", "q3.relu", ("MTE3", "V"), queue=QUEUE_WAR)),
+    "free_before_copy_out_in_stage_helpers": Case(
+        leaky_relu_stages_free_early, 2, lambda: xz(2, T, 5), lambda a: np.where(a[0] >= 0, a[0], a[0] * f32(0.125)),
+        1, KernelRuntimeError, race("WAR", "h2.copy_out", "h2.compute", ("MTE3", "V"), queue=QUEUE_WAR)),
     "copy_out_without_deque": Case(exp_copy_out_without_deque, 2, lambda: xz(2, T), lambda a: np.exp(a[0]), 1,
                                    KernelRuntimeError,
                                    race("RAW", "q4.exp", "q4.copy_out", ("V", "MTE3"), queue=QUEUE_RAW)),

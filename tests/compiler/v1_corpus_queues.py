@@ -529,3 +529,51 @@ def add_local_tensor_of_the_wrong_dtype(x: asc.GlobalAddress, y: asc.GlobalAddre
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
+
+
+# Tutorial 02's structure: copy-in, compute and copy-out stages as @asc.jit helpers.
+@asc.jit
+def stage_copy_in(in_q: asc.TQue, x_gm: asc.GlobalTensor, i: int, n: int):
+    xi = in_q.alloc_tensor(asc.float32)
+    asc.data_copy(xi, x_gm[i * n:], n)
+    in_q.enque(xi)
+
+
+@asc.jit
+def stage_compute(in_q: asc.TQue, out_q: asc.TQue, n: int):
+    xi = in_q.deque(asc.float32)
+    zi = out_q.alloc_tensor(asc.float32)
+    asc.leaky_relu(zi, xi, 0.125, n)  #@h2.compute
+    out_q.enque(zi)
+    in_q.free_tensor(xi)
+
+
+@asc.jit
+def stage_copy_out(out_q: asc.TQue, z_gm: asc.GlobalTensor, i: int, n: int, fix: asc.ConstExpr[bool]):
+    zi = out_q.deque(asc.float32)
+    if not fix:
+        out_q.free_tensor(zi)
+    asc.data_copy(z_gm[i * n:], zi, n)  #@h2.copy_out
+    if fix:
+        out_q.free_tensor(zi)
+
+
+@asc.jit
+def leaky_relu_stages_free_early(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
+                                 fix: asc.ConstExpr[bool]):
+    # The copy-out stage frees its tensor before copying it out (as in relu_free_before_copy_out), here inside
+    # helpers: the report points into them.
+    off = asc.get_block_idx() * n * tiles
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n * tiles)
+    z_gm.set_global_buffer(z + off, n * tiles)
+    pipe = asc.TPipe()
+    in_q = asc.TQue(asc.TPosition.VECIN, 2)
+    out_q = asc.TQue(asc.TPosition.VECOUT, 2)
+    pipe.init_buffer(que=in_q, num=2, len=n * 4)
+    pipe.init_buffer(que=out_q, num=2, len=n * 4)
+    for i in range(tiles):
+        stage_copy_in(in_q, x_gm, i, n)
+        stage_compute(in_q, out_q, n)
+        stage_copy_out(out_q, z_gm, i, n, fix)
