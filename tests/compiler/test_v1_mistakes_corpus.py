@@ -1,7 +1,7 @@
 """A corpus of small v1 kernels, each with a synchronisation (or bounds) mistake an Ascend C author makes, next
-to its corrected rewrite (the kernels are in ``v1_corpus_flags.py``, ``v1_corpus_queues.py`` and
-``v1_corpus_valid.py``). Every kernel takes a trailing ``fix: ConstExpr[bool]``: ``fix=False`` is the
-mistake, ``fix=True`` the rewrite, so the two differ only in the lines under ``if fix`` / ``else``.
+to its corrected rewrite (the kernels are in ``v1_corpus_{flags,scalar,queues,bounds,valid}.py``). Every kernel
+takes a trailing ``fix: ConstExpr[bool]``: ``fix=False`` is the mistake, ``fix=True`` the rewrite, so the two
+differ only in the lines under ``if fix`` / ``else``.
 
 For a mistake the engine must stop with the right error class and category, at the user's line (both lines for
 a race), naming the two pipes and the fix (the HardEvent pair, or the queue call). The rewrite must run clean,
@@ -21,31 +21,35 @@ from asc.language.v1.fwk import PipeHangError
 from asc.sim.executor import KernelRuntimeError
 
 import v1_corpus_flags
+import v1_corpus_scalar
 import v1_corpus_queues
+import v1_corpus_bounds
 import v1_corpus_valid
 from v1_corpus_flags import (T, abs_barrier_on_wrong_pipe, abs_even_odd_blocks, abs_tbuf_scratch_without_flags,
                              abs_wait_only_on_block_zero, add_backward_flags_without_prologue, add_flag_between_copies,
                              add_missing_mte2_v, add_swapped_event, add_tiles_without_backward_flags,
                              add_wait_before_compute, adds_in_place_missing_mte3_mte2, adds_set_flag_in_loop,
-                             bias_set_value_in_gm_then_copy_in, diff_neighbours_unaligned_operand,
-                             muls_double_buffer_one_event_id, normalise_get_value_without_v_s,
-                             pad_zero_fill_then_copy_in, ramp_set_value_pipe_barrier_s, relu_flag_set_twice,
-                             relu_fp16_mask_on_fp32, relu_second_half_in_flight, scale_and_keep_a_copy,
-                             scale_get_value_without_mte2_s, shift_halo_from_neighbour_block,
-                             two_pass_workspace_barrier_mte3, weights_set_value_without_s_v)
-from v1_corpus_queues import (BIG_TILE, add_deque_from_the_wrong_queue, add_local_tensor_of_the_wrong_dtype,
-                              add_output_gm_never_set_up, add_queues_past_ub, add_static_buffers_past_ub,
-                              adds_free_input_twice, adds_veccalc_queue, exp_copy_out_without_deque,
-                              leaky_relu_stages_free_early, maxs_event_id_per_tile, muls_enque_into_the_wrong_queue,
-                              muls_output_offset_by_tile, neg_deque_without_dtype, relu_free_before_copy_out,
-                              relu_tiles_without_free, relu_tpipe_per_tile, shift_get_value_after_deque,
-                              sqrt_tail_tile_past_the_end, sub_one_input_queue_one_buffer)
+                             muls_double_buffer_one_event_id, pad_zero_fill_then_copy_in, relu_flag_set_twice,
+                             relu_second_half_in_flight, scale_and_keep_a_copy, shift_halo_from_neighbour_block,
+                             two_pass_workspace_barrier_mte3)
+from v1_corpus_scalar import (bias_set_value_in_gm_then_copy_in, normalise_get_value_without_v_s,
+                              ramp_set_value_pipe_barrier_s, scale_get_value_without_mte2_s,
+                              weights_set_value_without_s_v)
+from v1_corpus_queues import (add_deque_from_the_wrong_queue, adds_free_input_twice, adds_veccalc_queue,
+                              exp_copy_out_without_deque, leaky_relu_stages_free_early, muls_enque_into_the_wrong_queue,
+                              neg_deque_without_dtype, relu_free_before_copy_out, relu_tiles_without_free,
+                              relu_tpipe_per_tile, shift_get_value_after_deque, sub_one_input_queue_one_buffer)
+from v1_corpus_bounds import (BIG_TILE, add_local_tensor_of_the_wrong_dtype, add_output_gm_never_set_up,
+                              add_queues_past_ub, add_static_buffers_past_ub, diff_neighbours_unaligned_operand,
+                              maxs_event_id_per_tile, muls_output_offset_by_tile, relu_fp16_mask_on_fp32,
+                              sqrt_tail_tile_past_the_end)
 from v1_corpus_valid import (OWN, add_auto_tensors_with_stale_flags, add_double_buffer_preset_backward_flags,
                              mins_deferred_waits_high_ids, relu_wait_issued_before_its_set,
                              relu_windows_overlap_identically, scale_waits_on_the_scalar_unit, sub_full_barriers_only)
 
 PLATFORMS = (config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599)
-CORPUS = tuple(m.__file__ for m in (v1_corpus_flags, v1_corpus_queues, v1_corpus_valid))
+CORPUS = tuple(m.__file__ for m in (v1_corpus_flags, v1_corpus_scalar, v1_corpus_queues, v1_corpus_bounds,
+                                    v1_corpus_valid))
 
 
 @pytest.fixture(params=PLATFORMS, ids=lambda p: p.value)

@@ -1,6 +1,6 @@
-"""v1 kernels of the mistakes corpus (``test_v1_mistakes_corpus.py``): flags between MTE2, V, MTE3 and the
-scalar unit. Each takes a trailing ``fix: ConstExpr[bool]``: False is the mistake, True its rewrite; the
-``#@tag`` markers name the lines the reports must point at."""
+"""v1 kernels of the mistakes corpus (``test_v1_mistakes_corpus.py``): flags between MTE2, V and MTE3 (and the
+pipes' use of GM and UB buffers). Each takes a trailing ``fix: ConstExpr[bool]``: False is the mistake, True its
+rewrite; the ``#@tag`` markers name the lines the reports must point at."""
 from __future__ import annotations
 
 import asc
@@ -8,7 +8,6 @@ import asc
 T = 64              # fp32 elements per tile (256 bytes: one vector repeat)
 
 
-# == 1. flags between MTE2, V and MTE3 ===================================================================
 @asc.jit
 def add_missing_mte2_v(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
                        fix: asc.ConstExpr[bool]):
@@ -141,6 +140,35 @@ def relu_second_half_in_flight(x: asc.GlobalAddress, z: asc.GlobalAddress, n: in
 
 
 @asc.jit
+def abs_even_odd_blocks(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
+    # De-interleave 32-byte blocks: the even blocks are copied in (strided) and computed with a source block
+    # stride of 2 while the odd blocks are still being copied. The mistake computes the odd blocks before
+    # waiting for their copy.
+    off = asc.get_block_idx() * 2 * T
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, 2 * T)
+    z_gm.set_global_buffer(z + off, 2 * T)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * T)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * T * 4, 2 * T)
+    every_other = asc.DataCopyParams(8, 1, 1, 1)
+    asc.data_copy(x_ub, x_gm, repeat_params=every_other)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(x_ub[8:], x_gm[8:], repeat_params=every_other)  #@s.copy_odd
+    asc.set_flag(asc.HardEvent.MTE2_V, 1)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.abs(z_ub, x_ub, 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))
+    if fix:
+        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
+    asc.abs(z_ub[T:], x_ub[8:], 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))  #@s.abs_odd
+    if not fix:
+        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, 2 * T)
+
+
+@asc.jit
 def adds_set_flag_in_loop(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int,
                           fix: asc.ConstExpr[bool]):
     # Every tile's copy sets MTE2_V, but the one wait is after the loop: the flag is already set from the
@@ -163,6 +191,29 @@ def adds_set_flag_in_loop(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, ti
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n * tiles)
+
+
+@asc.jit
+def relu_flag_set_twice(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # The copy-in helper sets MTE2_V and so does its caller: the second set lands on a flag still set and is
+    # lost. The first set already covers the copy, so the result is right; whether the flag is left set at the
+    # end depends on when V's wait runs. The launch report warns.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.data_copy(x_ub, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if not fix:
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)  #@tw.set_again
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.relu(z_ub, x_ub, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, n)
 
 
 @asc.jit
@@ -252,336 +303,6 @@ def add_tiles_without_backward_flags(x: asc.GlobalAddress, y: asc.GlobalAddress,
 
 
 @asc.jit
-def abs_barrier_on_wrong_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # pipe_barrier(PIPE_V) only orders V after earlier V instructions, not after the MTE2 copy.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)  #@j.copy_in
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL if fix else asc.PipeID.PIPE_V)
-    asc.abs(z_ub, x_ub, n)  #@j.abs
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def two_pass_workspace_barrier_mte3(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                    fix: asc.ConstExpr[bool]):
-    # Pass 1 writes 2x to a GM workspace, pass 2 reads it back and adds 1. pipe_barrier(PIPE_MTE3) waits for
-    # earlier MTE3 instructions only on MTE3: the MTE2 read-back is not ordered after the write.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    w_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    w_gm.set_global_buffer(w + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
-    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3 * n * 4, n)
-    asc.data_copy(a, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(b, a, 2.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(w_gm, b, n)  #@k.write_ws
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-    else:
-        asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-    asc.data_copy(c, w_gm, n)  #@k.read_ws
-    asc.set_flag(asc.HardEvent.MTE2_V, 1)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.adds(d, c, 1.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 1)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 1)
-    asc.data_copy(z_gm, d, n)
-
-
-# == 2. the scalar unit ===================================================================================
-@asc.jit
-def scale_get_value_without_mte2_s(x: asc.GlobalAddress, s: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                   fix: asc.ConstExpr[bool]):
-    # z = x * s[0]: the scale is copied to UB and read by the scalar unit before the copy has landed.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    s_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    s_gm.set_global_buffer(s, 8)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    s_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, 8)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4 + 32, n)
-    asc.data_copy(s_ub, s_gm, 8)  #@l.copy_s
-    asc.data_copy(x_ub, x_gm, n)
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_S, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_S, 0)
-    scale = s_ub.get_value(0)  #@l.get
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(z_ub, x_ub, scale, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def weights_set_value_without_s_v(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # A weight table is written element by element by the scalar unit, then multiplied in by V.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    w_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    for k in range(n):
-        w_ub.set_value(k, float(k % 4))  #@m.set_value
-    if fix:
-        asc.set_flag(asc.HardEvent.S_V, 0)
-        asc.wait_flag(asc.HardEvent.S_V, 0)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.mul(z_ub, x_ub, w_ub, n)  #@m.mul
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def normalise_get_value_without_v_s(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # z = x / |x[0]|: V computes |x|, the scalar unit reads its first element before V is done.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    a_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(a_ub, x_ub, n)  #@n.abs
-    if fix:
-        asc.set_flag(asc.HardEvent.V_S, 0)
-        asc.wait_flag(asc.HardEvent.V_S, 0)
-    first = a_ub.get_value(0)  #@n.get
-    asc.muls(z_ub, x_ub, 1.0 / first, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def abs_even_odd_blocks(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
-    # De-interleave 32-byte blocks: the even blocks are copied in (strided) and computed with a source block
-    # stride of 2 while the odd blocks are still being copied. The mistake computes the odd blocks before
-    # waiting for their copy.
-    off = asc.get_block_idx() * 2 * T
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, 2 * T)
-    z_gm.set_global_buffer(z + off, 2 * T)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * T)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * T * 4, 2 * T)
-    every_other = asc.DataCopyParams(8, 1, 1, 1)
-    asc.data_copy(x_ub, x_gm, repeat_params=every_other)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.data_copy(x_ub[8:], x_gm[8:], repeat_params=every_other)  #@s.copy_odd
-    asc.set_flag(asc.HardEvent.MTE2_V, 1)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(z_ub, x_ub, 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))
-    if fix:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.abs(z_ub[T:], x_ub[8:], 64, 1, asc.UnaryRepeatParams(1, 2, 8, 16))  #@s.abs_odd
-    if not fix:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 1)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, 2 * T)
-
-
-@asc.jit
-def shift_halo_from_neighbour_block(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                    fix: asc.ConstExpr[bool]):
-    # z[i] = 2 * x[i + 8] (a shift by one 32-byte block). Each block writes w = 2 * x for its range to a GM
-    # workspace and reads its output window back from w, the last 8 elements from the next block's part of
-    # w. The MTE3_MTE2 pair orders this block's own write; nothing orders the other block's write (blocks
-    # run concurrently). The rewrite computes its window from x, which no block writes.
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    w_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n + 8)
-    w_gm.set_global_buffer(w + b * n, n + 8)
-    z_gm.set_global_buffer(z + b * n, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n + 8)
-    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, (n + 8) * 4, n + 8)
-    d = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * (n + 8) * 4, n + 8)
-    asc.data_copy(a, x_gm, n + 8 if fix else n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(c, a, 2.0, n + 8)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    if fix:
-        asc.data_copy(z_gm, c[8:], n)
-    else:
-        asc.data_copy(w_gm, c, n)
-        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
-        asc.data_copy(d, w_gm[8:], n)  #@x.read_halo
-        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
-        asc.data_copy(z_gm, d, n)
-
-
-@asc.jit
-def abs_tbuf_scratch_without_flags(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # One TBuf holds both the input and the result; a TBuf has no queue protocol, so its users' pipes need
-    # the user's flags.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    pipe = asc.TPipe()
-    scratch = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=scratch, num=2 * n * 4)
-    t = scratch.get(asc.float32)
-    asc.data_copy(t, x_gm, n)  #@t.copy_in
-    if fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(t[n:], t, n)  #@t.abs
-    if fix:
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, t[n:], n)  #@t.copy_out
-
-
-@asc.jit
-def abs_wait_only_on_block_zero(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # The wait sits under a branch on the block index ("only the first core needs to wait"): the other
-    # blocks read the tile before it has landed (and leave the flag set).
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n)
-    z_gm.set_global_buffer(z + b * n, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)  #@w.copy_in
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    if fix or b == 0:
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.abs(z_ub, x_ub, n)  #@w.abs
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def bias_set_value_in_gm_then_copy_in(x: asc.GlobalAddress, bias: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                      fix: asc.ConstExpr[bool]):
-    # The scalar unit writes this block's bias into a GM scratch row, which MTE2 then copies in: MTE2 must
-    # wait for the scalar store (S_MTE2).
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n)
-    b_gm.set_global_buffer(bias + b * 8, 8)
-    z_gm.set_global_buffer(z + b * n, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    b_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, 8)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4 + 32, n)
-    b_gm.set_value(0, float(b) + 0.5)  #@gs.set_value
-    if fix:
-        asc.set_flag(asc.HardEvent.S_MTE2, 0)
-        asc.wait_flag(asc.HardEvent.S_MTE2, 0)
-    asc.data_copy(b_ub, b_gm, 8)  #@gs.copy_in
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_S, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_S, 0)
-    bv = b_ub.get_value(0)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.adds(z_ub, x_ub, bv, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def scale_and_keep_a_copy(x: asc.GlobalAddress, scaled: asc.GlobalAddress, copy: asc.GlobalAddress, n: int,
-                          fix: asc.ConstExpr[bool]):
-    # scaled = 2x, then copy = x. x and scaled are different buffers to the kernel, so it needs no
-    # MTE3_MTE2 between writing scaled and reading x again; launched in place (scaled is x) it races.
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    s_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n)
-    s_gm.set_global_buffer(scaled + b * n, n)
-    c_gm.set_global_buffer(copy + b * n, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    s = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
-    asc.data_copy(a, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(s, a, 2.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(s_gm, s, n)  #@al.write_scaled
-    asc.data_copy(c, x_gm, n)  #@al.read_x
-    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
-    asc.data_copy(c_gm, c, n)
-
-
-@asc.jit
-def ramp_set_value_pipe_barrier_s(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # z = x + ramp: the ramp is written by the scalar unit, and the author "flushes" it with
-    # pipe_barrier(PIPE_S), which is illegal; V waits for the scalar stores through S_V.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    r_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, n * 4, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
-    for k in range(n):
-        r_ub.set_value(k, float(k))
-    if fix:
-        asc.set_flag(asc.HardEvent.S_V, 0)
-        asc.wait_flag(asc.HardEvent.S_V, 0)
-    else:
-        asc.pipe_barrier(asc.PipeID.PIPE_S)  #@ps.barrier
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.add(z_ub, x_ub, r_ub, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
 def add_backward_flags_without_prologue(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
                                         tiles: int, fix: asc.ConstExpr[bool]):
     # The preset-backward-flags idiom with its prologue forgotten: the first wait for "buffer free" waits for
@@ -642,57 +363,8 @@ def pad_zero_fill_then_copy_in(x: asc.GlobalAddress, z: asc.GlobalAddress, n: in
 
 
 @asc.jit
-def diff_neighbours_unaligned_operand(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
-                                      fix: asc.ConstExpr[bool]):
-    # z[i] = x[i + 1] - x[i]. The mistake offsets the UB operand by one element (4 bytes): vector operands
-    # start on 32-byte blocks. The rewrite copies the shifted row from GM, where an element offset is fine.
-    b = asc.get_block_idx()
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + b * n, n + 8)
-    z_gm.set_global_buffer(z + b * n, n)
-    x0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n + 8)
-    x1 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, (n + 8) * 4, n)
-    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, (2 * n + 8) * 4, n)
-    asc.data_copy(x0, x_gm, n + 8)
-    if fix:
-        asc.data_copy(x1, x_gm[1:], n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.sub(d, x1 if fix else x0[1:], x0, n)  #@u.sub
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, d, n)
-
-
-@asc.jit
-def relu_fp16_mask_on_fp32(x: asc.GlobalAddress, z: asc.GlobalAddress, fix: asc.ConstExpr[bool]):
-    # Mask-form relu ported from an fp16 kernel: mask 128 is a full repeat of fp16, but a repeat holds 64 fp32
-    # elements. The rewrite covers the same 128 elements with two 64-lane repeats.
-    off = asc.get_block_idx() * 2 * T
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, 2 * T)
-    z_gm.set_global_buffer(z + off, 2 * T)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * T)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * T * 4, 2 * T)
-    asc.data_copy(x_ub, x_gm, 2 * T)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    if fix:
-        asc.relu(z_ub, x_ub, 64, 2, asc.UnaryRepeatParams(1, 1, 8, 8))
-    else:
-        asc.relu(z_ub, x_ub, 128, 1, asc.UnaryRepeatParams(1, 1, 8, 8))  #@mk.relu
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, 2 * T)
-
-
-@asc.jit
-def relu_flag_set_twice(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # The copy-in helper sets MTE2_V and so does its caller: the second set lands on a flag still set and is
-    # lost. The first set already covers the copy, so the result is right; whether the flag is left set at the
-    # end depends on when V's wait runs. The launch report warns.
+def abs_barrier_on_wrong_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # pipe_barrier(PIPE_V) only orders V after earlier V instructions, not after the MTE2 copy.
     off = asc.get_block_idx() * n
     x_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
@@ -700,12 +372,153 @@ def relu_flag_set_twice(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix:
     z_gm.set_global_buffer(z + off, n)
     x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.data_copy(x_ub, x_gm, n)
+    asc.data_copy(x_ub, x_gm, n)  #@j.copy_in
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL if fix else asc.PipeID.PIPE_V)
+    asc.abs(z_ub, x_ub, n)  #@j.abs
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, z_ub, n)
+
+
+@asc.jit
+def two_pass_workspace_barrier_mte3(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                                    fix: asc.ConstExpr[bool]):
+    # Pass 1 writes 2x to a GM workspace, pass 2 reads it back and adds 1. pipe_barrier(PIPE_MTE3) waits for
+    # earlier MTE3 instructions only on MTE3: the MTE2 read-back is not ordered after the write.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    w_gm.set_global_buffer(w + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
+    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3 * n * 4, n)
+    asc.data_copy(a, x_gm, n)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    if not fix:
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)  #@tw.set_again
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.relu(z_ub, x_ub, n)
+    asc.muls(b, a, 2.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(w_gm, b, n)  #@k.write_ws
+    if fix:
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    else:
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
+    asc.data_copy(c, w_gm, n)  #@k.read_ws
+    asc.set_flag(asc.HardEvent.MTE2_V, 1)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 1)
+    asc.adds(d, c, 1.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 1)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 1)
+    asc.data_copy(z_gm, d, n)
+
+
+@asc.jit
+def abs_tbuf_scratch_without_flags(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # One TBuf holds both the input and the result; a TBuf has no queue protocol, so its users' pipes need
+    # the user's flags.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    pipe = asc.TPipe()
+    scratch = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=scratch, num=2 * n * 4)
+    t = scratch.get(asc.float32)
+    asc.data_copy(t, x_gm, n)  #@t.copy_in
+    if fix:
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.abs(t[n:], t, n)  #@t.abs
+    if fix:
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, t[n:], n)  #@t.copy_out
+
+
+@asc.jit
+def abs_wait_only_on_block_zero(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # The wait sits under a branch on the block index ("only the first core needs to wait"): the other
+    # blocks read the tile before it has landed (and leave the flag set).
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.data_copy(x_ub, x_gm, n)  #@w.copy_in
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if fix or b == 0:
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.abs(z_ub, x_ub, n)  #@w.abs
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
+
+
+@asc.jit
+def shift_halo_from_neighbour_block(x: asc.GlobalAddress, w: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                                    fix: asc.ConstExpr[bool]):
+    # z[i] = 2 * x[i + 8] (a shift by one 32-byte block). Each block writes w = 2 * x for its range to a GM
+    # workspace and reads its output window back from w, the last 8 elements from the next block's part of
+    # w. The MTE3_MTE2 pair orders this block's own write; nothing orders the other block's write (blocks
+    # run concurrently). The rewrite computes its window from x, which no block writes.
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n + 8)
+    w_gm.set_global_buffer(w + b * n, n + 8)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n + 8)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, (n + 8) * 4, n + 8)
+    d = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * (n + 8) * 4, n + 8)
+    asc.data_copy(a, x_gm, n + 8 if fix else n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(c, a, 2.0, n + 8)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    if fix:
+        asc.data_copy(z_gm, c[8:], n)
+    else:
+        asc.data_copy(w_gm, c, n)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.data_copy(d, w_gm[8:], n)  #@x.read_halo
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm, d, n)
+
+
+@asc.jit
+def scale_and_keep_a_copy(x: asc.GlobalAddress, scaled: asc.GlobalAddress, copy: asc.GlobalAddress, n: int,
+                          fix: asc.ConstExpr[bool]):
+    # scaled = 2x, then copy = x. x and scaled are different buffers to the kernel, so it needs no
+    # MTE3_MTE2 between writing scaled and reading x again; launched in place (scaled is x) it races.
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    s_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    s_gm.set_global_buffer(scaled + b * n, n)
+    c_gm.set_global_buffer(copy + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    s = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
+    asc.data_copy(a, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(s, a, 2.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(s_gm, s, n)  #@al.write_scaled
+    asc.data_copy(c, x_gm, n)  #@al.read_x
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(c_gm, c, n)

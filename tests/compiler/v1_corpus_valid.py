@@ -1,5 +1,5 @@
-"""v1 kernels of the mistakes corpus (``test_v1_mistakes_corpus.py``): correct kernels with flags at unusual
-but valid places, which must run clean. Each takes ``fix: ConstExpr[bool]`` like the others (ignored)."""
+"""v1 kernels of the mistakes corpus (``test_v1_mistakes_corpus.py``): correct kernels with flags at unusual but
+valid places, which must run clean. Each takes ``fix: ConstExpr[bool]`` like the others (ignored)."""
 from __future__ import annotations
 
 import asc
@@ -7,7 +7,6 @@ import asc
 from v1_corpus_flags import T
 
 
-# == 5. correct kernels with flags at unusual but valid places ================================================
 @asc.jit
 def add_double_buffer_preset_backward_flags(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
                                             n: int, tiles: int, fix: asc.ConstExpr[bool]):
@@ -73,6 +72,27 @@ def mins_deferred_waits_high_ids(x: asc.GlobalAddress, y: asc.GlobalAddress, z: 
     asc.min(z_ub, x_ub, t_ub, n)
     asc.set_flag(asc.HardEvent.V_MTE3, 7)
     asc.wait_flag(asc.HardEvent.V_MTE3, 7)
+    asc.data_copy(z_gm, z_ub, n)
+
+
+@asc.jit
+def relu_wait_issued_before_its_set(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
+    # The compute stage is written first: V's wait_flag(MTE2_V) is issued before the copy and its set_flag.
+    # A wait only holds its own pipe's queue (V), the scalar unit goes on issuing, MTE2 copies and sets the
+    # flag, and V proceeds: no hang, and the relu reads the landed tile.
+    off = asc.get_block_idx() * n
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + off, n)
+    z_gm.set_global_buffer(z + off, n)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(x_ub, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.relu(z_ub, x_ub, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
 
 
@@ -163,27 +183,6 @@ def scale_waits_on_the_scalar_unit(x: asc.GlobalAddress, z: asc.GlobalAddress, n
     asc.wait_flag(asc.HardEvent.MTE2_S, 0)
     first = x_ub.get_value(0)
     asc.muls(z_ub, x_ub, first, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, z_ub, n)
-
-
-@asc.jit
-def relu_wait_issued_before_its_set(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, fix: asc.ConstExpr[bool]):
-    # The compute stage is written first: V's wait_flag(MTE2_V) is issued before the copy and its set_flag.
-    # A wait only holds its own pipe's queue (V), the scalar unit goes on issuing, MTE2 copies and sets the
-    # flag, and V proceeds: no hang, and the relu reads the landed tile.
-    off = asc.get_block_idx() * n
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + off, n)
-    z_gm.set_global_buffer(z + off, n)
-    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
-    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.data_copy(x_ub, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.relu(z_ub, x_ub, n)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
