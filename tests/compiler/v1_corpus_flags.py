@@ -487,7 +487,7 @@ def shift_halo_from_neighbour_block(x: asc.GlobalAddress, w: asc.GlobalAddress, 
     if fix:
         asc.data_copy(z_gm, c[8:], n)
     else:
-        asc.data_copy(w_gm, c, n)
+        asc.data_copy(w_gm, c, n)  #@x.write_w
         asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
         asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
         asc.data_copy(d, w_gm[8:], n)  #@x.read_halo
