@@ -317,10 +317,7 @@ CASES = {
             "MTE2 before V, not before the scalar unit; the fix is the MTE2_S flag pair")),)),
     "deque_without_dtype": Case(
         neg_deque_without_dtype, 2, lambda: xz(2, T), lambda a: -a[0], 1, TypeError,
-        error_at("q8.deque", "deque"),
-        mistake_marks=(pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
-            "deque() without a dtype fails inside the engine (AttributeError: 'NoneType' object has no attribute "
-            "'sizeof', from TQue._tensor) instead of a clear error at the user's line")),)),
+        error_at("q8.deque", "deque")),
     "free_tensor_twice": Case(
         adds_free_input_twice, 2, lambda: xz(2, T), lambda a: a[0] + f32(0.5), 1, RuntimeError,
         message("free_tensor on TQue(VECIN) of line", "buffer 0 is already free", "free each allocated tensor once")),
@@ -351,10 +348,7 @@ CASES = {
         add_queues_past_ub, 1, lambda: [data(2 * BIG_TILE, 1), data(2 * BIG_TILE, 2),
                                         np.zeros(2 * BIG_TILE, np.float32)],
         lambda a: a[0] + a[1], 2, KernelRuntimeError,
-        bounds("b3.init_z", f"spans bytes [{2 * BIG_TILE * 4}, {3 * BIG_TILE * 4}) of UB"),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=(
-            "a capacity error carries no file:line: of the user's code: it names the line that created the TQue "
-            "(and a LocalTensor's own line only inside the text), not the init_buffer call that overflows")),)),
+        bounds("b3.init_z", f"spans bytes [{2 * BIG_TILE * 4}, {3 * BIG_TILE * 4}) of UB")),
     "blocks_overlap_with_different_values": Case(
         muls_output_offset_by_tile, 4, lambda: xz(4, 2 * T), lambda a: a[0] * f32(0.5), 1, KernelRuntimeError,
         error_at("b4.copy_out", "writes elements of GM 'z' that block 0 also wrote, with different values",
@@ -364,11 +358,7 @@ CASES = {
         message("event id 8 is outside 0-7", "0..7")),
     "gm_tensor_never_set_up": Case(
         add_output_gm_never_set_up, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2, (TypeError, RuntimeError),
-        error_at("g1.copy_out", "set_global_buffer"),
-        mistake_marks=(pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
-            "a GlobalTensor used before set_global_buffer fails inside the engine (AttributeError: 'NoneType' "
-            "object has no attribute 'sizeof', from _Tensor.region) instead of a clear error at the user's "
-            "line")),)),
+        error_at("g1.copy_out", "set_global_buffer")),
     "local_tensor_of_the_wrong_dtype": Case(
         add_local_tensor_of_the_wrong_dtype, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2, TypeError,
         error_at("g2.copy_x", "float32", "float16"),
@@ -460,10 +450,6 @@ def test_hang_after_a_lost_signal_names_the_lost_set_flag(platform):
     assert f"line {line('g.set')}" in str(ei.value), str(ei.value)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a hang on a queue is a PipeHangError (a RuntimeError without category, its hint only in .hint), a hang on "
-    "a flag a KernelRuntimeError with category 'PipeHangError' and the hint in the message: one kind of "
-    "error, two classes and two forms"))
 def test_hangs_on_queues_and_on_flags_are_one_error(platform):
     errors = []
     for kernel, args in ((relu_tiles_without_free, xz(1, T, 4)), (muls_double_buffer_one_event_id, xz(1, T, 4))):
@@ -475,10 +461,6 @@ def test_hangs_on_queues_and_on_flags_are_one_error(platform):
         assert err.category == "PipeHangError" and f"hint: {err.hint}" in str(err), str(err)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "errors raised through language.core.errors.error() from a v1 call (event id, pipe_barrier(PIPE_S), a "
-    "queue call on the wrong tensor, a double free; also alignment, mask) carry neither the user's file:line "
-    "nor the hint in their message: the user sees a Python traceback into asc/language/v1 instead"))
 @pytest.mark.parametrize("name, at", [("event_id_out_of_range", "b5.set"),
                                       ("pipe_barrier_s_to_flush_scalar_stores", "ps.barrier"),
                                       ("free_tensor_twice", "q9.free_again"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..ir.pipe_ops import current_block, pop_block, push_block
+from ..ir.faults import KernelRuntimeError
+from ..ir.pipe_ops import PACKAGE, current_block, pop_block, push_block
 from ..language.v1 import EXPORTS, UPSTREAM_ADV_NAMES, UPSTREAM_NAMES
 
 _V1 = frozenset(EXPORTS) | UPSTREAM_NAMES | {"adv"}
@@ -64,8 +65,25 @@ def run_block(jit_fn, engine, values):
     push_block(engine)
     try:
         v1_body(jit_fn)(**values)
+    except Exception as e:
+        if getattr(e, "hint", None) is not None and not isinstance(e, KernelRuntimeError):
+            _locate(e)
+        raise
     finally:
         pop_block()
+
+
+def _locate(e):
+    """A user error raised by a v1 call (a bad event id, a double free, a misaligned operand) names the
+    kernel line that made the call, and its fix, like every engine error."""
+    tb, loc = e.__traceback__, None
+    while tb is not None:
+        f = tb.tb_frame.f_code.co_filename
+        if not f.startswith(PACKAGE):
+            loc = (f, tb.tb_lineno)
+        tb = tb.tb_next
+    if loc is not None and e.args and isinstance(e.args[0], str):
+        e.args = (f"{loc[0]}:{loc[1]}: {e.args[0]}\nhint: {e.hint}",) + e.args[1:]
 
 
 __all__ = ["uses_v1", "run_block", "in_v1_block", "v1_body", "kernel_kind", "UPSTREAM_ADV_NAMES"]

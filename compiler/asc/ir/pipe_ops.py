@@ -54,7 +54,7 @@ class PipeOp:
 
 
 _BLOCKS = []    # the engines of the blocks being run (innermost last)
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def current_block():
@@ -73,6 +73,6 @@ def pop_block():
 def user_loc():
     """(file, line) of the innermost frame outside this package: the kernel line that made the call."""
     f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+    while f is not None and f.f_code.co_filename.startswith(PACKAGE):
         f = f.f_back
     return (f.f_code.co_filename, f.f_lineno) if f is not None else None

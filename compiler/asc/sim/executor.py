@@ -11,6 +11,7 @@ import linecache
 
 import numpy as np
 
+from ..ir.faults import KernelRuntimeError
 from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
@@ -25,10 +26,6 @@ from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
-
-
-class KernelRuntimeError(RuntimeError):
-    """A fault found while simulating the kernel, located at the user's source line."""
 
 
 _INT64 = {}

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import collections
 
+from ...ir.faults import PipeHangError, located  # noqa: F401  (PipeHangError: re-exported)
 from ...ir.pipe_ops import PipeOp, user_loc
+from ..core import dtype as dt
 from ..core.errors import error
 from .enums import TPosition, memory_of
 from .tensors import LocalTensor, _block
@@ -118,7 +120,15 @@ class TQue:
             self._sync("set_flag", self.producer, b, (self.producer, self.consumer))
         return True
 
-    def deque(self, dtype=None):
+    def deque(self, *args, **kwargs):
+        """``deque(dtype)`` (or ``deque(dtype, src_user_pos, dst_user_pos)``): the oldest enqueued tensor;
+        ``deque(tensor)``: the same, into ``tensor`` in place (returns None)."""
+        first = args[0] if args else kwargs.get("dtype", kwargs.get("tensor"))
+        into = first if isinstance(first, LocalTensor) else None
+        if into is None and not isinstance(first, dt.DataType):
+            raise error(TypeError, f"deque on {self.owner} takes a dtype or a LocalTensor, got "
+                        f"{'nothing' if first is None else type(first).__name__}",
+                        "write que.deque(asc.float32) (the dtype of the tensors in the queue), or que.deque(t)")
         if not self.fifo:
             raise _hang(f"deque on {self.owner}: the queue is empty",
                         "the device waits here for ever: enque a tensor into this queue before dequeuing it")
@@ -126,7 +136,11 @@ class TQue:
         b.state = "DEQUE"
         if self.producer:
             self._sync("wait_flag", self.consumer, b, (self.producer, self.consumer))
-        return self._tensor(b, dtype or getattr(self, "_dtype", None))
+        t = self._tensor(b, first if into is None else into.dtype)
+        if into is None:
+            return t
+        into.__dict__.update(t.__dict__)
+        return None
 
     def free_tensor(self, t):
         b = self._find(t)
@@ -172,14 +186,8 @@ class TBuf:
         pass
 
 
-class PipeHangError(RuntimeError):
-    """The block can never proceed on the device (a queue or flag nobody will satisfy)."""
-
-
 def _hang(message, hint):
-    loc = user_loc()
-    where = f"{loc[0]}:{loc[1]}: " if loc else ""
-    return error(PipeHangError, where + message, hint)
+    return located(PipeHangError, user_loc(), message, hint)
 
 
 def get_tpipe_ptr():

@@ -61,6 +61,9 @@ class _Tensor:
 
     @property
     def itemsize(self):
+        if self.buf is None:
+            raise error(RuntimeError, "a GlobalTensor is used before set_global_buffer gave it memory",
+                        "call t.set_global_buffer(x + offset[, size]) on the kernel's GM argument first")
         return self.dtype.sizeof()
 
     def region(self, lo_elem, hi_elem):

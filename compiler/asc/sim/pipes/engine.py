@@ -9,7 +9,8 @@ import numpy as np
 from ...ir.pipe_ops import GRANULE
 from ...ir.registry import PIPES
 from ..errors import SimError
-from ..executor import KernelRuntimeError
+from ...ir.faults import KernelRuntimeError, PipeHangError, located
+from ...ir.pipe_ops import user_loc
 from . import ordering
 from .compute import IMPLS
 from .gm import GmRaces
@@ -22,11 +23,10 @@ _SYNC = ("set_flag", "wait_flag", "pipe_barrier")
 
 
 def _fail(op, message, hint=None, category="RaceError"):
-    where = f"{op.loc[0]}:{op.loc[1]}: " if op is not None and op.loc else ""
-    err = KernelRuntimeError(where + message + (f"\nhint: {hint}" if hint else ""))
-    err.category = category
-    err.hint = hint
-    return err
+    """The error at ``op``'s line (without one: at the kernel line making the current call)."""
+    loc = op.loc if op is not None and op.loc else user_loc()
+    return located(PipeHangError if category == "PipeHangError" else KernelRuntimeError, loc, message, hint,
+                   category)
 
 
 class Launch:
