@@ -198,13 +198,6 @@ def error_at(at, *texts, category=None):
 
 QUEUE_RAW = "the queue protocol is broken: enque after line %d and deque before line %d"
 QUEUE_WAR = "the queue protocol is broken: free_tensor after line %d and alloc_tensor (of the next use) before line %d"
-ENGINE_ORDER = ("the engine reports the unobserved access on the lowest pipe in PIPES order (V before MTE3) and "
-                "suggests V_MTE2; one MTE3_MTE2 pair orders both the V and the MTE3 access (MTE3 waited for V), "
-                "while V_MTE2 alone leaves the MTE3 read racing, reported only on the next run")
-LOST_SIGNAL = ("a set_flag on a flag that is still set is lost on the device (the engine warns so), yet the engine "
-               "keeps the later set's view: the wait after the loop then counts as waiting for every copy, and the "
-               "race of V with copies 2..n is missed")
-
 CASES = {
     # 1. flags between MTE2, V and MTE3
     "missing_mte2_v": Case(add_missing_mte2_v, 4, lambda: xyz(4, T), lambda a: a[0] + a[1], 2, KernelRuntimeError,
@@ -224,15 +217,13 @@ CASES = {
                                        where=f"bytes [{T * 4}, {2 * T * 4})")),
     "set_flag_in_loop_wait_outside": Case(
         adds_set_flag_in_loop, 2, lambda: xz(2, T, 4), lambda a: a[0] + f32(1), 1, KernelRuntimeError,
-        race("RAW", "f.copy", "f.adds", ("MTE2", "V"), "MTE2_V"),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=LOST_SIGNAL),)),
+        race("RAW", "f.copy", "f.adds", ("MTE2", "V"), "MTE2_V")),
     "double_buffer_one_event_id": Case(
         muls_double_buffer_one_event_id, 2, lambda: xz(2, T, 4), lambda a: a[0] * f32(3), 1, KernelRuntimeError,
         hang("g.wait", "wait_flag(MTE2_V, 0) waits for a flag no earlier set_flag sets")),
     "in_place_missing_mte3_mte2": Case(
         adds_in_place_missing_mte3_mte2, 2, lambda: xz(2, T, 3), lambda a: a[0] + f32(2), 1, KernelRuntimeError,
-        race("WAR", "h.copy_out", "h.copy_in", ("MTE3", "MTE2"), "MTE3_MTE2"),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=ENGINE_ORDER),)),
+        race("WAR", "h.copy_out", "h.copy_in", ("MTE3", "MTE2"), "MTE3_MTE2")),
     "double_buffer_without_backward_flags": Case(
         add_tiles_without_backward_flags, 2, lambda: [data(2 * 4 * T, 1), data(2 * 4 * T, 2),
                                                       np.zeros(2 * 4 * T, np.float32), T, 4],
@@ -304,17 +295,11 @@ CASES = {
                                        hang("q5.alloc_y", "all 1 buffer(s) are in use")),
     "veccalc_queue_orders_nothing": Case(
         adds_veccalc_queue, 2, lambda: xz(2, T), lambda a: a[0] + f32(1), 1, KernelRuntimeError,
-        race("RAW", "q6.copy_in", "q6.adds", ("MTE2", "V"), "MTE2_V"),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=(
-            "the hint blames the queue protocol (enque / deque) for any race on a TQue buffer, but a VECCALC "
-            "queue's enque / deque order no pipes: the fix is the MTE2_V flag pair")),)),
+        race("RAW", "q6.copy_in", "q6.adds", ("MTE2", "V"), "MTE2_V")),
     "get_value_after_deque": Case(
         shift_get_value_after_deque, 2, lambda: xz(2, T),
         lambda a: np.concatenate([a[0][b * T:(b + 1) * T] - a[0][b * T] for b in range(2)]), 1, KernelRuntimeError,
-        race("RAW", "q7.copy_in", "q7.get", ("MTE2", "S"), "MTE2_S"),
-        mistake_marks=(pytest.mark.xfail(strict=True, reason=(
-            "the hint says the queue protocol is broken although enque / deque are in place: a VECIN queue orders "
-            "MTE2 before V, not before the scalar unit; the fix is the MTE2_S flag pair")),)),
+        race("RAW", "q7.copy_in", "q7.get", ("MTE2", "S"), "MTE2_S")),
     "deque_without_dtype": Case(
         neg_deque_without_dtype, 2, lambda: xz(2, T), lambda a: -a[0], 1, TypeError,
         error_at("q8.deque", "deque")),
@@ -393,11 +378,7 @@ CASES = {
                                           lambda a: a[0] + a[1], 2),
     "wait_on_scalar_unit_orders_every_pipe": Case(
         scale_waits_on_the_scalar_unit, 2, lambda: xz(2, T),
-        lambda a: np.concatenate([a[0][b * T:(b + 1) * T] * a[0][b * T] for b in range(2)]), 1,
-        fixed_marks=(pytest.mark.xfail(strict=True, raises=KernelRuntimeError, reason=(
-            "a wait_flag(X_S) stalls the scalar unit, which dispatches every pipe's instructions: later V "
-            "instructions are ordered after X too (spec 3.2), but the engine joins the view into S only and "
-            "reports a read-after-write race between MTE2 and V")),)),
+        lambda a: np.concatenate([a[0][b * T:(b + 1) * T] * a[0][b * T] for b in range(2)]), 1),
     "wait_issued_before_its_set": Case(
         relu_wait_issued_before_its_set, 2, lambda: xz(2, T), lambda a: np.maximum(a[0], 0), 1,
         fixed_marks=(pytest.mark.xfail(strict=True, raises=KernelRuntimeError, reason=(
@@ -440,9 +421,6 @@ def test_set_flag_on_a_set_flag_is_a_launch_warning(platform):
     np.testing.assert_array_equal(z, np.maximum(x, 0))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the wait_flag hang names only the wait and suggests adding a set_flag; the cause is the set_flag at the "
-    "previous line whose signal was lost on a flag still set (one event id for two buffers)"))
 def test_hang_after_a_lost_signal_names_the_lost_set_flag(platform):
     x, z, n, tiles = xz(1, T, 4)
     with pytest.raises(KernelRuntimeError) as ei:

@@ -17,6 +17,9 @@ from .registry import PIPES
 # The pipes as pyasc's PipeID numbers them (PIPE_ALL is a barrier target, not a pipe of its own).
 PIPE_IDS = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")
 GRANULE = 32          # bytes: the unit of access tracking (one data block)
+# The pipes a queue of a position orders (producer, consumer): enque / deque and free_tensor / alloc_tensor
+# are flags between them; other positions' queues order nothing.
+QUEUE_PIPES = {"VECIN": ("MTE2", "V"), "VECOUT": ("V", "MTE3"), "A1": ("MTE2", "MTE1"), "B1": ("MTE2", "MTE1")}
 
 
 class Region:

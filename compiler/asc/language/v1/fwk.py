@@ -10,13 +10,12 @@ from __future__ import annotations
 import collections
 
 from ...ir.faults import PipeHangError, located  # noqa: F401  (PipeHangError: re-exported)
-from ...ir.pipe_ops import PipeOp, user_loc
+from ...ir.pipe_ops import QUEUE_PIPES, PipeOp, user_loc
 from ..core import dtype as dt
 from ..core.errors import error
 from .enums import TPosition, memory_of
 from .tensors import LocalTensor, _block
 
-_PIPES = {"VECIN": ("MTE2", "V"), "VECOUT": ("V", "MTE3"), "A1": ("MTE2", "MTE1"), "B1": ("MTE2", "MTE1")}
 
 
 class TPipe:
@@ -66,7 +65,7 @@ class TQue:
         self.buffers = []
         self.fifo = collections.deque()
         self.next = 0
-        self.producer, self.consumer = _PIPES.get(self.position, (None, None))
+        self.producer, self.consumer = QUEUE_PIPES.get(self.position, (None, None))
 
     def _place(self, addrs, nbytes):
         self.buffers = [_Buffer(a, i) for i, a in enumerate(addrs)]

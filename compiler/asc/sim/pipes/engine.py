@@ -68,6 +68,7 @@ class BlockEngine(MemoryViews):
         self.ends = []                    # the time each op's data is ready
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
+        self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
         self.timing = PipeSchedule(hw, launch.record)
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
 
@@ -209,6 +210,9 @@ class BlockEngine(MemoryViews):
         if self.launch.checks or self.auto_sync:
             lw, lr = tr.latest(r, write)
             found = ordering.conflicts(self.seen[pipe], pipe, lw, lr)
+            if found and not self.auto_sync:
+                # the latest unordered access: ordering it orders the earlier ones its pipe waited for
+                found = [max(found, key=lambda f: f[2])]
             for kind, q, other in found:
                 if self.auto_sync:
                     # insert-sync: the pass puts a flag (or queue operation) on every such dependency
@@ -238,25 +242,27 @@ class BlockEngine(MemoryViews):
         tm = self.timing
         if op.name == "set_flag":
             key = a["key"]
+            self.seen[pipe, pipe] = n
             if key in self.flags and key[0] != "queue":
+                # the flag is still set: this signal is lost, a wait sees only the earlier set
                 self.launch.warn(op, f"set_flag({a['text']}) sets a flag that is already set (a lost signal): "
                                  "wait for it before setting it again")
+                self.lost[key] = op
+                return None
             snap = self.seen[pipe].copy()
-            snap[pipe] = max(snap[pipe], n)
-            self.seen[pipe, pipe] = n
             fired, ev = tm.set_flag(pipe)
             self.flags[key] = (snap, fired, ev, op)
         elif op.name == "wait_flag":
             key = a["key"]
             hit = self.flags.pop(key, None)
             if hit is None:
-                raise _fail(op, f"wait_flag({a['text']}) waits for a flag no earlier set_flag sets: on the device "
-                            f"pipe {op.pipe} (and the block) hangs here",
-                            f"add asc.set_flag(asc.HardEvent.{key[0]}, {key[1]}) on the source pipe before this "
-                            "wait" if key[0] != "queue" else "check the queue calls before this line",
-                            "PipeHangError")
+                raise self._hang(op, key)
             snap, fired, ev, setter = hit
-            self.seen[pipe] = np.maximum(self.seen[pipe], snap)
+            if pipe == S:
+                # the scalar unit stalls, and it issues every pipe's later instructions: they all follow the flag
+                np.maximum(self.seen, snap, out=self.seen)
+            else:
+                self.seen[pipe] = np.maximum(self.seen[pipe], snap)
             tm.wait_flag(pipe, fired, ev, setter.pipe_index)
         else:   # pipe_barrier
             if a["target"] == "ALL":
@@ -265,6 +271,22 @@ class BlockEngine(MemoryViews):
             else:
                 tm.barrier(pipe)
         return None
+
+    def _hang(self, op, key):
+        a = op.attrs
+        msg = f"wait_flag({a['text']}) waits for a flag no earlier set_flag sets: on the device pipe {op.pipe} " \
+              "(and the block) hangs here"
+        lost = self.lost.get(key)
+        if lost is not None:
+            msg += (f"; the set_flag at line {lost.loc[1] if lost.loc else '?'} was lost, the flag being still set "
+                    "then")
+            hint = (f"wait for the flag before setting it again, or give each buffer its own event id (a "
+                    f"HardEvent.{key[0]} id per buffer)")
+        elif key[0] != "queue":
+            hint = f"add asc.set_flag(asc.HardEvent.{key[0]}, {key[1]}) on the source pipe before this wait"
+        else:
+            hint = "check the queue calls before this line"
+        return _fail(op, msg, hint, "PipeHangError")
 
     def finish(self):
         """End of the block: flags set and never waited for are reported; pending GM conflicts checked."""

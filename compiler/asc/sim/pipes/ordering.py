@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ir.pipe_ops import GRANULE
+from ...ir.pipe_ops import GRANULE, QUEUE_PIPES
 from ...ir.registry import PIPES
 
 NPIPES = len(PIPES)
@@ -106,7 +106,8 @@ def race_message(kind, region, first, second):
     if n1 == "get_tensor_c" and kind == "RAW":
         hint = (f"get_tensor_c(..., sync=False) at line {l1} returns before the block is delivered: call it with "
                 "sync=True (the default) before an instruction reads the block")
-    elif "TQue(" in region.owner and region.space != "GM":
+    elif "TQue(" in region.owner and region.space != "GM" and \
+            set(QUEUE_PIPES.get(region.position, ())) == {p1, p2}:     # the queue's own pipes
         call = ("enque after line %d and deque before line %d" if kind == "RAW" else
                 "free_tensor after line %d and alloc_tensor (of the next use) before line %d") % (l1, l2)
         hint = f"the queue protocol is broken: {call} order the two pipes"
