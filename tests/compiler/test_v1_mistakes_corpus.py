@@ -311,11 +311,7 @@ CASES = {
         message("TQue(VECOUT) of line", "the tensor is not one of this queue's buffers", "enque / free_tensor")),
     "tpipe_per_tile": Case(
         relu_tpipe_per_tile, 2, lambda: xz(2, T, 3), lambda a: np.maximum(a[0], 0), 1, Exception,
-        error_at("tp.pipe", "TPipe"),
-        mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
-            "a second TPipe in one kernel is accepted (spec 3.4: a TPipe must not be constructed twice): each "
-            "new TPipe keeps bumping the block's UB allocator, so the kernel runs and is right here, while on "
-            "the device the new pipe allocates from the start of UB again")),)),
+        error_at("tp.pipe", "TPipe")),
     # 4. bounds, capacities, blocks, event ids
     "tail_tile_past_gm_end": Case(
         sqrt_tail_tile_past_the_end, 1, lambda: [np.abs(data(3 * T + 16, 1)), np.zeros(3 * T + 16, np.float32),
@@ -346,11 +342,7 @@ CASES = {
         error_at("g1.copy_out", "set_global_buffer")),
     "local_tensor_of_the_wrong_dtype": Case(
         add_local_tensor_of_the_wrong_dtype, 2, lambda: xyz(2, T), lambda a: a[0] + a[1], 2, TypeError,
-        error_at("g2.copy_x", "float32", "float16"),
-        mistake_marks=(pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
-            "data_copy and vector instructions accept operands of different element types (a float GM "
-            "argument into a half LocalTensor, a float = half + half add) and run them; Ascend C's DataCopy "
-            "and Add take one T for every operand, so the device compiler rejects the kernel")),)),
+        error_at("g2.copy_x", "float32", "float16")),
     "strided_read_of_blocks_in_flight": Case(
         abs_even_odd_blocks, 2, lambda: [data(2 * 2 * T, 1), np.zeros(2 * 2 * T, np.float32)],
         lambda a: np.abs(a[0].reshape(2, 8, 2, 8).transpose(0, 2, 1, 3).reshape(-1)), 1, KernelRuntimeError,

@@ -23,6 +23,11 @@ class TPipe:
 
     def __init__(self):
         self._blk = _block()
+        if getattr(self._blk, "tpipe", None) is not None:
+            raise error(RuntimeError, "a second TPipe in this kernel: a kernel has one TPipe, and a new one "
+                        "would allocate from the start of its memories again, over the first one's buffers",
+                        "create one TPipe at the start of the kernel and init_buffer every queue and TBuf on it")
+        self._blk.tpipe = self
 
     def init_buffer(self, que=None, num=None, len=None, buf=None):   # noqa: A002  (pyasc's names)
         target = que if que is not None else buf

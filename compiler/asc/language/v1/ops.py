@@ -27,6 +27,17 @@ def _aligned(name, *tensors):
                         f"({32 // t.itemsize} elements of {t.dtype})")
 
 
+def _one_type(name, *tensors):
+    """Ascend C's instructions take one element type T for every operand: the device compiler rejects others."""
+    for t in tensors:
+        t.itemsize            # a GlobalTensor without memory says so first
+    types = [str(t.dtype) for t in tensors]
+    if len(set(types)) > 1:
+        raise error(TypeError, f"{name} takes operands of one element type, got {', '.join(types)} "
+                    f"({', '.join(t.owner or t.space for t in tensors)})",
+                    "declare the tensors with the same dtype (a LocalTensor with its GM tensor's dtype)")
+
+
 # -- data movement -----------------------------------------------------------------------------------
 def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     """``data_copy(dst, src, count)``: ``floor(count * sizeof / 32) * 32`` contiguous bytes;
@@ -42,6 +53,7 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
         raise error(TypeError, "data_copy from GM to GM is not an instruction", "copy through a UB tensor")
     pipe = "MTE3" if g_dst else "MTE2" if g_src else "V"
     _aligned("data_copy", dst, src)
+    _one_type("data_copy", dst, src)
     if repeat_params is None:
         if count is None:
             raise error(TypeError, "data_copy needs a count or repeat_params")
@@ -160,6 +172,8 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
                     f"use {name}(dst, src..., count) or {name}(dst, src..., mask, repeat_times, repeat_params)")
     tensors = [dst] + list(srcs)
     _aligned(name, *tensors)
+    if name != "axpy":        # Axpy alone takes a wider destination (float += half * scalar)
+        _one_type(name, *tensors)
     if count is not None:
         n = int(count)
         idx = [np.arange(n)] * len(tensors)

@@ -61,6 +61,7 @@ class BlockEngine(MemoryViews):
         self.gm_tracker = ordering.GmTracker()
         self.top = {}
         self.auto_sites = {}
+        self.tpipe = None                 # the kernel's TPipe (one per kernel)
         self.auto_sync = launch.insert_sync
         self.queues = 0
         self.n = -1
