@@ -444,10 +444,6 @@ def test_errors_of_v1_calls_name_the_users_line(name, at, platform):
     assert f"hint: {ei.value.hint}" in str(ei.value)
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
-    "GM races are tracked per kernel argument: two arguments over the same memory (an in-place launch) are "
-    "two buffers to the detector, so MTE3 writing 'scaled' and MTE2 then reading the same bytes as 'x' without "
-    "MTE3_MTE2 is not reported"))
 def test_in_place_launch_of_a_kernel_that_rereads_its_input(platform):
     x = data(2 * T, 1)
     copy = np.zeros_like(x)
