@@ -2,6 +2,9 @@
 data_copy count round-down and DataCopyParams strides, UB -> UB copies, scalar ops, fp16 rounding."""
 from __future__ import annotations
 
+import inspect
+import re
+
 import numpy as np
 import pytest
 
@@ -218,3 +221,38 @@ def test_duplicate_count_and_mask_forms():
     want[0:8] = 2.5
     want[128:136] = 2.5
     np.testing.assert_array_equal(z, want)
+
+
+@asc.jit
+def copy_blocks(x: asc.GlobalAddress, count: asc.ConstExpr[int], length: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 8 * 4096)
+    asc.data_copy(a, x_gm, repeat_params=asc.DataCopyParams(count, length, 0, 0))   # line: copy
+
+
+@asc.jit
+def strided_add(x: asc.GlobalAddress, stride: asc.ConstExpr[int]):
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64 * 256)
+    asc.duplicate(a, 1.0, 64)
+    asc.add(a, a, a, 64, 1, asc.BinaryRepeatParams(1, 1, 1, stride, 8, 8))           # line: add
+
+
+def _line(kernel, text):
+    lines, first = inspect.getsourcelines(kernel.fn)
+    return first + next(i for i, t in enumerate(lines) if text in t)
+
+
+def test_instruction_fields_outside_their_hardware_range_fail_at_the_line():
+    """DataCopyParams fields are uint16 (block_count 1..4095), BinaryRepeatParams fields uint8."""
+    x = np.zeros(8 * 4096, np.float32)
+    copy_blocks[1](x, 4095, 1)                   # the largest block count fits
+    strided_add[1](x, 255)
+    for args, text in (((0, 1), "DataCopyParams.block_count = 0 is outside [1, 4095]"),
+                       ((4096, 1), "DataCopyParams.block_count = 4096 is outside [1, 4095]"),
+                       ((1, 0), "DataCopyParams.block_len = 0 is outside [1, 65535]")):
+        with pytest.raises(ValueError, match=re.escape(text)) as e:
+            copy_blocks[1](x, *args)
+        assert f"test_v1_api_forms.py:{_line(copy_blocks, '# line: copy')}: " in str(e.value)
+    with pytest.raises(ValueError, match=re.escape("BinaryRepeatParams.dst_rep_stride = 256 is outside [0, 255]")):
+        strided_add[1](x, 256)

@@ -27,6 +27,16 @@ def _aligned(name, *tensors):
                         f"({32 // t.itemsize} elements of {t.dtype})")
 
 
+def _field_range(what, params, limits):
+    """The instruction's parameter fields are hardware registers: each value must fit its field."""
+    for field, lo, hi in limits:
+        v = int(getattr(params, field))
+        if not lo <= v <= hi:
+            raise error(ValueError, f"{what}.{field} = {v} is outside [{lo}, {hi}] (the instruction's field)",
+                        f"split the work into instructions whose {field} fits" if field in ("block_count",
+                        "block_len") else f"keep {field} within [{lo}, {hi}] (strides count 32-byte blocks)")
+
+
 def _one_type(name, *tensors):
     """Ascend C's instructions take one element type T for every operand: the device compiler rejects others."""
     for t in tensors:
@@ -61,6 +71,8 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
         segs = [(0, 0, nbytes)] if nbytes else []
     else:
         p = repeat_params
+        _field_range("DataCopyParams", p, (("block_count", 1, 4095), ("block_len", 1, 65535),
+                                           ("src_stride", 0, 65535), ("dst_stride", 0, 65535)))
         segs = [(i * (p.block_len + p.src_stride) * 32, i * (p.block_len + p.dst_stride) * 32, p.block_len * 32)
                 for i in range(int(p.block_count))]
     s_isz, d_isz = src.itemsize, dst.itemsize
@@ -186,6 +198,8 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
             raise error(ValueError, f"repeat_times {rt} is outside [0, 255]")
         p = repeat_params if repeat_params is not None else params_cls()
         active = _mask_bits(mask, dst.itemsize)
+        if isinstance(p, (BinaryRepeatParams, UnaryRepeatParams)):
+            _field_range(type(p).__name__, p, [(f, 0, 255) for f in p.__dataclass_fields__])
         if isinstance(p, BinaryRepeatParams):
             strides = [(p.dst_blk_stride, p.dst_rep_stride), (p.src0_blk_stride, p.src0_rep_stride),
                        (p.src1_blk_stride, p.src1_rep_stride)]
