@@ -220,7 +220,7 @@ CASES = {
         race("RAW", "f.copy", "f.adds", ("MTE2", "V"), "MTE2_V")),
     "double_buffer_one_event_id": Case(
         muls_double_buffer_one_event_id, 2, lambda: xz(2, T, 4), lambda a: a[0] * f32(3), 1, KernelRuntimeError,
-        hang("g.wait", "wait_flag(MTE2_V, 0) waits for a flag no earlier set_flag sets")),
+        hang("g.wait", "wait_flag(MTE2_V, 0) waits for a flag no set_flag sets")),
     "in_place_missing_mte3_mte2": Case(
         adds_in_place_missing_mte3_mte2, 2, lambda: xz(2, T, 3), lambda a: a[0] + f32(2), 1, KernelRuntimeError,
         race("WAR", "h.copy_out", "h.copy_in", ("MTE3", "MTE2"), "MTE3_MTE2")),
@@ -372,11 +372,7 @@ CASES = {
         scale_waits_on_the_scalar_unit, 2, lambda: xz(2, T),
         lambda a: np.concatenate([a[0][b * T:(b + 1) * T] * a[0][b * T] for b in range(2)]), 1),
     "wait_issued_before_its_set": Case(
-        relu_wait_issued_before_its_set, 2, lambda: xz(2, T), lambda a: np.maximum(a[0], 0), 1,
-        fixed_marks=(pytest.mark.xfail(strict=True, raises=KernelRuntimeError, reason=(
-            "a wait_flag on a pipe other than S issued before its set_flag is reported as a hang; on the device "
-            "it holds only its pipe's queue while the scalar unit issues the copy and the set_flag that release "
-            "it (the engine runs each instruction when it is issued, so it cannot hold V's later ones back)")),)),
+        relu_wait_issued_before_its_set, 2, lambda: xz(2, T), lambda a: np.maximum(a[0], 0), 1),
 }
 
 MISTAKES = [pytest.param(name, id=name, marks=c.mistake_marks) for name, c in CASES.items() if c.verdict]
@@ -464,7 +460,7 @@ def test_backward_flag_without_its_prologue_hangs_at_the_first_wait(platform):
     args = [data(2 * 4 * T, 1), data(2 * 4 * T, 2), np.zeros(2 * 4 * T, np.float32), T, 4]
     with pytest.raises(KernelRuntimeError) as ei:
         add_backward_flags_without_prologue[2](*args, False)
-    hang("p.wait_free", "wait_flag(V_MTE2, 0) waits for a flag no earlier set_flag sets",
+    hang("p.wait_free", "wait_flag(V_MTE2, 0) waits for a flag no set_flag sets",
          "asc.set_flag(asc.HardEvent.V_MTE2, 0) on the source pipe before this wait")(ei.value)
 
 

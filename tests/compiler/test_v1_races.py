@@ -172,7 +172,7 @@ def waits_for_nothing(x: asc.GlobalAddress):
 
 
 def test_a_wait_flag_nobody_sets_is_a_hang_error_not_a_hang():
-    with pytest.raises(KernelRuntimeError, match=r"wait_flag\(MTE2_V, 3\) waits for a flag no earlier set_flag sets"):
+    with pytest.raises(KernelRuntimeError, match=r"wait_flag\(MTE2_V, 3\) waits for a flag no set_flag sets"):
         waits_for_nothing[1](np.zeros(8, np.float32))
 
 
@@ -467,3 +467,51 @@ def misaligned(x: asc.GlobalAddress):
 def test_local_operands_must_start_on_32_bytes():
     with pytest.raises(ValueError, match=r"data_copy: the UB operand starts at byte 12, which is not 32-byte aligned"):
         misaligned[1](np.zeros(N, np.float32))
+
+
+@asc.jit
+def wait_first(x: asc.GlobalAddress, z: asc.GlobalAddress, order: asc.ConstExpr[str]):
+    """relu of one tile with V's wait_flag(MTE2_V) issued before ("wait_first") or after the copy and its
+    set; "never": the set never comes; "barrier": a full barrier between the wait and its set."""
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    if order != "set_first":
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)                       # line: early wait
+    if order == "barrier":
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)                        # line: barrier
+    asc.data_copy(a, x_gm, N)
+    if order != "never":
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if order == "set_first":
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.relu(b, a, N)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, N)
+
+
+def test_a_wait_issued_before_its_set_holds_only_its_pipe():
+    """On the device a wait_flag holds its own pipe's queue while the scalar unit goes on issuing: V's relu
+    runs once MTE2's later set_flag fires, as when the wait follows the set (same result, same ticks)."""
+    x = np.arange(N, dtype=np.float32) - N / 2
+    ticks = {}
+    for order in ("wait_first", "set_first"):
+        z = np.zeros_like(x)
+        wait_first[1](x, z, order)
+        report = rt.last_launch_report()
+        assert report["warnings"] == []
+        np.testing.assert_array_equal(z, np.maximum(x, 0))
+        ticks[order] = report["ticks"]
+    assert ticks["wait_first"] == ticks["set_first"]
+    # the set never comes: the held pipe hangs, reported at the wait when the block ends
+    with pytest.raises(KernelRuntimeError, match=r"wait_flag\(MTE2_V, 0\) waits for a flag no set_flag sets") as e:
+        wait_first[1](x, np.zeros_like(x), "never")
+    assert e.value.category == "PipeHangError" and f":{_line(wait_first.fn, '# line: early wait')}:" in str(e.value)
+    # a full barrier waits for the held pipe, which waits for a set behind the barrier: a hang at the barrier
+    with pytest.raises(KernelRuntimeError, match=r"pipe_barrier\(PIPE_ALL\) waits for every pipe, and pipe V waits") \
+            as e:
+        wait_first[1](x, np.zeros_like(x), "barrier")
+    assert f":{_line(wait_first.fn, '# line: barrier')}:" in str(e.value)

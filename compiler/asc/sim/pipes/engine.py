@@ -70,6 +70,7 @@ class BlockEngine(MemoryViews):
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
         self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
+        self.held = {}                    # pipe -> (flag, its wait_flag, op index, [queued (op, index, issued)])
         self.timing = PipeSchedule(hw, launch.record)
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
 
@@ -122,8 +123,23 @@ class BlockEngine(MemoryViews):
         n = self.n
         pipe = PIPES.index(op.pipe)
         self.ops.append((op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None))
+        self.ends.append(0.0)
+        held = self.held.get(pipe)
+        if held is not None:
+            # the pipe waits for a flag a later instruction sets: its instructions queue up behind the wait
+            held[3].append((op, n, self.timing.issue_later(pipe)))
+            return None
+        if self.held and op.name == "pipe_barrier" and op.attrs["target"] == "ALL":
+            key, wait, _, _ = next(iter(self.held.values()))
+            raise _fail(op, f"pipe_barrier(PIPE_ALL) waits for every pipe, and pipe {wait.pipe} waits at line "
+                        f"{wait.loc[1] if wait.loc else '?'} for a flag ({wait.attrs['text']}) only a later "
+                        "instruction sets: on the device the block hangs here",
+                        f"set the flag before this barrier, or wait for it after the set_flag", "PipeHangError")
+        return self._run(op, pipe, n)
+
+    def _run(self, op, pipe, n, at=None):
+        """Execute an instruction (``at``: when the scalar unit issued it, if it was held back until now)."""
         if op.name in _SYNC:
-            self.ends.append(0.0)
             return self._sync(op, pipe, n)
         self.seen[pipe, pipe] = n
         after, after_event = 0.0, None
@@ -142,9 +158,20 @@ class BlockEngine(MemoryViews):
         if self.launch.gm_races.pending:
             self.check_gm_values()
         sched = CUBE_SCHEDULES.get(op.name)
-        end = sched(self, op, after) if sched is not None else self.timing.op(op, pipe, after, after_event)
-        self.ends.append(end)
+        self.ends[n] = sched(self, op, after) if sched is not None else \
+            self.timing.op(op, pipe, after, after_event, at)
         return result
+
+    def _release(self, pipe):
+        """The flag a held pipe waits for is set: the wait completes and the pipe's queued instructions run,
+        until one of them is a wait that holds it again."""
+        _, wait, wn, queued = self.held.pop(pipe)
+        self._sync(wait, pipe, wn)
+        for i, (op, n, at) in enumerate(queued):
+            if pipe in self.held:
+                self.held[pipe][3].extend(queued[i:])
+                return
+            self._run(op, pipe, n, at)
 
     def _bounds(self, op, r, write):
         if r.space == "GM":
@@ -253,11 +280,18 @@ class BlockEngine(MemoryViews):
             snap = self.seen[pipe].copy()
             fired, ev = tm.set_flag(pipe)
             self.flags[key] = (snap, fired, ev, op)
+            waiting = next((p for p, h in self.held.items() if h[0] == key), None)
+            if waiting is not None:
+                self._release(waiting)
         elif op.name == "wait_flag":
             key = a["key"]
             hit = self.flags.pop(key, None)
             if hit is None:
-                raise self._hang(op, key)
+                if pipe == S or key[0] == "queue":
+                    raise self._hang(op, key)   # the scalar unit stalls: nothing later is ever issued
+                # the pipe holds here until a later set_flag; the scalar unit goes on issuing
+                self.held[pipe] = (key, op, n, [])
+                return None
             snap, fired, ev, setter = hit
             if pipe == S:
                 # the scalar unit stalls, and it issues every pipe's later instructions: they all follow the flag
@@ -275,7 +309,7 @@ class BlockEngine(MemoryViews):
 
     def _hang(self, op, key):
         a = op.attrs
-        msg = f"wait_flag({a['text']}) waits for a flag no earlier set_flag sets: on the device pipe {op.pipe} " \
+        msg = f"wait_flag({a['text']}) waits for a flag no set_flag sets: on the device pipe {op.pipe} " \
               "(and the block) hangs here"
         lost = self.lost.get(key)
         if lost is not None:
@@ -290,7 +324,9 @@ class BlockEngine(MemoryViews):
         return _fail(op, msg, hint, "PipeHangError")
 
     def finish(self):
-        """End of the block: flags set and never waited for are reported; pending GM conflicts checked."""
+        """End of the block: a pipe still waiting hangs; flags set and never waited for are reported."""
+        for key, wait, _, _ in self.held.values():
+            raise self._hang(wait, key)
         for key, (_, _, _, op) in self.flags.items():
             if key[0] != "queue":
                 self.launch.warn(op, f"set_flag({op.attrs['text']}) is never waited for: set and wait flags in pairs")

@@ -38,12 +38,21 @@ class PipeSchedule(BlockSchedule):
         self.waited = [None] * len(PIPES)      # the flag a pipe's next instruction waits for: a ready entry
         self.last_vector = None                # (its writes, when its data is ready, its event) of the last V op
 
-    def op(self, op, pipe, after=0.0, after_event=None):
-        """Schedule an instruction on ``pipe`` no earlier than ``after``; returns when its data is ready."""
+    def issue_later(self, pipe):
+        """The scalar unit issues an instruction its pipe will run later (behind a wait): when it issued it."""
+        t = self.free[S]
+        if pipe != S:
+            self.free[S] += self.hw.issue
+            self.busy[S] += self.hw.issue
+        return t
+
+    def op(self, op, pipe, after=0.0, after_event=None, at=None):
+        """Schedule an instruction on ``pipe`` no earlier than ``after``; returns when its data is ready.
+        ``at``: when the scalar unit issued it, for an instruction held behind a wait (its issue is paid)."""
         hw = self.hw
         if hw.cold_fetch:
             self._fetch(op.loc if op.loc is not None else op.name)   # one copy of the code per call site
-        t = self.free[S]
+        t = self.free[S] if at is None else at
         cause = None
         w = self.waited[pipe]
         if w is not None:
@@ -60,7 +69,7 @@ class PipeSchedule(BlockSchedule):
                 t, cause = ready + hw.vector_chain, (ready, V, None, ev)
         st = op_stages(op, hw)
         end = self._place(st, t, op.name, op.loc[1] if op.loc else None, cause)
-        if pipe != S:
+        if pipe != S and at is None:
             self.free[S] += hw.issue
             self.busy[S] += hw.issue
         if end > self.pipe_done[pipe]:
