@@ -19,6 +19,7 @@ from ..sim import timeline
 from ..sim.memory import any_overlap
 from ..sim.pipes.engine import BlockEngine, Launch
 from ..sim.pipes.replay import build_tape
+from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
 from .v1_structure import structure_key, verify_replay
 from ..sim.schedule import launch_ticks
 from . import launcher as _launcher
@@ -45,11 +46,14 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
         launch = Launch(hw, buffers, blocks, checks=checks, record=record, insert_sync=bool(insert_sync))
         launch.kind = kind
         launch.recording = recording
+        launch.uniform = uniform
         return launch, _run_blocks(jit_fn, launch, values, blocks)
 
     # A launch whose structure ran before replays its data ops (sim/pipes/replay.py); not with arguments
     # that share memory, nor while a timeline is recorded.
     replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
+    # blocks that issue block 0's stream again run as block 0 ran; ASC_V1_BLOCKS=each runs each in full
+    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each"
     key = None
     if not record and replay_mode != "off" and not any_overlap(list(gm.values())):
         key = structure_key(jit_fn, hw, core_num, checks, bool(insert_sync), kind, values, options)
@@ -87,17 +91,43 @@ def _first_and_timings(result):
 
 
 def _run_blocks(jit_fn, launch, values, blocks):
-    """Run every block in turn: (their pipe timings, their recorded data ops or None)."""
+    """Run every block: (their pipe timings, their recorded data ops or None). Blocks 1.. that issue block
+    0's stream again run as block 0 ran (``sim/pipes/uniform.py``), the others in full, in turn."""
+    def block_values():
+        return {k: (v.kernel_copy() if is_struct(v) else v) for k, v in values.items()}
+
     timings, recorded = [], []
     for b in range(blocks):
         eng = BlockEngine(launch, b)
-        run_block(jit_fn, eng, {k: (v.kernel_copy() if is_struct(v) else v) for k, v in values.items()})
+        run_block(jit_fn, eng, block_values())
         eng.finish()
         timings.append(eng.timing)
         recorded.append(eng.recorded)
+        if b == 0 and eng.trace is not None and blocks > 1:
+            others = _as_block0(jit_fn, launch, eng, blocks, block_values)
+            if others is not None:
+                timings = [eng.timing] * blocks
+                recorded = recorded + others if eng.recorded is not None else [None] * blocks
+                break
+            launch.uniform = False
     if launch.checks:
         launch.warnings.extend(launch.gm_races.coverage())
     return timings, recorded
+
+
+def _as_block0(jit_fn, launch, eng0, blocks, block_values):
+    """Blocks 1.. run as block 0 when they issue its stream again (their data ops), else None."""
+    traces = []
+    try:
+        for b in range(1, blocks):
+            tr = TraceEngine(launch, b)
+            run_block(jit_fn, tr, block_values())
+            if not same_stream(eng0.trace, tr.trace):
+                return None
+            traces.append(tr.trace)
+    except Exception:   # Diverged, or an error of a later block: the blocks run in full and meet it in turn
+        return None
+    return run_as_block0(launch, eng0, traces)
 
 
 def _report(jit_fn, hw, platform, core_num, kind, blocks, launch, timings, record):

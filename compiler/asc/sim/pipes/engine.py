@@ -36,6 +36,7 @@ class Launch:
         self.hw, self.gm, self.core_num, self.checks, self.record = hw, gm, core_num, checks, record
         self.insert_sync = insert_sync
         self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
+        self.uniform = False      # set by the launch: blocks 1.. may run as block 0 (``uniform``)
         self.gm_races = GmRaces(gm)
         self.uninit_sites = set()  # instructions already reported reading uninitialised on-chip bytes
         self.warnings = []
@@ -73,6 +74,7 @@ class BlockEngine(MemoryViews):
         self.held = {}                    # pipe -> (flag, its wait_flag, op index, [queued (op, index, issued)])
         self.timing = PipeSchedule(hw, launch.record)
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
+        self.trace = [] if launch.uniform else None        # every op issued (blocks run as block 0)
 
     @staticmethod
     def capacities(hw):
@@ -124,6 +126,9 @@ class BlockEngine(MemoryViews):
         pipe = PIPES.index(op.pipe)
         self.ops.append((op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None))
         self.ends.append(0.0)
+        if self.trace is not None:
+            op = op if op.name in _SYNC else freeze(op)    # the frozen op serves the replay record too
+            self.trace.append(op)
         held = self.held.get(pipe)
         if held is not None:
             # the pipe waits for a flag a later instruction sets: its instructions queue up behind the wait
@@ -152,7 +157,7 @@ class BlockEngine(MemoryViews):
         result = IMPLS[op.name](self, op)
         if self.recorded is not None:
             if replayable(op):
-                self.recorded.append(freeze(op))
+                self.recorded.append(op if self.trace is not None else freeze(op))
             else:
                 self.launch.recording = False
         if self.launch.gm_races.pending:

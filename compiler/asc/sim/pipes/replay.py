@@ -15,7 +15,6 @@ block in turn. Otherwise the blocks replay one after another, as they ran.
 """
 from __future__ import annotations
 
-import copy
 from types import SimpleNamespace
 
 import numpy as np
@@ -51,14 +50,21 @@ def replayable(op):
     return op.name in _REPLAYABLE
 
 
+def _snapshot(t):
+    """A shallow copy of a tensor (``copy.copy`` without its generic machinery: this runs per instruction)."""
+    c = object.__new__(type(t))
+    c.__dict__.update(t.__dict__)
+    return c
+
+
 def freeze(op):
     """The op with copies of the tensors it names (a kernel may re-point a tensor after issuing it)."""
     attrs = {}
     for k, v in op.attrs.items():
-        if isinstance(v, list):
-            v = [copy.copy(t) if hasattr(t, "np_dtype") else t for t in v]
+        if type(v) is list:
+            v = [_snapshot(t) if hasattr(t, "np_dtype") else t for t in v]
         elif hasattr(v, "np_dtype"):
-            v = copy.copy(v)
+            v = _snapshot(v)
         attrs[k] = v
     return type(op)(op.name, op.pipe, op.reads, op.writes, attrs, op.loc)
 

@@ -1,0 +1,151 @@
+"""Blocks 1.. of a first launch that issue block 0's instructions again run as block 0 ran (its checks and
+schedule, their own GM checks and data: sim/pipes/uniform.py). Whatever path a launch takes, it must leave
+every buffer, report and error exactly as running each block in full does (``ASC_V1_BLOCKS=each``)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import asc
+import asc.runtime as rt
+import asc.runtime.config as config
+from asc.runtime import v1_launch
+from asc.sim.executor import KernelRuntimeError
+
+import test_v1_races as races
+import test_v1_replay as replay
+
+N = 256
+UPSTREAM = next((p / "shared" / "upstream" / "pyasc-v1" for p in Path(__file__).resolve().parents
+                 if (p / "shared" / "upstream" / "pyasc-v1").is_dir()), None)
+
+
+def _tutorial(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@asc.jit
+def tail_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, last: int):
+    """The last block copies fewer elements: another stream, run in full."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    m = last if b == asc.get_block_num() - 1 else n
+    asc.data_copy(a, x_gm, m)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(a, a, 2.0, m)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, a, m)
+
+
+@asc.jit
+def past_the_end_in_block_2(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """The same stream in every block, but block 2's copy-in reaches past x: the error of block 2."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * (n + n // 2 * (b // 2)))
+    z_gm.set_global_buffer(z + b * n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
+def bad_event_in_last_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Blocks 0-2 run; block 3's flag has an event id outside 0-7 (an error of the language layer)."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    ev = 8 if b == 3 else 0
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, ev)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, ev)
+    asc.data_copy(z_gm, a, n)
+
+
+def _launches():
+    x = np.arange(4 * N, dtype=np.float32) - 100
+    out = [
+        ("tail", tail_block, 4, lambda: (x.copy(), np.zeros_like(x), N, N // 2)),
+        ("past the end", past_the_end_in_block_2, 4, lambda: (x[:3 * N + N // 2].copy(), np.zeros_like(x), N)),
+        ("same values", replay.same_values, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("diverging", replay.diverging, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("data branch", replay.data_branch, 1, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("reads neighbour", replay.reads_neighbour, 4, lambda: (x.copy(), np.zeros_like(x), np.zeros_like(x), N)),
+        ("flagged tiles", races.copy_add_copy, 2, lambda: (x.copy(), np.zeros_like(x), 2, True, True, True)),
+        ("missing flag", races.copy_add_copy, 2, lambda: (x.copy(), np.zeros_like(x), 2, True, False, True)),
+        ("shift through gm", races.shift_through_gm, 2, lambda: (np.zeros(2 * N, np.float32), 0)),
+        ("event id out of range in block 3", bad_event_in_last_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+    ]
+    if UPSTREAM is not None:
+        t1 = _tutorial(UPSTREAM / "tutorials" / "01_add" / "add.py")
+        t2 = _tutorial(UPSTREAM / "tutorials" / "02_add_framework" / "add_framework.py")
+        y = np.arange(8 * 2048, dtype=np.float32)
+        out += [("tutorial 01", t1.vadd_kernel, 8, lambda: (y.copy(), y + 1, np.zeros_like(y), 2048)),
+                ("tutorial 02", t2.vadd_kernel, 8, lambda: (y.copy(), y + 1, np.zeros_like(y), 2048, 128))]
+    return out
+
+
+def _outcome(kernel, blocks, args):
+    kernel.__dict__.pop("_v1_tapes", None)
+    try:
+        kernel[blocks](*args)
+    except (KernelRuntimeError, ValueError) as e:
+        return None, f"{type(e).__name__}: {e}"
+    report = dict(rt.last_launch_report())
+    return report, None
+
+
+@pytest.mark.parametrize("platform", [config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599])
+@pytest.mark.parametrize("name,kernel,blocks,make", _launches(), ids=[c[0] for c in _launches()])
+def test_blocks_run_as_block_0_leave_what_running_each_block_leaves(name, kernel, blocks, make, platform,
+                                                                     monkeypatch):
+    config.set_platform(config.Backend.Model, platform)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    results = {}
+    for mode in ("", "each"):
+        monkeypatch.setenv("ASC_V1_BLOCKS", mode)
+        args = make()
+        results[mode] = _outcome(kernel, blocks, args), [a.view(np.uint8).copy() for a in args
+                                                        if isinstance(a, np.ndarray)]
+    (rep_u, err_u), bufs_u = results[""]
+    (rep_e, err_e), bufs_e = results["each"]
+    assert err_u == err_e
+    assert rep_u == rep_e
+    for a, b in zip(bufs_u, bufs_e):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_uniform_blocks_skip_the_engine_for_blocks_1_on(monkeypatch):
+    """The path is taken: only block 0 is issued to a full engine in a launch of identical blocks."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    seen = []
+    real = v1_launch.BlockEngine
+
+    class Counting(real):
+        def __init__(self, launch, b):
+            seen.append(b)
+            super().__init__(launch, b)
+    monkeypatch.setattr(v1_launch, "BlockEngine", Counting)
+    x = np.arange(4 * N, dtype=np.float32)
+    z = np.zeros_like(x)
+    tail_block[4](x, z, N, N)            # every block the same stream at its own offset
+    np.testing.assert_array_equal(z, x * 2)
+    assert seen == [0]
+    seen.clear()
+    tail_block[4](x, z, N, N // 2)       # the last block's stream differs: every block in full
+    assert seen == [0, 1, 2, 3]
