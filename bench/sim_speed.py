@@ -301,9 +301,10 @@ def _upstream_tutorial(name, path):
 
 def v1_rows(rows, x, y):
     """pyasc v1 tutorials 01 (flags) and 02 (queues) at 64x their size (1M elements, 8 blocks of 16 tiles).
-    In full every v1 instruction (1280 of them here) runs as its own numpy call with the race checks and
-    the tick model, so the full run costs per instruction; a repeated launch replays the recorded data ops
-    with the blocks as lanes (64 numpy calls here), its checks' verdict and ticks reused."""
+    A first launch (the "full" column) runs the kernel's Python body per block, block 0's 160 instructions
+    with the race checks and the tick model, and the other blocks' data across the blocks when they issue
+    block 0's stream again; a repeated launch replays the recorded data ops with the blocks as lanes (16
+    numpy calls here: copies read through and folded into the add), its checks' verdict and ticks reused."""
     t1 = _upstream_tutorial("tutorial_01_add", "01_add/add.py")
     t2 = _upstream_tutorial("tutorial_02_add_framework", "02_add_framework/add_framework.py")
     if t1 is None or t2 is None:
