@@ -256,3 +256,31 @@ def test_instruction_fields_outside_their_hardware_range_fail_at_the_line():
         assert f"test_v1_api_forms.py:{_line(copy_blocks, '# line: copy')}: " in str(e.value)
     with pytest.raises(ValueError, match=re.escape("BinaryRepeatParams.dst_rep_stride = 256 is outside [0, 255]")):
         strided_add[1](x, 256)
+
+
+@asc.jit
+def one_add(x: asc.GlobalAddress, form: asc.ConstExpr[str], dtype: asc.ConstExpr):
+    a = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0, 256)
+    asc.duplicate(a, 1, 64)
+    if form == "no count":
+        asc.add(a, a, a)                                                      # line: add
+    elif form == "float count":
+        asc.add(a, a, a, 128 / 2)
+    elif form == "div":
+        asc.div(a, a, a, 64)
+    else:
+        asc.add(a, a, a, 64)
+
+
+def test_binary_instructions_need_an_int_count_and_upstreams_dtypes():
+    x = np.zeros(256, np.float32)
+    one_add[1](x, "ok", asc.int32)                   # add takes int32 (and int16, float16, float32)
+    with pytest.raises(TypeError, match=r"add needs an element count or a mask form") as e:
+        one_add[1](x, "no count", asc.float32)
+    assert f"test_v1_api_forms.py:{_line(one_add, '# line: add')}: " in str(e.value)
+    with pytest.raises(TypeError, match=r"add: count must be an int, got 64\.0"):
+        one_add[1](x, "float count", asc.float32)
+    with pytest.raises(TypeError, match=r"Invalid dst data type, got int32, expect one of float16, float32"):
+        one_add[1](x, "div", asc.int32)            # div: floats only
+    with pytest.raises(TypeError, match=r"Invalid dst data type, got uint8"):
+        one_add[1](x, "ok", asc.uint8)

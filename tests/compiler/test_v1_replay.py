@@ -31,7 +31,7 @@ def full_runs(monkeypatch):
     monkeypatch.setattr(v1_launch, "_run_blocks", run)
     monkeypatch.delenv("ASC_REPLAY", raising=False)
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
-    for k in (scaled, diverging, reads_neighbour, data_branch, same_values, unwritten_tail):
+    for k in (scaled, diverging, reads_neighbour, data_branch, same_values, unwritten_tail, typed_copy):
         k.__dict__.pop("_v1_tapes", None)
     return count
 
@@ -348,3 +348,33 @@ def test_replays_that_read_through_copies_equal_the_full_run(monkeypatch):
         program[3](x, z, tuple(prog))          # records (and, under verify, compares full and replayed runs)
         program[3](x + 1, z, tuple(prog))      # replays
     check()
+
+
+DTYPE = asc.float32     # a module-level dtype the kernel names (pyasc's DataType is unhashable)
+
+
+@asc.jit
+def typed_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, out_dtype: asc.ConstExpr):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    zg.set_global_buffer(z)
+    a = asc.LocalTensor(DTYPE, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.muls(a, a, 2.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    b = asc.LocalTensor(out_dtype, asc.TPosition.VECOUT, n * 4, n)
+    asc.data_copy(b, a, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, b, n)
+
+
+def test_dtype_constants_and_dtype_arguments_key_the_structure(full_runs):
+    """A dtype at module level or passed as a ConstExpr is part of the launch's structure: the second launch
+    replays instead of failing to build its key."""
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    typed_copy[1](x, z, N, asc.float32)
+    typed_copy[1](x + 1, z, N, asc.float32)
+    assert full_runs[0] == 1
+    np.testing.assert_array_equal(z, (x + 1) * 2)

@@ -18,6 +18,8 @@ def _value_key(v):
     """A hashable stand-in for a value the body sees, or None when it has none (then no replay)."""
     if isinstance(v, GmPointer):
         return ("gm", v.buf, str(v.dtype), v.size, v.offset)
+    if isinstance(v, _Dtype):
+        return ("dtype", str(v))       # pyasc's DataType is unhashable
     if isinstance(v, _SIMPLE):
         return (type(v).__name__, v)
     if isinstance(v, (tuple, list)):

@@ -27,6 +27,14 @@ def _aligned(name, *tensors):
                         f"({32 // t.itemsize} elements of {t.dtype})")
 
 
+def _whole(name, what, v):
+    """An instruction's count or repeat: an int (the hardware field is an integer register)."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):    # upstream's overloads take ints only
+        raise error(TypeError, f"{name}: {what} must be an int, got {v!r}",
+                    f"compute {what} with integer arithmetic (// instead of /)")
+    return int(v)
+
+
 def _field_range(what, params, limits):
     """The instruction's parameter fields are hardware registers: each value must fit its field."""
     for field, lo, hi in limits:
@@ -187,13 +195,17 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
     if name != "axpy":        # Axpy alone takes a wider destination (float += half * scalar)
         _one_type(name, *tensors)
     if count is not None:
-        n = int(count)
+        n = _whole(name, "count", count)
         idx = [np.arange(n)] * len(tensors)
         form = "count"
     else:
+        if mask is None and repeat_times is None:
+            raise error(TypeError, f"{name} needs an element count or a mask form",
+                        f"write {name}(dst, src..., count), or {name}(dst, src..., mask, repeat_times, repeat_params)")
         if mask is None or repeat_times is None:
-            raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params")
-        rt = int(repeat_times)
+            raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params",
+                        f"write {name}(dst, src..., mask, repeat_times, repeat_params)")
+        rt = _whole(name, "repeat_times", repeat_times)
         if not 0 <= rt <= 255:
             raise error(ValueError, f"repeat_times {rt} is outside [0, 255]")
         p = repeat_params if repeat_params is not None else params_cls()
@@ -232,8 +244,21 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
 _builtin_max = max   # the module rebinds max to the vector instruction below
 
 
+_BINARY_TYPES = {"add": ("float16", "float32", "int16", "int32"), "div": ("float16", "float32")}
+
+
+def _binary_types(name, dst, src0, src1):
+    """pyasc's dtype rule of the binary instructions (basic/utils.py check_type), with its messages."""
+    valid = _BINARY_TYPES.get(name, _BINARY_TYPES["add"])
+    for what, t in (("dst", dst), ("src0", src0), ("src1", src1)):
+        if str(t.dtype) not in valid:
+            raise error(TypeError, f"Invalid {what} data type, got {t.dtype}, expect one of {', '.join(valid)}",
+                        f"{name} takes {', '.join(valid)} tensors")
+
+
 def _binary(name):
     def op(dst, src0, src1, *args, **kwargs):
+        _binary_types(name, dst, src0, src1)
         _vector(name, dst, (src0, src1), args, kwargs)
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src0, src1, count)`` or its mask form (BinaryRepeatParams)."
