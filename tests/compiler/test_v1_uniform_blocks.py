@@ -149,3 +149,29 @@ def test_uniform_blocks_skip_the_engine_for_blocks_1_on(monkeypatch):
     seen.clear()
     tail_block[4](x, z, N, N // 2)       # the last block's stream differs: every block in full
     assert seen == [0, 1, 2, 3]
+
+
+def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
+    """Random straight-line programs (test_v1_replay.program: copies, vector instructions, reads of what
+    nothing wrote) over 3 blocks: running blocks 1.. as block 0 equals running each in full."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    E = replay.E
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(replay._instructions(), min_size=1, max_size=10))
+    def check(prog):
+        rng = np.random.default_rng(len(prog))
+        x = rng.random(3 * 4 * E, dtype=np.float32)
+        z0 = rng.random(3 * 4 * E, dtype=np.float32)
+        out = {}
+        for mode in ("", "each"):
+            monkeypatch.setenv("ASC_V1_BLOCKS", mode)
+            z = z0.copy()
+            replay.program[3](x, z, tuple(prog))
+            out[mode] = (z.view(np.uint32).copy(), rt.last_launch_report())
+        np.testing.assert_array_equal(out[""][0], out["each"][0])
+        assert out[""][1] == out["each"][1]
+    check()
