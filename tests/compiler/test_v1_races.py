@@ -515,3 +515,31 @@ def test_a_wait_issued_before_its_set_holds_only_its_pipe():
             as e:
         wait_first[1](x, np.zeros_like(x), "barrier")
     assert f":{_line(wait_first.fn, '# line: barrier')}:" in str(e.value)
+
+
+@asc.jit
+def inside_one_block(x: asc.GlobalAddress, case: asc.ConstExpr[str]):
+    """Accesses of V and S inside one 32-byte block (8 floats) with no flag between them."""
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+    if case == "before":
+        asc.duplicate(a, 1.0, 8)                 # an earlier V write that does cover element 6
+    asc.duplicate(a, 2.0, 4)                                                  # line: fill
+    a.set_value(6, 5.0)                                                       # line: scalar
+    if case == "overlap":
+        a.set_value(2, 5.0)                                                   # line: overlapping
+
+
+def test_accesses_inside_one_32_byte_block_race_only_on_shared_bytes():
+    """The detector tracks 32-byte blocks, but a race needs a shared byte: V writing elements 0..3 and S
+    writing element 6 of one block do not race; element 2 does; and an earlier unordered V write that covers
+    element 6 races although the block's latest V write does not."""
+    x = np.zeros(64, np.float32)
+    inside_one_block[1](x, "apart")
+    with pytest.raises(KernelRuntimeError, match=r"write-after-write race on UB .* between pipes V and S") as e:
+        inside_one_block[1](x, "overlap")
+    assert f"duplicate on V (line {_line(inside_one_block.fn, '# line: fill')})" in str(e.value)
+    with pytest.raises(KernelRuntimeError, match=r"write-after-write race") as e:
+        inside_one_block[1](x, "before")
+    line = _line(inside_one_block.fn, "# an earlier V write")
+    assert f"duplicate on V (line {line})" in str(e.value)
+    assert f":{_line(inside_one_block.fn, '# line: scalar')}:" in str(e.value)

@@ -29,6 +29,17 @@ def _fail(op, message, hint=None, category="RaceError"):
                    category)
 
 
+def _meet(a, b):
+    """Whether two on-chip regions share a byte (strided forms: a 32-byte block)."""
+    if a.space != b.space or a.hi <= b.lo or b.hi <= a.lo:
+        return False
+    if a.granules is None and b.granules is None:
+        return True
+    ga = a.granules if a.granules is not None else np.arange(a.lo // GRANULE, -(-a.hi // GRANULE))
+    gb = b.granules if b.granules is not None else np.arange(b.lo // GRANULE, -(-b.hi // GRANULE))
+    return bool(np.intersect1d(ga, gb).size)
+
+
 class Launch:
     """What the blocks of one launch share: GM buffers, who wrote each GM element, warnings."""
 
@@ -68,6 +79,8 @@ class BlockEngine(MemoryViews):
         self.n = -1
         self.ops = []                     # (name, pipe name, file, line) per op index
         self.ends = []                    # the time each op's data is ready
+        self.accesses = []                # (reads, writes) per op index
+        self.by_pipe = [[] for _ in PIPES]  # op indices per pipe, in order
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
         self.flags = {}
         self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
@@ -126,6 +139,8 @@ class BlockEngine(MemoryViews):
         pipe = PIPES.index(op.pipe)
         self.ops.append((op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None))
         self.ends.append(0.0)
+        self.accesses.append((op.reads, op.writes))
+        self.by_pipe[pipe].append(n)
         if self.trace is not None:
             op = op if op.name in _SYNC else freeze(op)    # the frozen op serves the replay record too
             self.trace.append(op)
@@ -243,6 +258,8 @@ class BlockEngine(MemoryViews):
         if self.launch.checks or self.auto_sync:
             lw, lr = tr.latest(r, write)
             found = ordering.conflicts(self.seen[pipe], pipe, lw, lr)
+            if found and r.space != "GM":
+                found = self._exact(found, r, pipe)
             if found and not self.auto_sync:
                 # the latest unordered access: ordering it orders the earlier ones its pipe waited for
                 found = [max(found, key=lambda f: f[2])]
@@ -261,6 +278,23 @@ class BlockEngine(MemoryViews):
                     raise _fail(op, msg, hint)
         tr.record(r, pipe, n, write)
         return after, ev
+
+    def _exact(self, found, r, pipe):
+        """Granule conflicts that are byte conflicts: two accesses inside one 32-byte block that touch different
+        bytes do not race. For each, the latest unobserved op of the other pipe whose bytes meet ``r``'s (the
+        granule's latest op may not, while an earlier one does)."""
+        out = []
+        seen = self.seen[pipe]
+        for kind, q, other in found:
+            for m in reversed(self.by_pipe[q]):
+                if m > other:
+                    continue
+                if m <= seen[q]:
+                    break
+                if any(_meet(r, x) for x in self.accesses[m][0 if kind == "WAR" else 1]):
+                    out.append((kind, q, m))
+                    break
+        return out
 
     def _view_after(self, other):
         """What a pipe has observed once it waited for op ``other`` (its pipe's view at that op)."""
