@@ -150,11 +150,11 @@ class BlockEngine(MemoryViews):
             held[3].append((op, n, self.timing.issue_later(pipe)))
             return None
         if self.held and op.name == "pipe_barrier" and op.attrs["target"] == "ALL":
-            key, wait, _, _ = next(iter(self.held.values()))
+            _, wait, _, _ = next(iter(self.held.values()))
             raise _fail(op, f"pipe_barrier(PIPE_ALL) waits for every pipe, and pipe {wait.pipe} waits at line "
                         f"{wait.loc[1] if wait.loc else '?'} for a flag ({wait.attrs['text']}) only a later "
                         "instruction sets: on the device the block hangs here",
-                        f"set the flag before this barrier, or wait for it after the set_flag", "PipeHangError")
+                        "set the flag before this barrier, or wait for it after the set_flag", "PipeHangError")
         return self._run(op, pipe, n)
 
     def _run(self, op, pipe, n, at=None):
