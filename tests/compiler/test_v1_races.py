@@ -543,3 +543,41 @@ def test_accesses_inside_one_32_byte_block_race_only_on_shared_bytes():
     line = _line(inside_one_block.fn, "# an earlier V write")
     assert f"duplicate on V (line {line})" in str(e.value)
     assert f":{_line(inside_one_block.fn, '# line: scalar')}:" in str(e.value)
+
+
+@asc.jit
+def two_loads(x: asc.GlobalAddress, z: asc.GlobalAddress, between: asc.ConstExpr[str]):
+    """Two copies into overlapping UB bytes (a halo reload), then the sum of the window copied out."""
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * N)
+    asc.data_copy(a, x_gm, N)                                          # line: first copy
+    if between == "barrier":
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+    elif between == "flags":
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        asc.set_flag(asc.HardEvent.V_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE2, 0)
+    asc.data_copy(a[N // 2:], x_gm[N:], N)                             # line: second copy
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, N + N // 2)
+
+
+def test_copies_of_one_pipe_into_overlapping_bytes_need_a_barrier_of_that_pipe():
+    """DataCopy's constraint: DMAs of one pipe may complete out of order, so the second copy may land
+    first; pipe_barrier(PIPE_MTE2), or a flag chain through another pipe, orders them."""
+    x = np.arange(2 * N, dtype=np.float32)
+    z = np.zeros(N + N // 2, np.float32)
+    first, second = _line(two_loads.fn, "# line: first copy"), _line(two_loads.fn, "# line: second copy")
+    two_loads[1](x, z, "nothing")
+    assert rt.last_launch_report()["warnings"] == [
+        f"test_v1_races.py:{second}: data_copy on MTE2 writes bytes [{N // 2 * 4}, {N // 2 * 4 + N * 4}) of UB "
+        f"(VECIN, LocalTensor(VECIN) of line {first - 1}) that the data_copy at line {first}, also on MTE2, writes, "
+        f"and nothing makes that one complete first: copies of one pipe may complete out of order; add "
+        f"asc.pipe_barrier(asc.PipeID.PIPE_MTE2) between line {first} and line {second}"]
+    np.testing.assert_array_equal(z, np.concatenate([x[:N // 2], x[N:2 * N]]))
+    for between in ("barrier", "flags"):
+        two_loads[1](x, z, between)
+        assert rt.last_launch_report()["warnings"] == []

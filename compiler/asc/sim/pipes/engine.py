@@ -18,7 +18,7 @@ from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
 from .timing import PipeSchedule
 
-S = PIPES.index("S")
+S, MTE2, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE3"))
 _SYNC = ("set_flag", "wait_flag", "pipe_barrier")
 
 
@@ -31,7 +31,7 @@ def _fail(op, message, hint=None, category="RaceError"):
 
 def _meet(a, b):
     """Whether two on-chip regions share a byte (strided forms: a 32-byte block)."""
-    if a.space != b.space or a.hi <= b.lo or b.hi <= a.lo:
+    if a.space != b.space or a.buf != b.buf or a.hi <= b.lo or b.hi <= a.lo:
         return False
     if a.granules is None and b.granules is None:
         return True
@@ -82,6 +82,7 @@ class BlockEngine(MemoryViews):
         self.accesses = []                # (reads, writes) per op index
         self.by_pipe = [[] for _ in PIPES]  # op indices per pipe, in order
         self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
+        self.done_seen = np.full(len(PIPES), -1, dtype=np.int64)   # per pipe: own ops known complete
         self.flags = {}
         self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
         self.held = {}                    # pipe -> (flag, its wait_flag, op index, [queued (op, index, issued)])
@@ -276,8 +277,34 @@ class BlockEngine(MemoryViews):
                                                       (op.name, op.pipe, op.loc[0] if op.loc else "?",
                                                        op.loc[1] if op.loc else None))
                     raise _fail(op, msg, hint)
+        if write and (pipe == MTE2 or pipe == MTE3) and self.launch.checks and not self.auto_sync:
+            self._dma_overlap(op, r, pipe, tr, n)
         tr.record(r, pipe, n, write)
         return after, ev
+
+    def _dma_overlap(self, op, r, pipe, tr, n):
+        """DMAs of one pipe may complete out of order: a copy writing bytes an earlier copy of its pipe writes,
+        with nothing making the earlier one complete first (a pipe_barrier of the pipe, or a flag chain back to
+        it), needs pipe_barrier (DataCopy's constraint). A launch-report warning: the device shows it rarely."""
+        lw, _ = tr.latest(r, False)
+        done = self.done_seen[pipe]
+        if lw[pipe] <= done:
+            return
+        for m in reversed(self.by_pipe[pipe]):
+            if m >= n:
+                continue
+            if m <= done:
+                return
+            if any(_meet(r, w) for w in self.accesses[m][1]) and self.ops[m][0] == "data_copy":
+                first = self.ops[m][3]
+                where = f"GM '{r.buf}'" if r.space == "GM" else f"{r.space} ({r.position}, {r.owner})"
+                name = PIPES[pipe]
+                self.launch.warn(op, f"{op.name} on {name} writes bytes [{r.lo}, {r.hi}) of {where} that the "
+                                 f"data_copy at line {first}, also on {name}, writes, and nothing makes that one "
+                                 f"complete first: copies of one pipe may complete out of order; add "
+                                 f"asc.pipe_barrier(asc.PipeID.PIPE_{name}) between line {first} and line "
+                                 f"{op.loc[1] if op.loc else '?'}")
+                return
 
     def _exact(self, found, r, pipe):
         """Granule conflicts that are byte conflicts: two accesses inside one 32-byte block that touch different
@@ -335,14 +362,19 @@ class BlockEngine(MemoryViews):
             if pipe == S:
                 # the scalar unit stalls, and it issues every pipe's later instructions: they all follow the flag
                 np.maximum(self.seen, snap, out=self.seen)
+                np.maximum(self.done_seen, snap, out=self.done_seen)
             else:
                 self.seen[pipe] = np.maximum(self.seen[pipe], snap)
+                # what the setter saw of this pipe's own instructions has completed
+                self.done_seen[pipe] = max(self.done_seen[pipe], snap[pipe])
             tm.wait_flag(pipe, fired, ev, setter.pipe_index)
         else:   # pipe_barrier
             if a["target"] == "ALL":
                 self.seen[:] = self.seen.max(axis=0)
+                self.done_seen[:] = n
                 tm.barrier_all()
             else:
+                self.done_seen[pipe] = n
                 tm.barrier(pipe)
         return None
 
