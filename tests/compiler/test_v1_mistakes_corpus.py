@@ -352,8 +352,8 @@ CASES = {
         lambda: [data(4 * T + 8, 1), np.zeros(4 * T + 8, np.float32), np.zeros(4 * T, np.float32), T],
         lambda a: a[0][8:] * f32(2), 2, KernelRuntimeError,
         # block 0 reads its halo (block 1's first elements) before block 1 writes them: reported at the write
-        error_at("x.write_w", "data_copy to 'w' overwrites elements block 0 read in the same launch (block 1)",
-                 category="RaceError")),
+        error_at("x.write_w", "data_copy to 'w' overwrites elements block 0 read in the same launch (block 1; "
+                 "block 0's read at line", category="RaceError")),
     # 5. correct kernels with flags at unusual but valid places
     "preset_backward_flags": Case(add_double_buffer_preset_backward_flags, 2,
                                   lambda: [data(2 * 6 * T, 1), data(2 * 6 * T, 2), np.zeros(2 * 6 * T, np.float32),

@@ -265,14 +265,16 @@ def test_a_block_reading_gm_another_block_writes_races_its_own_rows_do_not():
     np.testing.assert_array_equal(z, np.repeat(np.float32([1, 2]), N))
     line = _line(shift_through_gm.fn, "# line: read back")
     # block 1 reads row 0, which block 0 wrote (blocks run concurrently on the device)
+    write = _line(shift_through_gm.fn, "asc.data_copy(mine, a, N)")
     with pytest.raises(KernelRuntimeError, match=r"data_copy of 'z' reads data written by block 0 in the same "
-                       r"launch \(block 1\)") as e:
+                       rf"launch \(block 1; block 0's write at line {write}\)") as e:
         shift_through_gm[2](z, 0)
     assert e.value.category == "RaceError" and f":{line}:" in str(e.value)
     # block 0 reads row 1 before block 1 writes it: the write then overwrites what another block read
     with pytest.raises(KernelRuntimeError, match=r"data_copy to 'z' overwrites elements block 0 read in the same "
-                       r"launch \(block 1\)"):
+                       rf"launch \(block 1; block 0's read at line {line}\)") as e:
         shift_through_gm[2](z, 1)
+    assert f":{write}:" in str(e.value)
 
 
 @asc.jit

@@ -165,7 +165,7 @@ def test_blocks_reading_what_other_blocks_wrote_replay_in_block_order(full_runs,
     z, w = np.zeros_like(x), np.zeros_like(x)
     # blocks run concurrently on the device: the checks report it as the tile engine's would
     with pytest.raises(KernelRuntimeError, match=r"data_copy to 'z' overwrites elements block 0 read in the same "
-                       r"launch \(block 1\)") as e:
+                       r"launch \(block 1; block 0's read at line \d+\)") as e:
         reads_neighbour[4](x, z, w, N)
     import inspect
     lines, first = inspect.getsourcelines(reads_neighbour.fn)

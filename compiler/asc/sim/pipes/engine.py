@@ -208,9 +208,11 @@ class BlockEngine(MemoryViews):
                     if write:
                         g.write(r, self.block_idx, op.name, bool(op.attrs.get("atomic")), op)
                     else:
-                        g.read(r, self.block_idx, op.name)
+                        g.read(r, self.block_idx, op.name, op.loc[1] if op.loc else None)
                 except SimError as e:
-                    raise _fail(op, f"{e} (block {self.block_idx})", e.hint, type(e).__name__) from None
+                    other = getattr(e, "other", None)
+                    raise _fail(op, f"{e} (block {self.block_idx}{'; ' + other if other else ''})", e.hint,
+                                type(e).__name__) from None
         else:
             cap = self.capacity[r.space]
             if r.lo < 0 or r.hi > cap:

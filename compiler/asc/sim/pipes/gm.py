@@ -21,6 +21,7 @@ class GmRaces:
         self.gm = gm
         self.buffers = {}
         self.pending = []     # (buffer, element index, other block's values, its tag, op name, op): compared once written
+        self.sites = {}       # GM argument -> [(lo, hi, block, write, line)] of the launch's accesses
 
     def _buffer(self, name):
         b = self.buffers.get(name)
@@ -38,13 +39,29 @@ class GmRaces:
         idx = ((g[:, None] * GRANULE + np.arange(0, GRANULE, itemsize)[None, :]) // itemsize).reshape(-1)
         return idx[(idx >= lo) & (idx < hi)]
 
-    def read(self, region, block, what):
+    def _site(self, buf, region, block, write, line):
+        """Remember who touched which bytes (named in a race report)."""
+        self.sites.setdefault(buf, []).append((region.lo, region.hi, block, write, line))
+
+    def _other(self, buf, region, block, write):
+        """The line of another block's access meeting ``region`` (a write, or a read), for the report."""
+        for lo, hi, b, w, line in self.sites.get(buf, ()):
+            if b != block and w == write and lo < region.hi and region.lo < hi:
+                return f"block {b}'s {'write' if w else 'read'} at line {line}"
+        return None
+
+    def read(self, region, block, what, line=None):
         """Block ``block`` reads ``region``: a race if another block wrote any of it in this launch."""
         buf = self._buffer(region.buf)
         el = self.elements(region, buf.data.itemsize)
         blocks = np.array([block])
         if buf.has_writes():
-            races.check_read_race(buf, buf.writer_tags()[el], blocks, what)
+            try:
+                races.check_read_race(buf, buf.writer_tags()[el], blocks, what)
+            except races.RaceError as e:
+                e.other = self._other(region.buf, region, block, True)
+                raise
+        self._site(region.buf, region, block, False, line)
 
         def mark(lo, hi):    # applied when a write needs the readers (never, for an argument only read)
             lo[el] = np.minimum(lo[el], block)
@@ -60,8 +77,13 @@ class GmRaces:
         blocks = np.array([block])
         if buf.has_reads():
             lo, hi = buf.reader_span()
-            races.check_overwrite_race(buf, lo[el], hi[el], blocks, what)
+            try:
+                races.check_overwrite_race(buf, lo[el], hi[el], blocks, what)
+            except races.RaceError as e:
+                e.other = self._other(region.buf, region, block, False)
+                raise
         buf.written = True
+        self._site(region.buf, region, block, True, who.loc[1] if who is not None and who.loc else None)
         buf.log.cover.append((el.start, min(el.stop, buf.n)) if isinstance(el, slice) else (0, el, 1, 1, 1, None))
         tags = buf.writer_tags()
         window = tags[el]
