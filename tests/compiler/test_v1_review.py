@@ -1,0 +1,75 @@
+"""Known engine bugs in the v1 paths, each shown by a minimal kernel: the uniform-blocks path (blocks 1.. run as
+block 0 ran), the replay tape and its read-through/sink steps must leave every buffer and report exactly as
+running each block in full (``ASC_V1_BLOCKS=each``, ``ASC_REPLAY=off``) does. Each test is a strict xfail
+until the engine is fixed."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asc
+import asc.runtime.config as config
+
+N = 256
+
+
+@pytest.fixture(autouse=True)
+def _platform(monkeypatch):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.delenv("ASC_V1_BLOCKS", raising=False)
+    monkeypatch.delenv("ASC_REPLAY", raising=False)
+
+
+def _launch(monkeypatch, kernel, blocks, args, env):
+    """Launch on copies of ``args`` with the environment ``env``; (the arrays after it, the report)."""
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    kernel.__dict__.pop("_v1_tapes", None)
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        kernel[blocks](*args)
+    finally:
+        for k in env:
+            monkeypatch.delenv(k)
+    rep = dict(kernel.last_launch)
+    rep.pop("timeline", None)
+    return [a for a in args if isinstance(a, np.ndarray)], rep
+
+
+def _each(monkeypatch, kernel, blocks, args):
+    return _launch(monkeypatch, kernel, blocks, args, {"ASC_V1_BLOCKS": "each", "ASC_REPLAY": "off"})
+
+
+def _assert_same(got, want):
+    (g_bufs, g_rep), (w_bufs, w_rep) = got, want
+    for g, w in zip(g_bufs, w_bufs):
+        np.testing.assert_array_equal(g.view(np.uint8), w.view(np.uint8))
+    assert g_rep == w_rep
+
+
+# -- a held pipe on the uniform path -----------------------------------------------------------------
+@asc.jit
+def held_vector_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    b = asc.get_block_idx()
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x + b * n, n)
+    zg.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)      # V is held until the set below
+    asc.adds(c, a, 1.0, n)                      # queued: runs after the copy-in
+    asc.data_copy(a, xg, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(zg, c, n)
+
+
+@pytest.mark.xfail(strict=True, reason="uniform path runs blocks 1.. in issue order, not in the order a held "
+                                       "pipe runs them: the queued adds reads UB before the copy-in (NaN)")
+def test_blocks_after_0_run_a_held_pipes_queue_after_its_set(monkeypatch):
+    x = np.arange(4 * N, dtype=np.float32)
+    args = (x, np.zeros_like(x), N)
+    each = _each(monkeypatch, held_vector_pipe, 4, args)
+    np.testing.assert_array_equal(each[0][1], x + 1)      # the reference is right
+    _assert_same(_launch(monkeypatch, held_vector_pipe, 4, args, {"ASC_REPLAY": "off"}), each)
