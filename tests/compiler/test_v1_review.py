@@ -125,3 +125,58 @@ def test_a_scalar_store_between_masked_lanes_is_not_a_race():
     z = np.full(N, -1, np.float32)
     scalar_store_between_masked_lanes[1](z, N)
     assert z[0] == 2.0 and z[8] == 2.0 and z[4] == 0.0
+
+
+# -- arguments that overlap in memory ----------------------------------------------------------------
+@asc.jit
+def shift_by_one_tile(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+    """Block b reads x's tile b and writes y's tile b; launched with y = x[n:], block b + 1 reads what block b
+    writes."""
+    b = asc.get_block_idx()
+    xg, yg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x + b * n, n)
+    yg.set_global_buffer(y + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.adds(a, a, 1.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(yg, a, n)
+
+
+def _overlapping():
+    base = np.zeros(5 * N, np.float32)
+    return base, base[:4 * N], base[N:]
+
+
+def _outcome(monkeypatch, env):
+    base, x, y = _overlapping()
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    shift_by_one_tile.__dict__.pop("_v1_tapes", None)
+    try:
+        shift_by_one_tile[4](x, y, N)
+        return base
+    except Exception as e:      # noqa: BLE001  (the outcome compared may be an error)
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.xfail(strict=True, reason="GM accesses are logged per argument name: a block reading bytes another "
+                                       "block wrote through an overlapping argument is no race (the tile engine "
+                                       "shares one log between overlapping views)")
+def test_a_read_of_another_blocks_write_through_an_overlapping_argument_is_a_race():
+    _, x, y = _overlapping()
+    with pytest.raises(Exception, match="race"):
+        shift_by_one_tile[4](x, y, N)
+
+
+@pytest.mark.xfail(strict=True, reason="the uniform path checks blocks' GM independence per argument name, so "
+                                       "with overlapping arguments it runs blocks 1.. op by op across blocks: "
+                                       "y is [1, 2, 1, 1] per tile instead of each block in full's [1, 2, 3, 4]")
+def test_overlapping_arguments_give_the_uniform_path_each_blocks_result(monkeypatch):
+    each = _outcome(monkeypatch, {"ASC_V1_BLOCKS": "each", "ASC_REPLAY": "off"})
+    uniform = _outcome(monkeypatch, {"ASC_V1_BLOCKS": "", "ASC_REPLAY": "off"})
+    if isinstance(each, str) or isinstance(uniform, str):
+        assert uniform == each
+    else:
+        np.testing.assert_array_equal(uniform, each)
