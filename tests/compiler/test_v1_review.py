@@ -180,3 +180,69 @@ def test_overlapping_arguments_give_the_uniform_path_each_blocks_result(monkeypa
         assert uniform == each
     else:
         np.testing.assert_array_equal(uniform, each)
+
+
+# -- user mistakes that end in an internal traceback -------------------------------------------------
+def _located(e):
+    """A kernel error names the user's line (this file) and carries a fix."""
+    return "test_v1_review.py:" in str(e) and getattr(e, "hint", None) is not None
+
+
+@asc.jit
+def negative_copy_count(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    zg.set_global_buffer(z, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, -8)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, n)
+
+
+@pytest.mark.xfail(strict=True, reason="a negative data_copy count makes a segment of -32 bytes: numpy's "
+                                       "'could not broadcast' ValueError from sim/pipes/compute.py, unlocated")
+def test_a_negative_data_copy_count_is_a_located_error():
+    x = np.arange(N, dtype=np.float32)
+    with pytest.raises(Exception) as e:
+        negative_copy_count[1](x, np.zeros_like(x), N)
+    assert _located(e.value), repr(e.value)
+
+
+@asc.jit
+def negative_vector_count(z: asc.GlobalAddress, n: int):
+    zg = asc.GlobalTensor()
+    zg.set_global_buffer(z, n)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, n)
+    asc.duplicate(c, 1.0, -4)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, c, n)
+
+
+@pytest.mark.xfail(strict=True, reason="a negative vector count is accepted and does nothing (np.arange(-4) is "
+                                       "empty); the count field is unsigned on the device")
+def test_a_negative_vector_count_is_a_located_error():
+    with pytest.raises(Exception) as e:
+        negative_vector_count[1](np.zeros(N, np.float32), N)
+    assert _located(e.value), repr(e.value)
+
+
+@asc.jit
+def int16_scalar_out_of_range(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    zg.set_global_buffer(z, n)
+    a = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.adds(a, a, 100000, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, n)
+
+
+@pytest.mark.xfail(strict=True, reason="a scalar outside the tensor's dtype (adds/duplicate/set_value on int16) "
+                                       "raises numpy's OverflowError from sim/pipes/compute.py, unlocated")
+def test_a_scalar_outside_the_dtype_is_a_located_error():
+    x = np.arange(N, dtype=np.int16)
+    with pytest.raises(Exception) as e:
+        int16_scalar_out_of_range[1](x, np.zeros_like(x), N)
+    assert _located(e.value), repr(e.value)
