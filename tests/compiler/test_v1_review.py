@@ -246,3 +246,35 @@ def test_a_scalar_outside_the_dtype_is_a_located_error():
     with pytest.raises(Exception) as e:
         int16_scalar_out_of_range[1](x, np.zeros_like(x), N)
     assert _located(e.value), repr(e.value)
+
+
+# -- the replay's structure key ----------------------------------------------------------------------
+FACTORS = (2.0, 1.0)      # a module-level tuple of numbers the kernel reads
+
+
+@asc.jit
+def scaled_by_module_tuple(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    b = asc.get_block_idx()
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x + b * n, n)
+    zg.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.muls(a, a, FACTORS[0], n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, n)
+
+
+@pytest.mark.xfail(strict=True, reason="structure_key keys only module constants that are numbers, strings, "
+                                       "enums or dtypes (a tuple is skipped though _value_key handles it): a "
+                                       "rebound tuple replays the first launch's scalar")
+def test_a_rebound_module_tuple_is_another_structure(monkeypatch):
+    scaled_by_module_tuple.__dict__.pop("_v1_tapes", None)
+    x = np.ones(2 * N, np.float32)
+    z = np.zeros_like(x)
+    scaled_by_module_tuple[2](x, z, N)
+    assert z[0] == 2.0
+    monkeypatch.setitem(globals(), "FACTORS", (3.0, 1.0))
+    scaled_by_module_tuple[2](x, z, N)
+    np.testing.assert_array_equal(z, 3.0)
