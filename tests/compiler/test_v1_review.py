@@ -278,3 +278,25 @@ def test_a_rebound_module_tuple_is_another_structure(monkeypatch):
     monkeypatch.setitem(globals(), "FACTORS", (3.0, 1.0))
     scaled_by_module_tuple[2](x, z, N)
     np.testing.assert_array_equal(z, 3.0)
+
+
+# -- blocks writing identical values -------------------------------------------------------------------
+@asc.jit
+def every_block_copies_one_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    zg.set_global_buffer(z, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, n)
+
+
+@pytest.mark.xfail(strict=True, reason="GmRaces.check_values compares the blocks' values with !=, so identical "
+                                       "NaN bits written by two blocks are 'different values' (a RaceError)")
+def test_blocks_writing_identical_nan_bits_are_allowed():
+    x = np.arange(N, dtype=np.float32)
+    x[3] = np.nan
+    z = np.zeros_like(x)
+    every_block_copies_one_tile[2](x, z, N)        # finite values: allowed; the same with a NaN must be too
+    np.testing.assert_array_equal(z.view(np.uint32), x.view(np.uint32))
