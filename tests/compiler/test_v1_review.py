@@ -300,3 +300,33 @@ def test_blocks_writing_identical_nan_bits_are_allowed():
     z = np.zeros_like(x)
     every_block_copies_one_tile[2](x, z, N)        # finite values: allowed; the same with a NaN must be too
     np.testing.assert_array_equal(z.view(np.uint32), x.view(np.uint32))
+
+
+# -- a held pipe and a queue -------------------------------------------------------------------------
+@asc.jit
+def deque_while_the_enque_is_held(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    zg.set_global_buffer(z, n)
+    pipe = asc.TPipe()
+    qout = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(qout, 1, n * 4)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2 * n * 4, n)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)   # V is held until the set below
+    c = qout.alloc_tensor(asc.float32)
+    asc.adds(c, a, 1.0, n)                   # queued on V
+    qout.enque(c)                            # its SetFlag<V_MTE3>: queued on V too
+    c = qout.deque(asc.float32)              # WaitFlag<V_MTE3> on MTE3: holds MTE3 until V's enque fires
+    asc.data_copy(zg, c, n)                  # queued on MTE3
+    asc.data_copy(a, xg, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)    # V runs adds and the enque; MTE3 then copies out
+    qout.free_tensor(c)
+
+
+@pytest.mark.xfail(strict=True, reason="a deque's wait (WaitFlag on the consumer pipe) whose enque's set is queued "
+                                       "behind a held pipe is reported as a hang; a flag wait there holds the pipe")
+def test_a_deque_whose_enque_is_held_waits_instead_of_hanging():
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    deque_while_the_enque_is_held[1](x, z, N)
+    np.testing.assert_array_equal(z, x + 1)
