@@ -356,3 +356,35 @@ def test_a_negative_zero_scalar_is_another_structure():
     assert not np.signbit(z).any()
     scale_by[2](x, z, N, -0.0)
     assert np.signbit(z).all()         # 1.0 * -0.0 is -0.0, as ASC_REPLAY=off computes
+
+
+# -- operands a vector instruction does not take -----------------------------------------------------
+@asc.jit
+def vector_operand_mistake(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, case: asc.ConstExpr[str]):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    zg.set_global_buffer(z, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, xg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    if case == "gm dst":
+        asc.adds(zg, a, 1.0, n)         # upstream: adds(dst: LocalTensor, src: LocalTensor, ...)
+    elif case == "gm src":
+        asc.adds(a, xg, 1.0, n)
+    elif case == "str scalar":
+        asc.adds(a, a, "1", n)          # upstream: scalar: Union[int, float]
+    else:
+        asc.adds(a, a, None, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, n)
+
+
+@pytest.mark.xfail(strict=True, reason="vector instructions take any tensor and scalar: a GlobalTensor operand "
+                                       "is computed in GM, a None scalar gives NaN, a str scalar raises numpy's "
+                                       "ValueError from sim/pipes/compute.py")
+@pytest.mark.parametrize("case", ["gm dst", "gm src", "str scalar", "None scalar"])
+def test_a_vector_operand_of_the_wrong_kind_is_a_located_error(case):
+    x = np.arange(N, dtype=np.float32)
+    with pytest.raises(Exception) as e:
+        vector_operand_mistake[1](x, np.zeros_like(x), N, case)
+    assert _located(e.value), repr(e.value)
