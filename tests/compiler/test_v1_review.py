@@ -380,8 +380,8 @@ def vector_operand_mistake(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, c
 
 
 @pytest.mark.xfail(strict=True, reason="vector instructions take any tensor and scalar: a GlobalTensor operand "
-                                       "is computed in GM, a None scalar gives NaN, a str scalar raises numpy's "
-                                       "ValueError from sim/pipes/compute.py")
+                                       "is computed in GM, a None scalar gives NaN, a str scalar is parsed by "
+                                       "numpy ('x': numpy's ValueError from sim/pipes/compute.py)")
 @pytest.mark.parametrize("case", ["gm dst", "gm src", "str scalar", "None scalar"])
 def test_a_vector_operand_of_the_wrong_kind_is_a_located_error(case):
     x = np.arange(N, dtype=np.float32)
