@@ -388,3 +388,23 @@ def test_a_vector_operand_of_the_wrong_kind_is_a_located_error(case):
     with pytest.raises(Exception) as e:
         vector_operand_mistake[1](x, np.zeros_like(x), N, case)
     assert _located(e.value), repr(e.value)
+
+
+@asc.jit
+def fractional_gm_offset(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x + n / 2, 64)         # 127.5 elements for n = 255: a pointer takes whole elements
+    zg.set_global_buffer(z, 64)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(a, xg, 64)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, a, 64)
+
+
+@pytest.mark.xfail(strict=True, reason="GmPointer + a float truncates it (int(127.5) = 127) silently, where a "
+                                       "count or repeat_times that is a float is a located error")
+def test_a_fractional_gm_offset_is_a_located_error():
+    x = np.arange(N, dtype=np.float32)
+    with pytest.raises(Exception) as e:
+        fractional_gm_offset[1](x, np.zeros(64, np.float32), 255)
+    assert _located(e.value), repr(e.value)
