@@ -1,7 +1,7 @@
-"""Known engine bugs in the v1 paths, each shown by a minimal kernel: the uniform-blocks path (blocks 1.. run as
-block 0 ran), the replay tape and its read-through/sink steps must leave every buffer and report exactly as
-running each block in full (``ASC_V1_BLOCKS=each``, ``ASC_REPLAY=off``) does. Each test is a strict xfail
-until the engine is fixed."""
+"""Edge cases of the v1 paths, each shown by a minimal kernel: the uniform-blocks path (blocks 1.. run as block
+0 ran), the replay tape and its read-through/sink steps must leave every buffer and report exactly as running
+each block in full (``ASC_V1_BLOCKS=each``, ``ASC_REPLAY=off``) does; user mistakes are located errors; the
+checks neither miss nor invent a fault. The cases the engine still gets wrong are strict xfails."""
 from __future__ import annotations
 
 import numpy as np
@@ -65,8 +65,6 @@ def held_vector_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, c, n)
 
 
-@pytest.mark.xfail(strict=True, reason="uniform path runs blocks 1.. in issue order, not in the order a held "
-                                       "pipe runs them: the queued adds reads UB before the copy-in (NaN)")
 def test_blocks_after_0_run_a_held_pipes_queue_after_its_set(monkeypatch):
     x = np.arange(4 * N, dtype=np.float32)
     args = (x, np.zeros_like(x), N)
@@ -170,9 +168,6 @@ def test_a_read_of_another_blocks_write_through_an_overlapping_argument_is_a_rac
         shift_by_one_tile[4](x, y, N)
 
 
-@pytest.mark.xfail(strict=True, reason="the uniform path checks blocks' GM independence per argument name, so "
-                                       "with overlapping arguments it runs blocks 1.. op by op across blocks: "
-                                       "y is [1, 2, 1, 1] per tile instead of each block in full's [1, 2, 3, 4]")
 def test_overlapping_arguments_give_the_uniform_path_each_blocks_result(monkeypatch):
     each = _outcome(monkeypatch, {"ASC_V1_BLOCKS": "each", "ASC_REPLAY": "off"})
     uniform = _outcome(monkeypatch, {"ASC_V1_BLOCKS": "", "ASC_REPLAY": "off"})
@@ -199,8 +194,6 @@ def negative_copy_count(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a negative data_copy count makes a segment of -32 bytes: numpy's "
-                                       "'could not broadcast' ValueError from sim/pipes/compute.py, unlocated")
 def test_a_negative_data_copy_count_is_a_located_error():
     x = np.arange(N, dtype=np.float32)
     with pytest.raises(Exception) as e:
@@ -218,8 +211,6 @@ def negative_vector_count(z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, c, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a negative vector count is accepted and does nothing (np.arange(-4) is "
-                                       "empty); the count field is unsigned on the device")
 def test_a_negative_vector_count_is_a_located_error():
     with pytest.raises(Exception) as e:
         negative_vector_count[1](np.zeros(N, np.float32), N)
@@ -239,8 +230,6 @@ def int16_scalar_out_of_range(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a scalar outside the tensor's dtype (adds/duplicate/set_value on int16) "
-                                       "raises numpy's OverflowError from sim/pipes/compute.py, unlocated")
 def test_a_scalar_outside_the_dtype_is_a_located_error():
     x = np.arange(N, dtype=np.int16)
     with pytest.raises(Exception) as e:
@@ -266,9 +255,6 @@ def scaled_by_module_tuple(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="structure_key keys only module constants that are numbers, strings, "
-                                       "enums or dtypes (a tuple is skipped though _value_key handles it): a "
-                                       "rebound tuple replays the first launch's scalar")
 def test_a_rebound_module_tuple_is_another_structure(monkeypatch):
     scaled_by_module_tuple.__dict__.pop("_v1_tapes", None)
     x = np.ones(2 * N, np.float32)
@@ -292,8 +278,6 @@ def every_block_copies_one_tile(x: asc.GlobalAddress, z: asc.GlobalAddress, n: i
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="GmRaces.check_values compares the blocks' values with !=, so identical "
-                                       "NaN bits written by two blocks are 'different values' (a RaceError)")
 def test_blocks_writing_identical_nan_bits_are_allowed():
     x = np.arange(N, dtype=np.float32)
     x[3] = np.nan
@@ -323,8 +307,6 @@ def deque_while_the_enque_is_held(x: asc.GlobalAddress, z: asc.GlobalAddress, n:
     qout.free_tensor(c)
 
 
-@pytest.mark.xfail(strict=True, reason="a deque's wait (WaitFlag on the consumer pipe) whose enque's set is queued "
-                                       "behind a held pipe is reported as a hang; a flag wait there holds the pipe")
 def test_a_deque_whose_enque_is_held_waits_instead_of_hanging():
     x = np.arange(N, dtype=np.float32)
     z = np.zeros_like(x)
@@ -346,8 +328,6 @@ def scale_by(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, s: float):
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="the structure key compares scalar arguments by value and -0.0 == 0.0: a "
-                                       "launch with s=-0.0 replays the tape recorded with s=0.0 (z = +0.0)")
 def test_a_negative_zero_scalar_is_another_structure():
     scale_by.__dict__.pop("_v1_tapes", None)
     x = np.ones(2 * N, np.float32)
@@ -379,9 +359,6 @@ def vector_operand_mistake(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, c
     asc.data_copy(zg, a, n)
 
 
-@pytest.mark.xfail(strict=True, reason="vector instructions take any tensor and scalar: a GlobalTensor operand "
-                                       "is computed in GM, a None scalar gives NaN, a str scalar is parsed by "
-                                       "numpy ('x': numpy's ValueError from sim/pipes/compute.py)")
 @pytest.mark.parametrize("case", ["gm dst", "gm src", "str scalar", "None scalar"])
 def test_a_vector_operand_of_the_wrong_kind_is_a_located_error(case):
     x = np.arange(N, dtype=np.float32)
@@ -401,8 +378,6 @@ def fractional_gm_offset(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, a, 64)
 
 
-@pytest.mark.xfail(strict=True, reason="GmPointer + a float truncates it (int(127.5) = 127) silently, where a "
-                                       "count or repeat_times that is a float is a located error")
 def test_a_fractional_gm_offset_is_a_located_error():
     x = np.arange(N, dtype=np.float32)
     with pytest.raises(Exception) as e:

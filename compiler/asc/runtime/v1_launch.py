@@ -53,10 +53,11 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     # that share memory, nor while a timeline is recorded.
     replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
     # blocks that issue block 0's stream again run as block 0 ran; ASC_V1_BLOCKS=each runs each in full
-    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each"
+    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each" and not any_overlap(list(gm.values()))
     key = None
     if not record and replay_mode != "off" and not any_overlap(list(gm.values())):
         key = structure_key(jit_fn, hw, core_num, checks, bool(insert_sync), kind, values, options)
+        key = None if key is None else key + (uniform,)
     tapes = jit_fn.__dict__.setdefault("_v1_tapes", collections.OrderedDict())
     tape = tapes.get(key) if key is not None else None
     if tape is not None:
@@ -103,7 +104,7 @@ def _run_blocks(jit_fn, launch, values, blocks):
         eng.finish()
         timings.append(eng.timing)
         recorded.append(eng.recorded)
-        if b == 0 and eng.trace is not None and blocks > 1:
+        if b == 0 and eng.trace is not None and blocks > 1 and not eng.reordered:
             others = _as_block0(jit_fn, launch, eng, blocks, block_values)
             if others is not None:
                 timings = [eng.timing] * blocks

@@ -20,6 +20,8 @@ def _value_key(v):
         return ("gm", v.buf, str(v.dtype), v.size, v.offset)
     if isinstance(v, _Dtype):
         return ("dtype", str(v))       # pyasc's DataType is unhashable
+    if isinstance(v, (float, np.floating)):
+        return ("float", float(v).hex())   # -0.0 is not 0.0 (a muls by it gives -0.0), and NaN is itself
     if isinstance(v, _SIMPLE):
         return (type(v).__name__, v)
     if isinstance(v, (tuple, list)):
@@ -67,7 +69,9 @@ def structure_key(jit_fn, hw, core_num, checks, insert_sync, kind, values, optio
             return None
         parts.append((name, k))
     consts = tuple((n, _value_key(g.get(n))) for g, n in _referenced_globals(jit_fn)
-                   if isinstance(g.get(n), _SIMPLE))
+                   if isinstance(g.get(n), _SIMPLE + (tuple, list)))
+    if any(k is None for _, k in consts):
+        return None     # a module-level sequence of objects without a stand-in: no replay
     opts = tuple(sorted((k, repr(v)) for k, v in options.items()))
     return (hw, core_num, checks, insert_sync, kind, tuple(parts), consts, opts)
 

@@ -11,7 +11,7 @@ from ...ir.registry import define
 from ..core.errors import error
 from .enums import HardEvent, PipeID, event_pipes
 from .params import BinaryRepeatParams, DataCopyParams, UnaryRepeatParams
-from .tensors import GlobalTensor, _block
+from .tensors import GlobalTensor, LocalTensor, _block, scalar_fits as _scalar_fits
 
 
 def _issue(op):
@@ -27,11 +27,17 @@ def _aligned(name, *tensors):
                         f"({32 // t.itemsize} elements of {t.dtype})")
 
 
+_SCALAR_OPS = ("adds", "muls", "maxs", "mins", "leaky_relu", "axpy", "duplicate")
+
+
 def _whole(name, what, v):
     """An instruction's count or repeat: an int (the hardware field is an integer register)."""
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):    # upstream's overloads take ints only
         raise error(TypeError, f"{name}: {what} must be an int, got {v!r}",
                     f"compute {what} with integer arithmetic (// instead of /)")
+    if v < 0:
+        raise error(ValueError, f"{name}: {what} is {int(v)}: the instruction's field is unsigned",
+                    f"pass a {what} >= 0")
     return int(v)
 
 
@@ -75,7 +81,7 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     if repeat_params is None:
         if count is None:
             raise error(TypeError, "data_copy needs a count or repeat_params")
-        nbytes = (int(count) * src.itemsize) // 32 * 32
+        nbytes = (_whole("data_copy", "count", count) * src.itemsize) // 32 * 32
         segs = [(0, 0, nbytes)] if nbytes else []
     else:
         p = repeat_params
@@ -191,6 +197,12 @@ def _vector(name, dst, srcs, args, kwargs, scalar=None, params_cls=BinaryRepeatP
         raise error(TypeError, f"{name}: unexpected arguments {args or ''} {sorted(kwargs) or ''}".strip(),
                     f"use {name}(dst, src..., count) or {name}(dst, src..., mask, repeat_times, repeat_params)")
     tensors = [dst] + list(srcs)
+    for t in tensors:
+        if not isinstance(t, LocalTensor):
+            raise error(TypeError, f"{name} takes LocalTensor operands, got {type(t).__name__}",
+                        "vector instructions work on UB: copy GM data in with data_copy first")
+    if scalar is not None or name in _SCALAR_OPS:
+        _scalar_fits(name, scalar, dst.dtype)
     _aligned(name, *tensors)
     if name != "axpy":        # Axpy alone takes a wider destination (float += half * scalar)
         _one_type(name, *tensors)

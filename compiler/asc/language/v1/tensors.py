@@ -41,12 +41,28 @@ class GmPointer:
         self.buf, self.dtype, self.size, self.offset = buf, dtype, size, offset
 
     def __add__(self, n):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise error(TypeError, f"a GM address moves by whole elements: {self.buf} + {n!r}",
+                        "compute the offset with integer arithmetic (// instead of /)")
         return GmPointer(self.buf, self.dtype, self.size, self.offset + int(n))
 
     __radd__ = __add__
 
     def __repr__(self):
         return f"GlobalAddress({self.buf}+{self.offset}, {self.dtype})"
+
+
+def scalar_fits(name, scalar, dtype):
+    """A scalar operand is a number its tensor's dtype holds (upstream: Union[int, float])."""
+    if isinstance(scalar, bool) or not isinstance(scalar, (int, float, np.integer, np.floating)):
+        raise error(TypeError, f"{name}: the scalar must be an int or a float, got {type(scalar).__name__}",
+                    "pass a Python number (or a value read with get_value)")
+    npd = np.dtype(_np(dtype))
+    if npd.kind in "iu":
+        info = np.iinfo(npd)
+        if not float(scalar).is_integer() or not info.min <= scalar <= info.max:
+            raise error(ValueError, f"{name}: the scalar {scalar!r} is not a {dtype} value "
+                        f"([{info.min}, {info.max}], whole)", f"pass a scalar the {dtype} tensor holds")
 
 
 class _Tensor:
@@ -78,6 +94,7 @@ class _Tensor:
 
     def set_value(self, index, value):
         i = int(index)
+        scalar_fits("set_value", value, self.dtype)
         op = PipeOp("set_value", "S", writes=(self.region(i, i + 1),), attrs={"dst": self, "index": i, "value": value},
                     loc=user_loc())
         _block().issue(op)

@@ -86,6 +86,7 @@ class BlockEngine(MemoryViews):
         self.flags = {}
         self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
         self.held = {}                    # pipe -> (flag, its wait_flag, op index, [queued (op, index, issued)])
+        self.reordered = False
         self.timing = PipeSchedule(hw, launch.record)
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
         self.trace = [] if launch.uniform else None        # every op issued (blocks run as block 0)
@@ -355,10 +356,11 @@ class BlockEngine(MemoryViews):
             key = a["key"]
             hit = self.flags.pop(key, None)
             if hit is None:
-                if pipe == S or key[0] == "queue":
+                if pipe == S:
                     raise self._hang(op, key)   # the scalar unit stalls: nothing later is ever issued
                 # the pipe holds here until a later set_flag; the scalar unit goes on issuing
                 self.held[pipe] = (key, op, n, [])
+                self.reordered = True     # ops now run out of issue order (blocks 1.. cannot copy the stream)
                 return None
             snap, fired, ev, setter = hit
             if pipe == S:

@@ -102,7 +102,7 @@ class GmRaces:
         out = []
         pending, self.pending = self.pending, []
         for buf, idx, before, tag, what, who in pending:
-            if np.any(buf.data[idx] != before):
+            if np.any(buf.data[idx].view(np.uint8) != before.view(np.uint8)):    # bits: identical NaNs agree
                 out.append((who, f"{what} writes elements of GM '{buf.name}' that {races.writer_text(tag)} also wrote, "
                             f"with different values (block {block} vs {races.writer_text(tag)})",
                             "blocks run concurrently: give every block a disjoint output range"))
