@@ -89,8 +89,6 @@ def mask_form_reads_written_lanes(z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, c, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a mask-form operand's region spans its first to last active lane: the "
-                                       "masked-out bytes [16, 32) between them count as read (false initcheck)")
 def test_a_mask_form_reading_only_written_lanes_is_not_an_initcheck_warning():
     z = np.full(N, -1, np.float32)
     mask_form_reads_written_lanes[1](z, N)
@@ -117,8 +115,6 @@ def scalar_store_between_masked_lanes(z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, c, n)
 
 
-@pytest.mark.xfail(strict=True, reason="byte-exact race check meets a mask-form region as one span: a scalar "
-                                       "store between two active lanes is reported as a write-after-read race")
 def test_a_scalar_store_between_masked_lanes_is_not_a_race():
     z = np.full(N, -1, np.float32)
     scalar_store_between_masked_lanes[1](z, N)
@@ -399,8 +395,6 @@ def reads_between_masked_writes(z: asc.GlobalAddress, n: int):
     asc.data_copy(zg, c, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a mask-form write marks every byte from its first to last active lane "
-                                       "as written, so reading the masked-out a[4:8] is no initcheck warning")
 def test_reading_the_lanes_a_mask_form_write_skipped_is_an_initcheck_warning():
     z = np.zeros(N, np.float32)
     reads_between_masked_writes[1](z, N)

@@ -25,15 +25,17 @@ QUEUE_PIPES = {"VECIN": ("MTE2", "V"), "VECOUT": ("V", "MTE3"), "A1": ("MTE2", "
 class Region:
     """Bytes ``[lo, hi)`` of memory ``space`` ("UB", "L1", ..., or "GM") in buffer ``buf`` (the GM argument's
     name; the space's name on chip), touched by an op; ``granules``: the 32-byte blocks it touches when they
-    are not contiguous (strided forms), else None. ``position`` / ``owner`` name the tensor for reports."""
-    __slots__ = ("space", "buf", "lo", "hi", "granules", "position", "owner")
+    are not contiguous (strided forms), else None; ``exact``: the bytes themselves when not all of the span. ``position`` / ``owner`` name the tensor for reports."""
+    __slots__ = ("space", "buf", "lo", "hi", "granules", "position", "owner", "exact")
 
-    def __init__(self, space, buf, lo, hi, granules=None, position="", owner=""):
+    def __init__(self, space, buf, lo, hi, granules=None, position="", owner="", exact=None):
         self.space, self.buf, self.lo, self.hi = space, buf, lo, hi
         self.granules, self.position, self.owner = granules, position, owner
+        self.exact = exact        # the bytes touched, when not all of [lo, hi) (a mask form's active lanes)
 
-    def with_granules(self, granules):
-        return Region(self.space, self.buf, self.lo, self.hi, granules, self.position, self.owner)
+    def with_granules(self, granules, exact=None):
+        return Region(self.space, self.buf, self.lo, self.hi, granules, self.position, self.owner,
+                      self.exact if exact is None else exact)
 
     def __repr__(self):
         return f"Region({self.space}:{self.buf} [{self.lo}, {self.hi}))"

@@ -168,9 +168,13 @@ def _regions(t, idx):
         return ()
     lo, hi = int(idx.min()), int(idx.max()) + 1
     reg = t.region(lo, hi)
+    elems = np.unique(idx)
+    exact = None
+    if elems.size != hi - lo:     # lanes left out between the first and the last: name the bytes
+        exact = ((t.addr + elems * t.itemsize)[:, None] + np.arange(t.itemsize)[None, :]).ravel()
     gr = np.unique((t.addr + idx * t.itemsize) // 32)
-    if gr.size != (reg.hi - 1) // 32 - reg.lo // 32 + 1:
-        reg = reg.with_granules(gr)
+    if gr.size != (reg.hi - 1) // 32 - reg.lo // 32 + 1 or exact is not None:
+        reg = reg.with_granules(gr, exact)
     return (reg,)
 
 

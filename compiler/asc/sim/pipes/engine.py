@@ -30,9 +30,13 @@ def _fail(op, message, hint=None, category="RaceError"):
 
 
 def _meet(a, b):
-    """Whether two on-chip regions share a byte (strided forms: a 32-byte block)."""
+    """Whether two regions share a byte (strided forms without their bytes: a 32-byte block)."""
     if a.space != b.space or a.buf != b.buf or a.hi <= b.lo or b.hi <= a.lo:
         return False
+    if a.exact is not None or b.exact is not None:
+        ea = a.exact if a.exact is not None else np.arange(a.lo, a.hi)
+        eb = b.exact if b.exact is not None else np.arange(b.lo, b.hi)
+        return bool(np.intersect1d(ea, eb).size)
     if a.granules is None and b.granules is None:
         return True
     ga = a.granules if a.granules is not None else np.arange(a.lo // GRANULE, -(-a.hi // GRANULE))
@@ -228,7 +232,12 @@ class BlockEngine(MemoryViews):
         d = self.written.get(r.space)
         if d is None:
             d = self.written[r.space] = np.zeros(self.capacity[r.space], dtype=bool)
-        if r.granules is not None:         # strided forms: whole 32-byte blocks
+        if r.exact is not None:            # a mask form: its active lanes' bytes
+            if write:
+                d[r.exact] = True
+                return
+            sel = d[r.exact]
+        elif r.granules is not None:       # strided forms: whole 32-byte blocks
             blocks = d.reshape(-1, GRANULE)
             if write:
                 blocks[r.granules] = True
@@ -242,8 +251,12 @@ class BlockEngine(MemoryViews):
         if not sel.all() and op.loc not in self.launch.uninit_sites:
             self.launch.uninit_sites.add(op.loc)
             holes = np.flatnonzero(~sel.reshape(-1))
-            where = (r.lo + holes) if r.granules is None else \
-                (np.asarray(r.granules)[holes // GRANULE] * GRANULE + holes % GRANULE)
+            if r.exact is not None:
+                where = r.exact[holes]
+            elif r.granules is None:
+                where = r.lo + holes
+            else:
+                where = np.asarray(r.granules)[holes // GRANULE] * GRANULE + holes % GRANULE
             self.launch.warn(op, f"{op.name} reads {holes.size} bytes of {r.space} ({r.position}, {r.owner}) in "
                              f"[{int(where[0])}, {int(where[-1]) + 1}) that no instruction of block {self.block_idx} wrote: "
                              "uninitialised data (on the device, whatever the buffer held); copy or compute the "
