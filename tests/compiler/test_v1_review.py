@@ -155,13 +155,12 @@ def _outcome(monkeypatch, env):
         return f"{type(e).__name__}: {e}"
 
 
-@pytest.mark.xfail(strict=True, reason="GM accesses are logged per argument name: a block reading bytes another "
-                                       "block wrote through an overlapping argument is no race (the tile engine "
-                                       "shares one log between overlapping views)")
 def test_a_read_of_another_blocks_write_through_an_overlapping_argument_is_a_race():
     _, x, y = _overlapping()
-    with pytest.raises(Exception, match="race"):
+    with pytest.raises(Exception, match=r"data_copy of 'x' reads data written by block 0 in the same launch "
+                       r"\(block 1; block 0's write at line \d+\)") as e:
         shift_by_one_tile[4](x, y, N)
+    assert e.value.category == "RaceError"
 
 
 def test_overlapping_arguments_give_the_uniform_path_each_blocks_result(monkeypatch):

@@ -7,6 +7,7 @@ import collections
 import os
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..frontend.v1_kernel import kernel_kind, run_block, uses_auto_tensors
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
@@ -199,13 +200,45 @@ def bind_arguments(jit_fn, args, kwargs):
             continue
         kind, d = arg_kind(name, v)
         if kind == "ptr":
-            view = _launcher._host_view(name, v)
-            # an argument passed twice (an in-place launch) is one GM buffer, so its accesses meet in the checks
-            same = next((n for n, g in gm.items() if g.dtype == view.dtype and g.size == view.size and
-                         g.__array_interface__["data"][0] == view.__array_interface__["data"][0]), None)
-            if same is None:
-                gm[name] = view
-            values[name] = GmPointer(same or name, d, view.size)
+            gm[name] = _launcher._host_view(name, v)
+            values[name] = GmPointer(name, d, gm[name].size)
         else:
             values[name] = v.item() if hasattr(v, "item") else v
-    return values, gm
+    return values, _shared_memory(values, gm)
+
+
+def _shared_memory(values, gm):
+    """Arguments over overlapping memory (an in-place launch ``k(x, x)``, or two slices of one array) are one GM
+    buffer, so their accesses meet in the checks: the union of their bytes, named after the first, each
+    argument a pointer at its offset into it. Overlaps of different element types, or at an offset that is
+    not a whole element, stay separate buffers."""
+    spans = [(g.__array_interface__["data"][0], name, g) for name, g in gm.items()]
+    spans.sort(key=lambda s: s[0])
+    out, group = {}, []
+
+    def close():
+        if not group:
+            return
+        start = group[0][0]
+        end = max(a + g.nbytes for a, _, g in group)
+        first = min(group, key=lambda s: list(gm).index(s[1]))[1]
+        base = group[0][2]
+        isz = base.itemsize
+        union = base if len(group) == 1 else as_strided(base, shape=((end - start) // isz,), strides=(isz,))
+        out[first] = union
+        for a, name, g in group:
+            p = values[name]
+            values[name] = GmPointer(first, p.dtype, (a - start) // isz + g.size, (a - start) // isz)
+        group.clear()
+
+    for a, name, g in spans:
+        if group:
+            g0 = group[0][2]
+            reach = max(x + y.nbytes for x, _, y in group)
+            if a < reach and g.dtype == g0.dtype and (a - group[0][0]) % g0.itemsize == 0:
+                group.append((a, name, g))
+                continue
+            close()
+        group.append((a, name, g))
+    close()
+    return {name: out[name] for name in gm if name in out}
