@@ -284,3 +284,22 @@ def test_binary_instructions_need_an_int_count_and_upstreams_dtypes():
         one_add[1](x, "div", asc.int32)            # div: floats only
     with pytest.raises(TypeError, match=r"Invalid dst data type, got uint8"):
         one_add[1](x, "ok", asc.uint8)
+
+
+@asc.jit
+def declaration_mistakes(x: asc.GlobalAddress, case: asc.ConstExpr[str]):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    if case == "negative address":
+        asc.LocalTensor(asc.float32, asc.TPosition.VECIN, -32, 64)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    if case == "count and params":
+        asc.data_copy(a, x_gm, 64, asc.DataCopyParams(1, 8, 0, 0))
+
+
+def test_a_negative_local_address_and_a_copy_with_count_and_params_are_errors():
+    x = np.zeros(64, np.float32)
+    with pytest.raises(ValueError, match="LocalTensor at byte -32 of 64 elements: neither may be negative"):
+        declaration_mistakes[1](x, "negative address")
+    with pytest.raises(TypeError, match="data_copy takes a count or repeat_params, not both"):
+        declaration_mistakes[1](x, "count and params")

@@ -72,6 +72,9 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
                     "use data_copy(dst, src, count) or data_copy(dst, src, repeat_params=DataCopyParams(...))")
     if isinstance(count, DataCopyParams):
         count, repeat_params = None, count
+    if count is not None and repeat_params is not None:
+        raise error(TypeError, "data_copy takes a count or repeat_params, not both",
+                    "use data_copy(dst, src, count) or data_copy(dst, src, repeat_params=DataCopyParams(...))")
     g_dst, g_src = isinstance(dst, GlobalTensor), isinstance(src, GlobalTensor)
     if g_dst and g_src:
         raise error(TypeError, "data_copy from GM to GM is not an instruction", "copy through a UB tensor")

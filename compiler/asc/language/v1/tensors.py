@@ -146,6 +146,9 @@ class LocalTensor(_Tensor):
         self.space = self.buf = memory_of(pos)
         self.addr, self.size = int(addr), int(tile_size)
         self.shape = (self.size,)
+        if self.addr < 0 or self.size < 0:
+            raise error(ValueError, f"LocalTensor at byte {self.addr} of {self.size} elements: neither may be "
+                        "negative", "place local tensors at addresses >= 0 with tile_size >= 0")
         if self.addr % 32:
             raise error(ValueError, f"LocalTensor address {self.addr} is not 32-byte aligned",
                         "local tensors start on a 32-byte boundary")
