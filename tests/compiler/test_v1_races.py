@@ -583,3 +583,31 @@ def test_copies_of_one_pipe_into_overlapping_bytes_need_a_barrier_of_that_pipe()
     for between in ("barrier", "flags"):
         two_loads[1](x, z, between)
         assert rt.last_launch_report()["warnings"] == []
+
+
+@asc.jit
+def held_write_then_scalar_read(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    """V waits early (held), queues a write of `a`; the scalar unit reads `a` before V runs, with no flag."""
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.duplicate(a, 1.0, N)                                          # line: held write
+    v = a.get_value(0)                                                # line: scalar read
+    asc.data_copy(b, x_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+
+
+def test_a_race_with_a_held_instruction_is_told_in_program_order():
+    """The held duplicate runs after the scalar read, but comes first in the program: the report is the read
+    racing with the earlier write, and the fix is a V_S flag between them (not one before the earlier line)."""
+    w, r = _line(held_write_then_scalar_read.fn, "# line: held write"), _line(held_write_then_scalar_read.fn,
+                                                                             "# line: scalar read")
+    with pytest.raises(KernelRuntimeError, match=r"read-after-write race on UB .* between pipes V and S: get_value "
+                       rf"on S \(line {r}\) reads what duplicate on V \(line {w}\) writes") as e:
+        held_write_then_scalar_read[1](np.zeros(N, np.float32), np.zeros(N, np.float32))
+    assert f":{r}: " in str(e.value)
+    assert f"add asc.set_flag(asc.HardEvent.V_S, id) after line {w} and asc.wait_flag(asc.HardEvent.V_S, id) " \
+           f"before line {r}" in str(e.value)

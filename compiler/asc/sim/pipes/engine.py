@@ -289,10 +289,14 @@ class BlockEngine(MemoryViews):
                         after = t
                 else:
                     o = self.ops[other]
-                    msg, hint = ordering.race_message(kind, r, (o[0], o[1], o[2], o[3]),
-                                                      (op.name, op.pipe, op.loc[0] if op.loc else "?",
-                                                       op.loc[1] if op.loc else None))
-                    raise _fail(op, msg, hint)
+                    mine = (op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None)
+                    if other < n:
+                        msg, hint = ordering.race_message(kind, r, o, mine)
+                        raise _fail(op, msg, hint)
+                    # this op was held behind an early wait and runs after a later one: told in program order
+                    swapped = {"RAW": "WAR", "WAR": "RAW"}.get(kind, kind)
+                    msg, hint = ordering.race_message(swapped, r, mine, o)
+                    raise self.user_error((o[2], o[3]), msg, hint)
         if write and (pipe == MTE2 or pipe == MTE3) and self.launch.checks and not self.auto_sync:
             self._dma_overlap(op, r, pipe, tr, n)
         tr.record(r, pipe, n, write)
