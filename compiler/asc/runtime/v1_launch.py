@@ -54,9 +54,10 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     # that share memory, nor while a timeline is recorded.
     replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
     # blocks that issue block 0's stream again run as block 0 ran; ASC_V1_BLOCKS=each runs each in full
-    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each" and not any_overlap(list(gm.values()))
+    shared = any_overlap(list(gm.values()))    # overlaps of different dtypes stay separate buffers
+    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each" and not shared
     key = None
-    if not record and replay_mode != "off" and not any_overlap(list(gm.values())):
+    if not record and replay_mode != "off" and not shared:
         key = structure_key(jit_fn, hw, core_num, checks, bool(insert_sync), kind, values, options)
         key = None if key is None else key + (uniform,)
     tapes = jit_fn.__dict__.setdefault("_v1_tapes", collections.OrderedDict())

@@ -310,21 +310,27 @@ class BlockEngine(MemoryViews):
         done = self.done_seen[pipe]
         if lw[pipe] <= done:
             return
-        for m in reversed(self.by_pipe[pipe]):
-            if m >= n:
+        m = self._latest_meeting(pipe, n - 1, done, r, written=True)
+        if m is not None:
+            first = self.ops[m][3]
+            where = f"GM '{r.buf}'" if r.space == "GM" else f"{r.space} ({r.position}, {r.owner})"
+            name = PIPES[pipe]
+            self.launch.warn(op, f"{op.name} on {name} writes bytes [{r.lo}, {r.hi}) of {where} that the "
+                             f"data_copy at line {first}, also on {name}, writes, and nothing makes that one "
+                             f"complete first: copies of one pipe may complete out of order; add "
+                             f"asc.pipe_barrier(asc.PipeID.PIPE_{name}) between line {first} and line "
+                             f"{op.loc[1] if op.loc else '?'}")
+
+    def _latest_meeting(self, q, upto, floor, r, written):
+        """The latest op of pipe ``q`` in (``floor``, ``upto``] that wrote (or read) a byte of ``r``, or None."""
+        for m in reversed(self.by_pipe[q]):
+            if m > upto:
                 continue
-            if m <= done:
-                return
-            if any(_meet(r, w) for w in self.accesses[m][1]) and self.ops[m][0] == "data_copy":
-                first = self.ops[m][3]
-                where = f"GM '{r.buf}'" if r.space == "GM" else f"{r.space} ({r.position}, {r.owner})"
-                name = PIPES[pipe]
-                self.launch.warn(op, f"{op.name} on {name} writes bytes [{r.lo}, {r.hi}) of {where} that the "
-                                 f"data_copy at line {first}, also on {name}, writes, and nothing makes that one "
-                                 f"complete first: copies of one pipe may complete out of order; add "
-                                 f"asc.pipe_barrier(asc.PipeID.PIPE_{name}) between line {first} and line "
-                                 f"{op.loc[1] if op.loc else '?'}")
-                return
+            if m <= floor:
+                return None
+            if any(_meet(r, x) for x in self.accesses[m][1 if written else 0]):
+                return m
+        return None
 
     def _exact(self, found, r, pipe):
         """Granule conflicts that are byte conflicts: two accesses inside one 32-byte block that touch different
@@ -333,14 +339,9 @@ class BlockEngine(MemoryViews):
         out = []
         seen = self.seen[pipe]
         for kind, q, other in found:
-            for m in reversed(self.by_pipe[q]):
-                if m > other:
-                    continue
-                if m <= seen[q]:
-                    break
-                if any(_meet(r, x) for x in self.accesses[m][0 if kind == "WAR" else 1]):
-                    out.append((kind, q, m))
-                    break
+            m = self._latest_meeting(q, other, seen[q], r, written=kind != "WAR")
+            if m is not None:
+                out.append((kind, q, m))
         return out
 
     def _view_after(self, other):

@@ -48,11 +48,11 @@ class PipeSchedule(BlockSchedule):
 
     def op(self, op, pipe, after=0.0, after_event=None, at=None):
         """Schedule an instruction on ``pipe`` no earlier than ``after``; returns when its data is ready.
-        ``at``: when the scalar unit issued it, for an instruction held behind a wait (its issue is paid)."""
+        ``at``: when the scalar unit issued it, for an instruction held behind a wait (its issue already paid)."""
         hw = self.hw
         if hw.cold_fetch:
             self._fetch(op.loc if op.loc is not None else op.name)   # one copy of the code per call site
-        t = self.free[S] if at is None else at
+        t = self.issue_later(pipe) if at is None else at    # the scalar unit issues it now
         cause = None
         w = self.waited[pipe]
         if w is not None:
@@ -69,9 +69,6 @@ class PipeSchedule(BlockSchedule):
                 t, cause = ready + hw.vector_chain, (ready, V, None, ev)
         st = op_stages(op, hw)
         end = self._place(st, t, op.name, op.loc[1] if op.loc else None, cause)
-        if pipe != S and at is None:
-            self.free[S] += hw.issue
-            self.busy[S] += hw.issue
         if end > self.pipe_done[pipe]:
             self.pipe_done[pipe] = end
         if self.events is not None:

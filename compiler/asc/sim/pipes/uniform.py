@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import BlockEngine
+from .engine import _SYNC, BlockEngine
 from .lane_steps import ELEMENTWISE
 from .replay import _across, _gm_spans, build_tape, freeze
 
-_SYNC = ("set_flag", "wait_flag", "pipe_barrier")
 _DATA = ELEMENTWISE | {"data_copy"}
 
 
