@@ -74,7 +74,11 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
         if recording:
             tape = None
             if launch.recording and not launch.warnings:
-                tape = build_tape(recorded, BlockEngine.capacities(hw), _copy_report(report))
+                tape = launch.tape      # built already when blocks 1.. ran as block 0
+                if tape is None:
+                    tape = build_tape(recorded, BlockEngine.capacities(hw), None)
+                if tape is not None:
+                    tape.report = _copy_report(report)
             if tape is not None and before is not None:
                 verify_replay(jit_fn.__name__, tape, before,
                               lambda bufs: _report(jit_fn, hw, platform, core_num, kind, blocks,

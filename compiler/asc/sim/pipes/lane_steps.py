@@ -45,15 +45,16 @@ def _operand(ts):
 
 def _rows(ctx, scratch, opnd, nblk):
     """The (blocks, bytes) array an operand's windows are columns of: a block's on-chip memory per row, or
-    for GM row b the buffer's bytes from b * stride on (as far as the last block reaches)."""
+    for GM row b the buffer's bytes from b * stride on (as far as the last block reaches); from block
+    ``ctx.first`` on."""
     space, buf, _, stride = opnd
     if space != "GM":
-        return scratch[space]
+        return scratch[space][ctx.first:] if ctx.first else scratch[space]
     rows = ctx.rows.get((buf, stride))
     if rows is None:
         raw = ctx.raw[buf]
         rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
-                                                    strides=(stride, 1))
+                                                    strides=(stride, 1))[ctx.first:]
     return rows
 
 

@@ -85,13 +85,14 @@ class Tape:
         self.steps, self.scratch, self.init, self.report = steps, scratch, init, report
         self.batched = any(kind == "lanes" for kind, _ in steps)
 
-    def replay(self, gm):
-        """Run the recorded data ops on the GM buffers ``gm`` (name -> host view)."""
+    def replay(self, gm, first=0):
+        """Run the recorded data ops on the GM buffers ``gm`` (name -> host view), of blocks ``first`` on."""
         scratch = self.scratch
         for space in self.init:
             scratch[space].fill(0xFF)     # unwritten on-chip memory reads as a full run's does
         blocks = {}
-        ctx = SimpleNamespace(gm=gm, raw={n: v.view(np.uint8) for n, v in gm.items()}, typed={}, rows={})
+        ctx = SimpleNamespace(gm=gm, raw={n: v.view(np.uint8) for n, v in gm.items()}, typed={}, rows={},
+                              first=first)
         outer = np.geterr()
         with np.errstate(all="ignore"):     # as the elementwise instructions run in full
             for kind, step in self.steps:
@@ -99,6 +100,8 @@ class Tape:
                     step(ctx, scratch)
                     continue
                 b, op = step
+                if b < first:
+                    continue
                 mem = blocks.get(b)
                 if mem is None:
                     mem = blocks[b] = _BlockMemory(gm, scratch, b)

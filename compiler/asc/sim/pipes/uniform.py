@@ -93,8 +93,8 @@ def same_stream(ops0, ops):
 
 def run_as_block0(launch, eng0, traces):
     """Blocks 1.. (``traces``: the ops each issued) run as block 0 ran: their GM checks in block order, then
-    their data across the blocks. Returns their data ops (for a replay tape), or None when they must run in
-    full (blocks sharing GM bytes)."""
+    their data across the blocks. Returns their data ops, or None when they must run in full (blocks sharing
+    GM bytes); ``launch.tape``: the replay tape of every block's data ops, when one could be built."""
     streams = [eng0.trace] + traces
     data = [[op for op in ops if op.name not in _SYNC] for ops in streams]
     reads, writes = _gm_spans(data)
@@ -114,9 +114,10 @@ def run_as_block0(launch, eng0, traces):
                 # as in turn: the blocks before the failing one have run, and this one up to the failing op
                 _run_each(launch, data[1:b] + [ops[:i]])
                 raise
-    tape = build_tape(data[1:], BlockEngine.capacities(launch.hw), None)
-    if tape is not None:
-        tape.replay(launch.gm)
+    # the tape of every block (a later launch of this structure replays it), run here for blocks 1..
+    launch.tape = build_tape(data, BlockEngine.capacities(launch.hw), None)
+    if launch.tape is not None:
+        launch.tape.replay(launch.gm, first=1)
     else:
         _run_each(launch, data[1:])
     return data[1:]
