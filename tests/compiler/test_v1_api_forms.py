@@ -303,3 +303,27 @@ def test_a_negative_local_address_and_a_copy_with_count_and_params_are_errors():
         declaration_mistakes[1](x, "negative address")
     with pytest.raises(TypeError, match="data_copy takes a count or repeat_params, not both"):
         declaration_mistakes[1](x, "count and params")
+
+
+@asc.jit
+def via_tpipe_ptr(x: asc.GlobalAddress, z: asc.GlobalAddress, create: asc.ConstExpr[bool]):
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    if create:
+        asc.TPipe()
+    que = asc.TQue(asc.TPosition.VECIN, 1)
+    asc.get_tpipe_ptr().init_buffer(que, 1, 64 * 4)
+    a = que.alloc_tensor(asc.float32)
+    asc.data_copy(a, x_gm, 64)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, 64)
+
+
+def test_get_tpipe_ptr_is_the_kernels_one_tpipe():
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros_like(x)
+    via_tpipe_ptr[1](x, z, True)
+    np.testing.assert_array_equal(z, x)
+    with pytest.raises(RuntimeError, match=r"TPipe instance is not initialized, use TPipe\(\) to create it"):
+        via_tpipe_ptr[1](x, z, False)

@@ -9,7 +9,7 @@ from .params import DataCopyParams, BinaryRepeatParams, UnaryRepeatParams  # noq
 from .ops import (data_copy, set_flag, wait_flag, pipe_barrier, add, sub, mul, div, max, min, exp, sqrt,  # noqa: F401
                   abs, relu, ln, reciprocal, rsqrt, adds, muls, leaky_relu, maxs, mins, axpy, duplicate,
                   bilinear_interpolation)
-from .fwk import TPipe, TQue, TBuf, PipeHangError  # noqa: F401
+from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .struct import Struct, Field, StructField  # noqa: F401
 from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
@@ -19,6 +19,6 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "TOTAL_UB_SIZE GlobalTensor LocalTensor LocalTensorAuto ShapeInfo array DataCopyParams "
            "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
-           "bilinear_interpolation TPipe TQue TBuf Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "bilinear_interpolation TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -24,9 +24,10 @@ class TPipe:
     def __init__(self):
         self._blk = _block()
         if getattr(self._blk, "tpipe", None) is not None:
-            raise error(RuntimeError, "a second TPipe in this kernel: a kernel has one TPipe, and a new one "
-                        "would allocate from the start of its memories again, over the first one's buffers",
-                        "create one TPipe at the start of the kernel and init_buffer every queue and TBuf on it")
+            # pyasc's own message (fwk/tpipe.py, TPipeManager.set)
+            raise error(RuntimeError, "TPipe instance is already created, use get_tpipe_ptr() to obtain it",
+                        "create one TPipe at the start of the kernel and init_buffer every queue and TBuf on it "
+                        "(a second one would allocate over the first one's buffers)")
         self._blk.tpipe = self
 
     def init_buffer(self, que=None, num=None, len=None, buf=None):   # noqa: A002  (pyasc's names)
@@ -195,5 +196,9 @@ def _hang(message, hint):
 
 
 def get_tpipe_ptr():
-    raise error(NotImplementedError, "asc.get_tpipe_ptr is not supported by this engine",
-                "keep the TPipe object you created and pass it along")
+    """The kernel's TPipe (pyasc's TPipeManager.get)."""
+    pipe = getattr(_block(), "tpipe", None)
+    if pipe is None:
+        raise error(RuntimeError, "TPipe instance is not initialized, use TPipe() to create it",
+                    "create the kernel's TPipe with asc.TPipe() before asking for it")
+    return pipe
