@@ -501,6 +501,10 @@ def test_fallback_spares_an_orphan_that_started_before_the_run(fallback):
     process_tree.set_subreaper()
     subprocess.run([PY, "-c", f"import subprocess; subprocess.Popen(['sleep', '{marker}'])"], check=True)
     try:
+        for _ in range(500):                # while the orphan execs sleep its command line can read empty
+            if survivors(marker):
+                break
+            time.sleep(0.01)
         (orphan,) = survivors(marker)
         time.sleep(0.05)                    # start times count in clock ticks
         res = sandbox.run([PY, "-c", "pass"], timeout_s=30, memory_mb=None)
