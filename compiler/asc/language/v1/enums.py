@@ -95,3 +95,16 @@ def property(name, hw=None):   # noqa: A001  (pyasc's name)
         raise error(ValueError, f"asc.property({name!r}) is not known here",
                     "use DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L1_SIZE, TOTAL_L0C_SIZE or TOTAL_UB_SIZE in a kernel")
     return int(getattr(hw, sizes[name]))
+
+
+class Hardware(enum.IntEnum):
+    """The physical memories (``LocalMemAllocator(hard)``)."""
+    GM = 0
+    UB = 1
+    L1 = 2
+    L0A = 3
+    L0B = 4
+    L0C = 5
+    BIAS = 6
+    FIXBUF = 7
+    MAX = 8
