@@ -11,6 +11,8 @@ from .ops import (data_copy, set_flag, wait_flag, pipe_barrier, add, sub, mul, d
                   bilinear_interpolation)
 from .fwk import TPipe, TQue, TQueBind, TBuf, TBufPool, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .allocator import LocalMemAllocator  # noqa: F401
+from .system import *  # noqa: F401,F403  (system.NAMES)
+from . import system as _system
 from .struct import Struct, Field, StructField  # noqa: F401
 from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
@@ -21,5 +23,5 @@ EXPORTS = ("Hardware HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK
            "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
            "bilinear_interpolation TPipe TQue TQueBind TBuf TBufPool LocalMemAllocator get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
-           "ascend_is_aic ascend_is_aiv").split()
+           "ascend_is_aic ascend_is_aiv").split() + _system.NAMES
 __all__ = list(EXPORTS)

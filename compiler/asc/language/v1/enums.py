@@ -108,3 +108,23 @@ class Hardware(enum.IntEnum):
     BIAS = 6
     FIXBUF = 7
     MAX = 8
+
+
+class MemDsbT(enum.IntEnum):
+    """``data_sync_barrier``'s memory scope."""
+    ALL = 0
+    DDR = 1
+    UB = 2
+    SEQ = 3
+
+
+class CacheLine(enum.IntEnum):
+    SINGLE_CACHE_LINE = 0
+    ENTIRE_DATA_CACHE = 1
+
+
+class DcciDst(enum.IntEnum):
+    CACHELINE_ALL = 0
+    CACHELINE_UB = 1
+    CACHELINE_OUT = 2
+    CACHELINE_ATOMIC = 3

@@ -116,20 +116,46 @@ class GlobalTensor(_Tensor):
         self.addr = 0
         self.size = None
 
-    def set_global_buffer(self, ptr, size=None):
+    def set_global_buffer(self, buffer=None, buffer_size=None):
+        ptr = buffer
         if not isinstance(ptr, GmPointer):
             raise error(TypeError, f"set_global_buffer expects a kernel's GM argument (plus an offset), got "
                         f"{type(ptr).__name__}")
         self.buf, self.dtype = ptr.buf, ptr.dtype
         self.addr = ptr.offset * ptr.dtype.sizeof()
-        self.size = ptr.size - ptr.offset if size is None else int(size)
+        self.size = ptr.size - ptr.offset if buffer_size is None else int(buffer_size)
+        self.given_size = buffer_size is not None
         self.owner = ptr.buf
+
+    def get_size(self):
+        """The element count ``set_global_buffer`` was given (0 when it was given only the address)."""
+        return self.size if getattr(self, "given_size", False) else 0
+
+    def get_value(self, offset):
+        return super().get_value(offset)
+
+    def set_value(self, offset, value):
+        super().set_value(offset, value)
+
+    def get_phy_addr(self, offset=0):
+        """The GM address of element ``offset`` (an address a GlobalTensor can be set to)."""
+        if self.buf is None:
+            self.itemsize    # noqa: B018  (the error for a GlobalTensor without memory)
+        return GmPointer(self.buf, self.dtype, self.addr // self.itemsize + (self.size or 0),
+                         self.addr // self.itemsize + int(offset))
+
+    def set_shape_info(self, shape_info):
+        self.shape = tuple(int(d) for d in shape_info.shape)
+
+    def get_shape_info(self):
+        return ShapeInfo(array(dt.int32, getattr(self, "shape", None) or (self.size or 0,)))
 
     def __getitem__(self, i):
         off = _index(i, "GlobalTensor")
         t = GlobalTensor(self.dtype)
         t.buf, t.owner, t.addr = self.buf, self.owner, self.addr + off * self.itemsize
         t.size = None if self.size is None else self.size - off
+        t.given_size = getattr(self, "given_size", False)
         return t
 
     def __repr__(self):
@@ -179,11 +205,45 @@ class LocalTensor(_Tensor):
     def reinterpret_cast(self, dtype):
         return LocalTensor._view(self, self.addr, self.get_length() // dtype.sizeof(), dtype)
 
-    def set_shape_info(self, info):
-        self.shape = tuple(int(d) for d in info.shape)
+    def set_shape_info(self, shape_info):
+        self.shape = tuple(int(d) for d in shape_info.shape)
 
     def get_shape_info(self):
         return ShapeInfo(array(dt.int32, self.shape))
+
+    def set_size(self, size=0):
+        """The tensor's element count from now on (a reused tensor variable)."""
+        self.size = int(size)
+        self.shape = (self.size,)
+
+    def set_buffer_len(self, data_len):
+        """The tensor's length in bytes from now on."""
+        self.set_size(int(data_len) // self.itemsize)
+
+    def set_addr_with_offset(self, src, offset):
+        """This tensor at ``src``'s address plus ``offset`` of ``src``'s elements, in ``src``'s memory."""
+        if not isinstance(src, LocalTensor):
+            raise error(TypeError, f"set_addr_with_offset takes a LocalTensor, got {type(src).__name__}")
+        t = LocalTensor._view(src, src.addr + int(offset) * src.itemsize,
+                              max(0, (src.size - int(offset)) * src.itemsize // self.itemsize), self.dtype)
+        self.__dict__.update(t.__dict__)
+
+    def set_user_tag(self, tag=0):
+        self.user_tag = int(tag)
+
+    def get_user_tag(self):
+        return getattr(self, "user_tag", 0)
+
+    def print(self, data_len=None):   # noqa: A003  (pyasc's name)
+        """Print the tensor (its first ``data_len`` elements), one 32-byte block per line (CPU debug)."""
+        from .system import _dump
+        _dump(self, data_len, {"mode": "print"})
+
+    def to_file(self, file_name):
+        """Write the tensor's bytes to ``file_name`` (CPU debug); 0 when written."""
+        from .system import _dump
+        _dump(self, None, {"mode": "file", "file": str(file_name)})
+        return 0
 
     def __repr__(self):
         return f"LocalTensor({self.position}@{self.addr}, {self.size} x {self.dtype})"
