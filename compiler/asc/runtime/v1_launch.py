@@ -203,6 +203,7 @@ def bind_arguments(jit_fn, args, kwargs):
         if is_struct(v):      # packed and passed by value: each block gets a copy it may assign
             values[name] = v
             continue
+        v = _unmock(v)
         kind, d = arg_kind(name, v)
         if kind == "ptr":
             gm[name] = _launcher._host_view(name, v)
@@ -210,6 +211,16 @@ def bind_arguments(jit_fn, args, kwargs):
         else:
             values[name] = v.item() if hasattr(v, "item") else v
     return values, _shared_memory(values, gm)
+
+
+def _unmock(v):
+    """pyasc's MockTensor / MockValue: a GM argument of no elements, a scalar 0 (``runtime/jit.py``)."""
+    from .jit import MockTensor, MockValue
+    if isinstance(v, MockTensor):
+        return np.zeros(0, dtype=v.dtype.to_numpy())
+    if isinstance(v, MockValue):
+        return np.zeros((), dtype=v.dtype.to_numpy())[()]
+    return v
 
 
 def _shared_memory(values, gm):
