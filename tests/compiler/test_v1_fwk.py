@@ -310,3 +310,23 @@ def test_local_mem_allocator_places_tensors_one_after_another(platform):
     allocator_copy[1](x, z)
     assert SEEN == [(0, 64, 64 + N * 4)]
     np.testing.assert_array_equal(z, x)
+
+
+@asc.jit
+def upstream_forms(x: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    b = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(q, 2, 100)               # (que, num, len): two buffers of 128 bytes
+    pipe.init_buffer(b, 64)                   # (buf, len)
+    t = asc.LocalTensor(asc.float16, 512)     # (dtype, addr)
+    SEEN.append((len(q.buffers), q.alloc_tensor(asc.float32).get_phy_addr(), b.get(asc.float32).get_phy_addr(),
+                 b.get(asc.float32).get_size(), t.get_phy_addr(), t.get_position()))
+    if x.dtype == asc.float32:
+        pipe.init_buffer(b, 64, 32)
+
+
+def test_init_buffer_and_local_tensor_take_upstreams_positional_forms(platform):
+    with pytest.raises(TypeError, match=r"init_buffer\(TBuf, ...\) takes len"):
+        upstream_forms[1](np.zeros(8, np.float32))
+    assert SEEN == [(2, 0, 256, 16, 512, int(asc.TPosition.VECIN))]

@@ -148,7 +148,8 @@ def tensor_methods(x: asc.GlobalAddress, z: asc.GlobalAddress):
     SEEN.append((t.get_size(), t.get_length()))
     t.set_size(N)
     whole.set_shape_info(asc.ShapeInfo(asc.array(asc.int32, (8, 8))))
-    SEEN.append(whole.get_shape_info().shape)
+    whole.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_LAST, asc.CacheRwMode.READ)     # a hint: no value changes
+    SEEN.append((whole.get_shape_info().shape, asc.array(asc.int32, 3, 7).values))
     asc.data_copy(t, z_gm, N - 8)
     asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
@@ -166,7 +167,7 @@ def test_tensor_methods_follow_the_docstrings(platform):
     assert first["phy"] == 32 and first["h_size"] == (N - 8) * 2      # the rest of t, as float16 elements
     assert first["tag"] == 5 and first["pos"] == int(asc.TPosition.VECCALC) and first["length"] == N * 4
     assert (size, length) == (16, 64)
-    assert shape == (8, 8)
+    assert shape == ((8, 8), (7, 7, 7))      # asc.array(dtype, length, fill_value)
     np.testing.assert_array_equal(z, x[8:])
 
 

@@ -50,8 +50,10 @@ class TPipe:
     def _take(self, space, nbytes, what):
         return self._blk.alloc(space, nbytes, what)
 
-    def init_buffer(self, que=None, num=None, len=None, buf=None):   # noqa: A002  (pyasc's names)
-        _init_buffer(self._take, que, num, len, buf)
+    def init_buffer(self, *args, **kwargs):
+        """``init_buffer(que, num=0, len=0)``: ``num`` buffers of ``len`` bytes for a queue;
+        ``init_buffer(buf, len=0)``: ``len`` bytes for a TBuf (rounded up to 32 bytes)."""
+        _init_buffer(self._take, *_buffer_args(args, kwargs))
         return True
 
     def init_buf_pool(self, buf_pool, len=0, share_buf=None):   # noqa: A002
@@ -117,16 +119,31 @@ def _name(event):
     return f"HardEvent.{HardEvent(event).name}"
 
 
-def _init_buffer(take, que, num, len, buf):   # noqa: A002
-    """Place a TQue's ``num`` buffers of ``len`` bytes, or a TBuf's ``len`` bytes, with ``take``."""
-    target = que if que is not None else buf
+def _buffer_args(args, kwargs):
+    """(target, num, len) of pyasc's two forms: ``(que, num=0, len=0)`` and ``(buf, len=0)``."""
+    args = list(args)
+    target = kwargs.pop("que", None) or kwargs.pop("buf", None) or (args.pop(0) if args else None)
     if isinstance(target, TBuf):
-        nbytes = int(num if len is None else len)
+        names = ("len",)
+        if "num" in kwargs and "len" not in kwargs:
+            kwargs["len"] = kwargs.pop("num")     # upstream's own kernel tests size a TBuf with num=
+    elif isinstance(target, TQueBind):
+        names = ("num", "len")
+    else:
+        raise error(TypeError, f"init_buffer needs que=TQue(...) or buf=TBuf(...), got {type(target).__name__}",
+                    "write init_buffer(que, num, len) or init_buffer(buf, len)")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        raise error(TypeError, f"init_buffer({type(target).__name__}, ...) takes {', '.join(names)}",
+                    "write init_buffer(que, num, len) or init_buffer(buf, len)")
+    got = dict(zip(names, args), **kwargs)
+    return target, int(got.get("num", 0)), int(got.get("len", 0))
+
+
+def _init_buffer(take, target, n, nbytes):
+    """Place a TQue's ``n`` buffers of ``nbytes`` bytes, or a TBuf's ``nbytes`` bytes, with ``take``."""
+    if isinstance(target, TBuf):
         target._place(take(target.space, _bytes32(nbytes), target.owner), nbytes)
         return 1
-    if not isinstance(target, TQueBind):
-        raise error(TypeError, "init_buffer needs que=TQue(...) or buf=TBuf(...)")
-    n, nbytes = int(num), int(len)
     if n < 1:
         raise error(ValueError, f"init_buffer: num={n} buffers", "a queue needs at least one buffer")
     target._place([take(target.space, _bytes32(nbytes), f"{target.owner} buffer {i}") for i in range(n)], nbytes)
@@ -200,6 +217,7 @@ class TQueBind:
         """``alloc_tensor(dtype)``: a free buffer as a tensor; ``alloc_tensor(tensor)``: into ``tensor``."""
         if isinstance(dtype, LocalTensor):
             dtype, tensor = None, dtype
+        _typed(tensor, f"alloc_tensor on {self.owner}")
         if not self.buffers:
             raise error(RuntimeError, f"{self.owner} has no buffers", "call pipe.init_buffer(que, num, len) first")
         n = len(self.buffers)
@@ -242,7 +260,7 @@ class TQueBind:
         """``deque(dtype)`` (or ``deque(dtype, src_user_pos, dst_user_pos)``): the oldest enqueued tensor;
         ``deque(tensor)``: the same, into ``tensor`` in place (returns None)."""
         first = args[0] if args else kwargs.get("dtype", kwargs.get("tensor"))
-        into = first if isinstance(first, LocalTensor) else None
+        into = _typed(first if isinstance(first, LocalTensor) else None, f"deque on {self.owner}")
         if into is None and not isinstance(first, dt.DataType):
             raise error(TypeError, f"deque on {self.owner} takes a dtype or a LocalTensor, got "
                         f"{'nothing' if first is None else type(first).__name__}",
@@ -293,6 +311,13 @@ class TQue(TQueBind):
 
     def __init__(self, pos=TPosition.VECIN, depth=None, mask=0):
         super().__init__(pos, pos, 1 if depth is None else depth, mask)
+
+
+def _typed(tensor, what):
+    if tensor is not None and tensor.dtype is None:
+        raise error(TypeError, f"{what} into a LocalTensor without an element type",
+                    "declare it with its dtype: t = asc.LocalTensor(asc.float32)")
+    return tensor
 
 
 def _into(tensor, t):
@@ -386,8 +411,8 @@ class TBufPool:
         self.used += nbytes
         return addr
 
-    def init_buffer(self, que=None, num=None, len=None, buf=None):   # noqa: A002
-        n = _init_buffer(self._take, que, num, len, buf)
+    def init_buffer(self, *args, **kwargs):
+        n = _init_buffer(self._take, *_buffer_args(args, kwargs))
         self.count += n
         if self.count > self.buf_id_size:
             raise error(ValueError, f"{self.owner} holds {self.count} buffers, its buf_id_size is "

@@ -22,7 +22,7 @@ get_gather_mask_remain_count transpose trans_data_to_5hd get_mrg_sort_result get
 mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort block_reduce_sum block_reduce_max
 block_reduce_min pair_reduce_sum reduce_max reduce_min reduce_sum repeat_reduce_sum whole_reduce_max
 whole_reduce_min whole_reduce_sum scatter bitwise_not add_relu_cast cast cast_deq set_deq_scale
-sub_relu_cast AippInputFormat BlockMode CacheMode CacheRwMode CMPMODE CO2Layout
+sub_relu_cast AippInputFormat BlockMode CMPMODE CO2Layout
 DataFormat DeqScale GatherMaskMode pad_t ReduceOrder RoundMode TransposeType
 BatchMode IterateMode ScheduleType MaskMode QuantModes MatmulConfigMode SelMode
 AtomicDtype AtomicOp inline MrgSortSrcList BrcbRepeatParams CheckLocalMemoryIAParam

@@ -8,7 +8,7 @@ from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
 from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
-from .enums import TPosition, memory_of
+from .enums import CacheMode, CacheRwMode, TPosition, memory_of
 
 
 def _np(d):
@@ -150,6 +150,11 @@ class GlobalTensor(_Tensor):
     def get_shape_info(self):
         return ShapeInfo(array(dt.int32, getattr(self, "shape", None) or (self.size or 0,)))
 
+    def set_l2_cache_hint(self, mode=CacheMode.CACHE_MODE_NORMAL, rw_mode=CacheRwMode.RW):
+        """An L2 cache policy for this tensor's accesses: a performance hint, no value changes (GM is read and
+        written directly here)."""
+        CacheMode(mode), CacheRwMode(rw_mode)
+
     def __getitem__(self, i):
         off = _index(i, "GlobalTensor")
         t = GlobalTensor(self.dtype)
@@ -165,8 +170,10 @@ class GlobalTensor(_Tensor):
 class LocalTensor(_Tensor):
     """``LocalTensor(dtype, pos, addr, tile_size)``: ``tile_size`` elements at byte ``addr`` of ``pos``'s memory."""
 
-    def __init__(self, dtype, pos=TPosition.VECIN, addr=0, tile_size=0, owner=None):
+    def __init__(self, dtype=None, pos=TPosition.VECIN, addr=0, tile_size=0, owner=None):
         blk = _block()
+        if not isinstance(pos, TPosition) and isinstance(pos, (int, np.integer)) and not addr and not tile_size:
+            pos, addr = TPosition.VECIN, pos     # pyasc's LocalTensor(dtype, addr)
         self.dtype = dtype
         self.position = TPosition(pos).name
         self.space = self.buf = memory_of(pos)
@@ -180,7 +187,8 @@ class LocalTensor(_Tensor):
                         "local tensors start on a 32-byte boundary")
         loc = user_loc()
         self.owner = owner or f"LocalTensor({self.position}) of line {loc[1] if loc else '?'}"
-        blk.check_capacity(self.space, self.addr, self.addr + self.size * self.itemsize, self.owner)
+        if dtype is not None:     # LocalTensor(): a tensor an in-place alloc_tensor / deque fills in
+            blk.check_capacity(self.space, self.addr, self.addr + self.size * self.itemsize, self.owner)
 
     @classmethod
     def _view(cls, base, addr, size, dtype=None):
@@ -269,9 +277,12 @@ class LocalTensorAuto(LocalTensor):
 class array:   # noqa: N801  (pyasc's name)
     """``asc.array(dtype, values)``: a small constant array (shapes for ``ShapeInfo``)."""
 
-    def __init__(self, dtype, values):
+    def __init__(self, dtype, length_or_values, fill_value=None):
         self.dtype = dtype
-        self.values = tuple(values)
+        if isinstance(length_or_values, (int, np.integer)):     # asc.array(dtype, length[, fill_value])
+            self.values = (0 if fill_value is None else fill_value,) * int(length_or_values)
+        else:
+            self.values = tuple(length_or_values)
 
 
 class ShapeInfo:
