@@ -372,8 +372,12 @@ class TBuf:
                         "keep offset + size inside the buffer init_buffer gave the TBuf")
         return LocalTensor._view(t, self.addr + int(buf_offset), int(size))
 
-    def alloc_tensor(self, dtype):
-        return self.get(dtype)
+    def alloc_tensor(self, dtype=None, tensor=None):
+        """The whole buffer as a tensor (``alloc_tensor(t)``: into ``t``)."""
+        if isinstance(dtype, LocalTensor):
+            dtype, tensor = None, dtype
+        _typed(tensor, f"alloc_tensor on {self.owner}")
+        return _into(tensor, self.get(dtype if tensor is None else tensor.dtype))
 
     def free_tensor(self, tensor):
         pass

@@ -25,8 +25,9 @@ def data_sync_barrier(arg0=MemDsbT.ALL):
     MemDsbT(arg0)
 
 
-def data_cache_clean_and_invalid(entire_type, dst=None, dcci_dst=None):
-    """Write back / invalidate the scalar data cache: GM is read and written directly here."""
+def data_cache_clean_and_invalid(entire_type, dst, dcci_dst=None):
+    """Write back / invalidate the scalar data cache (also as ``(entire_type, dcci_dst, dst)``): GM is read and
+    written directly here."""
     _block()
     CacheLine(entire_type)
 
