@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..core.errors import error
 
 UPSTREAM_NAMES = frozenset("""
-cross_core_set_flag cross_core_wait_flag ib_set ib_wait sync_all
+cross_core_set_flag cross_core_wait_flag ib_set ib_wait
 get_store_atomic_config
 reset_mask set_aipp_functions set_hf32_mode set_hf32_trans_mode
 set_mask_count set_mask_norm set_mm_layout_transform set_store_atomic_config

@@ -63,6 +63,41 @@ def metrics_prof_stop():
     _block()
 
 
+# -- blocks waiting for each other ----------------------------------------------------------------------
+def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only=True):
+    """Every block of the launch waits here until all have arrived (the hard form; with a GM and a UB
+    workspace, the soft one): each block's pipes drain first, and GM written before it is visible to every
+    block after it."""
+    from .enums import PipeID
+    from .ops import pipe_barrier
+    blk = _block()
+    launch = blk.launch
+    blocks = launch.core_num
+    kind = getattr(launch, "kind", "AIV_ONLY")
+    cores = launch.hw.aic_cores if kind == "AIC_ONLY" else launch.hw.aiv_cores
+    if int(used_cores) not in (0, blocks):
+        raise error(ValueError, f"sync_all(used_cores={int(used_cores)}) in a launch of {blocks} blocks: this engine "
+                    "synchronises every block of the launch", "pass used_cores=0 (all blocks)")
+    if blocks > cores:
+        raise error(RuntimeError, f"sync_all in a launch of {blocks} blocks on {cores} cores: the blocks of a later "
+                    "wave start only when the first wave ends, and the first wave waits here for them for ever",
+                    f"launch at most {cores} blocks (loop over the work inside each block)")
+    if gm_workspace is not None:
+        need = blocks * 32
+        for what, t in (("gm_workspace", gm_workspace), ("ub_workspace", ub_workspace)):
+            if t is None or t.size is None or t.size * t.itemsize < need:
+                raise error(ValueError, f"sync_all: {what} holds {0 if t is None or t.size is None else t.size * t.itemsize}"
+                            f" bytes, the soft sync needs {need} (32 per block)",
+                            "give both workspaces 32 bytes per block (int32; the GM one zeroed)")
+    pipe_barrier(PipeID.PIPE_ALL)
+    if launch.phaser is not None:
+        launch.phaser.barrier(blk.block_idx, user_loc())
+    elif blocks > 1:
+        raise error(RuntimeError, "sync_all reached from a function this engine did not see calling it: its "
+                    "blocks were not run as blocks that wait for each other",
+                    "call sync_all in the kernel or in an @asc.jit helper the kernel calls")
+
+
 # -- system values -----------------------------------------------------------------------------------
 def set_sys_workspace(workspace):
     _block().sys_workspace = workspace
@@ -212,7 +247,7 @@ def _debug_cost(op, hw):
 define("v1.dump_tensor", cost=_debug_cost)
 define("v1.get_system_cycle", cost=lambda op, hw: ("S", hw.scalar_op))
 
-__all__ = NAMES = ("data_sync_barrier data_cache_clean_and_invalid data_cache_preload icache_preload get_icache_preload_status "
+__all__ = NAMES = ("sync_all data_sync_barrier data_cache_clean_and_invalid data_cache_preload icache_preload get_icache_preload_status "
          "check_local_memory_ia init_soc_state metrics_prof_start metrics_prof_stop set_sys_workspace "
          "get_sys_workspace set_hccl_context get_hccl_context get_sub_block_idx get_sub_block_num get_task_ratio "
          "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap dump_tensor "

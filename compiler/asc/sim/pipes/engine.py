@@ -54,6 +54,8 @@ class Launch:
         self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
         self.uniform = False      # set by the launch: blocks 1.. may run as block 0 (``uniform``)
         self.tape = None          # the tape of blocks run as block 0, built while running them
+        self.phased = False       # set by the launch: blocks wait for each other (``phases.Phaser``)
+        self.phaser = None
         self.gm_races = GmRaces(gm)
         self.uninit_sites = set()  # instructions already reported reading uninitialised on-chip bytes
         self.warnings = []
