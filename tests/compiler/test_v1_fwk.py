@@ -330,3 +330,25 @@ def test_init_buffer_and_local_tensor_take_upstreams_positional_forms(platform):
     with pytest.raises(TypeError, match=r"init_buffer\(TBuf, ...\) takes len"):
         upstream_forms[1](np.zeros(8, np.float32))
     assert SEEN == [(2, 0, 256, 16, 512, int(asc.TPosition.VECIN))]
+
+
+@asc.jit
+def copy_through_a_bound_queue(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    xg, zg = gm(x, z)
+    pipe = asc.TPipe()
+    q = asc.TQueBind(asc.TPosition.VECIN, asc.TPosition.VECOUT, 1)     # MTE2 fills it, MTE3 drains it
+    pipe.init_buffer(q, 1, N * 4)
+    a = q.alloc_tensor(asc.float32)
+    asc.data_copy(a, xg, N)
+    q.enque(a)
+    b = q.deque(asc.float32)
+    asc.data_copy(zg, b, N)
+    q.free_tensor(b)
+
+
+def test_a_queue_bound_from_vecin_to_vecout_orders_mte2_before_mte3(platform):
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    copy_through_a_bound_queue[1](x, z)
+    np.testing.assert_array_equal(z, x)
+    assert copy_through_a_bound_queue.last_launch["warnings"] == []

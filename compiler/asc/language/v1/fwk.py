@@ -179,6 +179,18 @@ def _local(src, dst):
     return dst if src == TPosition.GM else src
 
 
+def _pipes(src, dst):
+    """(producer, consumer) of a queue: the pipe that fills ``src`` and the one that drains ``dst``, as Ascend
+    C's TQueBind picks its EnQue / DeQue events (``TQueBind(VECIN, VECOUT)``: MTE2 -> MTE3); (None, None)
+    where a side has no such pipe (VECCALC: the queue orders nothing)."""
+    src, dst = TPosition(src), TPosition(dst)
+    if src == TPosition.GM or dst == TPosition.GM or src == dst:
+        return QUEUE_PIPES.get(_local(src, dst).name, (None, None))
+    producer = QUEUE_PIPES.get(src.name, (None, None))[0]
+    consumer = QUEUE_PIPES.get(dst.name, (None, None))[1]
+    return (producer, consumer) if producer and consumer else (None, None)
+
+
 class TQueBind:
     """``TQueBind(src, dst, depth)``: buffers of the on-chip end of the path src -> dst, handed out round-robin,
     each FREE -> allocated -> enqueued -> dequeued (-> enqueued again, in place) -> FREE as Ascend C's TQueBind;
@@ -196,7 +208,7 @@ class TQueBind:
         self.buffers = []
         self.fifo = collections.deque()
         self.next = 0
-        self.producer, self.consumer = QUEUE_PIPES.get(self.position, (None, None))
+        self.producer, self.consumer = _pipes(src, dst)
 
     def _place(self, addrs, nbytes):
         self.buffers = [_Buffer(a, i) for i, a in enumerate(addrs)]
