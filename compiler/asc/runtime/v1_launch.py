@@ -14,7 +14,7 @@ from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
-from .arguments import arg_kind
+from .arguments import MockTensor, MockValue, arg_kind
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
@@ -237,7 +237,6 @@ def bind_arguments(jit_fn, args, kwargs):
 
 def _unmock(v):
     """pyasc's MockTensor / MockValue: a GM argument of no elements, a scalar 0 (``runtime/jit.py``)."""
-    from .jit import MockTensor, MockValue
     if isinstance(v, MockTensor):
         return np.zeros(0, dtype=v.dtype.to_numpy())
     if isinstance(v, MockValue):

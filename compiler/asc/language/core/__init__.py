@@ -7,10 +7,3 @@ from .utils import ceildiv
 from .range import range, static_range, BaseRange
 from .ops import number
 
-
-def __getattr__(name):
-    """pyasc's v1 names upstream code imports from ``asc.language.core`` (GlobalTensor, TPosition, ...)."""
-    from .. import v1
-    if name in v1.EXPORTS:
-        return getattr(v1, name)
-    raise AttributeError(f"module 'asc.language.core' has no attribute '{name}'")

@@ -13,7 +13,7 @@ from ...ir.pipe_ops import PipeOp, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .enums import CacheLine, DcciDst, MemDsbT  # noqa: F401  (their parameters' types)
-from .tensors import _block
+from .tensors import _block, _dump
 
 _MIX_AIV_PER_GROUP = 2
 
@@ -167,16 +167,6 @@ def trap():
 
 
 # -- debug output --------------------------------------------------------------------------------------
-def _dump(t, count, attrs):
-    n = t.size if count is None else int(count)
-    if n < 0 or (t.size is not None and n > t.size):
-        raise error(ValueError, f"dump of {n} elements of a tensor of {t.size}",
-                    "dump at most the tensor's elements")
-    op = PipeOp("dump_tensor", "S", reads=(t.region(0, n),) if n else (), attrs=dict(attrs, src=t, count=n),
-                loc=user_loc())
-    return _block().issue(op)
-
-
 def dump_tensor(tensor, desc, dump_size, shape_info=None):
     """Print ``dump_size`` elements of a tensor with the user's ``desc`` number (as DumpTensor)."""
     _dump(tensor, dump_size, {"mode": "dump", "desc": int(desc),

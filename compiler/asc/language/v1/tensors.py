@@ -244,12 +244,10 @@ class LocalTensor(_Tensor):
 
     def print(self, data_len=None):   # noqa: A003  (pyasc's name)
         """Print the tensor (its first ``data_len`` elements), one 32-byte block per line (CPU debug)."""
-        from .system import _dump
         _dump(self, data_len, {"mode": "print"})
 
     def to_file(self, file_name):
         """Write the tensor's bytes to ``file_name`` (CPU debug); 0 when written."""
-        from .system import _dump
         _dump(self, None, {"mode": "file", "file": str(file_name)})
         return 0
 
@@ -290,6 +288,17 @@ class ShapeInfo:
         self.shape = tuple(shape.values if isinstance(shape, array) else shape)
         self.original_shape = self.shape if original_shape is None else tuple(
             original_shape.values if isinstance(original_shape, array) else original_shape)
+
+
+def _dump(t, count, attrs):
+    """A debug read of ``count`` elements of ``t`` on the scalar unit (DumpTensor, Print, ToFile)."""
+    n = t.size if count is None else int(count)
+    if n < 0 or (t.size is not None and n > t.size):
+        raise error(ValueError, f"dump of {n} elements of a tensor of {t.size}",
+                    "dump at most the tensor's elements")
+    op = PipeOp("dump_tensor", "S", reads=(t.region(0, n),) if n else (), attrs=dict(attrs, src=t, count=n),
+                loc=user_loc())
+    return _block().issue(op)
 
 
 def _scalar_access_cost(op, hw):
