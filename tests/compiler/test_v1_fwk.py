@@ -15,6 +15,11 @@ N = 256
 SEEN = []       # what a kernel body hands back to the test (the body is Python, run per block)
 
 
+def seen_once(expected):
+    """What the kernel body handed back: once, or twice when ASC_REPLAY=verify runs the launch again."""
+    return SEEN in (expected, expected * 2)
+
+
 @pytest.fixture(params=["Ascend910B1", "Ascend950PR_9599"])
 def platform(request):
     config.set_platform(config.Backend.Model, getattr(config.Platform, request.param))
@@ -184,7 +189,7 @@ def test_event_ids_are_allocated_lowest_first_and_released(platform):
     x = np.linspace(-1, 1, N).astype(np.float32)
     z = np.zeros_like(x)
     event_ids[1](x, z, "use")
-    assert SEEN == [(0, 0, 1, 0, 0, 2)]
+    assert seen_once([(0, 0, 1, 0, 0, 2)]), SEEN
     np.testing.assert_array_equal(z, np.abs(x))
 
 
@@ -223,10 +228,10 @@ def pipe_lifecycle(x: asc.GlobalAddress, what: asc.ConstExpr[str]):
 def test_reset_and_destroy_give_the_memory_back(platform):
     x = np.zeros(N, np.float32)
     pipe_lifecycle[1](x, "reset")
-    assert SEEN == [1024, 0, 0]
+    assert seen_once([1024, 0, 0]), SEEN
     SEEN.clear()
     pipe_lifecycle[1](x, "destroy")
-    assert SEEN == [1024, 0, True, True, 0]
+    assert seen_once([1024, 0, True, True, 0]), SEEN
 
 
 # -- TBufPool, TBuf, LocalMemAllocator ---------------------------------------------------------------------
@@ -275,7 +280,7 @@ def test_a_buffer_pool_places_its_buffers_and_places_them_again_after_reset(plat
     x = np.linspace(-2, 2, N).astype(np.float32)
     z = np.zeros_like(x)
     buf_pools[1](x, z, "use")
-    assert SEEN == [(0, 64, 64 + N * 4, 64, 64 + 32)]     # the shared pool starts where the pool does
+    assert seen_once([(0, 64, 64 + N * 4, 64, 64 + 32)]), SEEN     # the shared pool starts where the pool does
     np.testing.assert_array_equal(z, np.abs(x) + 1)
     assert buf_pools.last_launch["warnings"] == []
 
@@ -308,7 +313,7 @@ def test_local_mem_allocator_places_tensors_one_after_another(platform):
     x = np.arange(N, dtype=np.float32)
     z = np.zeros_like(x)
     allocator_copy[1](x, z)
-    assert SEEN == [(0, 64, 64 + N * 4)]
+    assert seen_once([(0, 64, 64 + N * 4)]), SEEN
     np.testing.assert_array_equal(z, x)
 
 
@@ -329,7 +334,7 @@ def upstream_forms(x: asc.GlobalAddress):
 def test_init_buffer_and_local_tensor_take_upstreams_positional_forms(platform):
     with pytest.raises(TypeError, match=r"init_buffer\(TBuf, ...\) takes len"):
         upstream_forms[1](np.zeros(8, np.float32))
-    assert SEEN == [(2, 0, 256, 16, 512, int(asc.TPosition.VECIN))]
+    assert seen_once([(2, 0, 256, 16, 512, int(asc.TPosition.VECIN))]), SEEN
 
 
 @asc.jit

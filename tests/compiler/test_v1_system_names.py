@@ -15,6 +15,11 @@ N = 64
 SEEN = []
 
 
+def seen_once(expected):
+    """What the kernel body handed back: once, or twice when ASC_REPLAY=verify runs the launch again."""
+    return SEEN in (expected, expected * 2)
+
+
 @pytest.fixture(params=["Ascend910B1", "Ascend950PR_9599"])
 def platform(request):
     config.set_platform(config.Backend.Model, getattr(config.Platform, request.param))
@@ -162,7 +167,7 @@ def test_tensor_methods_follow_the_docstrings(platform):
     x = np.arange(N, dtype=np.float32)
     z = np.zeros(N - 8, np.float32)
     tensor_methods[1](x, z)
-    first, (size, length), shape = SEEN
+    first, (size, length), shape = SEEN[:3]
     assert first["sizes"] == (0, N)          # get_size is 0 when set_global_buffer had only the address
     assert first["phy"] == 32 and first["h_size"] == (N - 8) * 2      # the rest of t, as float16 elements
     assert first["tag"] == 5 and first["pos"] == int(asc.TPosition.VECCALC) and first["length"] == N * 4
@@ -198,7 +203,7 @@ def mocked(x: asc.GlobalAddress, n: int):
 def test_mock_arguments_launch_as_an_empty_gm_argument_and_a_zero(platform):
     from asc.runtime.jit import MockTensor, MockValue
     mocked[1](MockTensor(asc.float16), MockValue(asc.int32))
-    assert SEEN == [0]
+    assert seen_once([0]), SEEN
     warnings = mocked.last_launch["warnings"]
     assert len(warnings) == 1 and "past-the-end: data_copy (block 0) reads bytes [0, 32) past the end of GM " \
         "'x', which has 0 bytes" in warnings[0], warnings
