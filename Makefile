@@ -40,12 +40,13 @@ dashboard: $(STAMP)
 	$(BIN)/dashboard
 
 # Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
-# Then the surface report and a fixed-budget differential fuzz; every step runs, the worst status is kept.
+# Then the surface reports (asctile, v1) and a fixed-budget differential fuzz; every step runs, the worst status is kept.
 FUZZ_EXAMPLES ?= 40
 conformance: $(STAMP)
 	@rc=0; \
 	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json || rc=$$?; \
 	$(BIN)/conformance-surface --venv "$(PYASC_DEV_VENV)" --json .conformance/surface.json || rc=$$?; \
+	$(BIN)/python -m asc_harness.conform.surface_v1 --venv "$(PYASC_DEV_VENV)" --json .conformance/surface_v1.json || rc=$$?; \
 	$(BIN)/conformance-fuzz --venv "$(PYASC_DEV_VENV)" --examples $(FUZZ_EXAMPLES) --json .conformance/fuzz.json || rc=$$?; \
 	exit $$rc
 

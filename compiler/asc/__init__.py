@@ -38,6 +38,12 @@ from .ir.pipe_ops import current_block as _current_block  # noqa: E402
 from .language import v1 as _v1  # noqa: E402
 from .language.v1 import *  # noqa: E402,F401,F403
 from . import adv  # noqa: E402,F401
+from .language import core as _core  # noqa: E402
+
+# Upstream code imports the v1 names from asc.language.core too (GlobalTensor, TPosition, ...).
+for _name in _v1.EXPORTS:
+    if not hasattr(_core, _name):
+        setattr(_core, _name, getattr(_v1, _name))
 
 
 def __getattr__(name):

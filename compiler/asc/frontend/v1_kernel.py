@@ -43,6 +43,24 @@ def _attribute_named(node, attr):
 _ATTRS = {}
 
 
+_BLOCK_SYNC = ("sync_all",)
+
+
+def waits_for_blocks(jit_fn, depth=4):
+    """Whether the kernel (or an ``@asc.jit`` helper it calls) makes its blocks wait for each other
+    (``sync_all``): its blocks then run as ``sim/pipes/phases.py`` runs them."""
+    if any(_attribute_named(jit_fn.node, name) for name in _BLOCK_SYNC):
+        return True
+    if depth:
+        scope = getattr(jit_fn.fn, "__globals__", {})
+        for name in called_names(jit_fn.node):
+            helper = scope.get(name)
+            if helper is not None and hasattr(helper, "node") and hasattr(helper, "fn") and helper is not jit_fn \
+                    and waits_for_blocks(helper, depth - 1):
+                return True
+    return False
+
+
 def kernel_kind(node, options):
     """pyasc's kernel type: ``MIX`` for a kernel that registers a Matmul (one cube core serving two vector
     cores per group), ``AIC_ONLY`` with ``matmul_cube_only=True``, else ``AIV_ONLY`` (or the type asked for)."""
@@ -86,7 +104,7 @@ def _locate(e):
         e.args = (f"{loc[0]}:{loc[1]}: {e.args[0]}\nhint: {e.hint}",) + e.args[1:]
 
 
-__all__ = ["uses_v1", "run_block", "in_v1_block", "v1_body", "kernel_kind", "UPSTREAM_ADV_NAMES"]
+__all__ = ["uses_v1", "run_block", "in_v1_block", "v1_body", "kernel_kind", "waits_for_blocks", "UPSTREAM_ADV_NAMES"]
 
 
 class _IterateLoops(ast.NodeTransformer):

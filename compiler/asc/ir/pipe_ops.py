@@ -8,6 +8,7 @@ builds the ops, the simulator (``asc.sim.pipes``) executes, checks and schedules
 from __future__ import annotations
 
 import os
+import threading
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -58,21 +59,30 @@ class PipeOp:
         return f"{os.path.basename(self.loc[0])}:{self.loc[1]}" if self.loc else "?"
 
 
-_BLOCKS = []    # the engines of the blocks being run (innermost last)
+class _Blocks(threading.local):
+    """The engines of the blocks being run (innermost last), per thread: blocks that synchronise with each
+    other (``sync_all``) run in threads of their own (``sim/pipes/phases.py``)."""
+
+    def __init__(self):
+        self.stack = []
+
+
+_BLOCKS = _Blocks()
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def current_block():
     """The engine running the current block of a v1 kernel, or None outside a v1 launch."""
-    return _BLOCKS[-1] if _BLOCKS else None
+    stack = _BLOCKS.stack
+    return stack[-1] if stack else None
 
 
 def push_block(engine):
-    _BLOCKS.append(engine)
+    _BLOCKS.stack.append(engine)
 
 
 def pop_block():
-    _BLOCKS.pop()
+    _BLOCKS.stack.pop()
 
 
 def user_loc():

@@ -59,3 +59,19 @@ def resolved_signature(fn):
                 ann = inspect.Parameter.empty
         params.append(p.replace(annotation=ann))
     return sig.replace(parameters=params)
+
+
+class MockTensor:
+    """pyasc's stand-in for a GM argument known only by its element type: a v1 kernel launched with it runs
+    over a GM argument of no elements (its copies read zeros and write nowhere, each a past-the-end warning)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+
+class MockValue:
+    """pyasc's stand-in for a scalar argument known only by its type: the kernel sees 0 of that type."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+

@@ -18,7 +18,7 @@ from ..frontend.device_calls import KernelFunction
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from . import config
-from .arguments import arg_kind, resolved_signature
+from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .platforms import hardware
@@ -248,3 +248,4 @@ def jit(fn=None, **options):
         opts.setdefault("custom_builtins", {"range": asc_range})
         return JITFunction(f, **opts)
     return wrap(fn) if fn is not None else wrap
+

@@ -9,16 +9,17 @@ import os
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..frontend.v1_kernel import kernel_kind, run_block, uses_auto_tensors
+from ..frontend.v1_kernel import kernel_kind, run_block, uses_auto_tensors, waits_for_blocks
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
-from .arguments import arg_kind
+from .arguments import MockTensor, MockValue, arg_kind
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
 from ..sim.pipes.engine import BlockEngine, Launch
+from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
 from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
 from .v1_structure import structure_key, verify_replay
@@ -42,10 +43,12 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     # the 2 * core_num vector cores. AIC_ONLY / AIV_ONLY: core_num blocks on cube / vector cores.
     kind = kernel_kind(jit_fn.node, options)
     blocks = 2 * core_num if kind == "MIX" else core_num
+    phased = blocks > 1 and waits_for_blocks(jit_fn)
 
     def run(buffers, recording=False):
         launch = Launch(hw, buffers, blocks, checks=checks, record=record, insert_sync=bool(insert_sync))
         launch.kind = kind
+        launch.phased = phased
         launch.recording = recording
         launch.uniform = uniform
         return launch, _run_blocks(jit_fn, launch, values, blocks)
@@ -103,6 +106,8 @@ def _run_blocks(jit_fn, launch, values, blocks):
     def block_values():
         return {k: (v.kernel_copy() if is_struct(v) else v) for k, v in values.items()}
 
+    if launch.phased:
+        return _run_phased(jit_fn, launch, block_values, blocks)
     timings, recorded = [], []
     for b in range(blocks):
         eng = BlockEngine(launch, b)
@@ -120,6 +125,23 @@ def _run_blocks(jit_fn, launch, values, blocks):
     if launch.checks:
         launch.warnings.extend(launch.gm_races.coverage())
     return timings, recorded
+
+
+def _run_phased(jit_fn, launch, block_values, blocks):
+    """Blocks that wait for each other (``sync_all``): each in a thread, one at a time (``sim/pipes/phases.py``);
+    such a launch is neither run as block 0's stream nor replayed."""
+    launch.uniform = launch.recording = False
+    engines = [BlockEngine(launch, b) for b in range(blocks)]
+    launch.phaser = Phaser(launch, engines)
+
+    def run(b):
+        run_block(jit_fn, engines[b], block_values())
+        engines[b].finish()
+
+    launch.phaser.run(run)
+    if launch.checks:
+        launch.warnings.extend(launch.gm_races.coverage())
+    return [e.timing for e in engines], [None] * blocks
 
 
 def _as_block0(jit_fn, launch, eng0, blocks, block_values):
@@ -203,6 +225,7 @@ def bind_arguments(jit_fn, args, kwargs):
         if is_struct(v):      # packed and passed by value: each block gets a copy it may assign
             values[name] = v
             continue
+        v = _unmock(v)
         kind, d = arg_kind(name, v)
         if kind == "ptr":
             gm[name] = _launcher._host_view(name, v)
@@ -210,6 +233,15 @@ def bind_arguments(jit_fn, args, kwargs):
         else:
             values[name] = v.item() if hasattr(v, "item") else v
     return values, _shared_memory(values, gm)
+
+
+def _unmock(v):
+    """pyasc's MockTensor / MockValue: a GM argument of no elements, a scalar 0 (``runtime/jit.py``)."""
+    if isinstance(v, MockTensor):
+        return np.zeros(0, dtype=v.dtype.to_numpy())
+    if isinstance(v, MockValue):
+        return np.zeros((), dtype=v.dtype.to_numpy())[()]
+    return v
 
 
 def _shared_memory(values, gm):

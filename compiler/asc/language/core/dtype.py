@@ -109,6 +109,17 @@ float8_e4m3fn = DataType("float8_e4m3fn")
 float8_e5m2 = DataType("float8_e5m2")
 float8_e8m0fnuz = DataType("float8_e8m0fnuz")
 
+
+
+class KnownTypes:
+    """pyasc's table of the element types by name (``asc.language.core.dtype.KnownTypes``)."""
+    void, int1, bit, int8, int16, int32, int64 = void, int1, bit, int8, int16, int32, int64
+    uint8, uint16, uint32, uint64 = uint8, uint16, uint32, uint64
+    float16, bfloat16, float32, float64 = float16, bfloat16, float32, float64
+    bool_, int_, half, float_, double = bool_, int_, half, float_, double
+    float8_e4m3fn, float8_e5m2, float8_e8m0fnuz = float8_e4m3fn, float8_e5m2, float8_e8m0fnuz
+
+
 _PUBLIC = {"void", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64"}
 

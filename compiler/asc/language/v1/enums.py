@@ -81,17 +81,64 @@ MAX_REPEAT_TIMES = "MAX_REPEAT_TIMES"
 _FIXED = {DEFAULT_C0_SIZE: 32, ONE_BLK_SIZE: 32, DEFAULT_BLOCK_SIZE: 256, MAX_REPEAT_TIMES: 255}
 
 
-def property(name, hw=None):   # noqa: A001  (pyasc's name)
+def property(prop, hw=None):   # noqa: A001  (pyasc's name)
     """A platform constant (``asc.property(asc.TOTAL_L1_SIZE)``): sizes come from the selected platform."""
-    if name in _FIXED:
-        return _FIXED[name]
+    if prop in _FIXED:
+        return _FIXED[prop]
     if hw is None:
         from ...ir.pipe_ops import current_block
         blk = current_block()
         hw = blk.hw if blk is not None else None
     sizes = {TOTAL_L0C_SIZE: "l0c_bytes", TOTAL_L1_SIZE: "l1_bytes", TOTAL_UB_SIZE: "ub_bytes"}
-    if name not in sizes or hw is None:
+    if prop not in sizes or hw is None:
         from ..core.errors import error
-        raise error(ValueError, f"asc.property({name!r}) is not known here",
+        raise error(ValueError, f"asc.property({prop!r}) is not known here",
                     "use DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L1_SIZE, TOTAL_L0C_SIZE or TOTAL_UB_SIZE in a kernel")
-    return int(getattr(hw, sizes[name]))
+    return int(getattr(hw, sizes[prop]))
+
+
+class Hardware(enum.IntEnum):
+    """The physical memories (``LocalMemAllocator(hard)``)."""
+    GM = 0
+    UB = 1
+    L1 = 2
+    L0A = 3
+    L0B = 4
+    L0C = 5
+    BIAS = 6
+    FIXBUF = 7
+    MAX = 8
+
+
+class MemDsbT(enum.IntEnum):
+    """``data_sync_barrier``'s memory scope."""
+    ALL = 0
+    DDR = 1
+    UB = 2
+    SEQ = 3
+
+
+class CacheLine(enum.IntEnum):
+    SINGLE_CACHE_LINE = 0
+    ENTIRE_DATA_CACHE = 1
+
+
+class DcciDst(enum.IntEnum):
+    CACHELINE_ALL = 0
+    CACHELINE_UB = 1
+    CACHELINE_OUT = 2
+    CACHELINE_ATOMIC = 3
+
+
+class CacheMode(enum.IntEnum):
+    """``GlobalTensor.set_l2_cache_hint``'s L2 policy."""
+    CACHE_MODE_NORMAL = 0
+    CACHE_MODE_DISABLE = 1
+    CACHE_MODE_LAST = 2
+    CACHE_MODE_PERSISTENT = 4
+
+
+class CacheRwMode(enum.IntEnum):
+    READ = 1
+    WRITE = 2
+    RW = 3

@@ -8,7 +8,7 @@ from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
 from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
-from .enums import TPosition, memory_of
+from .enums import CacheMode, CacheRwMode, TPosition, memory_of
 
 
 def _np(d):
@@ -116,20 +116,51 @@ class GlobalTensor(_Tensor):
         self.addr = 0
         self.size = None
 
-    def set_global_buffer(self, ptr, size=None):
+    def set_global_buffer(self, buffer=None, buffer_size=None):
+        ptr = buffer
         if not isinstance(ptr, GmPointer):
             raise error(TypeError, f"set_global_buffer expects a kernel's GM argument (plus an offset), got "
                         f"{type(ptr).__name__}")
         self.buf, self.dtype = ptr.buf, ptr.dtype
         self.addr = ptr.offset * ptr.dtype.sizeof()
-        self.size = ptr.size - ptr.offset if size is None else int(size)
+        self.size = ptr.size - ptr.offset if buffer_size is None else int(buffer_size)
+        self.given_size = buffer_size is not None
         self.owner = ptr.buf
+
+    def get_size(self):
+        """The element count ``set_global_buffer`` was given (0 when it was given only the address)."""
+        return self.size if getattr(self, "given_size", False) else 0
+
+    def get_value(self, offset):
+        return super().get_value(offset)
+
+    def set_value(self, offset, value):
+        super().set_value(offset, value)
+
+    def get_phy_addr(self, offset=0):
+        """The GM address of element ``offset`` (an address a GlobalTensor can be set to)."""
+        if self.buf is None:
+            self.itemsize    # noqa: B018  (the error for a GlobalTensor without memory)
+        return GmPointer(self.buf, self.dtype, self.addr // self.itemsize + (self.size or 0),
+                         self.addr // self.itemsize + int(offset))
+
+    def set_shape_info(self, shape_info):
+        self.shape = tuple(int(d) for d in shape_info.shape)
+
+    def get_shape_info(self):
+        return ShapeInfo(array(dt.int32, getattr(self, "shape", None) or (self.size or 0,)))
+
+    def set_l2_cache_hint(self, mode=CacheMode.CACHE_MODE_NORMAL, rw_mode=CacheRwMode.RW):
+        """An L2 cache policy for this tensor's accesses: a performance hint, no value changes (GM is read and
+        written directly here)."""
+        CacheMode(mode), CacheRwMode(rw_mode)
 
     def __getitem__(self, i):
         off = _index(i, "GlobalTensor")
         t = GlobalTensor(self.dtype)
         t.buf, t.owner, t.addr = self.buf, self.owner, self.addr + off * self.itemsize
         t.size = None if self.size is None else self.size - off
+        t.given_size = getattr(self, "given_size", False)
         return t
 
     def __repr__(self):
@@ -139,8 +170,10 @@ class GlobalTensor(_Tensor):
 class LocalTensor(_Tensor):
     """``LocalTensor(dtype, pos, addr, tile_size)``: ``tile_size`` elements at byte ``addr`` of ``pos``'s memory."""
 
-    def __init__(self, dtype, pos=TPosition.VECIN, addr=0, tile_size=0, owner=None):
+    def __init__(self, dtype=None, pos=TPosition.VECIN, addr=0, tile_size=0, owner=None):
         blk = _block()
+        if not isinstance(pos, TPosition) and isinstance(pos, (int, np.integer)) and not addr and not tile_size:
+            pos, addr = TPosition.VECIN, pos     # pyasc's LocalTensor(dtype, addr)
         self.dtype = dtype
         self.position = TPosition(pos).name
         self.space = self.buf = memory_of(pos)
@@ -154,7 +187,8 @@ class LocalTensor(_Tensor):
                         "local tensors start on a 32-byte boundary")
         loc = user_loc()
         self.owner = owner or f"LocalTensor({self.position}) of line {loc[1] if loc else '?'}"
-        blk.check_capacity(self.space, self.addr, self.addr + self.size * self.itemsize, self.owner)
+        if dtype is not None:     # LocalTensor(): a tensor an in-place alloc_tensor / deque fills in
+            blk.check_capacity(self.space, self.addr, self.addr + self.size * self.itemsize, self.owner)
 
     @classmethod
     def _view(cls, base, addr, size, dtype=None):
@@ -179,11 +213,43 @@ class LocalTensor(_Tensor):
     def reinterpret_cast(self, dtype):
         return LocalTensor._view(self, self.addr, self.get_length() // dtype.sizeof(), dtype)
 
-    def set_shape_info(self, info):
-        self.shape = tuple(int(d) for d in info.shape)
+    def set_shape_info(self, shape_info):
+        self.shape = tuple(int(d) for d in shape_info.shape)
 
     def get_shape_info(self):
         return ShapeInfo(array(dt.int32, self.shape))
+
+    def set_size(self, size=0):
+        """The tensor's element count from now on (a reused tensor variable)."""
+        self.size = int(size)
+        self.shape = (self.size,)
+
+    def set_buffer_len(self, data_len):
+        """The tensor's length in bytes from now on."""
+        self.set_size(int(data_len) // self.itemsize)
+
+    def set_addr_with_offset(self, src, offset):
+        """This tensor at ``src``'s address plus ``offset`` of ``src``'s elements, in ``src``'s memory."""
+        if not isinstance(src, LocalTensor):
+            raise error(TypeError, f"set_addr_with_offset takes a LocalTensor, got {type(src).__name__}")
+        t = LocalTensor._view(src, src.addr + int(offset) * src.itemsize,
+                              max(0, (src.size - int(offset)) * src.itemsize // self.itemsize), self.dtype)
+        self.__dict__.update(t.__dict__)
+
+    def set_user_tag(self, tag=0):
+        self.user_tag = int(tag)
+
+    def get_user_tag(self):
+        return getattr(self, "user_tag", 0)
+
+    def print(self, data_len=None):   # noqa: A003  (pyasc's name)
+        """Print the tensor (its first ``data_len`` elements), one 32-byte block per line (CPU debug)."""
+        _dump(self, data_len, {"mode": "print"})
+
+    def to_file(self, file_name):
+        """Write the tensor's bytes to ``file_name`` (CPU debug); 0 when written."""
+        _dump(self, None, {"mode": "file", "file": str(file_name)})
+        return 0
 
     def __repr__(self):
         return f"LocalTensor({self.position}@{self.addr}, {self.size} x {self.dtype})"
@@ -209,9 +275,12 @@ class LocalTensorAuto(LocalTensor):
 class array:   # noqa: N801  (pyasc's name)
     """``asc.array(dtype, values)``: a small constant array (shapes for ``ShapeInfo``)."""
 
-    def __init__(self, dtype, values):
+    def __init__(self, dtype, length_or_values, fill_value=None):
         self.dtype = dtype
-        self.values = tuple(values)
+        if isinstance(length_or_values, (int, np.integer)):     # asc.array(dtype, length[, fill_value])
+            self.values = (0 if fill_value is None else fill_value,) * int(length_or_values)
+        else:
+            self.values = tuple(length_or_values)
 
 
 class ShapeInfo:
@@ -219,6 +288,17 @@ class ShapeInfo:
         self.shape = tuple(shape.values if isinstance(shape, array) else shape)
         self.original_shape = self.shape if original_shape is None else tuple(
             original_shape.values if isinstance(original_shape, array) else original_shape)
+
+
+def _dump(t, count, attrs):
+    """A debug read of ``count`` elements of ``t`` on the scalar unit (DumpTensor, Print, ToFile)."""
+    n = t.size if count is None else int(count)
+    if n < 0 or (t.size is not None and n > t.size):
+        raise error(ValueError, f"dump of {n} elements of a tensor of {t.size}",
+                    "dump at most the tensor's elements")
+    op = PipeOp("dump_tensor", "S", reads=(t.region(0, n),) if n else (), attrs=dict(attrs, src=t, count=n),
+                loc=user_loc())
+    return _block().issue(op)
 
 
 def _scalar_access_cost(op, hw):

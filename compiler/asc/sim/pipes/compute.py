@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.registry import PIPES
 from ..convert import as_compute
 from ..ops import arith
 
@@ -173,3 +174,31 @@ def _quant(eng, op):
     r = (h * np.float16(a["scale"])).astype(np.float16) + np.float16(a["offset"])
     d, db = eng.view(a["dst"])
     d[db: db + n] = np.clip(np.rint(r.astype(np.float16)), -128, 127).astype(np.int8)
+
+
+@impl("dump_tensor")
+def _dump_tensor(eng, op):
+    """DumpTensor / LocalTensor.print / to_file, as the CPU debug build: the values when the scalar unit reads them."""
+    a = op.attrs
+    t, n = a["src"], a["count"]
+    arr, base = eng.view(t)
+    values = np.array(arr[base: base + n])
+    if a["mode"] == "file":
+        values.tofile(a["file"])
+        return 0
+    if a["mode"] == "dump":
+        head = f"DumpTensor: desc={a['desc']}, addr={t.addr}, data_type={t.dtype}, position={t.position}"
+        if a.get("shape"):
+            values = values.reshape(a["shape"]) if int(np.prod(a["shape"])) == n else values
+        print(head, values, sep="\n")
+        return None
+    per_line = max(1, 32 // values.dtype.itemsize)      # Print: one 32-byte data block per line
+    for i in range(0, n, per_line):
+        print(" ".join(str(v) for v in values[i: i + per_line]))
+    return None
+
+
+@impl("get_system_cycle")
+def _get_system_cycle(eng, op):
+    """The 50 MHz system counter at the scalar unit's current tick."""
+    return int(eng.timing.free[PIPES.index("S")] * 50.0 / eng.hw.clock_mhz)

@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from ...ir.pipe_ops import GRANULE
+from ...ir.pipe_ops import GRANULE, Region
 from ...ir.registry import PIPES
 from ..errors import SimError
 from ...ir.faults import KernelRuntimeError, PipeHangError, located
@@ -19,6 +19,7 @@ from .replay import MemoryViews, freeze, replayable
 from .timing import PipeSchedule
 
 S, MTE2, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE3"))
+DMA_PIPES = ("MTE2", "MTE3")      # the GM <-> on-chip copies: no bounds check on the device
 _SYNC = ("set_flag", "wait_flag", "pipe_barrier")
 
 
@@ -53,6 +54,8 @@ class Launch:
         self.recording = False    # set by the launch: blocks keep their data ops (``replay.Tape``)
         self.uniform = False      # set by the launch: blocks 1.. may run as block 0 (``uniform``)
         self.tape = None          # the tape of blocks run as block 0, built while running them
+        self.phased = False       # set by the launch: blocks wait for each other (``phases.Phaser``)
+        self.phaser = None
         self.gm_races = GmRaces(gm)
         self.uninit_sites = set()  # instructions already reported reading uninitialised on-chip bytes
         self.warnings = []
@@ -170,13 +173,16 @@ class BlockEngine(MemoryViews):
             return self._sync(op, pipe, n)
         self.seen[pipe, pipe] = n
         after, after_event = 0.0, None
+        past = {}
         for regions, write in ((op.reads, False), (op.writes, True)):
             for r in regions:
-                self._bounds(op, r, write)
+                r = self._bounds(op, r, write, past)
+                if r is None:
+                    continue
                 t, ev = self._order(op, r, pipe, n, write)
                 if t > after:
                     after, after_event = t, ev
-        result = IMPLS[op.name](self, op)
+        result = IMPLS[op.name](self, op) if not past else self._past_the_end(op, past)
         if self.recorded is not None:
             if replayable(op):
                 self.recorded.append(op if self.trace is not None else freeze(op))
@@ -200,14 +206,26 @@ class BlockEngine(MemoryViews):
                 return
             self._run(op, pipe, n, at)
 
-    def _bounds(self, op, r, write):
+    def _bounds(self, op, r, write, past=None):
+        """Check an access; returns the part of it inside its memory (None: nothing). A DMA past the end of a
+        GM argument is what the device does (no bounds check): a warning, and ``past`` gets the argument's
+        bytes the instruction needs (``_past_the_end``)."""
         if r.space == "GM":
             arr = self.launch.gm[r.buf]
-            if r.lo < 0 or r.hi > arr.nbytes:
+            if r.hi > arr.nbytes and r.lo >= 0 and op.pipe in DMA_PIPES:
+                self._warn_past_the_end(op, r, write, arr)
+                if past is not None:
+                    past[r.buf] = max(past.get(r.buf, 0), r.hi)
+                self.launch.bytes["out" if write else "in"] += r.hi - r.lo     # the DMA moves them all
+                if r.lo >= arr.nbytes:
+                    return None
+                r = Region(r.space, r.buf, r.lo, arr.nbytes, r.granules, r.position, r.owner, r.exact)
+            elif r.lo < 0 or r.hi > arr.nbytes:
                 raise _fail(op, f"{op.name} {'writes' if write else 'reads'} bytes [{r.lo}, {r.hi}) of GM '{r.buf}', "
                             f"which has {arr.nbytes} bytes ({arr.size} elements)",
                             "keep GM accesses inside the argument (check offsets and counts)", "OutOfBoundsError")
-            self.launch.bytes["out" if write else "in"] += r.hi - r.lo
+            else:
+                self.launch.bytes["out" if write else "in"] += r.hi - r.lo
             if self.launch.checks:
                 g = self.launch.gm_races
                 try:
@@ -226,6 +244,34 @@ class BlockEngine(MemoryViews):
                             f"{cap} bytes", "keep the access inside the on-chip memory", "OutOfBoundsError")
             if self.launch.checks:
                 self._initcheck(op, r, write)
+        return r
+
+    def _warn_past_the_end(self, op, r, write, arr):
+        lo = max(r.lo, arr.nbytes)
+        self.launch.warn(op, f"past-the-end: {op.name} (block {self.block_idx}) {'writes' if write else 'reads'} "
+                         f"bytes [{lo}, {r.hi}) past the end of GM '{r.buf}', which has {arr.nbytes} bytes "
+                         f"({arr.size} elements): on the device the DMA "
+                         f"{'writes whatever lies there' if write else 'reads whatever lies there'}; here "
+                         f"{'the bytes are dropped' if write else 'they read as zeros'}. Size the copy to the "
+                         "argument (count, or block_count x block_len) if this was not meant")
+
+    def _past_the_end(self, op, past):
+        """Run a DMA reaching past the end of GM arguments: each such argument is extended with zeros for the
+        instruction (reads past the end read zeros) and only its own bytes are kept (writes there land
+        nowhere)."""
+        gm = self.launch.gm
+        own = {}
+        for buf, hi in past.items():
+            arr = own[buf] = gm[buf]
+            wide = np.zeros(-(-hi // arr.itemsize), dtype=arr.dtype)
+            wide[:arr.size] = arr
+            gm[buf] = wide
+        try:
+            return IMPLS[op.name](self, op)
+        finally:
+            for buf, arr in own.items():
+                arr[...] = gm[buf][:arr.size]
+                gm[buf] = arr
 
     def _initcheck(self, op, r, write):
         """On-chip bytes no instruction of this block wrote hold whatever the buffer held before: reading

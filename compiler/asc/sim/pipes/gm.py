@@ -22,6 +22,7 @@ class GmRaces:
         self.buffers = {}
         self.pending = []     # (buffer, element index, other block's values, its tag, op name, op): compared once written
         self.sites = {}       # GM argument -> [(lo, hi, block, write, line)] of the launch's accesses
+        self.read_before = set()  # arguments read before a barrier (sync_all)
 
     def _buffer(self, name):
         b = self.buffers.get(name)
@@ -108,7 +109,17 @@ class GmRaces:
                             "blocks run concurrently: give every block a disjoint output range"))
         return out
 
+    def barrier(self):
+        """Every block passed a barrier (sync_all): what any block did before it is ordered before what any
+        block does after it, so the cross-block checks start afresh (what was written stays covered)."""
+        for b in self.buffers.values():
+            if b.has_reads():
+                self.read_before.add(b.name)
+            log = b.log
+            log.tags, log.pending, log.readers, log.read_marks = None, [], None, []
+        self.sites = {}
+
     def coverage(self):
         """The tile engine's coverage warnings: arguments the kernel writes (and never reads) with elements no
         block wrote."""
-        return coverage_warnings(list(self.buffers.values()))
+        return coverage_warnings([b for b in self.buffers.values() if b.name not in self.read_before])

@@ -97,6 +97,8 @@ def run_as_block0(launch, eng0, traces):
     GM bytes); ``launch.tape``: the replay tape of every block's data ops, when one could be built."""
     streams = [eng0.trace] + traces
     data = [[op for op in ops if op.name not in _SYNC] for ops in streams]
+    if any(_past_the_end(launch.gm, ops) for ops in data):
+        return None      # a DMA past an argument's end runs on a widened copy of it, one block at a time
     reads, writes = _gm_spans(data)
     if any(_across(w, w) for w in writes.values()) or \
             any(_across(reads.get(buf, []), w) for buf, w in writes.items()):
@@ -121,6 +123,10 @@ def run_as_block0(launch, eng0, traces):
     else:
         _run_each(launch, data[1:])
     return data[1:]
+
+
+def _past_the_end(gm, ops):
+    return any(r.space == "GM" and r.hi > gm[r.buf].nbytes for op in ops for r in op.reads + op.writes)
 
 
 def _run_each(launch, block_ops):

@@ -1,0 +1,245 @@
+"""System, cache, debug and scalar-bit names of pyasc's v1 API, as they behave for one kernel on one card.
+
+Caches, the instruction prefetch, the SoC state and profiling marks change no value a kernel computes here
+(GM is read and written directly; there is no instruction cache to warm), so they are no-ops; the system
+workspace and HCCL context are the values the kernel set (none: a null address, 0); the sub-block names
+follow the kernel type (a MIX kernel's two vector cores per group); the debug names print or dump as the
+CPU debug build does, in program order, reading their tensor on the scalar unit (so the race detector
+checks them like any scalar read); ``trap`` stops the kernel at its line."""
+from __future__ import annotations
+
+from ...ir.faults import KernelRuntimeError, located
+from ...ir.pipe_ops import PipeOp, user_loc
+from ...ir.registry import define
+from ..core.errors import error
+from .enums import CacheLine, DcciDst, MemDsbT  # noqa: F401  (their parameters' types)
+from .tensors import _block, _dump
+
+_MIX_AIV_PER_GROUP = 2
+
+
+# -- synchronisation and caches: no value changes ---------------------------------------------------
+def data_sync_barrier(arg0=MemDsbT.ALL):
+    """DSB: the scalar unit's memory accesses complete before it goes on; here they complete when issued."""
+    _block()
+    MemDsbT(arg0)
+
+
+def data_cache_clean_and_invalid(entire_type, dst, dcci_dst=None):
+    """Write back / invalidate the scalar data cache (also as ``(entire_type, dcci_dst, dst)``): GM is read and
+    written directly here."""
+    _block()
+    CacheLine(entire_type)
+
+
+def data_cache_preload(src, cache_offset):
+    _block()
+
+
+def icache_preload(pre_fetch_len):
+    _block()
+
+
+def get_icache_preload_status():
+    """0: no prefetch in flight."""
+    _block()
+    return 0
+
+
+def check_local_memory_ia(check_params):
+    """Arms the hardware's local-memory access check (debug); the engine checks every access anyway."""
+    _block()
+
+
+def init_soc_state():
+    _block()
+
+
+def metrics_prof_start():
+    _block()
+
+
+def metrics_prof_stop():
+    _block()
+
+
+# -- blocks waiting for each other ----------------------------------------------------------------------
+def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only=True):
+    """Every block of the launch waits here until all have arrived (the hard form; with a GM and a UB
+    workspace, the soft one): each block's pipes drain first, and GM written before it is visible to every
+    block after it."""
+    from .enums import PipeID
+    from .ops import pipe_barrier
+    blk = _block()
+    launch = blk.launch
+    blocks = launch.core_num
+    kind = getattr(launch, "kind", "AIV_ONLY")
+    cores = launch.hw.aic_cores if kind == "AIC_ONLY" else launch.hw.aiv_cores
+    if int(used_cores) not in (0, blocks):
+        raise error(ValueError, f"sync_all(used_cores={int(used_cores)}) in a launch of {blocks} blocks: this engine "
+                    "synchronises every block of the launch", "pass used_cores=0 (all blocks)")
+    if blocks > cores:
+        raise error(RuntimeError, f"sync_all in a launch of {blocks} blocks on {cores} cores: the blocks of a later "
+                    "wave start only when the first wave ends, and the first wave waits here for them for ever",
+                    f"launch at most {cores} blocks (loop over the work inside each block)")
+    if gm_workspace is not None:
+        need = blocks * 32
+        for what, t in (("gm_workspace", gm_workspace), ("ub_workspace", ub_workspace)):
+            if t is None or t.size is None or t.size * t.itemsize < need:
+                raise error(ValueError, f"sync_all: {what} holds {0 if t is None or t.size is None else t.size * t.itemsize}"
+                            f" bytes, the soft sync needs {need} (32 per block)",
+                            "give both workspaces 32 bytes per block (int32; the GM one zeroed)")
+    pipe_barrier(PipeID.PIPE_ALL)
+    if launch.phaser is not None:
+        launch.phaser.barrier(blk.block_idx, user_loc())
+    elif blocks > 1:
+        raise error(RuntimeError, "sync_all reached from a function this engine did not see calling it: its "
+                    "blocks were not run as blocks that wait for each other",
+                    "call sync_all in the kernel or in an @asc.jit helper the kernel calls")
+
+
+# -- system values -----------------------------------------------------------------------------------
+def set_sys_workspace(workspace):
+    _block().sys_workspace = workspace
+
+
+def get_sys_workspace():
+    """The workspace ``set_sys_workspace`` gave (without one: a null address, 0)."""
+    return getattr(_block(), "sys_workspace", None) or 0
+
+
+def set_hccl_context(index, context):
+    blk = _block()
+    if not hasattr(blk, "hccl"):
+        blk.hccl = {}
+    blk.hccl[int(index)] = context
+
+
+def get_hccl_context(index):
+    """The context ``set_hccl_context`` gave for ``index`` (on one card without one: 0)."""
+    return getattr(_block(), "hccl", {}).get(int(index), 0)
+
+
+def _mix():
+    return getattr(_block().launch, "kind", "AIV_ONLY") == "MIX"
+
+
+def get_sub_block_idx():
+    """Which vector core of its group a MIX block is (0 or 1); 0 in other kernels."""
+    blk = _block()
+    return blk.block_idx % _MIX_AIV_PER_GROUP if _mix() else 0
+
+
+def get_sub_block_num():
+    return _MIX_AIV_PER_GROUP if _mix() else 1
+
+
+def get_task_ratio():
+    """Vector cores per AI core in a MIX kernel (2), else 1."""
+    return _MIX_AIV_PER_GROUP if _mix() else 1
+
+
+def get_data_block_size_in_bytes():
+    _block()
+    return 32
+
+
+def get_arch_version(core_version=None):
+    """The core's architecture version (220 for the C220 platforms, 310 for C310)."""
+    return int(str(_block().hw.arch).lstrip("cC"))
+
+
+def get_program_counter():
+    """Where the block is: the index of its next instruction."""
+    return _block().n + 1
+
+
+def get_system_cycle():
+    """The system counter (50 MHz) when the scalar unit reaches this call, from the block's modelled ticks."""
+    return _block().issue(PipeOp("get_system_cycle", "S", loc=user_loc()))
+
+
+def trap():
+    """Stops the kernel (the CPU build's assert)."""
+    _block()
+    raise located(KernelRuntimeError, user_loc(), "asc.trap(): the kernel stopped here", "the kernel asked to stop: "
+                  "find the condition that led here", "Trap")
+
+
+# -- debug output --------------------------------------------------------------------------------------
+def dump_tensor(tensor, desc, dump_size, shape_info=None):
+    """Print ``dump_size`` elements of a tensor with the user's ``desc`` number (as DumpTensor)."""
+    _dump(tensor, dump_size, {"mode": "dump", "desc": int(desc),
+                              "shape": None if shape_info is None else tuple(shape_info.shape)})
+
+
+def dump_acc_chk_point(tensor, index, count_off, dump_size):
+    """Print ``dump_size`` elements from element ``count_off`` with the check point ``index``."""
+    _dump(tensor[int(count_off):], dump_size, {"mode": "dump", "desc": int(index), "shape": None})
+
+
+def printf(desc, *params):
+    """C's printf format (``%d %f %x %s ...``), printed when the scalar unit reaches it."""
+    _block()
+    try:
+        text = desc % params if params else desc
+    except (TypeError, ValueError) as e:
+        raise error(TypeError, f"printf({desc!r}, ...): {e}", "give one argument per conversion (%d, %f, ...)")
+    print(text, end="" if text.endswith("\n") else "\n")
+
+
+def print_time_stamp(desc_id):
+    print(f"descId is {int(desc_id)}, cycle is {get_system_cycle()}")
+
+
+# -- scalar bit helpers (64-bit) -----------------------------------------------------------------------
+_M64 = (1 << 64) - 1
+
+
+def _bit(count_value):
+    if int(count_value) not in (0, 1):
+        raise error(ValueError, f"count_value={count_value!r}: it is 0 or 1", "count zeros (0) or ones (1)")
+    return int(count_value)
+
+
+def scalar_get_sff_value(value_in, count_value):
+    """The position of the first ``count_value`` bit of the uint64 ``value_in`` from the LSB, or -1."""
+    v = int(value_in) & _M64
+    if _bit(count_value) == 0:
+        v = ~v & _M64
+    return (v & -v).bit_length() - 1 if v else -1
+
+
+def scalar_get_count_of_value(value_in, count_value):
+    """How many bits of the uint64 ``value_in`` are ``count_value``."""
+    ones = bin(int(value_in) & _M64).count("1")
+    return ones if _bit(count_value) == 1 else 64 - ones
+
+
+def scalar_count_leading_zero(value_in):
+    return 64 - (int(value_in) & _M64).bit_length()
+
+
+def count_bits_cnt_same_as_sign_bit(value_in):
+    """How many bits after the int64 sign bit equal it (-1 for 0 and -1, all bits the sign)."""
+    v = int(value_in) & _M64
+    if v in (0, _M64):
+        return -1
+    if v >> 63:
+        v = ~v & _M64
+    return 63 - v.bit_length()
+
+
+def _debug_cost(op, hw):
+    return ("S", hw.scalar_op * max(1, op.attrs.get("count", 1)))
+
+
+define("v1.dump_tensor", cost=_debug_cost)
+define("v1.get_system_cycle", cost=lambda op, hw: ("S", hw.scalar_op))
+
+__all__ = NAMES = ("sync_all data_sync_barrier data_cache_clean_and_invalid data_cache_preload icache_preload get_icache_preload_status "
+         "check_local_memory_ia init_soc_state metrics_prof_start metrics_prof_stop set_sys_workspace "
+         "get_sys_workspace set_hccl_context get_hccl_context get_sub_block_idx get_sub_block_num get_task_ratio "
+         "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap dump_tensor "
+         "dump_acc_chk_point printf print_time_stamp scalar_get_sff_value scalar_get_count_of_value "
+         "scalar_count_leading_zero count_bits_cnt_same_as_sign_bit MemDsbT CacheLine DcciDst").split()
