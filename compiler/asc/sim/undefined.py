@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ir.kernel_warnings import UninitializedReadWarning
 from ..ir.types import TileType
 from .lanes import gather, merge_plain
 
@@ -81,7 +82,7 @@ def fix_text(source):
 
 
 def warn_read(ex, op, source, n, what):
-    ex.warn(op, f"{what} reads {n} undefined element(s): {fix_text(source)}")
+    ex.warn(op, f"{what} reads {n} undefined element(s): {fix_text(source)}", UninitializedReadWarning)
 
 
 def _op_what(op):
