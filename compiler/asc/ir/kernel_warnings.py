@@ -84,15 +84,14 @@ class LaunchWarning(str):
 
 
 def located(loc, message, kind=KernelWarning):
-    """The warning ``message`` at ``loc``: a ``SourceLoc`` (file, line, col), a (file, line) pair (the
-    text then names the file by its base name, as v1 errors do), or None."""
+    """The warning ``message`` at ``loc``: a ``SourceLoc`` (file, line, col), a (file, line) pair (v1: the
+    text names the file by its base name), or None."""
     if loc is None:
         return LaunchWarning(message, kind, message=message)
     if hasattr(loc, "col"):
         return LaunchWarning(f"{loc}: {message}", kind, loc.file, loc.line, message)
     import os
-    file, line = loc[0], loc[1]
-    return LaunchWarning(f"{os.path.basename(file)}:{line}: {message}", kind, file, line, message)
+    return LaunchWarning(f"{os.path.basename(loc[0])}:{loc[1]}: {message}", kind, loc[0], loc[1], message)
 
 for _k in KINDS:
     _k.__module__ = "asc"   # (as users name them: asc.KernelWarning)
