@@ -25,11 +25,18 @@ class _ConstExprAlias:
                 allowed += (origin,)
         if allowed and not isinstance(value, allowed):
             names = " | ".join(getattr(t, "__name__", str(t)) for t in self.types)
-            raise TypeError(f"ConstExpr[{names}] is required for '{name}' argument, "
-                            f"{type(value)} was provided: {value!r}")
+            from .errors import error
+            raise error(TypeError, f"ConstExpr[{names}] is required for '{name}' argument, "
+                        f"{type(value)} was provided: {value!r}",
+                        f"pass {' or '.join(allowed_names(self.types))} for '{name}' (a compile-time constant of the "
+                        "kernel), or change its annotation")
 
     def __repr__(self):
         return "ConstExpr[" + ", ".join(getattr(t, "__name__", str(t)) for t in self.types) + "]"
+
+
+def allowed_names(types):
+    return [getattr(t, "__name__", str(t)) for t in types]
 
 
 class ConstExpr(metaclass=_ConstExprMeta):
