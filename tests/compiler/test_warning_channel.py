@@ -182,3 +182,30 @@ def test_python_w_option_selects_the_kinds_that_fail(tmp_path, option, fails):
     assert ("ran to the end" in p.stdout) != fails
     if fails:   # the user's frame and the message, nothing from inside the package
         assert PACKAGE not in p.stderr and "asc.FlagWarning: flag.py:8: set_flag(V_MTE3, 0)" in p.stderr
+
+
+@asc2.jit
+def april_offset_bug(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, tile: asc2.ConstExpr[int],
+                     explicit: asc2.ConstExpr[bool]):
+    x_gm = asc2.tensor(x_ptr, [size])
+    b = asc2.block_idx()
+    if explicit:
+        t = asc2.load(x_gm, [tile], offsets=[(b + 1) * tile], pad_value=0)
+    else:
+        t = asc2.load(x_gm, [tile], offsets=[(b + 1) * tile])     # no pad_value: block 1 reads nothing
+    asc2.store(t, asc2.tensor(out_ptr, [size]), offsets=[b * tile])
+
+
+def test_an_april_load_that_reads_nothing_leaves_only_default_padding_which_a_store_warns_about():
+    x, out = np.arange(256, dtype=np.float32), np.zeros(256, np.float32)
+    (w,) = _recorded(lambda: april_offset_bug[2](x, out, 256, 128, False))
+    assert w.category is asc.UndefinedStoreWarning and w.lineno == _line(april_offset_bug, "asc2.store")
+    text = str(w.message)
+    assert "(block 1: 128 element(s) in [128, 256) of 'out_ptr')" in text
+    assert f"the load at {__file__}:{_line(april_offset_bug, 'offsets=[(b + 1) * tile])')}:" in text
+    assert "reads nothing" in text
+    np.testing.assert_array_equal(out, np.r_[x[128:], np.zeros(128, np.float32)])   # (pyasc's zeros)
+    # the padding asked for is defined; so is the default padding of a tail (257: block 1 reads one element)
+    assert _recorded(lambda: april_offset_bug[2](x, out, 256, 128, True)) == []
+    tail = _recorded(lambda: april_offset_bug[2](np.ones(257, np.float32), np.zeros(257, np.float32), 257, 128, False))
+    assert [w.category for w in tail] == [asc.UncoveredOutputWarning]   # (element 256: nobody stores it)

@@ -240,7 +240,8 @@ class Executor:
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
         if type(value) is UnsetAccumulator:
             self.warn(op, "an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
-                      "does not clear L0C, so this reads stale data (the simulator reads zeros)", UninitializedReadWarning)
+                      "does not clear L0C, so this reads stale data (the simulator reads zeros)",
+                      UninitializedReadWarning)
             return value.zeros
         return value.materialise()
 

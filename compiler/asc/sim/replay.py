@@ -151,8 +151,8 @@ class Recorder:
         """A tile store wrote the lanes' windows through one strided view of the buffer (``view``, lanes in
         ``order``), through a sliding-window view (``windows``: rows, cols, row stride, lane starts) or
         element by element (``indexed``: the flat indices, the (lanes, rows, cols) mask they come from, rows,
-        cols). ``blocks``: the lanes' blocks. ``source``: the stored value as the environment held it and the tile's shape (None: a store
-        this does not follow, e.g. a scalar store)."""
+        cols). ``blocks``: the lanes' blocks. ``source``: the stored value as the environment held it and the
+        tile's shape (None: a store this does not follow, e.g. a scalar store)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))

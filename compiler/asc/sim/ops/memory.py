@@ -119,7 +119,15 @@ def _exec_load(ex, op, t, *rest):
     ex.count_bytes("in", out.size * out.itemsize)
     out = out.reshape((out.shape[0],) + rtype.shape)
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
-    out = out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
+    if pad is None:
+        out = wrap(out, (~valid).reshape(out.shape), op)
+    elif op.attrs.get("pad_default") and getattr(acc, "outside", None) is not None:
+        # no pad_value given and the window reads nothing: the tile is only padding, no data defined it
+        mask = np.zeros(out.shape, bool)
+        mask[acc.outside] = True
+        out = wrap(out, mask, op)
+        if ex.recorder is not None:
+            ex.recorder.fail("a load reads nothing and no pad_value defines its tile")
     if ex.recorder is not None:
         ex.recorder.load_indexed(op, buf, safe, valid, fill, rtype.shape, out)
     return out
@@ -356,8 +364,8 @@ def undefined_store_warning(op, name, inside, elems, blocks, source):
     others = len(set(blocks[lanes].tolist())) - 1
     more = f"; and in {others} other block(s)" if others else ""
     return (f"{op.name.split('.')[-1]} to '{name}' writes {int(np.count_nonzero(inside))} undefined element(s) "
-            f"inside the tensor (block {int(blocks[first])}: {e.size} element(s) in [{int(e.min())}, {int(e.max()) + 1})"
-            f" of '{name}'{more}): " + fix_text(source))
+            f"inside the tensor (block {int(blocks[first])}: {e.size} element(s) in "
+            f"[{int(e.min())}, {int(e.max()) + 1}) of '{name}'{more}): " + fix_text(source))
 
 
 @impl("tile.store", stores=True, undefined=_store_undefined)
