@@ -11,6 +11,7 @@ import pytest
 
 import asc
 import asc2
+from asc.experimental import asctile
 from asc.frontend.errors import CodegenError
 
 from kernel_checks import assert_reported, location, randn
@@ -249,6 +250,24 @@ def test_conditional_expression_type_mismatch():
         v = 1.5 if asc2.block_idx() > 1 else asc2.block_idx()
     with pytest.raises(CodegenError, match="Conditional operator has inconsistent result types: float32 / int32"):
         k[1](np.zeros(8, np.float32))
+
+
+def test_conditional_expression_with_a_compile_time_condition_takes_one_branch():
+    # `axis if axis >= 0 else rank + axis` over a ConstExpr stays a Python int, usable as a tuple index and a
+    # shape; the branch not taken is not evaluated (here it would index past the tuple)
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, shape: asctile.ConstExpr,
+          axis: asctile.ConstExpr):
+        x = asctile.global_tensor(x_ptr, shape)
+        o = asctile.global_tensor(out_ptr, shape)
+        ax = axis if axis >= 0 else len(shape) + axis
+        width = shape[ax] if ax < len(shape) else shape[len(shape)]
+        asctile.copy_out(asctile.copy_in(x, [0, 0], [shape[0], width]) * 2.0, o, [0, 0])
+    x = np.arange(4 * 16, dtype=np.float32).reshape(4, 16)
+    for axis in (1, -1):
+        out = np.zeros_like(x)
+        k[1](x, out, (4, 16), axis)
+        np.testing.assert_array_equal(out, 2 * x)
 
 
 # -- while ------------------------------------------------------------------------------------------

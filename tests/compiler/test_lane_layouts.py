@@ -110,10 +110,20 @@ def test_windows_touching_only_at_a_corner_or_an_edge_are_not_a_race():
 
 def test_overlap_reaching_into_the_next_row_is_a_race():
     # Window 2 starts one row lower and 8 columns to the left: only its top-right corner meets window 1.
-    place = np.array([[0, 0, 0, 8], [0, 0, 3, 0]], np.int32)
-    x = np.ones((16, 32), np.float32)
+    # The blocks copy different source windows, so the shared element gets two different values.
+    place = np.array([[0, 0, 0, 8], [8, 0, 3, 0]], np.int32)
+    x = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
     with pytest.raises(KernelRuntimeError, match="two blocks write the same elements"):
         placed_copy[2](x, np.zeros_like(x), place.reshape(-1), 16, 32, 4, 16, False)
+
+
+def test_overlapping_windows_with_identical_values_are_not_a_race():
+    # The same overlap, but both blocks copy the same source window: every shared element gets one value.
+    place = np.array([[0, 0, 0, 8], [0, 0, 3, 0]], np.int32)
+    x = np.ones((16, 32), np.float32)
+    out = np.zeros_like(x)
+    placed_copy[2](x, out, place.reshape(-1), 16, 32, 4, 16, False)
+    assert out[0:4, 8:24].min() == 1 and out[3:7, 0:16].min() == 1 and out.sum() == 2 * 64 - 8
 
 
 def test_many_blocks_with_irregular_windows():

@@ -77,7 +77,9 @@ def test_the_pipes_of_a_report_are_the_busy_ones_only():
 
 @asc2.jit
 def same_window_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
-    asc2.store(asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0]), asc2.tensor(out_ptr, [64]), offsets=[0])
+    # every block stores x + its index over the same window: different values, a race
+    t = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0]) + asc2.block_idx()
+    asc2.store(t, asc2.tensor(out_ptr, [64]), offsets=[0])
 
 
 @pytest.mark.parametrize("value,checked", [("on", True), ("0", True), ("false", True), (" OFF ", False), ("off", False)])
@@ -89,7 +91,7 @@ def test_only_the_word_off_turns_the_race_checks_off(value, checked, monkeypatch
             same_window_kernel[2](x, out)
     else:
         same_window_kernel[2](x, out)
-        np.testing.assert_array_equal(out, x)
+        assert np.array_equal(out, x) or np.array_equal(out, x + 1)   # one block's values, unchecked
 
 
 @pytest.mark.parametrize("spec", ["shuffle:7a", "shuffle:-3", "random", "reverse:3"])

@@ -295,7 +295,8 @@ def order_kernel(buf_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, FIRST: 
 
 
 def _store(g, o, b):
-    asc2.store(asc2.full([64], 2.0), g, offsets=[0])
+    # a value per block: two blocks storing over each other race (identical values would not)
+    asc2.store(asc2.full([64], 2.0) + b, g, offsets=[0])
 
 
 def _atomic(g, o, b):
@@ -361,7 +362,8 @@ def test_disjoint_neighbours_touching_at_the_boundary_are_not_races():
     @asc2.jit
     def k2(buf_ptr: asc.GlobalAddress, T: asc.ConstExpr[int]):
         g = asc2.tensor(buf_ptr, [asc2.block_num() * T + 1])
-        asc2.store(asc2.full([T + 1], 1.0), g, offsets=[asc2.block_idx() * T])   # one element of overlap
+        # one element of overlap, written with each block's own value
+        asc2.store(asc2.full([T + 1], 1.0) * asc2.block_idx(), g, offsets=[asc2.block_idx() * T])
     for blocks in (2, 4):
         with pytest.raises(KernelRuntimeError, match="two blocks write the same elements|overlaps elements written by"):
             k2[blocks](np.zeros(blocks * 64 + 1, np.float32), 64)

@@ -19,10 +19,10 @@ def test_two_blocks_storing_the_same_elements_is_a_race():
     @asc2.jit
     def k(out_ptr: asc.GlobalAddress, step: int):
         o_gm = asc2.tensor(out_ptr, [256])
-        asc2.store(asc2.full([64], 1.0), o_gm, offsets=[asc2.block_idx() * step])
+        asc2.store(asc2.full([64], 1.0) + asc2.block_idx(), o_gm, offsets=[asc2.block_idx() * step])
     out = np.zeros(256, np.float32)
     k[4](out, 64)                    # disjoint: fine
-    assert np.all(out == 1)
+    np.testing.assert_array_equal(out, np.repeat(np.arange(1, 5, dtype=np.float32), 64))
     with pytest.raises(KernelRuntimeError, match="store to 'out_ptr'") as e:
         k[4](out, 32)                # windows overlap by half
     text = str(e.value)

@@ -141,16 +141,17 @@ def test_a_2d_load_whose_columns_start_past_the_row_is_an_error():
 
 
 # -- 2. 2-D stores whose columns run past the row ------------------------------------------------------------------
-def test_a_2d_store_past_the_row_is_an_error_unless_real_shape_limits_it():
+def test_a_2d_april_store_past_the_row_is_an_error_unless_real_shape_limits_it():
+    # (the August copy_out clips the columns instead: test_august_copy_out_clip.py)
     @asc2.jit
     def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, REAL: asc.ConstExpr[int]):
-        x_gm = asc2.global_tensor(x_ptr, [4, 64])
-        o_gm = asc2.global_tensor(out_ptr, [4, 64])
-        t = asc2.copy_in(x_gm, [0, 0], [4, 64])
+        x_gm = asc2.tensor(x_ptr, [4, 64])
+        o_gm = asc2.tensor(out_ptr, [4, 64])
+        t = asc2.load(x_gm, [4, 64], offsets=[0, 0])
         if REAL:
-            asc2.copy_out(t, o_gm, [0, 48], real_shape=[4, REAL])
+            asc2.store(t, o_gm, offsets=[0, 48], real_shape=[4, REAL])
         else:
-            asc2.copy_out(t, o_gm, [0, 48])
+            asc2.store(t, o_gm, offsets=[0, 48])
     x = randn((4, 64), np.float32, seed=3)
     out = np.zeros_like(x)
     k[1](x, out, 16)             # real_shape keeps the write inside the row
@@ -160,10 +161,10 @@ def test_a_2d_store_past_the_row_is_an_error_unless_real_shape_limits_it():
             "2-D store of a [4, 64] tile to tensor 'out_ptr' (shape [4, 64]) at offsets [0, 48] runs past the end "
             "of the row")) as e:
         k[1](x, out, 0)
-    assert_reported(e.value, "the columns past the row land in the next row", "asc2.copy_out(t, o_gm, [0, 48])")
+    assert_reported(e.value, "the columns past the row land in the next row", "asc2.store(t, o_gm, offsets=[0, 48])")
     with pytest.raises(KernelRuntimeError, match=r"with real_shape \[4, 32\] runs past the end of the row") as e:
         k[1](x, out, 32)         # a real_shape wider than the rest of the row spills too
-    assert_reported(e.value, "runs past the end of the row", "asc2.copy_out(t, o_gm, [0, 48], real_shape=[4, REAL])")
+    assert_reported(e.value, "runs past the end of the row", "asc2.store(t, o_gm, offsets=[0, 48], real_shape=[4, REAL])")
 
 
 # -- 3. a dependency through global memory inside an un-barriered loop ---------------------------------------------

@@ -448,6 +448,10 @@ class FunctionVisitor(ControlFlowMixin):
 
     def expr_IfExp(self, node):
         cond = ConstExpr.unwrap(self.visit(node.test))
+        if not isinstance(cond, PlainValue):
+            # a condition known while tracing takes one branch and leaves the other unevaluated, as in Python
+            # and pyasc's front end: `input_shape[axis] if axis >= 0 else 16` stays a Python int
+            return self.visit(node.body if cond else node.orelse)
         a, b = ConstExpr.unwrap(self.visit(node.body)), ConstExpr.unwrap(self.visit(node.orelse))
         if isinstance(a, Tile) or isinstance(b, Tile):
             raise error(RuntimeError, f"Conditional operator must have numeric result type, got {type(a if isinstance(a, Tile) else b)}",

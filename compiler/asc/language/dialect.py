@@ -72,16 +72,17 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
         if real_shape is not None or pad_value is not None:
             raise error(ValueError, "'real_shape' and 'pad_value' need a tile shape",
                         "pass a shape to load a tile, or drop them to read one scalar")
-        return memory_ops.load(src, offsets=offsets)
+        return memory_ops.load_tile(src, offsets=offsets, clip=True)
     if real_shape is not None and pad_value is None:
         pad_value = 0  # as pyasc: real_shape without a pad value pads with zeros
     return memory_ops.load_tile(src, shape, offsets=offsets, location=location, pad_value=pad_value,
-                                real_shape=real_shape, clip_rows=True)
+                                real_shape=real_shape, clip=True)
 
 
 def copy_out(src, dst, offsets, *, real_shape=None):
-    """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile. Rows past
-    the tensor's last row are not written (clipped as pyasc's lowering clips them)."""
+    """``copy_out(src, dst, offsets, *, real_shape=None)``: a tile, or a scalar / 1-element tile. The window
+    is clipped to the tensor in every dimension, as pyasc-dev's interpreter clips it: what lies outside
+    is not written."""
     if isinstance(src, Tensor) or not isinstance(src, (Tile, PlainValue, int, float, np.number)):
         # pyasc-dev's check_type("src", src, (LocalTensor, RuntimeNumeric)), which prints the tuple of types
         got = "GlobalTensor" if isinstance(src, Tensor) else type(src).__name__
@@ -93,7 +94,7 @@ def copy_out(src, dst, offsets, *, real_shape=None):
     _check_offsets(offsets, dst)
     if isinstance(src, Tile) and src.size == 1:
         real_shape = None   # pyasc-dev: a one-element tile is a scalar store, which has no real_shape
-    return memory_ops.store_tile(src, dst, offsets=offsets, real_shape=real_shape, clip_rows=True)
+    return memory_ops.store_tile(src, dst, offsets=offsets, real_shape=real_shape, clip=True)
 
 
 def cast(input, dtype, round_mode=RoundMode.Default):

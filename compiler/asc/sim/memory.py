@@ -446,13 +446,15 @@ def real_shape_too_large(what, tensor, real, shape, bad):
 class ClippedAccess:
     """A load / store limited to ``real`` elements per dimension (``real_shape`` of copy_in / copy_out):
     only the elements inside both the real window and the tensor's last dimension are read or written.
-    Rows of the real window past the tensor's rows are an error, unless ``clip_rows`` (the August
-    ``copy_in``, which clamps its window to the tensor in every dimension and pads the rest); a window
-    that starts wholly outside the tensor is an error either way. Always takes the general (indexed) path."""
+    With ``clip`` (the August ``copy_in`` / ``copy_out``, clamped to the tensor in every dimension as
+    pyasc-dev's interpreter clamps them) what lies outside is padding on a load and not written on a
+    store, and a window wholly outside touches nothing. Without it (April) rows of the real window past
+    the tensor's rows are an error, and so is a window that starts outside the tensor. Always takes the
+    general (indexed) path."""
 
     full = False
 
-    def __init__(self, tensor: TensorVal, offsets, shape, real, lanes, what, clip_rows=False):
+    def __init__(self, tensor: TensorVal, offsets, shape, real, lanes, what, clip=False):
         self.tensor = tensor
         self.shape = shape
         offs = [np.asarray(o, dtype=np.int64) for o in offsets]
@@ -473,7 +475,7 @@ class ClippedAccess:
         some = (real_rows > 0) & (rc > 0)
         # A window starting at or past the tensor's last element: nothing of it is inside (see Access.outside).
         past = (row_off >= row_dim) if len(tensor.dims) == 2 else (col_off >= col_dim)
-        if what == "load" and len(tensor.dims) == 2:   # copy_in clamps every dimension's length at zero
+        if (clip or what == "load") and len(tensor.dims) == 2:   # every dimension's length clamped at zero
             past = past | (col_off >= col_dim)
         self.outside = np.nonzero(np.broadcast_to(past, (lanes,)))[0] if np.any(past) else None
         if self.outside is not None:
@@ -489,7 +491,7 @@ class ClippedAccess:
                 "touches memory outside the tensor",
                 "only a tile that starts inside the tensor has its tail clipped: stop the loop at "
                 "asc.ceildiv(size, tile) or guard the access with an if", bad)
-        if clip_rows:
+        if clip:
             real_rows = np.minimum(real_rows, row_dim - row_off)
         beyond = np.broadcast_to((real_rows > 0) & (row_off + real_rows > row_dim), (lanes,))
         if np.any(beyond):

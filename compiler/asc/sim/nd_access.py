@@ -2,10 +2,9 @@
 
 A rank-N window is handled as (rows x cols) like the 1-D / 2-D ``memory.Access``: its rows are the
 prod(shape[:-1]) innermost lines, its columns the last dimension. Rows are not evenly strided, so these
-accesses always take the general (indexed) path of the load / store / atomic ops. The window is clamped to
-the tensor in every dimension but the last on stores (the rows outside are not written) and in every
-dimension on loads (what is outside is padding); a store's last dimension past the tensor is an error, as
-its columns would land in the next line on the hardware.
+accesses always take the general (indexed) path of the load / store / atomic ops. Only August kernels
+have such windows, and they are clamped to the tensor in every dimension as pyasc-dev's interpreter
+clamps them: what is outside is padding on a load and not written on a store.
 """
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from math import prod
 import numpy as np
 
 from .errors import OutOfBoundsError
-from .lanes import gather
-from .memory import _fmt, negative_offsets, real_shape_too_large
+from .memory import negative_offsets, real_shape_too_large
 
 
 class NdAccess:
@@ -33,7 +31,6 @@ class NdAccess:
         if any(np.any(o < 0) for o in offs):
             raise negative_offsets(what, tensor, offs)
         strides = [prod(dims[j + 1:], start=np.int64(1)) for j in range(rank)]
-        load = "load" in what
         limits = [np.minimum(s, np.maximum(d - o, 0)) for s, d, o in zip(self.shape, dims, offs)]
         if real is not None:
             reals = [np.asarray(r, dtype=np.int64) for r in real]
@@ -42,11 +39,8 @@ class NdAccess:
                 raise real_shape_too_large(what, tensor, reals, shape, np.nonzero(over)[0])
             limits = [np.minimum(lim, np.maximum(r, 0)) for lim, r in zip(limits, reals)]
         start = tensor.base + sum(o * s for o, s in zip(offs, strides))
-        numel = prod(dims, start=np.int64(1))
-        # A window with nothing inside the tensor: the lowering clamps a load's lengths at zero; a store whose
-        # start is at or past the last element gets a negative length (sim.ops.memory.past_end_store).
-        past = reduce(np.logical_or, [o >= d for o, d in zip(offs, dims)]) if load else (start - tensor.base >= numel)
-        past = np.broadcast_to(past, (lanes,))
+        # A window with nothing inside the tensor touches nothing (every dimension's length clamped at zero).
+        past = np.broadcast_to(reduce(np.logical_or, [o >= d for o, d in zip(offs, dims)]), (lanes,))
         self.outside = np.nonzero(past)[0] if np.any(past) else None
         # Per lane and dimension, the multi-index of each row; the linear index of every element.
         grids = np.indices(self.shape[:-1]).reshape(rank - 1, -1)   # (rank >= 3 here)
@@ -56,18 +50,6 @@ class NdAccess:
         for j in range(rank - 1):
             row_ok = row_ok & (grids[j].reshape(1, -1) < np.broadcast_to(limits[j], (lanes,)).reshape(lanes, 1))
         last = np.broadcast_to(limits[-1], (lanes,)).reshape(lanes, 1)
-        if not load:
-            moved = self.cols if real is None else np.minimum(self.cols, reals[-1])
-            over = np.broadcast_to(moved > dims[-1] - offs[-1], (lanes,)).reshape(lanes, 1)
-            spill = np.any(row_ok & over, axis=1)
-            if np.any(spill):
-                bad = np.nonzero(spill)[0]
-                raise OutOfBoundsError(
-                    f"{what} of a {list(shape)} tile to tensor '{tensor.name}' (shape "
-                    f"[{', '.join(_fmt(d) for d in tensor.dims)}]) at offsets "
-                    f"[{', '.join(_fmt(gather(o, bad)) for o in offs)}] runs past the end of the last dimension: "
-                    "on the hardware those elements land in the next line",
-                    "keep offset + tile size within the last dimension", bad)
         self.row_starts = row_start
         self.row_cols = np.where(row_ok, last, 0)
         idx, valid = self.indices(lanes)

@@ -71,11 +71,30 @@ def check_overwrite_race(buf, lo_window, hi_window, blocks, what):
                         "into two kernel launches, or let each block read only what it writes", lane)
 
 
-def check_write_race(buf, tags_window, blocks, what, atomic=False):
+def same_bits(a, b):
+    """Element-wise: ``a`` and ``b`` hold the same bits (identical NaNs agree, -0.0 differs from 0.0)."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b, dtype=np.asarray(a).dtype))
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    kind = f"u{a.dtype.itemsize}"
+    return a.view(kind) == b.view(kind)
+
+
+def check_write_race(buf, tags_window, blocks, what, atomic=False, new=None, old=None):
+    """A plain store over elements another block wrote in this launch is a race, unless it writes the
+    values already there and another block's plain store put them there (``new`` vs ``old``, when given:
+    blocks storing identical values over each other, as broadcast kernels whose windows overlap do, give
+    the same result in any order; over an atomic update the order decides). Returns
+    whether such an overlap was accepted (its verdict depended on the values)."""
     b = blocks.reshape((-1,) + (1,) * (tags_window.ndim - 1))
     conflict = write_conflicts(tags_window, b, atomic)
+    agreed = False
+    if new is not None and np.any(conflict & (tags_window >= 0)):
+        agreed = True   # (over another block's atomic update the order decides the result: no exemption)
+        same = same_bits(old, new() if callable(new) else new).reshape(conflict.shape)
+        conflict = conflict & ~(same & (tags_window >= 0))
     if np.any(conflict):
         lane = np.nonzero(conflict.reshape(conflict.shape[0], -1).any(axis=1))[0]
         who = writer_text(tags_window[conflict].flat[0])
         raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {who} in the same launch",
                         "give every block a disjoint output region, or use @atomic_add/max/min", lane)
+    return agreed

@@ -58,6 +58,15 @@ class Undef:
         return Undef(gather(self.data, idx), gather(self.mask, idx), self.source)
 
 
+def poison(npd):
+    """The value this engine leaves in undefined elements of numpy dtype ``npd``: NaN for floats, the
+    integer minimum for integers, True for the masks an op is run on (``"map"``)."""
+    npd = np.dtype(npd)
+    if npd == np.bool_:
+        return np.True_
+    return np.asarray(np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min).astype(npd)
+
+
 def wrap(value, mask, source):
     """``value`` with the undefined elements ``mask``; the plain value when there are none."""
     if mask is None or not mask.any():
@@ -73,6 +82,10 @@ def fix_text(source):
         return (f"the tile created by empty{where} is uninitialised (empty / empty_like allocate without "
                 "writing); create it with zeros / full instead, or use it only where nothing reads it (the "
                 "unselected side of where)")
+    if kind == "tile.copy":
+        return (f"the copy{where} reads a window that runs past its source tile, and what lies past it is "
+                "undefined; keep the window inside the source (e.g. a last K step of the remaining size), or "
+                "load a source tile that covers the window, padded with copy_in(..., pad_value=0)")
     if kind == "tile.gather":
         return (f"the gather{where} leaves its rows past num_indices undefined; keep them out of results "
                 "(store only the first num_indices rows with real_shape=..., or scatter with the same "
@@ -131,8 +144,10 @@ def propagate(ex, op, opdef, args, masks, source, out):
     if rule == "map":
         margs = [m if m is not None else (np.zeros((1,) + o.type.shape, bool) if isinstance(o.type, TileType) else a)
                  for m, a, o in zip(masks, args, op.operands)]
-        m = opdef.execute(ex, op, *margs)
-        return wrap(out, np.asarray(m).astype(bool), source)
+        m = np.asarray(opdef.execute(ex, op, *margs)).astype(bool)
+        if type(out) is Undef:   # the op leaves elements of its own undefined (an August copy past its source)
+            m, out = m | out.mask, out.data
+        return wrap(out, m, source)
     if rule in ("rows", "reduce"):
         m = masks[0]
         if m is None or any(mk is not None for mk in masks[1:]):   # an undefined gamma / beta: every row

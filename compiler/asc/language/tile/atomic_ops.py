@@ -10,7 +10,7 @@ from .memory_ops import _check_tensor, _store_cost, vector_operand
 from .tile import Tile
 
 
-def _atomic(kind, tile, tensor, offsets):
+def _atomic(kind, tile, tensor, offsets, clip=False):
     if not isinstance(tile, Tile):
         raise error(TypeError, f"'tile' argument must be Tile, got {type(tile)}",
                     "atomics store a tile: wrap a scalar with @full([n], value, dtype=...)")
@@ -23,7 +23,9 @@ def _atomic(kind, tile, tensor, offsets):
     if tile.dtype != tensor.dtype:
         raise error(RuntimeError, "failed to verify that all of {base, value} have same element type",
                     f"cast the tile first: .to(asc.{tensor.dtype})")
-    current_builder().create("tile.atomic", [tile.handle, tensor.handle] + offs, [], {"kind": kind})
+    # clip: the August window is clamped to the tensor in every dimension, as its copy_out (sim/ops/memory.py)
+    current_builder().create("tile.atomic", [tile.handle, tensor.handle] + offs, [],
+                             {"kind": kind, "clip": True} if clip else {"kind": kind})
 
 
 def atomic_add(tile, tensor, offsets): return _atomic("add", tile, tensor, offsets)
@@ -32,9 +34,9 @@ def atomic_min(tile, tensor, offsets): return _atomic("min", tile, tensor, offse
 
 
 # August (asc.experimental.asctile) names the operands src / dst, as pyasc-dev does; April keeps tile / tensor.
-def august_atomic_add(src, dst, offsets): return _atomic("add", src, dst, offsets)
-def august_atomic_max(src, dst, offsets): return _atomic("max", src, dst, offsets)
-def august_atomic_min(src, dst, offsets): return _atomic("min", src, dst, offsets)
+def august_atomic_add(src, dst, offsets): return _atomic("add", src, dst, offsets, clip=True)
+def august_atomic_max(src, dst, offsets): return _atomic("max", src, dst, offsets, clip=True)
+def august_atomic_min(src, dst, offsets): return _atomic("min", src, dst, offsets, clip=True)
 
 
 for _fn in (august_atomic_add, august_atomic_max, august_atomic_min):

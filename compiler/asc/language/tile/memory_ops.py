@@ -84,9 +84,10 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
 
 
 def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0,
-              real_shape=None, clip_rows=False):
-    """``load``; ``clip_rows``: the window is clamped to the tensor in every dimension (the August
-    ``copy_in``), so rows past the tensor's last row are padding rather than an out-of-bounds read."""
+              real_shape=None, clip=False):
+    """``load``; ``clip``: the window is clamped to the tensor in every dimension (the August ``copy_in``,
+    as pyasc-dev's interpreter clips it): what lies outside is padding, a window wholly outside reads
+    nothing, and a scalar outside the tensor reads an undefined value."""
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -99,7 +100,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
         if len(offs) != tensor.rank:
             raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'",
                         "give one offset per tensor dimension")
-        op = current_builder().create("tensor.get_value", [tensor.handle] + offs, [ScalarType(tensor.dtype)])
+        op = current_builder().create("tensor.get_value", [tensor.handle] + offs, [ScalarType(tensor.dtype)],
+                                      {"clip": True} if clip else {})
         return PlainValue(op.result)
     shape = verify_shape(shape)
     check_data_alignment(shape, tensor.dtype)
@@ -125,7 +127,7 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
     has_pad = pad_value is not None
     if has_pad:
         operands.append(to_scalar(pad_value, tensor.dtype).handle)
-    attrs = {"clip_rows": True} if clip_rows and len(shape) == 2 else {}
+    attrs = {"clip": True} if clip else {}
     if auto:
         attrs["auto_location"] = True
     if pad_value is DEFAULT_PAD:
@@ -138,9 +140,10 @@ def store(value, tensor, *, tile_id=None, offsets=None, real_shape=None):
     return store_tile(value, tensor, tile_id=tile_id, offsets=offsets, real_shape=real_shape)
 
 
-def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, clip_rows=False):
-    """``store``; ``clip_rows``: rows of the window past the tensor's last row are not written (the August
-    ``copy_out``, whose lowering clips by the tensor's remaining extent); columns past the row stay an error."""
+def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, clip=False):
+    """``store``; ``clip``: the window is clamped to the tensor in every dimension (the August ``copy_out``,
+    as pyasc-dev's interpreter clips it): rows and columns outside are not written, a window wholly
+    outside writes nothing, and so does a scalar store outside the tensor (with a warning)."""
     _check_tensor(tensor, "store")
     if not isinstance(value, Tile) or value.size == 1:
         if tile_id is not None:
@@ -162,7 +165,8 @@ def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, cl
         if len(offs) != tensor.rank:
             raise error(RuntimeError, "rank of 'tensor_shape' must match rank of 'offsets'",
                         "give one offset per tensor dimension")
-        current_builder().create("tensor.set_value", [tensor.handle] + offs + operands, [])
+        current_builder().create("tensor.set_value", [tensor.handle] + offs + operands, [],
+                                 {"clip": True} if clip else {})
         return None
     require_location(value, (Location.UB, Location.L0C), "store")
     shape = value.shape
@@ -178,8 +182,8 @@ def store_tile(value, tensor, *, tile_id=None, offsets=None, real_shape=None, cl
                     f"cast the tile first: .to(asc.{tensor.dtype}) before storing it")
     real = _real_shape(real_shape, shape, "tile")
     attrs = {"has_real": bool(real)}
-    if clip_rows and len(shape) == 2:
-        attrs["clip_rows"] = True
+    if clip:
+        attrs["clip"] = True
     current_builder().create("tile.store", [value.handle, tensor.handle] + offs + real, [], attrs)
 
 
@@ -285,6 +289,11 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
         raise error(RuntimeError, "copy from L0C needs a float16 / bfloat16 tile (fixpipe quantises on the way)",
                     "cast first: @copy(c.to(asc.float16), location=...)")
     offs = [to_scalar(o, dt.int32).handle for o in (offsets or [0] * len(shape))]
+    if tracing_august() and any(not isinstance(o, int) or o + a > b
+                                for o, (a, b) in zip(offsets or [], zip(shape, tile.shape))):
+        # a window that may leave its source: clipped per dimension, the rest undefined (pyasc-dev's
+        # interpreter; sim/ops/memory.py)
+        return emit_tile("tile.copy", [tile.handle] + offs, shape, tile.dtype, location, clip=True)
     for o, (a, b) in zip(offsets or [], zip(shape, tile.shape)):
         if isinstance(o, int) and o + a > b:
             raise error(RuntimeError, f"copy window at offset {o} with size {a} exceeds the source tile dimension {b}",

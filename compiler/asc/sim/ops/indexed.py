@@ -9,7 +9,7 @@ from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError
 from ..lanes import per_lane
 from ..races import NO_WRITER, check_overwrite_race, check_read_race, write_conflicts, writer_text
-from ..undefined import fix_text, warn_read, wrap
+from ..undefined import fix_text, poison, warn_read, wrap
 from . import impl
 
 
@@ -149,8 +149,7 @@ def _exec_gather(ex, op, t, index, *rest):
     rows = rows.reshape((L, n) + tuple(tail))
     out = np.broadcast_to(fill.reshape((L,) + (1,) * len(rtype.shape)), (L,) + rtype.shape).copy()
     out[(slice(None), slice(None)) + tuple(slice(0, d) for d in tail)] = rows
-    poison = np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min
-    out[~active] = np.asarray(poison).astype(npd)                # rows past num_indices: undefined
+    out[~active] = poison(npd)                                   # rows past num_indices: undefined
     ex.count_bytes("in", int(np.count_nonzero(valid)) * data.itemsize)
     if num is None:
         return out

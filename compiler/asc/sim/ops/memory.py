@@ -12,9 +12,9 @@ from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
 from ..nd_access import NdAccess
 from .arith import FreshBinary
-from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, tags_after_atomic,
-                     write_conflicts, writer_text)
-from ..undefined import fix_text, wrap
+from ..races import (ATOMIC, NO_WRITER, check_overwrite_race, check_read_race, check_write_race, same_bits,
+                     tags_after_atomic, write_conflicts, writer_text)
+from ..undefined import fix_text, poison, wrap
 from . import impl
 
 
@@ -56,13 +56,13 @@ def _exec_load(ex, op, t, *rest):
     has_pad = op.attrs["has_pad"]
     offsets, pad = rest[:rank], (rest[rank] if has_pad else None)
     L = ex.lanes
-    clip_rows = op.attrs.get("clip_rows", False)
+    clip = op.attrs.get("clip", False)
     if rank > 2:
         acc = NdAccess(t, offsets, rtype.shape, rest[rank + has_pad:] if op.attrs.get("has_real") else None, L, "load")
     elif op.attrs.get("has_real"):  # real_shape: only that part is read, the rest is padding
-        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load", clip_rows)
-    elif clip_rows and rank == 2 and (np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0])
-                                      or np.any(np.asarray(offsets[1]) >= t.dims[1])):
+        acc = ClippedAccess(t, offsets, rtype.shape, rest[rank + has_pad:], L, "load", clip)
+    elif clip and rank == 2 and (np.any(np.asarray(offsets[0]) + rtype.shape[0] > t.dims[0])
+                                 or np.any(np.asarray(offsets[1]) >= t.dims[1])):
         # The August copy_in clamps its window to the tensor in both dimensions: what is missing is padding.
         acc = ClippedAccess(t, offsets, rtype.shape, rtype.shape, L, "load", True)
     else:
@@ -110,10 +110,7 @@ def _exec_load(ex, op, t, *rest):
         else:
             unset = acc.valid_count(L)
         _note_unset(ex, op, buf, unset)
-    if pad is None:
-        fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
-    else:
-        fill = scalar_for_tile(np.asarray(pad), 2)
+    fill = poison(out.dtype) if pad is None else scalar_for_tile(np.asarray(pad), 2)
     fill = np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype)
     out = np.where(valid, out, fill)
     ex.count_bytes("in", out.size * out.itemsize)
@@ -203,8 +200,10 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
         view, order = sv
         lane_vals = vals if order is None else vals[order]
         lane_blocks = blocks if order is None else blocks[order]
-        if buf.has_writes():
-            check_write_race(buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what)
+        if buf.has_writes() and check_write_race(
+                buf, tags_window(buf.writer_tags(), view, data), lane_blocks, what,
+                new=lambda: lane_vals.compute() if type(lane_vals) is FreshBinary else lane_vals, old=view):
+            _values_decided(ex)
         if buf.has_reads() and not buf.only_read_by_the_same_lanes(view, lane_blocks):
             lo, hi = buf.reader_span()
             check_overwrite_race(buf, tags_window(lo, view, data), tags_window(hi, view, data), lane_blocks, what)
@@ -218,15 +217,14 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             tw = tags_window(tags, view, data)
             as_strided(tw, tw.shape, tw.strides, writeable=True)[...] = tag
         buf.defer_write(fill)  # writer tags are only materialised if a later access needs them
-    elif atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES:
-        # Irregular windows (e.g. a 2-D grid of output tiles), few lanes: one fancy assignment over a
-        # sliding-window view, collisions checked pairwise.
+    elif (atomic is None and acc.full and np.ndim(acc.row_stride) == 0 and L <= _FEW_LANES
+          and not _blocks_collide(per_lane(acc.starts, L), blocks, acc.rows, acc.cols, int(acc.row_stride))):
+        # Irregular windows (e.g. a 2-D grid of output tiles), few lanes, no two blocks' windows meeting
+        # (else the general path compares their values): one fancy assignment over a sliding-window view.
         starts = per_lane(acc.starts, L)
-        if _blocks_collide(starts, blocks, acc.rows, acc.cols, int(acc.row_stride)):
-            raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                            "give every block a disjoint output region, or use @atomic_add/max/min")
-        if buf.has_writes():
-            check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what)
+        if buf.has_writes() and check_write_race(buf, acc.sliding(buf.writer_tags())[starts], blocks, what,
+                                                 new=vals, old=acc.sliding(data)[starts]):
+            _values_decided(ex)
         if buf.has_reads():
             lo, hi = buf.reader_span()
             check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
@@ -249,6 +247,9 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
         tags = buf.writer_tags()
         prev = tags[flat]
         bad = write_conflicts(prev, lane_blocks, atomic is not None)
+        if atomic is None and np.any(bad & (prev >= 0)):   # identical values over another block's store
+            bad[bad] = ~(same_bits(data[flat[bad]], v[bad]) & (prev[bad] >= 0))
+            _values_decided(ex)
         if np.any(bad):
             raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
                             "in the same launch",
@@ -258,8 +259,11 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             if uniq.size != flat.size:
                 order = np.argsort(flat, kind="stable")
                 fs, bs = flat[order], lane_blocks[order]
-                same = fs[1:] == fs[:-1]
-                if np.any(same & (bs[1:] != bs[:-1])):
+                vs = v[order]
+                same = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
+                if np.any(same):
+                    _values_decided(ex)
+                if np.any(same & ~same_bits(vs[1:], vs[:-1])):
                     raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
                                     "give every block a disjoint output region, or use @atomic_add/max/min")
             data[flat] = v  # duplicates within one block: program order, the last lane wins
@@ -280,6 +284,13 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
 
 
 _FEW_LANES = 256
+
+
+def _values_decided(ex):
+    """Blocks wrote over each other with identical values: another launch's data could make it a race,
+    so this launch is not recorded for replay (a replay checks no values)."""
+    if ex.recorder is not None:
+        ex.recorder.fail("blocks store identical values over each other")
 
 
 def _write(w, vals):
@@ -378,8 +389,10 @@ def _exec_store(ex, op, value, t, *offsets):
     if fresh is not None and op.attrs.get("has_real"):
         value, fresh = fresh.compute(), None   # the real_shape path takes computed values
     rank = len(t.dims)
+    clip = op.attrs.get("clip", False)
     acc = _store_window(op, t, offsets, vtype.shape, L)
-    past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+    if not clip:
+        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
     note_short(ex, op, acc, vtype)
     if type(acc) is NdAccess:
         vals = value.compute() if type(value) is FreshBinary else value
@@ -387,8 +400,9 @@ def _exec_store(ex, op, value, t, *offsets):
                     op=op, source=source)
         return
     if op.attrs.get("has_real"):  # real_shape: only that part is written
-        if rank == 2:
-            # real_shape limits the DMA; columns of it past the row still land in the next row.
+        if rank == 2 and not clip:
+            # real_shape limits the DMA; columns of it past the row still land in the next row (April; the
+            # August copy_out clips them).
             rc, col_off = np.asarray(offsets[rank + 1]), np.asarray(offsets[1])
             spill = np.broadcast_to((acc.valid_rows > 0) & (rc > 0) & (col_off + np.minimum(rc, acc.cols) > t.dims[1]), (L,))
             if np.any(spill):
@@ -403,9 +417,7 @@ def _exec_store(ex, op, value, t, *offsets):
                     op=op, source=source)
         return
     if type(acc) is ClippedAccess:
-        # The August copy_out writes only the rows inside the tensor; columns past the row stay an error.
-        if np.any(np.broadcast_to((acc.valid_rows > 0) & (acc.valid_cols < acc.cols), (L,))):
-            raise _row_spill(t, acc, offsets, vtype.shape, L, "store")
+        # The August copy_out writes only the part of the window inside the tensor, in every dimension.
         vals = value if fresh is None else fresh.compute()
         _store_into(ex, t.buffer, acc, per_lane(vals, L, vtype.shape).reshape(L, acc.rows, acc.cols), "store",
                     op=op, source=source)
@@ -421,16 +433,16 @@ def _exec_store(ex, op, value, t, *offsets):
 
 def _store_window(op, t, offsets, shape, L):
     """The window a tile store writes (``offsets``: the tensor offsets, then any real_shape values): rank
-    3 and up ``NdAccess``; real_shape or an August ``copy_out`` whose rows run past the tensor
+    3 and up ``NdAccess``; real_shape or a 2-D August ``copy_out`` not wholly inside the tensor
     ``ClippedAccess``; else ``Access``. The store and its undefined-element check both ask here."""
     rank = len(t.dims)
     real = offsets[rank:] if op.attrs.get("has_real") else None
-    clip_rows = op.attrs.get("clip_rows", False)
+    clip = op.attrs.get("clip", False)
     if rank > 2:
         return NdAccess(t, offsets[:rank], shape, real, L, "store")
     if real is not None:
-        return ClippedAccess(t, offsets[:rank], shape, real, L, "store", clip_rows)
-    if clip_rows and np.any(np.asarray(offsets[0]) + shape[0] > t.dims[0]):
+        return ClippedAccess(t, offsets[:rank], shape, real, L, "store", clip)
+    if clip and rank == 2 and any(np.any(np.asarray(o) + s > d) for o, s, d in zip(offsets, shape, t.dims)):
         return ClippedAccess(t, offsets, shape, shape, L, "store", True)
     return Access(t, offsets, shape, L, "store")
 
@@ -521,8 +533,56 @@ def _scalar_outside(what, t, acc, offsets, lanes):
                             "scalar accesses are not clipped: keep every offset below the tensor's dimension", bad)
 
 
+def _outside_lanes(ex, op, t, offsets, what):
+    """August scalar accesses outside the tensor (``clip``): the lanes whose offsets lie past a dimension,
+    or None. On the device a scalar GM access has no bounds (it reads or writes whatever lies there);
+    pyasc-dev's interpreter clips windows to the tensor: here such a read gives 0 and such a write lands
+    nowhere, and each is a warning at the user's line."""
+    if not op.attrs.get("clip"):
+        return None
+    L = ex.lanes
+    out = np.zeros(L, bool)
+    for o, d in zip(offsets, t.dims):
+        out |= np.broadcast_to(np.asarray(o) >= d, (L,))
+    if not out.any():
+        return None
+    bad = np.nonzero(out)[0]
+    blocks = np.broadcast_to(ex.blocks, (L,))
+    lane_offs = [np.broadcast_to(np.asarray(o), (L,)) for o in offsets]
+    where = "; ".join(f"[{', '.join(str(int(o[l])) for o in lane_offs)}] in block {int(blocks[l])}" for l in bad[:3])
+    where += f"; and {bad.size - 3} more" if bad.size > 3 else ""
+    dims = ", ".join(_fmt(d) for d in t.dims)
+    effect = ("reads 0 here (on the device: whatever lies past the tensor)" if what == "load" else
+              "writes nothing here (on the device it writes past the tensor's end)")
+    ex.warn(op, f"past-the-end scalar {what} of tensor '{t.name}' (shape [{dims}]) at offsets {where}: it lies "
+            f"outside the tensor and {effect}; guard the access with `if i < size:` or stop the loop at the "
+            "tensor's size")
+    return out
+
+
+def _on_lanes(ex, sel, run):
+    """``run()`` with the executor's lanes narrowed to ``sel`` (an August scalar access's lanes inside)."""
+    saved, counts = ex.blocks, ex._counts
+    ex._set_lanes(saved[sel])
+    try:
+        return run()
+    finally:
+        ex._set_lanes(saved, counts)
+
+
 @impl("tensor.get_value")
 def _exec_get_value(ex, op, t, *offsets):
+    outside = _outside_lanes(ex, op, t, offsets, "load")
+    if outside is None:
+        return _get_value(ex, op, t, offsets)
+    sel = np.nonzero(~outside)[0]
+    out = np.zeros(ex.lanes, dtype=t.buffer.data.dtype)
+    if sel.size:
+        out[sel] = _on_lanes(ex, sel, lambda: _get_value(ex, op, t, [gather(np.asarray(o), sel) for o in offsets]))
+    return out
+
+
+def _get_value(ex, op, t, offsets):
     L = ex.lanes
     acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar load")
     if not acc.full and not getattr(acc, "all_inside", False):
@@ -546,6 +606,16 @@ def _exec_get_value(ex, op, t, *offsets):
 @impl("tensor.set_value", stores=True)
 def _exec_set_value(ex, op, t, *rest):
     offsets, value = rest[:-1], rest[-1]
+    outside = _outside_lanes(ex, op, t, offsets, "store")
+    if outside is None:
+        return _set_value(ex, op, t, offsets, value)
+    sel = np.nonzero(~outside)[0]
+    if sel.size:
+        _on_lanes(ex, sel, lambda: _set_value(ex, op, t, [gather(np.asarray(o), sel) for o in offsets],
+                                              gather(np.asarray(value), sel)))
+
+
+def _set_value(ex, op, t, offsets, value):
     L = ex.lanes
     acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar store")
     if not acc.full and not getattr(acc, "all_inside", False):
@@ -560,6 +630,8 @@ def _exec_set_value(ex, op, t, *rest):
 @impl("tile.copy", shared_operands=True, undefined="map")
 def _exec_copy(ex, op, tile, *offsets):
     shape = op.results[0].type.shape
+    if op.attrs.get("clip") and _copy_leaves_source(tile, offsets, shape):
+        return _clipped_copy(op, np.asarray(tile), offsets, shape)
     if all(np.ndim(o) == 0 for o in offsets):
         windows, index = windows_of(tile)  # lanes sharing source windows share the copies too
         sl = tuple(slice(int(o), int(o) + s) for o, s in zip(offsets, shape))
@@ -580,6 +652,27 @@ def _exec_copy(ex, op, tile, *offsets):
     return res
 
 
+def _copy_leaves_source(tile, offsets, shape):
+    src = np.shape(tile)[1:]
+    return any(np.any(np.asarray(o) + n > d) for o, n, d in zip(offsets, shape, src))
+
+
+def _clipped_copy(op, tile, offsets, shape):
+    """An August ``copy`` whose window runs past its source tile: clipped per dimension, as pyasc-dev's
+    interpreter clips it; the elements past the source are undefined (``sim.undefined``)."""
+    lanes = max([tile.shape[0]] + [np.shape(o)[0] for o in offsets if np.ndim(o)])
+    src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
+    res = np.full((lanes,) + shape, poison(tile.dtype), dtype=tile.dtype)
+    undefined = np.ones((lanes,) + shape, bool)
+    for l in range(lanes):
+        offs = [int(np.broadcast_to(o, (lanes,))[l]) for o in offsets]
+        counts = [max(0, min(n, d - o)) for o, n, d in zip(offs, shape, tile.shape[1:])]
+        head = (l,) + tuple(slice(0, c) for c in counts)
+        res[head] = src[(l,) + tuple(slice(o, o + c) for o, c in zip(offs, counts))]
+        undefined[head] = False
+    return wrap(cast_for_location(res, op), undefined, op)
+
+
 def _access(t, offsets, shape, lanes, what):
     """The window of a scalar access or an atomic: ``Access`` up to rank 2, ``NdAccess`` above."""
     return NdAccess(t, offsets, shape, None, lanes, what) if len(t.dims) > 2 else Access(t, offsets, shape, lanes, what)
@@ -596,10 +689,13 @@ _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
 def _exec_atomic(ex, op, value, t, *offsets):
     vtype = op.operands[0].type
     L = ex.lanes
-    acc = _access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
-    past_end_store(ex, op, t, acc, offsets, vtype.shape)
+    if op.attrs.get("clip"):   # August: clamped to the tensor in every dimension, as its copy_out
+        acc = _store_window(op, t, offsets, vtype.shape, L)
+    else:
+        acc = _access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
+        past_end_store(ex, op, t, acc, offsets, vtype.shape)
+        if not acc.full and len(t.dims) == 2 and np.any(_spilling(acc, L)):
+            raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
-    if not acc.full and len(t.dims) == 2 and np.any(_spilling(acc, L)):
-        raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     acc.full = False  # resolve element by element so overlapping lanes accumulate
     _store_into(ex, t.buffer, acc, vals, f"atomic_{op.attrs['kind']}", atomic=_UFUNC[op.attrs["kind"]], op=op)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lanes import UnsetAccumulator, scalar_for_tile
-from ..undefined import Undef
+from ..undefined import Undef, poison
 from . import impl
 
 
@@ -158,8 +158,7 @@ def _exec_empty(ex, op):
     undefined (``sim.undefined``: a use that reaches a result warns at its line, naming this one)."""
     t = op.results[0].type
     npd = t.dtype.to_numpy()
-    fill = np.nan if npd.kind == "f" or str(npd) == "bfloat16" else np.iinfo(npd).min
-    return Undef(np.full((1,) + t.shape, fill, dtype=npd), np.ones((1,) + t.shape, bool), op)
+    return Undef(np.full((1,) + t.shape, poison(npd), dtype=npd), np.ones((1,) + t.shape, bool), op)
 
 
 @impl("block.sub_idx")
