@@ -38,8 +38,8 @@ def rows_past_the_end(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress):
 
 @asc2.jit
 def every_block_writes_row_0(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress):
-    t = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
-    asc2.store(t * 2.0, asc2.tensor(out_ptr, [64]), offsets=[0])
+    t = asc2.load(asc2.tensor(x_ptr, [128]), [64], offsets=[asc2.block_idx() * 64])
+    asc2.store(t, asc2.tensor(out_ptr, [64]), offsets=[0])
 
 
 @asc2.jit
@@ -93,7 +93,7 @@ CORPUS = {
     "a missing argument": lambda: copy[1](X, X.copy(), 64),
     "tile shapes that do not broadcast": lambda: shapes_differ[1](X, 64),
     "rows past the end of a tensor": lambda: rows_past_the_end[1](np.ones(256, np.float32), np.ones(512, np.float32)),
-    "blocks racing on one output": lambda: every_block_writes_row_0[2](X, X.copy()),
+    "blocks racing on one output": lambda: every_block_writes_row_0[2](np.arange(128, dtype=np.float32), X.copy()),
     "a tile larger than UB": lambda: huge_tile[1](np.ones(1 << 20, np.float32), 1 << 20),
     "August offsets of the wrong rank": lambda: august_rank_mismatch[1](X, 64),
     "a v1 flag id out of range": lambda: v1_flag[1](X, 0),

@@ -90,7 +90,7 @@ def fix_text(source):
         return (f"the gather{where} leaves its rows past num_indices undefined; keep them out of results "
                 "(store only the first num_indices rows with real_shape=..., or scatter with the same "
                 "num_indices)")
-    if source is not None and source.attrs.get("has_pad"):   # (only a load given no pad_value that read nothing)
+    if kind == "tile.load" and source.attrs.get("has_pad"):   # (a load given no pad_value that read nothing)
         return (f"the load{where} reads nothing (its window starts at or past the end of the tensor), so its tile is "
                 "only the default padding, which no data defined; check that load's offsets, or pass pad_value= to "
                 "it if the padding is meant")

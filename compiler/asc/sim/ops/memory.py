@@ -556,7 +556,7 @@ def _outside_lanes(ex, op, t, offsets, what):
               "writes nothing here (on the device it writes past the tensor's end)")
     ex.warn(op, f"past-the-end scalar {what} of tensor '{t.name}' (shape [{dims}]) at offsets {where}: it lies "
             f"outside the tensor and {effect}; guard the access with `if i < size:` or stop the loop at the "
-            "tensor's size")
+            "tensor's size", PastEndWarning)
     return out
 
 
