@@ -4,9 +4,11 @@ Each kind is a ``warnings`` category of its own under ``KernelWarning`` (``asc.K
 filter them the ordinary way (``python -W error::asc.KernelWarning``, pytest's ``filterwarnings``). Each
 warning is made at its source as a ``LaunchWarning``: the text the launch report lists (``file:line:col:
 message``, a ``str`` as the report has always held) carrying its kind and the user's file and line, from
-which the launcher issues it through ``warnings.warn_explicit`` (``runtime/launcher.issue``).
+which the launcher issues it through ``warnings.warn_explicit`` (``runtime/warning_channel.py``).
 """
 from __future__ import annotations
+
+import os
 
 
 class KernelWarning(UserWarning):
@@ -60,7 +62,9 @@ class UnmodelledHardwareWarning(KernelWarning):
 KINDS = (KernelWarning, UninitializedReadWarning, UndefinedStoreWarning, UncoveredOutputWarning, PastEndWarning,
          FlagWarning, DmaOrderWarning, NonFiniteScalarWarning, LiteralConversionWarning, ParallelCarryWarning,
          UnmodelledHardwareWarning)
-BY_NAME = {k.__name__: k for k in KINDS}
+for _k in KINDS:
+    _k.__module__ = "asc"   # (as users name them: asc.KernelWarning)
+_OPTION_NAMES = {f"asc.{k.__name__}" for k in KINDS}
 
 
 class LaunchWarning(str):
@@ -90,11 +94,7 @@ def located(loc, message, kind=KernelWarning):
         return LaunchWarning(message, kind, message=message)
     if hasattr(loc, "col"):
         return LaunchWarning(f"{loc}: {message}", kind, loc.file, loc.line, message)
-    import os
     return LaunchWarning(f"{os.path.basename(loc[0])}:{loc[1]}: {message}", kind, loc[0], loc[1], message)
-
-for _k in KINDS:
-    _k.__module__ = "asc"   # (as users name them: asc.KernelWarning)
 
 
 def apply_startup_options(options):
@@ -111,6 +111,3 @@ def apply_startup_options(options):
             setoption(arg)
         except Exception:   # (warnings._OptionError: Python reported it already)
             pass
-
-
-_OPTION_NAMES = {f"asc.{k.__name__}" for k in KINDS}

@@ -3,8 +3,8 @@
 At the public entry points (``kernel[n](...)``, ``kernel.ir(...)``) an error the engine raises about the
 kernel or its arguments (a trace-time error, a simulated fault, any error carrying a fix hint) is
 re-raised without the engine's frames, its fix hint shown below the message; an uncaught one is printed
-without the entry point's own frame either. ``ASC_DEBUG=1`` keeps every frame (for working on the engine itself). Errors without a hint are
-engine bugs and keep their full traceback.
+without the entry point's own frame either. ``ASC_DEBUG=1`` keeps every frame (for working on the engine
+itself). Errors without a hint are engine bugs and keep their full traceback.
 """
 from __future__ import annotations
 

@@ -57,12 +57,12 @@ def _literal_operand(value, dtype, symbol):
     if isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer():
         b = current_builder()
         kept = int(value) if np.isfinite(value) else "an undefined value"
-        msg = (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
-               f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
-               f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
-        where = (b.loc.file, b.loc.line) if b.loc is not None else (None, None)
-        msg = LaunchWarning(f"{where[0]}:{where[1]}: {msg}" if b.loc is not None else msg, LiteralConversionWarning,
-                            *where, msg)
+        text = (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
+                f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
+                f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        loc = b.loc
+        msg = LaunchWarning(text, LiteralConversionWarning) if loc is None else \
+            LaunchWarning(f"{loc.file}:{loc.line}: {text}", LiteralConversionWarning, loc.file, loc.line, text)
         if msg not in b.warnings:
             b.warnings.append(msg)
     return to_scalar(value, dtype)
