@@ -13,6 +13,11 @@ from .runtime.jit import jit, JITFunction  # noqa: E402
 from .language.tile import tile as _tile_api  # noqa: E402,F401  (attaches Tile methods)
 from .runtime import config  # noqa: E402,F401
 from .runtime.tracebacks import install_excepthook as _install_excepthook  # noqa: E402
+# launch warnings: one category per kind, for warnings filters (``-W error::asc.KernelWarning``)
+from .ir.kernel_warnings import (KernelWarning, UninitializedReadWarning, UndefinedStoreWarning,  # noqa: E402
+                                 UncoveredOutputWarning, PastEndWarning, FlagWarning, DmaOrderWarning,
+                                 NonFiniteScalarWarning, LiteralConversionWarning, ParallelCarryWarning,
+                                 UnmodelledHardwareWarning)
 
 _install_excepthook()
 
@@ -44,6 +49,10 @@ from .language import core as _core  # noqa: E402
 for _name in _v1.EXPORTS:
     if not hasattr(_core, _name):
         setattr(_core, _name, getattr(_v1, _name))
+from .ir import kernel_warnings as _kernel_warnings  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_kernel_warnings.apply_startup_options(_sys.warnoptions)
 
 
 def __getattr__(name):
@@ -57,4 +66,5 @@ get_block_idx.__module__ = get_block_num.__module__ = "asc.language.core"
 __all__ = ["DataType", "void", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64", "half", "float_", "double", "int_", "ConstExpr",
            "GlobalAddress", "ceildiv", "range", "static_range", "number", "jit", "CodegenOptions",
-           "CompileOptions", "LaunchOptions", "get_block_idx", "get_block_num"] + list(_v1.EXPORTS) + ["adv"]
+           "CompileOptions", "LaunchOptions", "get_block_idx", "get_block_num"] + list(_v1.EXPORTS) + ["adv"] + \
+    [k.__name__ for k in _kernel_warnings.KINDS]

@@ -503,3 +503,26 @@ def test_serve_binds_localhost(repo, tmp_path):
         proc.wait(timeout=10)
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_launch_warnings_are_counted_per_cell_and_listed_on_its_page(repo, tmp_path):
+    from asc_harness.report.dashboard_render import write_site
+
+    first = build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW)
+    assert cell(first, A16)["launch_warnings"] == 0
+    path = repo.evidence_dir / cell(first, A16)["cases"]["path"]
+    rec = json.loads(path.read_text())
+    rec["cases"][1]["warnings"] = [
+        {"kind": "UndefinedStoreWarning", "where": "abs_f16.py:40", "message": "store to 'out' writes 3 undefined <x>"},
+        {"kind": "UncoveredOutputWarning", "where": None, "message": "'out': 1 of 8 element(s) were never written"}]
+    path.write_text(json.dumps(rec))
+    data = build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW)
+    c = cell(data, A16)
+    assert c["launch_warnings"] == 2 and [len(r["warnings"]) for r in c["cases"]["rows"]] == [0, 2]
+    site = write_site(data, tmp_path / "site")
+    page = (site / c["page"]).read_text()
+    assert "Launch warnings (2)" in page
+    assert "<strong>UndefinedStoreWarning</strong>: store to &#39;out&#39; writes 3 undefined &lt;x&gt;" in page
+    index = (site / "index.html").read_text()
+    badge = re.search(r'title="(\d+) launch warning\(s\) in the golden run', index)
+    assert badge and badge.group(1) == "2" and index.count("launch warning(s) in the golden run") == 1

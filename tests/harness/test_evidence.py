@@ -210,3 +210,19 @@ def test_records_are_readable_by_everyone_and_not_executable(ws):
 def test_a_result_that_does_not_say_it_ran_is_recorded_as_not_runtime_verified(ws):
     rec = build_record({"status": "pass", "cases": [], "platform": PLATFORM}, cell=ABS, root=ws.root)
     assert rec["runtime_verified"] is False and rec["status"] == "pass"
+
+
+def test_case_warnings_are_recorded_relativized_and_checked_by_the_schema(ws):
+    warning = {"kind": "UndefinedStoreWarning", "where": "abs_f16.py:12",
+               "message": f"store to 'out' writes 3 undefined element(s): the tile loaded at {ws.root}/golden/kernels/"
+                          "abs_f16.py:11:8 with pad_value=None"}
+    case = {"id": "1x128", "shape": [1, 128], "status": "pass", "atol": 0.001, "rtol": 0.001, "max_abs_err": 0.0,
+            "max_rel_err": 0.0, "mismatches": 0, "elements": 128, "ticks": 7, "wall_s": 0.1, "warnings": [warning]}
+    result = {"status": "pass", "failure": None, "runtime_verified": True, "cases": [case], "engine": "embedded",
+              "backend": "Model", "platform": PLATFORM}
+    rec = build_record(result, cell=ABS, root=ws.root, kernel=ws.root / "golden/kernels/abs_f16.py")
+    (w,) = rec["cases"][0]["warnings"]
+    assert w["message"].endswith("the tile loaded at golden/kernels/abs_f16.py:11:8 with pad_value=None")
+    assert validate_record(rec) == []
+    w["kind"] = "a warning"
+    assert [i.path for i in validate_record(rec)] == ["cases[0].warnings[0].kind"]

@@ -50,3 +50,61 @@ def test_cells_with_evidence_write_one_record_per_matching_cell(ws, capsys):
     (item,) = json.loads(capsys.readouterr().out)
     (path,) = list((ws.evidence / ABS).glob("golden-*.json"))
     assert item["cell"] == ABS and item["evidence"] == path.relative_to(ws.root).as_posix()
+
+
+# A kernel whose results are right but whose run warns: it loads its output before any block wrote it.
+READS_ITS_OUTPUT = '''
+import numpy as np
+import asc2
+
+OP = "copy"
+DTYPE = "float32"
+TOLERANCE = {"atol": 0, "rtol": 0}
+CASES = [{"id": "small", "shape": [64]}, {"id": "tight", "shape": [128]}]
+
+
+@asc2.jit
+def k(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, n: int, T: asc2.ConstExpr[int]):
+    out_gm = asc2.global_tensor(out_ptr, [n])
+    old = asc2.copy_in(out_gm, [0], [T])
+    asc2.copy_out(asc2.copy_in(asc2.global_tensor(x_ptr, [n]), [0], [T]) + old * 0.0, out_gm, [0])
+
+
+def make_inputs(case):
+    return (np.arange(case["shape"][0], dtype=np.float32),)
+
+
+def launch(x):
+    out = np.zeros_like(x)
+    k[1](x, out, x.size, x.size)
+    return out
+
+
+def reference(x):
+    return x
+'''
+
+
+def test_each_cases_warnings_are_shown_under_the_table_counted_and_fail_with_strict_warnings(tmp_path, capsys):
+    path = write_kernel(tmp_path, "reads_output.py", READS_ITS_OUTPUT)
+    assert run_kernel.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    for case, n in (("small", 64), ("tight", 128)):
+        assert (f"  warning (case {case}): reads_output.py:14: UninitializedReadWarning: load of 'out_ptr' reads "
+                f"{n} element(s) no block wrote") in out
+    assert "PASS  (2 pass; 2 warning(s); " in out
+    assert run_kernel.main([str(path), "--strict-warnings"]) == 1
+    assert "WARNINGS  2 launch warning(s) with --strict-warnings" in capsys.readouterr().out
+    assert run_kernel.main([str(path), "--strict-warnings", "--json"]) == 1
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["strict_warnings_failed"] is True
+    (w,) = item["cases"][0]["warnings"]
+    assert (w["kind"], w["where"]) == ("UninitializedReadWarning", "reads_output.py:14")
+
+
+def test_a_run_without_warnings_passes_strict_warnings(tmp_path, capsys):
+    path = write_kernel(tmp_path, "clean.py", READS_ITS_OUTPUT.replace(
+        "old = asc2.copy_in(out_gm, [0], [T])", "old = asc2.zeros([T], dtype=asc2.float32)"))
+    assert run_kernel.main([str(path), "--strict-warnings"]) == 0
+    out = capsys.readouterr().out
+    assert "  warning (case" not in out and "PASS  (2 pass; " in out and "warning(s)" not in out

@@ -13,6 +13,7 @@ import builtins
 import numpy as np
 
 from ..ir.core import Block, Value
+from ..ir.kernel_warnings import LaunchWarning, ParallelCarryWarning
 from ..ir.registry import traits
 from ..ir.types import ScalarType, TileType
 from ..language.core import dtype as dt
@@ -261,9 +262,10 @@ class ControlFlowMixin:
         for n, y in zip(names, yields):
             if traits(getattr(y.owner, "name", "")).accumulator:  # an in-place cube accumulator
                 continue
-            msg = (f"{self.file}:{line}: loop with parallel=True carries '{n}' from one iteration to the next; "
-                   f"pyasc accepts this, but such loops were seen to give wrong results on the CANN simulator. "
-                   f"Fix: drop parallel=True from this loop (keep it on loops whose iterations are independent)")
+            text = (f"loop with parallel=True carries '{n}' from one iteration to the next; "
+                    f"pyasc accepts this, but such loops were seen to give wrong results on the CANN simulator. "
+                    f"Fix: drop parallel=True from this loop (keep it on loops whose iterations are independent)")
+            msg = LaunchWarning(f"{self.file}:{line}: {text}", ParallelCarryWarning, self.file, line, text)
             if msg not in self.builder.warnings:
                 self.builder.warnings.append(msg)
 

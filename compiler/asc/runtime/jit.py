@@ -28,6 +28,7 @@ from .tracebacks import user_entry
 
 
 class JITFunction(KernelFunction):
+    @user_entry   # (a decorator's mistake is the user's too: unknown options, a lambda)
     def __init__(self, fn, **options):
         unknown = sorted(set(options) - _OPTION_NAMES)
         if unknown:

@@ -15,6 +15,7 @@ from ..sim.executor import Executor, KernelRuntimeError
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
+from . import warning_channel
 from .platforms import hardware
 
 LAST_REPORT = [None]
@@ -97,7 +98,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     else:
         if checks:
             for w in coverage_warnings(buffers.values()) + narrow_store_warnings(buffers.values()):
-                ex.warn(None, w)
+                ex.add_warning(w)
         report = _report(jit_fn, compiled, ex, hw, core_num, record)
         if ex.recorder is not None:
             recorded = ex.recorder.tape() if not ex.warnings else None
@@ -112,8 +113,10 @@ def launch(jit_fn, compiled, core_num, runtime):
 
 
 def publish(jit_fn, report, hw, record, trace_dir):
-    """Make a launch's report the last one, tell the listeners, and write it where the environment asks."""
+    """Make a launch's report the last one, tell the listeners, write it where the environment asks, and
+    issue its warnings through Python's ``warnings`` (``warning_channel``)."""
     environ = os.environ
+    report["warnings"] = warning_channel.resolved(jit_fn, report["warnings"])
     LAST_REPORT[0] = report
     jit_fn.last_launch = report
     for listener in list(LAUNCH_LISTENERS):
@@ -121,9 +124,12 @@ def publish(jit_fn, report, hw, record, trace_dir):
     path = environ.get("ASC_LAUNCH_REPORT")
     if path:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({k: v for k, v in report.items() if k != "timeline"}) + "\n")
+            line = {k: v for k, v in report.items() if k != "timeline"}
+            line["warnings"] = [warning_channel.record(w) for w in report["warnings"]]
+            f.write(json.dumps(line) + "\n")
     if record and trace_dir:
         timeline.write_launch_trace(trace_dir, report, hw.clock_mhz)
+    warning_channel.issue(jit_fn, report["warnings"])
 
 
 def _executor(compiled, hw, core_num, checks, order, aliased):

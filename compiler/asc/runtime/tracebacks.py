@@ -2,9 +2,9 @@
 
 At the public entry points (``kernel[n](...)``, ``kernel.ir(...)``) an error the engine raises about the
 kernel or its arguments (a trace-time error, a simulated fault, any error carrying a fix hint) is
-re-raised without the engine's frames; an uncaught one is printed without the entry point's own frame
-either. ``ASC_DEBUG=1`` keeps every frame (for working on the engine itself). Errors without a hint are
-engine bugs and keep their full traceback.
+re-raised without the engine's frames, its fix hint shown below the message; an uncaught one is printed
+without the entry point's own frame either. ``ASC_DEBUG=1`` keeps every frame (for working on the engine
+itself). Errors without a hint are engine bugs and keep their full traceback.
 """
 from __future__ import annotations
 
@@ -37,8 +37,16 @@ def user_entry(fn):
             if debugging() or not is_user_error(e):
                 raise
             e.__asc_user_error__ = True
+            show_hint(e)
             raise e.with_traceback(None) from None
     return entry
+
+
+def show_hint(exc):
+    """Print an error's fix hint below its message (a note) when the message does not carry it already."""
+    hint = getattr(exc, "hint", None)
+    if hint and f"hint: {hint}" not in str(exc) and f"hint: {hint}" not in getattr(exc, "__notes__", ()):
+        exc.add_note(f"hint: {hint}")
 
 
 def _internal(tb):

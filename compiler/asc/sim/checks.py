@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 
+from ..ir.kernel_warnings import UncoveredOutputWarning, UnmodelledHardwareWarning, located
 from .errors import SimError
 from .lanes import per_lane
 
@@ -165,7 +166,8 @@ def _first_gap_of_intervals(spans, lo, hi):
 
 
 def coverage_warnings(buffers):
-    """A warning per buffer some store wrote to, naming how many of its elements no block wrote."""
+    """A warning per buffer some store wrote to, naming how many of its elements no block wrote (without a
+    line: the launcher puts it at the kernel's definition)."""
     out = []
     for buf in buffers:
         if not buf.written or buf.has_reads():
@@ -218,10 +220,10 @@ def coverage_warnings(buffers):
         gap_lo = lo if s.size == 0 or s[0] > lo else int(e[0])
         nxt = s[s > gap_lo]
         gap_hi = int(nxt[0]) if nxt.size else hi
-        out.append(f"'{buf.name}': {buf.n - covered} of {buf.n} element(s) were never written by any block "
-                   f"(the first uncovered range is [{gap_lo - lo}, {gap_hi - lo})); if this is an output, "
-                   "check that the tiling covers all of it (e.g. a loop bound from a floor division drops "
-                   "the tail: use asc.ceildiv)")
+        out.append(located(None, f"'{buf.name}': {buf.n - covered} of {buf.n} element(s) were never written by "
+                           f"any block (the first uncovered range is [{gap_lo - lo}, {gap_hi - lo})); if this is an "
+                           "output, check that the tiling covers all of it (e.g. a loop bound from a floor division "
+                           "drops the tail: use asc.ceildiv)", UncoveredOutputWarning))
     return out
 
 
@@ -255,6 +257,6 @@ def narrow_store_warnings(buffers):
                     f"block {b}, element {first} by block {int(tags[first])}): the DMA writes whole 32-byte "
                     "blocks, so on the hardware one block's store can overwrite the other's; pad each block's "
                     f"result to 32 bytes (e.g. an output of shape [blocks, {per_block}] stored at [block, 0])")
-            out.append(f"{op.loc}: {text}" if op.loc is not None else text)
+            out.append(located(op.loc, text, UnmodelledHardwareWarning))
             break
     return out

@@ -12,6 +12,7 @@ import linecache
 import numpy as np
 
 from ..ir.faults import KernelRuntimeError
+from ..ir.kernel_warnings import KernelWarning, UninitializedReadWarning, UnmodelledHardwareWarning, located
 from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
@@ -115,12 +116,16 @@ class Executor:
     def count_bytes(self, kind, n):
         self.bytes[kind] += int(n)
 
-    def warn(self, op, text):
-        """Add a launch-report warning located at ``op`` (each distinct one once)."""
-        msg = f"{op.loc}: {text}" if op is not None and op.loc is not None else text
-        if msg not in self._warned:
-            self._warned.add(msg)
-            self.warnings.append(msg)
+    def warn(self, op, text, kind=KernelWarning):
+        """Add a launch-report warning of ``kind`` located at ``op`` (each distinct one once; without an
+        op the launcher puts it at the kernel's definition)."""
+        self.add_warning(located(op.loc if op is not None else None, text, kind))
+
+    def add_warning(self, w):
+        """Add the launch-report warning ``w`` (a ``LaunchWarning``) unless it is there already."""
+        if w not in self._warned:
+            self._warned.add(w)
+            self.warnings.append(w)
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, arg_values):
@@ -194,7 +199,8 @@ class Executor:
         if self.mask_stack and opdef.stores:
             self.warn(op, localise("@mask does not constrain stores: this store writes the whole tile (the mask "
                                "only applies to vector computations); to write part of a tile, store a smaller "
-                               "tile or use @where before the store", getattr(self.fn, "dialect", None)))
+                               "tile or use @where before the store", getattr(self.fn, "dialect", None)),
+                      UnmodelledHardwareWarning)
         try:
             out = FreshBinary.of(op, *args) if into_store and not self.mask_stack and undef is None else None
             if out is None:
@@ -234,7 +240,8 @@ class Executor:
         """The per-lane array of a lazily represented tile value, as ``op`` reads it."""
         if type(value) is UnsetAccumulator:
             self.warn(op, "an accumulator from zeros_acc is read before any matmul_acc wrote it; the hardware "
-                      "does not clear L0C, so this reads stale data (the simulator reads zeros)")
+                      "does not clear L0C, so this reads stale data (the simulator reads zeros)",
+                      UninitializedReadWarning)
             return value.zeros
         return value.materialise()
 

@@ -147,12 +147,12 @@ class Recorder:
         self._hold(safe, valid)
         self._add(_IndexedLoadStep(op if type(out) is Undef else None, b, safe, valid, fill, shape, self.new_slot(out)))
 
-    def store(self, op, buf, source, lanes, view=None, data=None, order=None, windows=None, indexed=None):
+    def store(self, op, buf, source, lanes, blocks, view=None, data=None, order=None, windows=None, indexed=None):
         """A tile store wrote the lanes' windows through one strided view of the buffer (``view``, lanes in
         ``order``), through a sliding-window view (``windows``: rows, cols, row stride, lane starts) or
         element by element (``indexed``: the flat indices, the (lanes, rows, cols) mask they come from, rows,
-        cols). ``source``: the stored value as the environment held it and the tile's shape (None: a store
-        this does not follow, e.g. a scalar store)."""
+        cols). ``blocks``: the lanes' blocks. ``source``: the stored value as the environment held it and the
+        tile's shape (None: a store this does not follow, e.g. a scalar store)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))
@@ -162,7 +162,7 @@ class Recorder:
         shape = source[1]
         geometry = _geometry(view, data) if view is not None else None
         self._hold(order, *(windows or ())[3:], *(indexed or ())[:2])
-        self._add(_StoreStep(op, buf.name, b, geometry, order, windows, indexed, r, lanes, shape))
+        self._add(_StoreStep(op, buf.name, b, geometry, order, windows, indexed, r, lanes, blocks, shape))
 
     def fold(self, fold_values, loop, plan, hoisted, carried, lanes, tmax, outs):
         """The carried chain of ``loop`` folded over every trip (``carried.fold``)."""
@@ -293,16 +293,43 @@ class _IndexedLoadStep:
 
 
 class _StoreStep:
-    __slots__ = ("op", "name", "buffer", "geometry", "order", "windows", "indexed", "ref", "lanes", "shape")
+    __slots__ = ("op", "name", "buffer", "geometry", "order", "windows", "indexed", "ref", "lanes", "blocks", "shape")
 
-    def __init__(self, op, name, buffer, geometry, order, windows, indexed, ref, lanes, shape):
+    def __init__(self, op, name, buffer, geometry, order, windows, indexed, ref, lanes, blocks, shape):
         self.op, self.name, self.buffer, self.geometry, self.order, self.windows, self.indexed, self.ref, \
-            self.lanes, self.shape = op, name, buffer, geometry, order, windows, indexed, ref, lanes, shape
+            self.lanes, self.blocks, self.shape = op, name, buffer, geometry, order, windows, indexed, ref, lanes, \
+            blocks, shape
+
+    def elements(self, itemsize):
+        """The buffer element each lane's tile element lands on, (lanes, rows * cols), as the store wrote them."""
+        L = self.lanes
+        if self.indexed is not None:
+            flat, valid, _, _ = self.indexed
+            out = np.zeros(valid.shape, np.int64)
+            out[valid] = flat
+            return out.reshape(L, -1)
+        if self.windows is not None:
+            rows, cols, rs, starts = self.windows
+            base = np.asarray(starts).reshape(-1, 1, 1)
+        else:
+            start, shape, strides = self.geometry
+            n, rows, cols = shape
+            lane_step, rs, cs = (s // itemsize for s in strides)
+            base = start + np.arange(n).reshape(-1, 1, 1) * lane_step
+            if cs != 1:
+                base = base + (np.arange(cols) * (cs - 1)).reshape(1, 1, -1)
+        out = np.broadcast_to(base + np.arange(rows).reshape(1, -1, 1) * rs + np.arange(cols).reshape(1, 1, -1),
+                              (max(L, base.shape[0]), rows, cols)).reshape(-1, rows * cols)
+        if self.order is not None:
+            by_lane = np.empty_like(out)
+            by_lane[self.order] = out
+            out = by_lane
+        return np.broadcast_to(out, (L, rows * cols))
 
     def run(self, slots, ex, datas):
         """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
         from .ops.arith import FreshBinary
-        from .ops.memory import _write, stored_values, undefined_store_warning
+        from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
         L = self.lanes
@@ -310,9 +337,10 @@ class _StoreStep:
             inside = np.broadcast_to(value.mask, (L,) + tuple(self.shape))
             if self.indexed is not None:
                 inside = inside.reshape(self.indexed[1].shape) & self.indexed[1]
-            n = int(np.count_nonzero(inside))
-            if n:
-                ex.warn(self.op, undefined_store_warning(self.op, self.name, n, value.source))
+            if inside.any():
+                elems = self.elements(datas[self.buffer].itemsize)
+                ex.warn(self.op, undefined_store_warning(self.op, self.name, inside, elems, self.blocks, value.source),
+                        UndefinedStoreWarning)
             value = value.data
         if type(value) is Shared:
             value = value.materialise()

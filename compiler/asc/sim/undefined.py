@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ir.kernel_warnings import UninitializedReadWarning
 from ..ir.types import TileType
 from .lanes import gather, merge_plain
 
@@ -89,12 +90,16 @@ def fix_text(source):
         return (f"the gather{where} leaves its rows past num_indices undefined; keep them out of results "
                 "(store only the first num_indices rows with real_shape=..., or scatter with the same "
                 "num_indices)")
+    if kind == "tile.load" and source.attrs.get("has_pad"):   # (a load given no pad_value that read nothing)
+        return (f"the load{where} reads nothing (its window starts at or past the end of the tensor), so its tile is "
+                "only the default padding, which no data defined; check that load's offsets, or pass pad_value= to "
+                "it if the padding is meant")
     return (f"the tile loaded{where} with pad_value=None has undefined elements (its window's tail outside the "
             "tensor); pass pad_value=..., or real_shape, to that load")
 
 
 def warn_read(ex, op, source, n, what):
-    ex.warn(op, f"{what} reads {n} undefined element(s): {fix_text(source)}")
+    ex.warn(op, f"{what} reads {n} undefined element(s): {fix_text(source)}", UninitializedReadWarning)
 
 
 def _op_what(op):

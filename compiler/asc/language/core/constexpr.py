@@ -24,12 +24,18 @@ class _ConstExprAlias:
             if origin is not None:
                 allowed += (origin,)
         if allowed and not isinstance(value, allowed):
-            names = " | ".join(getattr(t, "__name__", str(t)) for t in self.types)
-            raise TypeError(f"ConstExpr[{names}] is required for '{name}' argument, "
-                            f"{type(value)} was provided: {value!r}")
+            from .errors import error
+            raise error(TypeError, f"ConstExpr[{' | '.join(self.names)}] is required for '{name}' argument, "
+                        f"{type(value)} was provided: {value!r}",
+                        f"pass {' or '.join(self.names)} for '{name}' (a compile-time constant of the kernel), or "
+                        "change its annotation")
+
+    @property
+    def names(self):
+        return [getattr(t, "__name__", str(t)) for t in self.types]
 
     def __repr__(self):
-        return "ConstExpr[" + ", ".join(getattr(t, "__name__", str(t)) for t in self.types) + "]"
+        return "ConstExpr[" + ", ".join(self.names) + "]"
 
 
 class ConstExpr(metaclass=_ConstExprMeta):

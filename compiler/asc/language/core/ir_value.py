@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.builder import current_builder
+from ...ir.kernel_warnings import LaunchWarning, LiteralConversionWarning
 from ...ir.registry import define, scalar_cost
 from ...ir.types import PtrType, ScalarType
 from . import dtype as dt
@@ -55,11 +56,13 @@ def _literal_operand(value, dtype, symbol):
     becomes another number (``n * 1.5`` multiplies by 1)."""
     if isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer():
         b = current_builder()
-        where = f"{b.loc.file}:{b.loc.line}: " if b.loc is not None else ""
         kept = int(value) if np.isfinite(value) else "an undefined value"
-        msg = (f"{where}the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
-               f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
-               f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        text = (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
+                f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
+                f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        loc = b.loc
+        msg = LaunchWarning(text, LiteralConversionWarning) if loc is None else \
+            LaunchWarning(f"{loc.file}:{loc.line}: {text}", LiteralConversionWarning, loc.file, loc.line, text)
         if msg not in b.warnings:
             b.warnings.append(msg)
     return to_scalar(value, dtype)

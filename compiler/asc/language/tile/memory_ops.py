@@ -65,7 +65,20 @@ def _real_shape(real_shape, shape, what):
     return [to_scalar(r, dt.int32).handle for r in vals]
 
 
-def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0, real_shape=None):
+class _DefaultPad(int):
+    """The April ``load``'s default ``pad_value`` (0, as pyasc's): a load given no pad_value whose window
+    reads nothing (it starts past the end of the tensor) yields only this padding, which the simulator
+    follows as undefined (``sim.ops.memory``), while one given ``pad_value=0`` asked for it."""
+
+    def __repr__(self):
+        return "0"
+
+
+DEFAULT_PAD = _DefaultPad(0)
+
+
+def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=DEFAULT_PAD,
+         real_shape=None):
     return load_tile(tensor, shape, tile_id=tile_id, offsets=offsets, location=location, pad_value=pad_value,
                      real_shape=real_shape)
 
@@ -117,6 +130,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
     attrs = {"clip": True} if clip else {}
     if auto:
         attrs["auto_location"] = True
+    if pad_value is DEFAULT_PAD:
+        attrs["pad_default"] = True
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
                      has_real=bool(real), **attrs)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.kernel_warnings import UndefinedStoreWarning
 from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError
 from ..lanes import per_lane
@@ -109,7 +110,8 @@ def _scatter_undefined(ex, op, masks, args, out, source):
     m = m[(slice(None), slice(0, n)) + tuple(slice(0, d) for d in tail)].reshape(L, n, -1)
     k = int(np.count_nonzero(m & take.reshape(L, n, 1)))
     if k:
-        ex.warn(op, f"scatter to '{t.name}' writes {k} undefined element(s) inside the tensor: " + fix_text(source))
+        ex.warn(op, f"scatter to '{t.name}' writes {k} undefined element(s) inside the tensor: " + fix_text(source),
+                UndefinedStoreWarning)
     return out
 
 

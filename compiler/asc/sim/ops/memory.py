@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ...ir.kernel_warnings import PastEndWarning, UndefinedStoreWarning, UninitializedReadWarning
 from ..checks import track_gm_access
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
@@ -115,7 +116,15 @@ def _exec_load(ex, op, t, *rest):
     ex.count_bytes("in", out.size * out.itemsize)
     out = out.reshape((out.shape[0],) + rtype.shape)
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
-    out = out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
+    if pad is None:
+        out = wrap(out, (~valid).reshape(out.shape), op)
+    elif op.attrs.get("pad_default") and getattr(acc, "outside", None) is not None:
+        # no pad_value given and the window reads nothing: the tile is only padding, no data defined it
+        mask = np.zeros(out.shape, bool)
+        mask[acc.outside] = True
+        out = wrap(out, mask, op)
+        if ex.recorder is not None:
+            ex.recorder.fail("a load reads nothing and no pad_value defines its tile")
     if ex.recorder is not None:
         ex.recorder.load_indexed(op, buf, safe, valid, fill, rtype.shape, out)
     return out
@@ -131,7 +140,7 @@ def _note_unset(ex, op, buf, n):
                 "argument (the kernel stores to it, it comes after the inputs and is named as a result): they "
                 "hold whatever the host put there (undefined if it was created with np.empty / torch.empty); "
                 "initialise it on the host, or store before loading (an argument updated in place goes before "
-                "its inputs, as in kernel(x, y) for x += y)")
+                "its inputs, as in kernel(x, y) for x += y)", UninitializedReadWarning)
 
 
 def _disjoint_lanes(acc, L):
@@ -201,7 +210,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
         w = as_strided(view, view.shape, view.strides, writeable=True) if not view.flags.writeable else view
         _write(w, lane_vals)
         if ex.recorder is not None:
-            ex.recorder.store(op, buf, source, L, view=view, data=data, order=order)
+            ex.recorder.store(op, buf, source, L, ex.blocks, view=view, data=data, order=order)
         tag = lane_blocks.reshape(-1, 1, 1)
 
         def fill(tags, view=view, tag=tag):
@@ -221,7 +230,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             check_overwrite_race(buf, acc.sliding(lo)[starts], acc.sliding(hi)[starts], blocks, what)
         acc.sliding(data)[starts] = vals  # same-block overlaps: program order, the last lane wins
         if ex.recorder is not None:
-            ex.recorder.store(op, buf, source, L, windows=(acc.rows, acc.cols, int(acc.row_stride), starts))
+            ex.recorder.store(op, buf, source, L, ex.blocks, windows=(acc.rows, acc.cols, int(acc.row_stride), starts))
 
         def fill(tags, acc=acc, starts=starts, tag=blocks.reshape(-1, 1, 1)):
             acc.sliding(tags)[starts] = tag
@@ -260,7 +269,7 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             data[flat] = v  # duplicates within one block: program order, the last lane wins
             tags[flat] = lane_blocks
             if ex.recorder is not None:
-                ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
+                ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(flat, valid, acc.rows, acc.cols))
         else:
             atomic.at(data, flat, v)
             tags[flat] = tags_after_atomic(prev, lane_blocks)
@@ -308,7 +317,7 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
             else:
                 w[...] = (vals.compute() if type(vals) is FreshBinary else vals)[order]
             if ex.recorder is not None:
-                ex.recorder.store(op, buf, source, L, view=view, data=data, order=order)
+                ex.recorder.store(op, buf, source, L, ex.blocks, view=view, data=data, order=order)
             buf.written = True
             ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
             return
@@ -320,7 +329,7 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
     if atomic is None:
         data[flat] = v
         if ex.recorder is not None:
-            ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
+            ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(flat, valid, acc.rows, acc.cols))
     else:
         atomic.at(data, flat, v)
     buf.written = True
@@ -345,15 +354,29 @@ def _store_undefined(ex, op, masks, args, out, source):
     L = ex.lanes
     shape = op.operands[0].type.shape
     acc = _store_window(op, t, offsets, shape, L)
-    _, valid = acc.indices(L)
-    n = int(np.count_nonzero(valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)))
-    if n:
-        ex.warn(op, undefined_store_warning(op, t.name, n, source))
+    idx, valid = acc.indices(L)
+    inside = valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)
+    if inside.any():
+        elems = np.broadcast_to(idx, valid.shape)
+        ex.warn(op, undefined_store_warning(op, t.name, inside, elems, ex.blocks, source), UndefinedStoreWarning)
     return out
 
 
-def undefined_store_warning(op, name, n, source):
-    return f"{op.name.split('.')[-1]} to '{name}' writes {n} undefined element(s) inside the tensor: " + fix_text(source)
+def undefined_store_warning(op, name, inside, elems, blocks, source):
+    """The text of a store writing undefined elements into a tensor: ``inside`` marks, per lane, the tile
+    elements that are undefined and land inside it, ``elems`` the buffer element each lands on, ``blocks``
+    the lanes' blocks; names the first such block and its elements, and the op that left them undefined."""
+    L = inside.shape[0]
+    inside, elems = inside.reshape(L, -1), np.broadcast_to(elems, inside.shape).reshape(L, -1)
+    lanes = np.nonzero(inside.any(axis=1))[0]
+    blocks = np.broadcast_to(blocks, (L,))
+    first = int(lanes[0])
+    e = elems[first][inside[first]]
+    others = len(set(blocks[lanes].tolist())) - 1
+    more = f"; and in {others} other block(s)" if others else ""
+    return (f"{op.name.split('.')[-1]} to '{name}' writes {int(np.count_nonzero(inside))} undefined element(s) "
+            f"inside the tensor (block {int(blocks[first])}: {e.size} element(s) in "
+            f"[{int(e.min())}, {int(e.max()) + 1}) of '{name}'{more}): " + fix_text(source))
 
 
 @impl("tile.store", stores=True, undefined=_store_undefined)
@@ -462,7 +485,7 @@ def past_end_store(ex, op, t, acc, offsets, shape):
             "or guard the store with `if offset < size:`")
     if c310 and ex.checks:
         raise OutOfBoundsError(text, hint, bad)
-    ex.warn(op, f"{text}; {hint}")
+    ex.warn(op, f"{text}; {hint}", PastEndWarning)
 
 
 def stored_values(value, lanes, shape, rows, cols, whole):
@@ -533,7 +556,7 @@ def _outside_lanes(ex, op, t, offsets, what):
               "writes nothing here (on the device it writes past the tensor's end)")
     ex.warn(op, f"past-the-end scalar {what} of tensor '{t.name}' (shape [{dims}]) at offsets {where}: it lies "
             f"outside the tensor and {effect}; guard the access with `if i < size:` or stop the loop at the "
-            "tensor's size")
+            "tensor's size", PastEndWarning)
     return out
 
 

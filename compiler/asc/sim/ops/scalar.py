@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.kernel_warnings import NonFiniteScalarWarning
 from ..integer import int_div
 from . import impl
 
@@ -74,7 +75,7 @@ def _check_finite(ex, op, r, what, *args):
     res = np.broadcast_to(r, bad.shape)[k].item()
     expr = f"{vals[0]!r} {what} {vals[1]!r}" if len(vals) == 2 and len(what) <= 2 else f"{what}({vals[0]!r})"
     ex.warn(op, f"scalar {expr} gives {res!r}: scalar code produced a non-finite value (division by zero, "
-            "log or sqrt of a negative number, or overflow); guard the operand")
+            "log or sqrt of a negative number, or overflow); guard the operand", NonFiniteScalarWarning)
 
 
 @impl("scalar.cmp")

@@ -2,8 +2,6 @@
 so a correctly synchronised kernel computes the device's result), their ordering checks and their ticks."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from ...ir.pipe_ops import GRANULE, Region
@@ -11,6 +9,8 @@ from ...ir.registry import PIPES
 from ..errors import SimError
 from ...ir.faults import KernelRuntimeError, PipeHangError, located
 from ...ir.pipe_ops import user_loc
+from ...ir.kernel_warnings import DmaOrderWarning, FlagWarning, KernelWarning, PastEndWarning, UninitializedReadWarning
+from ...ir.kernel_warnings import located as warning_at
 from . import ordering
 from .compute import IMPLS
 from .gm import GmRaces
@@ -62,8 +62,9 @@ class Launch:
         self.bytes = {"in": 0, "out": 0}
         self.peak = {}
 
-    def warn(self, op, text):
-        msg = f"{os.path.basename(op.loc[0])}:{op.loc[1]}: {text}" if op is not None and op.loc else text
+    def warn(self, op, text, kind=KernelWarning):
+        """Add a launch-report warning of ``kind`` at ``op``'s line (each distinct one once)."""
+        msg = warning_at(op.loc if op is not None and op.loc else None, text, kind)
         if msg not in self.warnings:
             self.warnings.append(msg)
 
@@ -253,7 +254,7 @@ class BlockEngine(MemoryViews):
                          f"({arr.size} elements): on the device the DMA "
                          f"{'writes whatever lies there' if write else 'reads whatever lies there'}; here "
                          f"{'the bytes are dropped' if write else 'they read as zeros'}. Size the copy to the "
-                         "argument (count, or block_count x block_len) if this was not meant")
+                         "argument (count, or block_count x block_len) if this was not meant", PastEndWarning)
 
     def _past_the_end(self, op, past):
         """Run a DMA reaching past the end of GM arguments: each such argument is extended with zeros for the
@@ -307,7 +308,7 @@ class BlockEngine(MemoryViews):
             self.launch.warn(op, f"{op.name} reads {holes.size} bytes of {r.space} ({r.position}, {r.owner}) in "
                              f"[{int(where[0])}, {int(where[-1]) + 1}) that no instruction of block {self.block_idx} wrote: "
                              "uninitialised data (on the device, whatever the buffer held); copy or compute the "
-                             "whole range first (a data_copy count rounds down to 32 bytes)")
+                             "whole range first (a data_copy count rounds down to 32 bytes)", UninitializedReadWarning)
 
     def _order(self, op, r, pipe, n, write):
         """Check (or, under insert-sync, make) the ordering of this access; returns (time it must wait for,
@@ -366,7 +367,7 @@ class BlockEngine(MemoryViews):
                              f"data_copy at line {first}, also on {name}, writes, and nothing makes that one "
                              f"complete first: copies of one pipe may complete out of order; add "
                              f"asc.pipe_barrier(asc.PipeID.PIPE_{name}) between line {first} and line "
-                             f"{op.loc[1] if op.loc else '?'}")
+                             f"{op.loc[1] if op.loc else '?'}", DmaOrderWarning)
 
     def _latest_meeting(self, q, upto, floor, r, written):
         """The latest op of pipe ``q`` in (``floor``, ``upto``] that wrote (or read) a byte of ``r``, or None."""
@@ -408,7 +409,7 @@ class BlockEngine(MemoryViews):
             if key in self.flags and key[0] != "queue":
                 # the flag is still set: this signal is lost, a wait sees only the earlier set
                 self.launch.warn(op, f"set_flag({a['text']}) sets a flag that is already set (a lost signal): "
-                                 "wait for it before setting it again")
+                                 "wait for it before setting it again", FlagWarning)
                 self.lost[key] = op
                 return None
             snap = self.seen[pipe].copy()
@@ -469,7 +470,8 @@ class BlockEngine(MemoryViews):
             raise self._hang(wait, key)
         for key, (_, _, _, op) in self.flags.items():
             if key[0] != "queue":
-                self.launch.warn(op, f"set_flag({op.attrs['text']}) is never waited for: set and wait flags in pairs")
+                self.launch.warn(op, f"set_flag({op.attrs['text']}) is never waited for: set and wait flags in pairs",
+                                 FlagWarning)
 
     def check_gm_values(self):
         """The values a write left over another block's elements must be the ones that block wrote."""

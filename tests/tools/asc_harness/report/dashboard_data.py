@@ -237,6 +237,8 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
         "records": list(reversed(summaries)),
         "history": history,
         "cases": cases,
+        # the launch warnings of the golden run shown in "cases" (each case's distinct ones)
+        "launch_warnings": sum(len(r["warnings"]) for r in cases["rows"]) if cases else 0,
         "perf": perf,
         "ascend_c": ascend_c_compare(c, case_src),
         "attempts": attempts,

@@ -140,6 +140,8 @@ def _case_rows(rec: dict, evidence_dir: Path) -> list[dict]:
             "wall_s": _num(case.get("wall_s")),
             "timeline": case_timeline(case),
             "traces": case_trace_links(case, rec["_path"], evidence_dir),
+            "warnings": [{"kind": str(w.get("kind")), "where": w.get("where"), "message": str(w.get("message"))}
+                         for w in case.get("warnings") or [] if isinstance(w, dict)],
         })
     return rows
 

@@ -332,10 +332,12 @@ def main(argv=None):
             entry["status"] = "error"
             entry["category"] = classify(exc)
             entry["message"] = describe(exc)
-        roof = []
-        ticks, offset = read_launch_report(report, offset, roof)
+        roof, warned = [], []
+        ticks, offset = read_launch_report(report, offset, roof, warned)
         if roof:
             entry["roofline"] = roof[0]
+        if warned:
+            entry["warnings"] = warned
         if ticks is None:
             found = getattr(capture, "ticks", None)
             ticks = sum(found) if found else None

@@ -1,7 +1,8 @@
 """What the kernel probe measures: outputs compared with the references (float64, per-case max abs / rel
 error and mismatch count), the output captured at the file-descriptor level (camodel prints from C) and
 ticks read from the ``ASC_LAUNCH_REPORT`` file. Part of the probe (see probe.py): standard library and
-numpy only, loaded beside probe.py by path, never imported by the harness."""
+numpy only, loaded beside probe.py by path (the harness imports only ``read_launch_report`` from it, for
+files run as scripts)."""
 
 import json
 import os
@@ -140,9 +141,10 @@ def _write_all(fd, data):
         view = view[n:]
 
 
-def read_launch_report(path, offset, roofline=None):
+def read_launch_report(path, offset, roofline=None, warnings=None):
     """Sum of ``ticks`` over the JSON lines appended after ``offset``; (ticks or None, new offset).
-    ``roofline``: a list that gets the launches' roofline efficiency (their ideal ticks over their ticks)."""
+    ``roofline``: a list that gets the launches' roofline efficiency (their ideal ticks over their ticks);
+    ``warnings``: a list that gets the launches' warnings (``launch_warning``), each distinct one once."""
     if not path or not os.path.exists(path):
         return None, offset
     with open(path, "rb") as fh:
@@ -161,9 +163,22 @@ def read_launch_report(path, offset, roofline=None):
         if isinstance(entry, dict) and isinstance(entry.get("ticks"), (int, float)):
             total += int(entry["ticks"])
             seen = True
+            for w in entry.get("warnings") or ():
+                w = launch_warning(w)
+                if warnings is not None and w not in warnings:
+                    warnings.append(w)
             roof = entry.get("roofline")
             if isinstance(roof, dict) and isinstance(roof.get("ideal_ticks"), (int, float)):
                 ideal += float(roof["ideal_ticks"])
     if roofline is not None and seen and total and ideal:
         roofline.append(round(ideal / total, 4))
     return (total if seen else None), new_offset
+
+
+def launch_warning(w):
+    """A launch-report warning as the harness keeps it: {kind, where (file base name:line), message}."""
+    if not isinstance(w, dict):   # (a report of an engine that lists texts)
+        return {"kind": "KernelWarning", "where": None, "message": str(w)}
+    where = f"{os.path.basename(str(w['file']))}:{w['line']}" if w.get("file") and w.get("line") else None
+    return {"kind": str(w.get("kind") or "KernelWarning"), "where": where,
+            "message": str(w.get("message") or w.get("text") or "")}

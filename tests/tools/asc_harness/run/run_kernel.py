@@ -4,7 +4,9 @@ Files with the golden interface (OP, DTYPE, TOLERANCE, CASES, make_inputs, launc
 case by case with a harness-owned comparison (max abs/rel error, mismatches, ticks). Other files run as
 ``python FILE -r BACKEND -v PLATFORM`` and are judged by their exit code. ``--cells PATTERN`` runs the
 golden kernels of the matching registry cells (each on its cell's platform). With ``--evidence`` every
-run is recorded under evidence/ for the cell whose golden kernel the file is.
+run is recorded under evidence/ for the cell whose golden kernel the file is. Each case's launch
+warnings (the engine's ``asc.KernelWarning`` kinds) are printed under the table; ``--strict-warnings``
+fails a file whose run warns.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from asc_harness.run.runner import BACKENDS, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_
 PROG = "run_kernel"
 EXIT_CODES = """\
   0  every file passed (or was skipped entirely by --quick)
-  1  at least one file failed (fail / error / timeout)
+  1  at least one file failed (fail / error / timeout, or a launch warning with --strict-warnings)
   2  cannot run: unknown flag, missing file, unknown platform, engine not configured (PYASC_PYTHON),
      invalid capabilities file, a file that is not any cell's golden with --evidence
 failure categories: compile_error, numeric_mismatch, runtime_error, timeout, memory, infrastructure"""
@@ -54,6 +56,8 @@ def _parser():
     p.add_argument("--perf-gate", action="store_true",
                    help="fail a golden file whose case ticks exceed its cell's last evidence by more than 5%% "
                         "(accept an intended change by recording new evidence: --evidence)")
+    p.add_argument("--strict-warnings", action="store_true",
+                   help="fail a file whose run warns (a launch warning of any case: the goldens run warning-free)")
     p.add_argument("--trace", metavar="DIR", help="write a Chrome trace-event JSON per launch (embedded engine) "
                    "into DIR/<kernel file stem>/ (open in Perfetto UI or chrome://tracing)")
     add_path_options(p)
@@ -79,6 +83,16 @@ def _case_rows(cases):
     return rows
 
 
+def case_warnings(result: dict) -> int:
+    """How many launch warnings the run's cases have."""
+    return sum(len(c.get("warnings") or ()) for c in result["cases"])
+
+
+def warning_text(w: dict) -> str:
+    """A case's launch warning as Python prints it: ``file:line: Kind: message``."""
+    return (f"{w['where']}: " if w.get("where") else "") + f"{w['kind']}: {w['message']}"
+
+
 def _print_human(display: str, result: dict, cell: str | None, evidence_path: str | None, show_output: bool):
     engine = result["engine"] + (f" {result['engine_version']}" if result.get("engine_version") else "")
     label = cell or (f"{result['op']}/{result['dtype']}" if result.get("op") else result["mode"] + " file")
@@ -91,6 +105,12 @@ def _print_human(display: str, result: dict, cell: str | None, evidence_path: st
     for c in result["cases"]:
         counts[c["status"]] = counts.get(c["status"], 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in counts.items()) or "no cases"
+    for c in result["cases"]:
+        for w in c.get("warnings") or ():
+            print(f"  warning (case {c['id']}): {warning_text(w)}")
+    warned = case_warnings(result)
+    if warned:
+        summary += f"; {warned} warning(s)"
     print(f"{result['status'].upper()}  ({summary}; {result['wall_time_s']:.2f} s)")
     if result.get("failure"):
         msg = result["failure"]["message"].rstrip().replace("\n", "\n    ")
@@ -187,7 +207,8 @@ def _main(argv: Sequence[str] | None) -> int:
             record = build_record(result, cell=str(cell["id"]), kind="golden", root=reg.root, kernel=f)
             written = write_record(record, ev_dir)
             evidence_rel = to_repo_path(written, reg.root)
-        if result["status"] not in ("pass", "skipped") or slower:
+        strict = args.strict_warnings and case_warnings(result) > 0
+        if result["status"] not in ("pass", "skipped") or slower or strict:
             failed += 1
         rel = os.path.relpath(f)
         display = rel if not rel.startswith("..") else str(f)
@@ -196,6 +217,7 @@ def _main(argv: Sequence[str] | None) -> int:
             item["cell"] = str(cell["id"]) if cell is not None else None
             item["evidence"] = evidence_rel
             item["perf_regressions"] = slower
+            item["strict_warnings_failed"] = strict
             if args.show_output:
                 item["stdout"], item["stderr"] = result["stdout"], result["stderr"]
             out.append(item)
@@ -204,7 +226,9 @@ def _main(argv: Sequence[str] | None) -> int:
                          args.show_output)
             for m in slower:
                 print(f"PERF REGRESSION  {m}")
-            if slower:
+            if strict:
+                print(f"WARNINGS  {case_warnings(result)} launch warning(s) with --strict-warnings")
+            if slower or strict:
                 print()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))

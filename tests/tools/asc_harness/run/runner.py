@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from asc_harness.run import sandbox
 from asc_harness.run.bytecode import warm_bytecode
+from asc_harness.run.probe_measure import read_launch_report
 from asc_harness.run.outcome import blank_case, classify_output, make_failure, output_tail, signal_name, summarize
 from asc_harness.run.engines import DEFAULT_PLATFORM, ENGINES, PROBE, engine_env, engine_facts, interpreter_for
 from asc_harness.common.errors import HarnessError
@@ -262,17 +263,8 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
     for key, value in facts.items():
         if value is not None:
             result[key] = value
-    ticks = None
-    try:
-        for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and isinstance(entry.get("ticks"), (int, float)):
-                ticks = (ticks or 0) + int(entry["ticks"])
-    except OSError:
-        pass
+    warned = []
+    ticks, _ = read_launch_report(str(report), 0, warnings=warned)
     if ticks is None:
         found = [int(t) for t in _TICK_RE.findall(sb.stdout + "\n" + sb.stderr)]
         ticks = sum(found) if found else None
@@ -283,8 +275,10 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
                       failure=make_failure("timeout", f"timed out after {timeout_s:g} s"))
         return
     if sb.exit_code == 0:
-        result.update(cases=[blank_case("script", [], "pass", ticks=ticks, wall_s=wall)], status="pass",
-                      failure=None, runtime_verified=True)
+        case = blank_case("script", [], "pass", ticks=ticks, wall_s=wall)
+        if warned:
+            case["warnings"] = warned
+        result.update(cases=[case], status="pass", failure=None, runtime_verified=True)
         return
     category, line = classify_output(sb.stderr)
     if not sb.stderr.strip():
@@ -295,6 +289,8 @@ def _run_script(result, path, interpreter, env, engine, backend, platform, timeo
     message = f"{signal_name(sb.exit_code)}: {line}"
     status = "fail" if category == "numeric_mismatch" else "error"
     case = blank_case("script", [], status, message, ticks=ticks, wall_s=wall)
+    if warned:
+        case["warnings"] = warned
     result.update(cases=[case], status=status, failure=make_failure(category, message),
                   runtime_verified=category != "infrastructure")
 

@@ -179,6 +179,9 @@ def build_record(result: dict, *, cell: str, kind: str = "golden", root: str | o
             case["message"] = str(c["message"])
         if isinstance(c.get("roofline"), (int, float)):
             case["roofline"] = _clean_number(float(c["roofline"]))
+        if c.get("warnings"):
+            case["warnings"] = [{"kind": str(w["kind"]), "where": w.get("where"), "message": str(w["message"])}
+                                for w in c["warnings"]]
         cases.append(case)
     record = {
         "schema_version": SCHEMA_VERSION,
