@@ -171,26 +171,38 @@ class Matmul:
                 _internal_flag(eng, "FIX", p)
 
     def iterate_batch(self, tensor, batch_a, batch_b, en_sequential_write=False, matrix_stride_a=0,
-                      matrix_stride_b=0, matrix_stride_c=0, en_partial_sum=False, en_atomic=0, sync=True):
-        """Batched matmul (``LayoutMode.NORMAL``): C[i] = A[i mod batch_a] . B[i mod batch_b] for
-        max(batch_a, batch_b) stacked row-major matrices of the tiling's M x K, K x N and M x N."""
+                      matrix_stride_b=0, matrix_stride_c=0, en_partial_sum=False, en_atomic=0, sync=True,
+                      wait_iterate_batch=None):
+        """Batched matmul (``LayoutMode.NORMAL``): for i < max(batch_a, batch_b), this block's single-core tile
+        (``set_tail`` or the tiling's single_core_m x single_core_n, at the GlobalTensors' offsets) of
+        C[i] = A[i mod batch_a] . B[i mod batch_b]. Consecutive matrices lie ``matrix_stride_*`` elements
+        apart (0: the whole m x k_a, k_b x n and m x n matrices of the tiling), rows as in a single matmul."""
         eng = _block()
         t = self._t()
-        m, n, k = int(t.m), int(t.n), int(t.k_a)
+        if isinstance(tensor, GlobalTensor) and en_sequential_write:
+            raise _fail("iterate_batch into GM takes en_sequential_write=False", "pass False (upstream: \"When "
+                        "output to GM, en_sequential_write should be False in iterate_batch\")", "ValueError")
+        if not isinstance(tensor, GlobalTensor):
+            raise _fail("iterate_batch into a local tensor is not supported by this engine",
+                        "write the batches to a GlobalTensor")
+        tm, tn, tk, lda, ldb, ldc = self._shape()
+        m, n = int(t.m), int(t.n)
+        ka, kb = int(t.k_a), int(t.k_b or t.k_a)
+        sa, sb, sc = (int(matrix_stride_a) or m * ka, int(matrix_stride_b) or kb * n,
+                      int(matrix_stride_c) or m * n)
         nb = max(int(batch_a), int(batch_b))
-        save = (self.a, self.b, self.bias, self.tail)
+        save = (self.a, self.b)
         a0, b0 = self.a, self.b
         for i in range(nb):
-            self.a = a0[(i % int(batch_a)) * m * k:]
-            self.b = b0[(i % int(batch_b)) * k * n:]
-            self.tail = (m, n, k)
-            tm, tn, tk, lda, ldb, ldc = m, n, k, (m if self.trans_a else k), (k if self.trans_b else n), n
+            self.a = a0[(i % int(batch_a)) * sa:]
+            self.b = b0[(i % int(batch_b)) * sb:]
             attrs = self._attrs(tm, tn, tk, lda, ldb)
-            dst = tensor[i * m * n:]
-            attrs.update({"dst": dst, "ldc": ldc, "blocks": _blocks(tm, tn, attrs["base"]), "atomic": False})
+            dst = tensor[i * sc:]
+            attrs.update({"dst": dst, "ldc": ldc, "blocks": _blocks(tm, tn, attrs["base"]),
+                          "atomic": bool(en_atomic)})
             eng.issue(PipeOp("iterate_all", "FIX", self._operand_regions(0, tm, 0, tn, tk, lda, ldb),
                              _row_regions(dst, 0, tm, 0, tn, ldc), attrs, user_loc()))
-        self.a, self.b, self.bias, self.tail = save
+        self.a, self.b = save
         if sync:
             for p in ("S", "V", "MTE2", "MTE3"):
                 _internal_flag(eng, "FIX", p)
