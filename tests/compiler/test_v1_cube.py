@@ -1,0 +1,234 @@
+"""The raw cube path (ND -> NZ data_copy, load_data, mmad, fixpipe) against numpy on both platforms, at the
+edges where a layout or rounding bug shows: a K tail of one fractal, M and N off the 16 grid, a transposed
+non-square B, an accumulation over 3 mmad calls rounded per call, int8 into int32, the fixpipe's quantisation
+rounding and ReLU; and the checks: a missing MTE1_M / M_FIX / M_MTE1 flag named with its fix, L0 capacity."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import asc
+import asc.runtime as rt
+import asc.runtime.config as config
+from asc.sim.executor import KernelRuntimeError
+
+sys.path.insert(0, os.path.dirname(__file__))
+from v1_cube_kernels import cube_matmul, pad  # noqa: E402
+
+PLATFORMS = [config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599]
+
+
+def _f64(x):
+    return x.astype(np.float64)
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("m,n,k", [(40, 48, 49), (16, 16, 16), (33, 20, 64)])
+def test_raw_cube_matmul_equals_numpy_fp16_exact_products_fp32_sum(platform, m, n, k):
+    config.set_platform(config.Backend.Model, platform)
+    rng = np.random.default_rng(m * n + k)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float32)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    np.testing.assert_array_equal(c, (_f64(a) @ _f64(b)).astype(np.float32))
+    report = rt.last_launch_report()
+    assert report["warnings"] == [] and report["kernel_type"] == "AIC_ONLY"
+    assert report["pipes"]["M"] > 0 and report["pipes"]["FIX"] > 0 and report["pipes"]["MTE1"] > 0
+
+
+def test_k_tail_of_one_fractal_reads_no_padding():
+    """K = 17: the second K fractal holds one real column; the rest of it must not enter the sum."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    m, n, k = 16, 32, 17
+    a = np.ones((m, k), np.float16)
+    b = np.ones((k, n), np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    assert (c == 17).all()
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_accumulation_over_three_mmads_rounds_to_fp32_per_call(platform):
+    """C += A_s . B_s over three K steps: each step's exact sum is added to the fp32 L0C value and rounded."""
+    config.set_platform(config.Backend.Model, platform)
+    m, n, k = 32, 32, 48
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((m, k)) * 64).astype(np.float16)
+    b = (rng.standard_normal((k, n)) / 7).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_matmul[1](a, b, c, m, n, k, 3, True, True)
+    acc = np.zeros((m, n), np.float32)
+    for s in range(3):
+        part = _f64(a[:, 16 * s: 16 * s + 16]) @ _f64(b[16 * s: 16 * s + 16])
+        acc = (_f64(acc) + part).astype(np.float32)
+    np.testing.assert_array_equal(c, acc)
+    one_rounding = (_f64(a) @ _f64(b)).astype(np.float32)
+    assert (c != one_rounding).any()          # the per-call rounding is visible at these magnitudes
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_int8_accumulates_in_int32(platform):
+    config.set_platform(config.Backend.Model, platform)
+    m, n, k = 20, 32, 96
+    rng = np.random.default_rng(4)
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    c = np.zeros((m, n), np.int32)
+    # int8 fractals are 16 x 32: B has no 2-byte fractal transpose, so it is loaded as B^T (N x K, NZ == ZN)
+    cube_int8[1](a, np.ascontiguousarray(b.T), c, m, n, k)
+    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
+@asc.jit
+def cube_int8(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+              n: asc.ConstExpr[int], k: asc.ConstExpr[int]):
+    mp, np_, kp = pad(m), pad(n), pad(k, 32)
+    ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(bt)
+    cg.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.int8, asc.TPosition.A1, 0, mp * kp)
+    b1 = asc.LocalTensor(asc.int8, asc.TPosition.B1, pad(mp * kp, 512), np_ * kp)
+    a2 = asc.LocalTensor(asc.int8, asc.TPosition.A2, 0, mp * kp)
+    b2 = asc.LocalTensor(asc.int8, asc.TPosition.B2, 0, np_ * kp)
+    c1 = asc.LocalTensor(asc.int32, asc.TPosition.CO1, 0, mp * np_)
+    asc.data_copy(a1, ag, asc.Nd2NzParams(1, m, k, 0, k, mp, 1, 0))
+    asc.data_copy(b1, bg, asc.Nd2NzParams(1, n, k, 0, k, np_, 1, 0))     # B^T: N rows of K
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(mp // 16):
+        asc.load_data(a2[i * 16 * kp:], a1, asc.LoadData2DParams(i, kp // 32, mp // 16))
+    for j in range(kp // 32):     # ZN: k-block j holds the N blocks of B^T's column block j
+        asc.load_data(b2[j * 32 * np_:], b1, asc.LoadData2DParams(j * (np_ // 16), np_ // 16, 1))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(cg, c1, asc.FixpipeParamsV220(n, m, mp, n))
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_transpose_of_a_non_square_b_block(platform):
+    """B is k x n = 48 x 32 (3 x 2 fractals): each fractal is transposed on the way to L0B, their order not."""
+    config.set_platform(config.Backend.Model, platform)
+    m, n, k = 16, 32, 48
+    a = np.eye(16, 48, dtype=np.float16)          # C = the first 16 rows of B
+    b = np.arange(k * n, dtype=np.float16).reshape(k, n) % 251
+    c = np.zeros((m, n), np.float32)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    np.testing.assert_array_equal(c, b[:16].astype(np.float32))
+
+
+@pytest.mark.parametrize("flags,event", [((False, True), "MTE1_M"), ((True, False), "M_FIX")])
+def test_missing_cube_flag_is_named_with_the_fix(flags, event):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    a, b = np.ones((16, 16), np.float16), np.ones((16, 16), np.float16)
+    with pytest.raises(KernelRuntimeError, match=rf"(?s)race.*asc\.HardEvent\.{event}, id"):
+        cube_matmul[1](a, b, np.zeros((16, 16), np.float32), 16, 16, 16, 1, *flags)
+
+
+def test_l0a_capacity_is_checked_with_the_numbers():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    a, b = np.ones((256, 256), np.float16), np.ones((256, 16), np.float16)
+    with pytest.raises(KernelRuntimeError, match=r"L0A, which has 65536 bytes"):
+        cube_matmul[1](a, b, np.zeros((256, 16), np.float32), 256, 16, 256, 1, True, True)
+
+
+# -- fixpipe quantisation ------------------------------------------------------------------------------
+def _word(scale, offset=0):
+    bits = int(np.float32(scale).view(np.uint32))
+    return bits | ((offset & 0x1FF) << 37)
+
+
+@asc.jit
+def fix_quant(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], mode: asc.ConstExpr[int],
+              word: asc.ConstExpr[int], relu: asc.ConstExpr[bool]):
+    """C = R . X (16 x n) in L0C, then the fixpipe with ``mode``, ``word`` and ``relu`` into y."""
+    xg, yg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    yg.set_global_buffer(y)
+    src_t = asc.float16 if x.dtype.sizeof() == 2 else asc.int8
+    c0 = 32 // src_t.sizeof()
+    rows_a2 = asc.LocalTensor(src_t, asc.TPosition.A2, 0, 16 * c0)
+    asc.init_const_value(rows_a2, asc.InitConstValueParams(1, 1, 0, 0))
+    b1 = asc.LocalTensor(src_t, asc.TPosition.B1, 0, n * c0)
+    b2 = asc.LocalTensor(src_t, asc.TPosition.B2, 0, n * c0)
+    c1 = asc.LocalTensor(asc.float32 if c0 == 16 else asc.int32, asc.TPosition.CO1, 0, 16 * n)
+    asc.data_copy(b1, xg, asc.Nd2NzParams(1, n, c0, 0, c0, n, 1, 0))
+    one = asc.LocalTensor(src_t, asc.TPosition.A1, 4096, 16 * c0)
+    asc.data_copy(one, xg[n * c0:], asc.Nd2NzParams(1, 16, c0, 0, c0, 16, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(rows_a2, one, asc.LoadData2DParams(0, 1, 1))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, n // 16, 1))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, rows_a2, b2, asc.MmadParams(16, n, c0))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(yg, c1, asc.FixpipeParamsV220(n, 16, 16, n, mode, word, 1, 0, 0, relu))
+
+
+def _through_fixpipe(vals16xn, mode, word, relu, out, rows=None):
+    """C = R . X through the fixpipe: X (16 x n, fp16 or int8 values) staged as B^T, R (16 x 16; default the
+    identity) as A, so C holds exact sums of X's rows."""
+    n = vals16xn.shape[1]
+    c0 = 16 if vals16xn.dtype == np.float16 else 32
+    xt = np.zeros((n, c0), vals16xn.dtype)
+    xt[:, :16] = vals16xn.T                      # B^T rows: column j of X
+    r = np.zeros((16, c0), vals16xn.dtype)
+    r[:, :16] = np.eye(16, dtype=vals16xn.dtype) if rows is None else rows
+    y = np.zeros((16, n), out)
+    fix_quant[1](np.concatenate([xt.reshape(-1), r.reshape(-1)]), y, n, int(mode), word, relu)
+    return y
+
+
+def test_fixpipe_f322f16_rounds_half_to_even_and_relu_clamps():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    # row 0 of C = X[0] + X[1]: fp32 sums exactly between two fp16 neighbours (ties), and past fp16's range
+    x = np.zeros((16, 16), np.float16)
+    x[0, :5] = [2048, 2050, -2048, 65504, 3]
+    x[1, :5] = [1, 1, -1, 16, 0.25]
+    rows = np.zeros((16, 16), np.float16)
+    rows[0, :2] = 1
+    y = _through_fixpipe(x, asc.QuantModes.F322F16, 0, False, np.float16, rows)
+    assert list(y[0, :5]) == [2048, 2052, -2048, np.inf, 3.25]
+    y = _through_fixpipe(x, asc.QuantModes.F322F16, 0, True, np.float16, rows)
+    assert list(y[0, :5]) == [2048, 2052, 0, np.inf, 3.25]
+
+
+def test_fixpipe_req8_scale_field_offset_and_saturation():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    x = np.zeros((16, 32), np.int8)
+    x[0, :6] = [5, 7, -5, 100, -100, 1]
+    # scale 0.5 exactly: 2.5 -> 2, 3.5 -> 4 (half to even), -2.5 -> -2; 50 + 100 saturates at 127
+    y = _through_fixpipe(x, asc.QuantModes.REQ8, _word(0.5, 0), False, np.int8)
+    assert list(y[0, :6]) == [2, 4, -2, 50, -50, 0]
+    y = _through_fixpipe(x, asc.QuantModes.REQ8, _word(0.5, 100), False, np.int8)
+    assert list(y[0, :6]) == [102, 104, 98, 127, 50, 100]
+    # the scale field keeps 10 mantissa bits: 1 + 2**-11 is read as 1.0
+    y = _through_fixpipe(x, asc.QuantModes.REQ8, _word(1 + 2 ** -11, 0), False, np.int8)
+    assert list(y[0, :6]) == [5, 7, -5, 100, -100, 1]
+
+
+@asc.jit
+def mmad_on_gm(x: asc.GlobalAddress):
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    asc.mmad(c1, xg, b2, asc.MmadParams(16, 16, 16))
+
+
+def test_mmad_on_a_gm_operand_names_the_position_at_the_users_line():
+    import inspect
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    line = inspect.getsourcelines(mmad_on_gm.fn)[1] + 6
+    with pytest.raises(TypeError, match=rf"(?s)test_v1_cube.py:{line}.*left matrix \(fm\) must be a LocalTensor at "
+                       r"TPosition A2, got a GlobalTensor.*pos=asc.TPosition.A2"):
+        mmad_on_gm[1](np.zeros(256, np.float16))
