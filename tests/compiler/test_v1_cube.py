@@ -16,7 +16,7 @@ import asc.runtime.config as config
 from asc.sim.executor import KernelRuntimeError
 
 sys.path.insert(0, os.path.dirname(__file__))
-from v1_cube_kernels import cube_matmul, pad  # noqa: E402
+from v1_cube_kernels import cube_matmul, cube_matmul_db, pad  # noqa: E402
 
 PLATFORMS = [config.Platform.Ascend910B1, config.Platform.Ascend950PR_9599]
 
@@ -232,3 +232,18 @@ def test_mmad_on_a_gm_operand_names_the_position_at_the_users_line():
     with pytest.raises(TypeError, match=rf"(?s)test_v1_cube.py:{line}.*left matrix \(fm\) must be a LocalTensor at "
                        r"TPosition A2, got a GlobalTensor.*pos=asc.TPosition.A2"):
         mmad_on_gm[1](np.zeros(256, np.float16))
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_double_buffered_raw_matmul_runs_clean_and_equals_numpy(platform):
+    """L1 and L0 slots reused behind MTE1_MTE2 / M_MTE1 flags, L0C behind FIX_M: no race, no warning; the
+    block's K steps accumulate in L0C (rounded to fp32 after each step)."""
+    config.set_platform(config.Backend.Model, platform)
+    m, n, k = 256, 128, 192
+    rng = np.random.default_rng(8)
+    a = rng.integers(-8, 9, (m, k)).astype(np.float16)
+    b = rng.integers(-8, 9, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_matmul_db[1](a, b, c, m, n, k, 128, 128, 64)
+    np.testing.assert_array_equal(c, _f64(a) @ _f64(b))
+    assert rt.last_launch_report()["warnings"] == []

@@ -55,3 +55,59 @@ def cube_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
         asc.set_flag(asc.HardEvent.M_FIX, 0)
         asc.wait_flag(asc.HardEvent.M_FIX, 0)
     asc.fixpipe(cg, c1, asc.FixpipeParamsV220(n, m, mp, n))
+
+
+@asc.jit
+def cube_matmul_db(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                   n: asc.ConstExpr[int], k: asc.ConstExpr[int], bm: asc.ConstExpr[int], bn: asc.ConstExpr[int],
+                   bk: asc.ConstExpr[int]):
+    """C = A . B (fp16 in, fp32 out; m, n multiples of bm, bn; k of bk; all multiples of 16) on one cube core,
+    base block by base block: each K step's A and B blocks go GM -> L1 (ND -> NZ) and L1 -> L0A / L0B, both
+    double-buffered (slot = step % 2), each slot's reuse waiting only for its previous user; the block
+    accumulates in L0C and the fixpipe writes it out."""
+    ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(b)
+    cg.set_global_buffer(c)
+    abytes, bbytes = bm * bk * 2, bk * bn * 2
+    a1 = [asc.LocalTensor(asc.float16, asc.TPosition.A1, s * (abytes + bbytes), bm * bk) for s in range(2)]
+    b1 = [asc.LocalTensor(asc.float16, asc.TPosition.B1, s * (abytes + bbytes) + abytes, bk * bn) for s in range(2)]
+    a2 = [asc.LocalTensor(asc.float16, asc.TPosition.A2, s * abytes, bm * bk) for s in range(2)]
+    b2 = [asc.LocalTensor(asc.float16, asc.TPosition.B2, s * bbytes, bk * bn) for s in range(2)]
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, bm * bn)
+    for s in range(2):            # every slot starts free
+        asc.set_flag(asc.HardEvent.MTE1_MTE2, s)
+        asc.set_flag(asc.HardEvent.M_MTE1, s)
+    asc.set_flag(asc.HardEvent.FIX_M, 0)
+    step = 0
+    for mi in range(m // bm):
+        for nj in range(n // bn):
+            for kk in range(k // bk):
+                s = step % 2
+                asc.wait_flag(asc.HardEvent.MTE1_MTE2, s)       # L1 slot s: MTE1 has moved its last contents
+                asc.data_copy(a1[s], ag[mi * bm * k + kk * bk:], asc.Nd2NzParams(1, bm, bk, 0, k, bm, 1, 0))
+                asc.data_copy(b1[s], bg[kk * bk * n + nj * bn:], asc.Nd2NzParams(1, bk, bn, 0, n, bk, 1, 0))
+                asc.set_flag(asc.HardEvent.MTE2_MTE1, s)
+                asc.wait_flag(asc.HardEvent.MTE2_MTE1, s)
+                asc.wait_flag(asc.HardEvent.M_MTE1, s)          # L0 slot s: the mmad two steps back has read it
+                for i in range(bm // 16):
+                    asc.load_data(a2[s][i * 16 * bk:], a1[s], asc.LoadData2DParams(i, bk // 16, bm // 16))
+                for j in range(bk // 16):
+                    asc.load_data(b2[s][j * 16 * bn:], b1[s], asc.LoadData2DParams(j, bn // 16, bk // 16, 0, 0,
+                                                                                   True))
+                asc.set_flag(asc.HardEvent.MTE1_MTE2, s)
+                asc.set_flag(asc.HardEvent.MTE1_M, s)
+                asc.wait_flag(asc.HardEvent.MTE1_M, s)
+                if kk == 0:
+                    asc.wait_flag(asc.HardEvent.FIX_M, 0)       # L0C: the previous block has been written out
+                asc.mmad(c1, a2[s], b2[s], asc.MmadParams(bm, bn, bk, 0, False, kk == 0))
+                asc.set_flag(asc.HardEvent.M_MTE1, s)
+                step += 1
+            asc.set_flag(asc.HardEvent.M_FIX, 0)
+            asc.wait_flag(asc.HardEvent.M_FIX, 0)
+            asc.fixpipe(cg[mi * bm * n + nj * bn:], c1, asc.FixpipeParamsV220(bn, bm, bm, n))
+            asc.set_flag(asc.HardEvent.FIX_M, 0)
+    for s in range(2):
+        asc.wait_flag(asc.HardEvent.MTE1_MTE2, s)
+        asc.wait_flag(asc.HardEvent.M_MTE1, s)
+    asc.wait_flag(asc.HardEvent.FIX_M, 0)

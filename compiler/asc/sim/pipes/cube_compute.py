@@ -2,8 +2,8 @@
 ND -> NZ copy, mmad over the ZZ / ZN / NZ layouts, and the fixpipe's NZ -> ND conversion with its
 quantisation.
 
-Numerics as the cube: fp16 / bf16 (and fp32) products are exact, summed exactly (float64 here) and added to
-L0C in float32, rounded once per mmad; int8 products sum into int32 (wrapping as the 32-bit register does).
+Numerics as the cube: fp16 / bf16 (and fp32) products are exact, summed in float64 and added to L0C in
+float32, rounded once per mmad; int8 products sum into int32 (wrapping as the 32-bit register does).
 The fixpipe's quantisation scale is the device's 19-bit field of ``deq_scalar`` (bits 13-31 of the float32
 pattern; the low 13 mantissa bits are dropped), its int8 offset the signed 9-bit field at bits 37-45; scaled
 values round half to even and saturate to the output type; ReLU clamps the scaled value before the offset."""
@@ -78,7 +78,7 @@ def _mmad(eng, op):
     carr, cbase = eng.view(dst)
     idx = nz_index(cbase, m, n, -(-m // 16) * 16)
     if carr.dtype.kind == "i":
-        prod = A.astype(np.int64) @ B.astype(np.int64)
+        prod = np.einsum("ik,kn->in", A.astype(np.int64), B.astype(np.int64))
         if a["acc"]:
             prod = prod + carr[idx]
         elif a["bias"] is not None:
@@ -86,7 +86,8 @@ def _mmad(eng, op):
             prod = prod + barr[bb: bb + n].astype(np.int64)[None, :]
         carr[idx] = ((prod + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(np.int32)
         return
-    prod = A.astype(np.float64) @ B.astype(np.float64)
+    # einsum's own loop, not BLAS: as fast at these sizes, and free of thread start-up on a busy machine
+    prod = np.einsum("ik,kn->in", A.astype(np.float64), B.astype(np.float64))
     with np.errstate(all="ignore"):
         if a["acc"]:
             prod = carr[idx].astype(np.float64) + prod
