@@ -146,46 +146,60 @@ def _word(scale, offset=0):
 
 
 @asc.jit
-def fix_quant(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], mode: asc.ConstExpr[int],
-              word: asc.ConstExpr[int], relu: asc.ConstExpr[bool]):
-    """C = R . X (16 x n) in L0C, then the fixpipe with ``mode``, ``word`` and ``relu`` into y."""
-    xg, yg = asc.GlobalTensor(), asc.GlobalTensor()
+def fix_quant(x: asc.GlobalAddress, y: asc.GlobalAddress, words: asc.GlobalAddress, n: asc.ConstExpr[int],
+              mode: asc.ConstExpr[int], word: asc.ConstExpr[int], relu: asc.ConstExpr[bool],
+              nz: asc.ConstExpr[bool], unit: asc.ConstExpr[bool]):
+    """C = R . X (16 x n) in L0C, then the fixpipe with ``mode``, ``word`` (or the per-column ``words``),
+    ``relu``, ND or NZ out; ``unit``: M and FIX ordered by unit flags instead of an M_FIX flag."""
+    xg, yg, wg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     xg.set_global_buffer(x)
     yg.set_global_buffer(y)
+    wg.set_global_buffer(words)
     src_t = asc.float16 if x.dtype.sizeof() == 2 else asc.int8
     c0 = 32 // src_t.sizeof()
     rows_a2 = asc.LocalTensor(src_t, asc.TPosition.A2, 0, 16 * c0)
-    asc.init_const_value(rows_a2, asc.InitConstValueParams(1, 1, 0, 0))
     b1 = asc.LocalTensor(src_t, asc.TPosition.B1, 0, n * c0)
     b2 = asc.LocalTensor(src_t, asc.TPosition.B2, 0, n * c0)
     c1 = asc.LocalTensor(asc.float32 if c0 == 16 else asc.int32, asc.TPosition.CO1, 0, 16 * n)
     asc.data_copy(b1, xg, asc.Nd2NzParams(1, n, c0, 0, c0, n, 1, 0))
     one = asc.LocalTensor(src_t, asc.TPosition.A1, 4096, 16 * c0)
     asc.data_copy(one, xg[n * c0:], asc.Nd2NzParams(1, 16, c0, 0, c0, 16, 1, 0))
+    ws = asc.LocalTensor(asc.uint64, asc.TPosition.A1, 8192, n)
+    asc.data_copy(ws, wg, n)
     asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
     asc.load_data(rows_a2, one, asc.LoadData2DParams(0, 1, 1))
     asc.load_data(b2, b1, asc.LoadData2DParams(0, n // 16, 1))
     asc.set_flag(asc.HardEvent.MTE1_M, 0)
     asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-    asc.mmad(c1, rows_a2, b2, asc.MmadParams(16, n, c0))
-    asc.set_flag(asc.HardEvent.M_FIX, 0)
-    asc.wait_flag(asc.HardEvent.M_FIX, 0)
-    asc.fixpipe(yg, c1, asc.FixpipeParamsV220(n, 16, 16, n, mode, word, 1, 0, 0, relu))
+    asc.mmad(c1, rows_a2, b2, asc.MmadParams(16, n, c0, 3 if unit else 0, False, True))
+    if not unit:
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    size = y.dtype.sizeof()
+    params = asc.FixpipeParamsV220(n, 16, 16, 16 * 16 * size // 32 if nz else n, mode, word, 1, 0, 0, relu,
+                                   3 if unit else 0)
+    if mode in (asc.QuantModes.VDEQF16, asc.QuantModes.VREQ8, asc.QuantModes.VQF322B8_PRE):
+        asc.fixpipe(yg, c1, ws, params)
+    else:
+        asc.fixpipe(yg, c1, params, asc.FixpipeConfig.cfg_nz if nz else asc.FixpipeConfig.cfg_row_major)
 
 
-def _through_fixpipe(vals16xn, mode, word, relu, out, rows=None):
+def _through_fixpipe(vals16xn, mode, word, relu, out, rows=None, words=None, nz=False, unit=False):
     """C = R . X through the fixpipe: X (16 x n, fp16 or int8 values) staged as B^T, R (16 x 16; default the
-    identity) as A, so C holds exact sums of X's rows."""
+    identity) as A, so C holds exact sums of X's rows. Returns y as 16 x n (an NZ output is put back)."""
     n = vals16xn.shape[1]
     c0 = 16 if vals16xn.dtype == np.float16 else 32
     xt = np.zeros((n, c0), vals16xn.dtype)
     xt[:, :16] = vals16xn.T                      # B^T rows: column j of X
     r = np.zeros((16, c0), vals16xn.dtype)
     r[:, :16] = np.eye(16, dtype=vals16xn.dtype) if rows is None else rows
-    y = np.zeros((16, n), out)
-    fix_quant[1](np.concatenate([xt.reshape(-1), r.reshape(-1)]), y, n, int(mode), word, relu)
-    return y
+    y = np.zeros(16 * n, out)
+    w = np.zeros(n, np.uint64) if words is None else np.asarray(words, np.uint64)
+    fix_quant[1](np.concatenate([xt.reshape(-1), r.reshape(-1)]), y, w, n, int(mode), word, relu, nz, unit)
+    if nz:       # column blocks of 16 x 16, one after another
+        return y.reshape(n // 16, 16, 16).transpose(1, 0, 2).reshape(16, n)
+    return y.reshape(16, n)
 
 
 def test_fixpipe_f322f16_rounds_half_to_even_and_relu_clamps():
@@ -247,3 +261,21 @@ def test_double_buffered_raw_matmul_runs_clean_and_equals_numpy(platform):
     cube_matmul_db[1](a, b, c, m, n, k, 128, 128, 64)
     np.testing.assert_array_equal(c, _f64(a) @ _f64(b))
     assert rt.last_launch_report()["warnings"] == []
+
+
+def test_fixpipe_nz_output_vector_scales_and_unit_flag():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    rng = np.random.default_rng(6)
+    x = rng.integers(-100, 100, (16, 32)).astype(np.int8)
+    # NZ out: column blocks of 16; the put-back matrix is C
+    y = _through_fixpipe(x, asc.QuantModes.NoQuant, 0, False, np.int32, nz=True)
+    np.testing.assert_array_equal(y, x.astype(np.int32))
+    # VDEQF16: one scale per column from the A1 workspace
+    scales = np.array([2.0 ** (j % 5 - 2) for j in range(32)], np.float32)
+    y = _through_fixpipe(x, asc.QuantModes.VDEQF16, 0, False, np.float16, words=[_word(s) for s in scales])
+    np.testing.assert_array_equal(y, (x.astype(np.float32) * scales[None, :]).astype(np.float16))
+    # unit flags order M and FIX instead of a flag
+    y = _through_fixpipe(x, asc.QuantModes.NoQuant, 0, True, np.int32, unit=True)
+    np.testing.assert_array_equal(y, np.maximum(x, 0).astype(np.int32))
+    report = rt.last_launch_report()
+    assert report["warnings"] == []

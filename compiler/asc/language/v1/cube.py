@@ -197,8 +197,8 @@ def mmad(dst, fm, filter, *args, **kwargs):   # noqa: A002  (pyasc's parameter n
     """``mmad(dst_co1, fm_a2, filter_b2[, bias], MmadParams(m, n, k, ...))``: C[m x n] = A[m x k] . B[k x n]
     (``cmatrix_init_val``) or C += A . B (``cmatrix_init_val=False``; ``is_bias=True`` likewise), A in L0A
     (ZZ), B in L0B (ZN), C in L0C (NZ, m rounded up to 16 rows). Products are exact and summed exactly, the
-    sum added to C in float32 (int32 for int8) and rounded once per instruction. A bias (a C2 / CO1 row of n
-    float32) starts C at the row instead of zero. M = 0, N = 0 or K = 0 does nothing."""
+    sum added to C in float32 (int32 for int8) and rounded once per instruction. M = 0, N = 0 or K = 0 does
+    nothing. The bias form (a C2 bias-table row) is not supported."""
     bias = None
     params = kwargs.pop("params", kwargs.pop("mmad_params", None))
     if "bias" in kwargs:
@@ -236,9 +236,10 @@ def _mmad(name, dst, fm, filt, bias, p):
     if m and n and k:
         reads = (fm.region(0, mp * kp), filt.region(0, kp * np_)) + ((dst.region(0, mp * np_),) if acc else ())
         if bias is not None:
-            _position(name, bias, ("C2", "CO1", "A1", "B1", "C1"), "bias")
-            reads += (bias.region(0, n),)
+            from .names import not_supported     # C2, the bias table, has no memory on this engine
+            raise not_supported("asc.mmad with a bias tensor (TPosition.C2, the bias table)")
         writes = (dst.region(0, mp * np_),)
+    _block().cube_unit_flag = int(p.unit_flag)     # what a fixpipe with unit_flag = 3 waits on
     _issue(PipeOp(name, "M", reads, writes, {"dst": dst, "fm": fm, "filter": filt, "bias": bias, "mnk": (m, n, k),
                                               "acc": acc, "unit_flag": int(p.unit_flag),
                                               "in_bytes": fm.itemsize}, user_loc()))
@@ -327,6 +328,11 @@ def fixpipe(dst, src, *args, **kwargs):
              "bytes": nd * m * n * dsz, "unit_flag": int(p.unit_flag)}
     eng = _block()
     if int(p.unit_flag) == 3:
+        if getattr(eng, "cube_unit_flag", 0) not in (2, 3):
+            raise error(ValueError, "fixpipe with unit_flag = 3 waits for an mmad issued with unit_flag 2 or 3, and "
+                        "the last mmad has unit_flag 0: on the device the fixpipe waits for units that never come",
+                        "set MmadParams(..., unit_flag=3) on the last mmad, or order M and FIX with "
+                        "asc.set_flag / asc.wait_flag(asc.HardEvent.M_FIX, id) and unit_flag = 0")
         _unit_flag_sync(eng)
     eng.issue(PipeOp("fixpipe", "FIX", reads, writes, attrs, user_loc()))
 

@@ -81,9 +81,6 @@ def _mmad(eng, op):
         prod = np.einsum("ik,kn->in", A.astype(np.int64), B.astype(np.int64))
         if a["acc"]:
             prod = prod + carr[idx]
-        elif a["bias"] is not None:
-            barr, bb = eng.view(a["bias"])
-            prod = prod + barr[bb: bb + n].astype(np.int64)[None, :]
         carr[idx] = ((prod + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(np.int32)
         return
     # einsum's own loop, not BLAS: as fast at these sizes, and free of thread start-up on a busy machine
@@ -91,9 +88,6 @@ def _mmad(eng, op):
     with np.errstate(all="ignore"):
         if a["acc"]:
             prod = carr[idx].astype(np.float64) + prod
-        elif a["bias"] is not None:
-            barr, bb = eng.view(a["bias"])
-            prod = prod + barr[bb: bb + n].astype(np.float64)[None, :]
         carr[idx] = prod.astype(np.float32)
 
 
