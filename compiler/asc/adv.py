@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from .language.v1.adv import QuantConfig, SoftmaxTiling, quant, softmax  # noqa: F401
+from .language.v1.adv_math import (acos, acosh, asin, asinh, atan, atanh, axpy, ceil, cos, cosh,  # noqa: F401
+                                  digamma, erf, erfc, exp, floor, frac, lgamma, log, power, round, sign, sin,
+                                  sinh, tan, tanh, trunc, xor)
 from .language.v1.matmul import Matmul, register_matmul  # noqa: F401
 from .language.v1.matmul_types import MatmulConfig, MatmulType, TCubeTiling  # noqa: F401
 from .language.v1.names import UPSTREAM_ADV_NAMES, not_supported

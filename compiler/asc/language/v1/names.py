@@ -35,8 +35,7 @@ AippChannelPaddingParams AippColorSpaceConvParams static_assert TBufPool TQueBin
 """.split())
 
 UPSTREAM_ADV_NAMES = frozenset("""
-acos acosh asin asinh atan atanh ceil cos cosh digamma erf erfc exp floor frac lgamma log round sign sin sinh
-tan tanh trunc power xor axpy get_matmul_api_tiling get_basic_config get_ib_share_norm_config
+get_matmul_api_tiling get_basic_config get_ib_share_norm_config
 get_mdl_config get_mm_config get_normal_config get_special_basic_config get_special_mdl_config
 rmsnorm concat extract MatmulApiStaticTiling RmsNormTiling MatmulBatchParams
 MatmulFuncParams MatmulQuantParams MatmulShapeParams

@@ -13,7 +13,7 @@ from ...ir.faults import KernelRuntimeError, PipeHangError, located
 from ...ir.pipe_ops import user_loc
 from . import ordering
 from .compute import IMPLS
-from . import cube_compute  # noqa: F401  (registers the cube instructions' IMPLS)
+from . import adv_compute, cube_compute  # noqa: F401  (register the cube's and asc.adv's IMPLS)
 from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
