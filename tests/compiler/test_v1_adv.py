@@ -154,3 +154,151 @@ def test_misuse_is_a_clear_error(kind, msg):
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     with pytest.raises((ValueError, TypeError), match=msg):
         misuse[1](np.zeros(64, np.float32), kind)
+
+
+# -- row operations -----------------------------------------------------------------------------------
+@asc.jit
+def rows_kernel(x: asc.GlobalAddress, g: asc.GlobalAddress, y: asc.GlobalAddress, side: asc.GlobalAddress,
+                n: asc.ConstExpr[int], m: asc.ConstExpr[int], op: asc.ConstExpr[str], tiling: asc.adv.RmsNormTiling):
+    """``x`` (n elements, m rows) and ``g`` in, ``y`` (n) and ``side`` (4 x m x 8 per-row values) out."""
+    xg, gg, yg, sg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    gg.set_global_buffer(g)
+    yg.set_global_buffer(y)
+    sg.set_global_buffer(side)
+    per = 32 // 4
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(g.dtype, asc.TPosition.VECIN, 16384, n)
+    c = asc.LocalTensor(y.dtype, asc.TPosition.VECOUT, 32768, n)
+    rows = [asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 49152 + i * 4096, m * per) for i in range(4)]
+    asc.data_copy(a, xg, n)
+    asc.data_copy(b, gg, n)
+    for i in range(2):
+        asc.data_copy(rows[2 + i], sg[(2 + i) * m * per:], m * per)      # in_exp_sum, in_max
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if op == "rmsnorm":
+        asc.adv.rmsnorm(c, a, b, 1e-6, tiling)
+    elif op == "swiglu":
+        asc.adv.swiglu(c, a, b, 0.5)
+    else:
+        a.set_shape_info(asc.ShapeInfo(asc.array(asc.int32, [m, n // m])))
+        ex = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 65536, m * per)
+        asc.adv.softmax_flash_v2(c, rows[0], rows[1], a, ex, rows[2], rows[3], asc.adv.SoftmaxTiling(),
+                                 asc.adv.SoftMaxShapeInfo(m, n // m, m, n // m), is_update=op == "flash_update")
+        asc.set_flag(asc.HardEvent.V_MTE3, 1)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 1)
+        for i in range(2):
+            asc.data_copy(sg[i * m * per:], rows[i], m * per)
+        if op == "flash_update":
+            asc.data_copy(sg[4 * m * per:], ex, m * per)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(yg, c, n)
+
+
+def test_rmsnorm_over_original_h_with_padding_and_gamma():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    b, s, h, real = 2, 3, 16, 13
+    rng = np.random.default_rng(1)
+    x = np.zeros((b * s, h), np.float32)
+    x[:, :real] = rng.standard_normal((b * s, real))
+    gamma = rng.standard_normal(h).astype(np.float32)
+    t = asc.adv.RmsNormTiling(b_length=b, s_length=s, h_length=h, original_h_length=real)
+    y = np.zeros(b * s * h, np.float32)
+    rows_kernel[1](x.reshape(-1), np.resize(gamma, b * s * h), y, np.zeros(5 * 6 * 8, np.float32), b * s * h, 6,
+                   "rmsnorm", t)
+    x64 = x.astype(np.float64)
+    want = x64 / np.sqrt((x64[:, :real] ** 2).mean(axis=1, keepdims=True) + 1e-6) * gamma
+    np.testing.assert_array_equal(y.reshape(b * s, h), want.astype(np.float32))
+
+
+def test_swiglu_half():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    rng = np.random.default_rng(2)
+    a, g = (rng.standard_normal(64) * 3).astype(np.float16), (rng.standard_normal(64) * 3).astype(np.float16)
+    y = np.zeros(64, np.float16)
+    rows_kernel[1](a, g, y, np.zeros(5 * 4 * 8, np.float32), 64, 4, "swiglu", asc.adv.RmsNormTiling())
+    g64 = g.astype(np.float64)
+    np.testing.assert_array_equal(y, (a * g64 / (1 + np.exp(-0.5 * g64))).astype(np.float16))
+
+
+@pytest.mark.parametrize("update", [False, True])
+def test_softmax_flash_v2_first_block_and_update(update):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    m, k, per = 4, 16, 8
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((m, k)) * 4).astype(np.float32)
+    old_max = np.array([1.0, 9.0, -2.0, 0.5])
+    old_sum = np.array([3.0, 1.5, 7.0, 2.0])
+    side = np.zeros(5 * m * per, np.float32)
+    side[2 * m * per: 3 * m * per] = np.repeat(old_sum, per)
+    side[3 * m * per: 4 * m * per] = np.repeat(old_max, per)
+    y = np.zeros(m * k, np.float32)
+    rows_kernel[1](x.reshape(-1), np.zeros(m * k, np.float32), y, side, m * k, m,
+                   "flash_update" if update else "flash", asc.adv.RmsNormTiling())
+    x64 = x.astype(np.float64)
+    mx = np.maximum(x64.max(axis=1), old_max) if update else x64.max(axis=1)
+    e = np.exp(x64 - mx[:, None])
+    total = (np.exp(old_max - mx) * old_sum if update else 0) + e.sum(axis=1)
+    np.testing.assert_array_equal(y.reshape(m, k), e.astype(np.float32))
+    np.testing.assert_array_equal(side[:m * per], np.repeat(total, per).astype(np.float32))
+    np.testing.assert_array_equal(side[m * per: 2 * m * per], np.repeat(mx, per).astype(np.float32))
+    if update:
+        np.testing.assert_array_equal(side[4 * m * per:], np.repeat(np.exp(old_max - mx), per).astype(np.float32))
+
+
+@asc.jit
+def sort_kernel(v: asc.GlobalAddress, entries: asc.GlobalAddress, vals: asc.GlobalAddress, idx: asc.GlobalAddress):
+    vg, eg, og, ig = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    vg.set_global_buffer(v)
+    eg.set_global_buffer(entries)
+    og.set_global_buffer(vals)
+    ig.set_global_buffer(idx)
+    src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 32)
+    ent = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 64)
+    tmp = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 2048, 64)
+    out_v = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 32)
+    out_i = asc.LocalTensor(asc.uint32, asc.TPosition.VECOUT, 8192, 32)
+    asc.data_copy(src, vg, 32)
+    asc.data_copy(ent, eg, 64)                   # entries with their indices already in place
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adv.concat(ent, src, tmp, 2)
+    asc.adv.extract(out_v, out_i, ent, 1)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(og, out_v, 32)
+    asc.data_copy(ig, out_i, 32)
+
+
+def test_concat_writes_scores_extract_reads_scores_and_indices():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    v = np.arange(32, dtype=np.float32) * 1.5
+    entries = np.zeros(64, np.float32)
+    entries.view(np.uint32)[1::2] = np.arange(100, 132, dtype=np.uint32)
+    vals, idx = np.zeros(32, np.float32), np.zeros(32, np.uint32)
+    sort_kernel[1](v, entries, vals, idx)
+    np.testing.assert_array_equal(vals, v)
+    np.testing.assert_array_equal(idx, np.arange(100, 132))
+
+
+def test_matmul_config_getters_and_static_tiling():
+    cfg = asc.adv.get_basic_config(128, 128, 64)
+    assert (cfg.basic_m, cfg.basic_n, cfg.basic_k, cfg.template()) == (128, 128, 64, "BASIC_BLOCK")
+    assert asc.adv.get_normal_config().template() == "NORM" and asc.adv.get_mdl_config().template() == "MDL"
+    assert asc.adv.get_special_mdl_config().template() == "SPECIAL_MDL"
+    assert asc.adv.get_ib_share_norm_config().template() == "IBSHARE_NORM"
+    sp = asc.adv.get_special_basic_config(64, 64, 32, 256, 256, 512, 2, 2)
+    assert sp.template() == "SPECIAL_BASIC_BLOCK" and sp.single_core_k == 512
+    mm = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(128, 256, 64, 64, 64, 32),
+                               asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.ORDER_N))
+    assert mm.template() == "MDL" and mm.single_core_n == 256 and mm.iterate_order == asc.IterateOrder.ORDER_N
+    half = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16)
+    st = asc.adv.get_matmul_api_tiling(sp, half, half, asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
+                                                                          asc.float32), None, 64 * 1024)
+    stage = 64 * 32 * 2 * 2
+    assert (st.base_m, st.base_k, st.single_core_k, st.m) == (64, 32, 512, -1)
+    assert st.depth_a1 == min(64 * 1024 // stage, 512 // 32)
+    with pytest.raises(TypeError, match="no field 'bogus'"):
+        asc.adv.MatmulConfig(bogus=1)

@@ -15,6 +15,7 @@ from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
 from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
+from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
 EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOTAL_L0C_SIZE TOTAL_L1_SIZE "
@@ -22,5 +23,6 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
            "bilinear_interpolation TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
-           "ascend_is_aic ascend_is_aiv").split() + _CUBE_EXPORTS
+           "ascend_is_aic ascend_is_aiv").split() + _CUBE_EXPORTS + [
+    "BatchMode", "BatchOutMode", "IterateMode", "MatmulConfigMode", "ScheduleType"]
 __all__ = list(EXPORTS)

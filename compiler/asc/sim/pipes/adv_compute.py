@@ -61,3 +61,83 @@ def _adv_math(eng, op):
         else:
             r = _F64[fn](xs[0].astype(np.float64))
         d[db: db + n] = np.asarray(r).astype(out)
+
+
+def _rows(eng, t, n):
+    arr, base = eng.view(t)
+    return arr, base, arr[base: base + n]
+
+
+@impl("adv_rows")
+def _adv_rows(eng, op):
+    a = op.attrs
+    with np.errstate(all="ignore"):
+        ROWS[a["op"]](eng, a)
+
+
+def _rmsnorm(eng, a):
+    rows, h, real = a["rows"], a["h"], a["real"]
+    _, _, x = _rows(eng, a["src"], rows * h)
+    _, _, g = _rows(eng, a["gamma"], h)
+    x = x.astype(np.float64).reshape(rows, h)
+    ms = (x[:, :real] ** 2).sum(axis=1, keepdims=True) / real
+    d, db, _ = _rows(eng, a["dst"], 0)
+    d[db: db + rows * h] = (x / np.sqrt(ms + a["eps"]) * g.astype(np.float64)[None, :]).reshape(-1).astype(d.dtype)
+
+
+def _swiglu(eng, a):
+    n = a["count"]
+    _, _, x0 = _rows(eng, a["a"], n)
+    _, _, x1 = _rows(eng, a["b"], n)
+    x1 = x1.astype(np.float64)
+    d, db, _ = _rows(eng, a["dst"], 0)
+    d[db: db + n] = (x0.astype(np.float64) * x1 / (1 + np.exp(-a["beta"] * x1))).astype(d.dtype)
+
+
+def _put_rows(eng, t, vals, per):
+    arr, base = eng.view(t)
+    arr[base: base + vals.size * per] = np.repeat(vals.reshape(-1), per).astype(arr.dtype)
+
+
+def _softmax_flash_v2(eng, a):
+    m, k, per = a["m"], a["k"], a["per"]
+    _, _, x = _rows(eng, a["src"], m * k)
+    x = x.astype(np.float64).reshape(m, k)
+    mx = x.max(axis=1)
+    if a["update"]:
+        _, _, old_max = _rows(eng, a["in_max"], m * per)
+        _, _, old_sum = _rows(eng, a["in_sum"], m * per)
+        old_max = old_max.astype(np.float64)[::per]
+        mx = np.maximum(mx, old_max)
+    ex = np.exp(x - mx[:, None])
+    total = ex.sum(axis=1)
+    if a["update"]:
+        scale = np.exp(old_max - mx)
+        total = scale * old_sum.astype(np.float64)[::per] + total
+        _put_rows(eng, a["exp_max"], scale, per)
+    d, db = eng.view(a["dst"])
+    d[db: db + m * k] = ex.reshape(-1).astype(d.dtype)
+    _put_rows(eng, a["sum"], total, per)
+    _put_rows(eng, a["max"], mx, per)
+
+
+def _concat(eng, a):
+    n, per = a["n"], a["per"]
+    _, _, s = _rows(eng, a["src"], n)
+    d, db = eng.view(a["dst"])
+    d[db: db + n * per: per] = s
+
+
+def _extract(eng, a):
+    n, per = a["n"], a["per"]
+    s, sb = eng.view(a["src"])
+    v, vb = eng.view(a["value"])
+    v[vb: vb + n] = s[sb: sb + n * per: per]
+    raw = eng.byte_view(a["src"])
+    entries = raw[0][raw[1]: raw[1] + 8 * n].reshape(n, 8)
+    i, ib = eng.view(a["index"])
+    i[ib: ib + n] = entries[:, 4:].copy().view(np.uint32).reshape(-1)
+
+
+ROWS = {"rmsnorm": _rmsnorm, "swiglu": _swiglu, "softmax_flash_v2": _softmax_flash_v2, "concat": _concat,
+        "extract": _extract}
