@@ -103,9 +103,9 @@ def offset_of(bits):
     return np.where(v >= 256, v - 512, v)
 
 
-def quantise(x, quant, scale, offset, relu, out):
-    """Values ``x`` (float32 / int32 from L0C) through the fixpipe into dtype ``out``."""
-    name = quant.name
+def quantise(x, name, scale, offset, relu, out):
+    """Values ``x`` (float32 / int32 from L0C) through the fixpipe's ``name`` mode (``QuantModes``' names) into
+    dtype ``out``."""
     with np.errstate(all="ignore"):
         if name == "NoQuant":
             v = np.maximum(x, 0) if relu else x
@@ -141,7 +141,7 @@ def _fixpipe(eng, op):
     for i in range(a["nd"]):
         base = sbase + i * s_nd * 1024 // src.itemsize
         x = sarr[nz_index(base, m, n, s_stride)]
-        y = quantise(x, q, scale, offset, a["relu"], darr.dtype)
+        y = quantise(x, q.name, scale, offset, a["relu"], darr.dtype)
         if a["nz"]:
             blk = 16      # an NZ column block of the output: 16 columns
             jj = np.arange(n)[None, :]
