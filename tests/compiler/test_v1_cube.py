@@ -279,3 +279,90 @@ def test_fixpipe_nz_output_vector_scales_and_unit_flag():
     np.testing.assert_array_equal(y, np.maximum(x, 0).astype(np.int32))
     report = rt.last_launch_report()
     assert report["warnings"] == []
+
+
+# -- load-3D (im2col), data_copy from CO1, NZ -> ND out of UB ----------------------------------------------
+@asc.jit
+def im2col_kernel(fmap: asc.GlobalAddress, eye: asc.GlobalAddress, out: asc.GlobalAddress, h: asc.ConstExpr[int],
+                  w: asc.ConstExpr[int], me: asc.ConstExpr[int], kk: asc.ConstExpr[int], k0: asc.ConstExpr[int],
+                  via_copy: asc.ConstExpr[bool]):
+    """The im2col window (me x kk from column k0) of a 16-channel h x w map (3 x 3 filter, stride 1, pad 1,
+    dilation 2 in W), multiplied by the identity so the fixpipe writes it out."""
+    fg, eg, og = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    fg.set_global_buffer(fmap)
+    eg.set_global_buffer(eye)
+    og.set_global_buffer(out)
+    f1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, h * w * 16)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 65536, kk * kk)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, me * kk)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, kk * kk)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, me * kk)
+    asc.data_copy(f1, fg, h * w * 16)
+    asc.data_copy(b1, eg, asc.Nd2NzParams(1, kk, kk, 0, kk, kk, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, f1, asc.LoadData3DParamsV2((1, 1, 1, 1), h, w, 16, kk, me, k0, 0, 1, 1, 3, 3, 2, 1, False, 0))
+    for j in range(kk // 16):
+        asc.load_data(b2[j * 16 * kk:], b1, asc.LoadData2DParams(j, kk // 16, kk // 16, 0, 0, True))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(me, kk, kk))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    if via_copy:
+        asc.set_fix_pipe_pre_quant_flag(0)
+        asc.data_copy(og, c1, asc.DataCopyCO12DstParams(kk, me, kk, me, asc.QuantModes.F322F16, 0, False, True))
+    else:
+        asc.fixpipe(og, c1, asc.FixpipeParamsV220(kk, me, me, kk, asc.QuantModes.F322F16))
+
+
+def _im2col(fmap, pad, dil_w, kh=3, kw=3):
+    c, h, w = fmap.shape
+    p = np.zeros((c, h + 2 * pad, w + 2 * pad), fmap.dtype)
+    p[:, pad:pad + h, pad:pad + w] = fmap
+    wo = (w + 2 * pad - dil_w * (kw - 1) - 1) + 1
+    ho = h + 2 * pad - (kh - 1)
+    rows = []
+    for oh in range(ho):
+        for ow in range(wo):
+            rows.append([p[ch, oh + i, ow + j * dil_w] for i in range(kh) for j in range(kw) for ch in range(c)])
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("via_copy", [False, True])
+def test_load_3d_im2col_window_and_data_copy_from_co1(via_copy):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    h, w = 5, 6
+    rng = np.random.default_rng(9)
+    fmap = rng.integers(-9, 10, (16, h, w)).astype(np.float16)           # C x H x W, C1 = 1
+    full = _im2col(fmap, 1, 2)                                          # Ho x Wo rows, (kh, kw, c) columns
+    me, kk, k0 = 32, 64, 16
+    out = np.zeros((me, kk), np.float16)
+    im2col_kernel[1](np.ascontiguousarray(fmap.transpose(1, 2, 0)).reshape(-1), np.eye(kk, dtype=np.float16), out,
+                     h, w, me, kk, k0, via_copy)
+    want = np.zeros((me, kk), np.float16)                               # rows past Ho x Wo: the pad value
+    want[: min(me, full.shape[0])] = full[:me, k0:k0 + kk]
+    np.testing.assert_array_equal(out, want)
+
+
+@asc.jit
+def nz2nd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: asc.ConstExpr[int], cols: asc.ConstExpr[int]):
+    xg, yg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    yg.set_global_buffer(y)
+    ub = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 0, rows * cols)
+    asc.data_copy(ub, xg, rows * cols)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(yg, ub, asc.Nz2NdParamsFull(1, rows, cols - 3, 0, rows, cols, 0))
+
+
+def test_nz_to_nd_out_of_ub_drops_the_column_padding():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    rows, cols = 16, 32
+    m = np.arange(rows * cols, dtype=np.float16).reshape(rows, cols)
+    stored = m.reshape(rows, cols // 16, 16).transpose(1, 0, 2).reshape(-1)     # NZ, column blocks of 16
+    y = np.full((rows, cols), -1, np.float16)
+    nz2nd_kernel[1](stored, y.reshape(-1), rows, cols)
+    np.testing.assert_array_equal(y[:, :cols - 3], m[:, :cols - 3])
+    assert (y[:, cols - 3:] == -1).all()

@@ -114,6 +114,8 @@ def data_copy_nd2nz(dst, src, params):
 
 
 DATA_COPY_FORMS[Nd2NzParams] = data_copy_nd2nz
+LOAD_FORMS = {}
+"""Further ``load_data`` forms by parameter record type (``cube_extra.py``: the load-3D forms)."""
 
 
 # -- load_data -------------------------------------------------------------------------------------------
@@ -129,6 +131,9 @@ def load_data(dst, src, params=None, **kwargs):
     if kwargs:
         raise error(TypeError, f"load_data: unsupported arguments {', '.join(sorted(kwargs))}",
                     "pass load_data(dst, src, LoadData2DParams(...))")
+    form = LOAD_FORMS.get(type(params))       # the other parameter records' forms (cube_extra.py)
+    if form is not None:
+        return form(dst, src, params)
     if not isinstance(params, LoadData2DParams):
         from .names import not_supported
         raise not_supported(f"asc.load_data with {type(params).__name__}")
@@ -159,6 +164,9 @@ def load_data_with_transpose(dst, src, params):
     """``load_data_with_transpose(dst_b2, src_b1, LoadData2dTransposeParams(start_index, repeat_times,
     src_stride, dst_gap, dst_frac_gap))``: square blocks of the source transposed into L0B, one 16 x 16 fractal
     per repeat for 2-byte types (MTE1)."""
+    if type(params).__name__ == "LoadData2dTransposeParamsV2":   # src_frac_gap: between a repeat's fractals,
+        params = LoadData2dTransposeParams(params.start_index, params.repeat_times,   # one for 2-byte types
+                                           params.src_stride, params.dst_gap, params.dst_frac_gap, params.addr_mode)
     if not isinstance(params, LoadData2dTransposeParams):
         from .names import not_supported
         raise not_supported(f"asc.load_data_with_transpose with {type(params).__name__}")
@@ -278,11 +286,15 @@ def fixpipe(dst, src, *args, **kwargs):
     if callable(config) and not isinstance(config, FixpipeConfig):
         config = config()
     nz = config is not None and config.layout == CO2Layout.NZ
-    p = params
     if not isinstance(dst, GlobalTensor):
         raise error(TypeError, "fixpipe writes a GlobalTensor (the CO1 -> GM path)", "pass the GM destination")
-    _position("fixpipe", src, ("CO1",), "source")
-    _aligned("fixpipe", src, 64)
+    issue_fixpipe("fixpipe", dst, src, work, params, nz)
+
+
+def issue_fixpipe(name, dst, src, work, p, nz):
+    """The FIX pipe's move out of L0C (``fixpipe``, and ``data_copy`` from CO1): checks, regions, the op."""
+    _position(name, src, ("CO1",), "source")
+    _aligned(name, src, 64)
     _field_range("FixpipeParamsV220", p, (("n_size", 1, 4095), ("m_size", 1, 65535 if nz else 8192),
                                           ("src_stride", 0, 65535), ("dst_stride", 1, 2 ** 32 - 1),
                                           ("nd_num", 1, 65535), ("src_nd_stride", 0, 512),
@@ -335,6 +347,14 @@ def fixpipe(dst, src, *args, **kwargs):
                         "asc.set_flag / asc.wait_flag(asc.HardEvent.M_FIX, id) and unit_flag = 0")
         _unit_flag_sync(eng)
     eng.issue(PipeOp("fixpipe", "FIX", reads, writes, attrs, user_loc()))
+
+
+def set_fix_pipe_pre_quant_flag(config):
+    """The quantisation word (uint64) a ``data_copy`` from CO1 with a scalar ``quant_pre`` uses."""
+    v = int(config)
+    if not 0 <= v < 2 ** 64:
+        raise error(ValueError, f"set_fix_pipe_pre_quant_flag({config}): the word is a uint64")
+    _block().fixpipe_quant_word = v
 
 
 def _unit_flag_sync(eng):
@@ -425,6 +445,7 @@ define("v1.fixpipe", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(op.attrs["bytes
 define("v1.init_const_value", cost=_init_cost)
 
 EXPORTS = ("load_data load_data_with_transpose mmad fixpipe init_const_value set_load_data_boundary "
+           "set_fix_pipe_pre_quant_flag "
            "set_load_data_padding_value set_load_data_repeat QuantModes CO2Layout FixpipeConfig LoadData2DParams "
            "LoadData2dTransposeParams LoadDataRepeatParam MmadParams FixpipeParamsV220 Nd2NzParams "
            "InitConstValueParams").split()

@@ -134,3 +134,63 @@ class InitConstValueParams:
 
 __all__ = ["QuantModes", "CO2Layout", "FixpipeConfig", "LoadData2DParams", "LoadData2dTransposeParams",
            "LoadDataRepeatParam", "MmadParams", "FixpipeParamsV220", "Nd2NzParams", "InitConstValueParams"]
+
+
+@dataclass
+class LoadData2dTransposeParamsV2:
+    start_index: int = 0
+    repeat_times: int = 0
+    src_stride: int = 0
+    dst_gap: int = 0
+    dst_frac_gap: int = 0
+    src_frac_gap: int = 0
+    addr_mode: int = 0
+
+
+@dataclass
+class LoadData3DParamsV2:
+    pad_list: tuple = (0, 0, 0, 0)
+    l1_h: int = 1
+    l1_w: int = 1
+    channel_size: int = 1
+    k_extension: int = 1
+    m_extension: int = 1
+    k_start_pt: int = 0
+    m_start_pt: int = 0
+    stride_w: int = 1
+    stride_h: int = 1
+    filter_w: int = 1
+    filter_h: int = 1
+    dilation_filter_w: int = 1
+    dilation_filter_h: int = 1
+    en_transpose: bool = False
+    pad_value: int = 0
+    filter_size_w: bool = False
+    filter_size_h: bool = False
+    f_matrix_ctrl: bool = False
+
+
+@dataclass
+class DataCopyCO12DstParams:
+    n_size: int = 0
+    m_size: int = 0
+    dst_stride: int = 0
+    src_stride: int = 0
+    quant_pre: QuantModes = QuantModes.NoQuant
+    relu_pre: int = 0
+    channel_split: bool = False
+    nz2nd_en: bool = False
+
+
+@dataclass
+class Nz2NdParamsFull:
+    nd_num: int = 1
+    n_value: int = 0
+    d_value: int = 0
+    src_nd_matrix_stride: int = 0
+    src_n_stride: int = 0
+    dst_d_stride: int = 0
+    dst_nd_matrix_stride: int = 0
+
+
+__all__ += ["LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull"]

@@ -158,3 +158,37 @@ def _init_const(eng, op):
     per = arr.dtype.itemsize
     for off, run in a["runs"]:
         arr[base + off // per: base + (off + run) // per] = arr.dtype.type(a["value"])
+
+
+@impl("load_data_3d")
+def _load_3d(eng, op):
+    g = op.attrs["geo"]
+    c0, ho, wo = g["c0"], g["ho"], g["wo"]
+    src, sb = eng.view(op.attrs["src"])
+    fmap = src[sb: sb + g["c1"] * g["h"] * g["w"] * c0].reshape(g["c1"], g["h"], g["w"], c0)
+    m = g["m0"] + np.arange(g["me"])[:, None]
+    k = g["k0"] + np.arange(g["ke"])[None, :]
+    oh, ow = m // wo, m % wo
+    c1, rest = k // (g["fh"] * g["fw"] * c0), k % (g["fh"] * g["fw"] * c0)
+    kh, kw, cc = rest // (g["fw"] * c0), (rest // c0) % g["fw"], rest % c0
+    r = oh * g["stride"][0] - g["pads"][2] + kh * g["dil"][0]
+    c = ow * g["stride"][1] - g["pads"][0] + kw * g["dil"][1]
+    inside = (m < ho * wo) & (r >= 0) & (r < g["h"]) & (c >= 0) & (c < g["w"])
+    vals = np.where(inside, fmap[c1, np.clip(r, 0, g["h"] - 1), np.clip(c, 0, g["w"] - 1), cc],
+                    fmap.dtype.type(g["pad_value"]))
+    dst, db = eng.view(op.attrs["dst"])
+    i, j = np.arange(g["me"])[:, None], np.arange(g["ke"])[None, :]
+    dst[db + ((i // 16) * (g["ke"] // c0) + j // c0) * 16 * c0 + (i % 16) * c0 + j % c0] = vals
+
+
+@impl("data_copy_nz2nd")
+def _nz2nd(eng, op):
+    nd, rows, cols, s_mat, s_n, d_ld, d_mat = op.attrs["p"]
+    c0 = op.attrs["c0"]
+    src, sb = eng.view(op.attrs["src"])
+    dst, db = eng.view(op.attrs["dst"])
+    per_row = 32 // src.itemsize          # a 32-byte row of a column block holds c0 elements
+    r, c = np.arange(rows)[:, None], np.arange(cols)[None, :]
+    for i in range(nd):
+        x = src[sb + i * s_mat + (c // c0) * s_n * per_row + r * c0 + c % c0]
+        dst[db + i * d_mat + r * d_ld + c] = x

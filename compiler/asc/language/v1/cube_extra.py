@@ -1,0 +1,122 @@
+"""Further forms of the cube's moves: ``load_data`` with ``LoadData3DParamsV2`` (im2col of an NC1HWC0 feature
+map in L1 into L0A), ``data_copy`` from CO1 with ``DataCopyCO12DstParams`` (the FIX move of ``fixpipe``, its
+scalar quantisation word from ``set_fix_pipe_pre_quant_flag``), and ``data_copy`` NZ -> ND out of UB with
+``Nz2NdParamsFull``.
+
+im2col (Ascend C's load-3D v2): the feature map is C1 x l1_h x l1_w x c0 (c0 = 32 / sizeof, C1 =
+channel_size / c0); the output has Ho x Wo rows (Ho = (l1_h + pad_top + pad_bottom - dilation_h * (filter_h -
+1) - 1) // stride_h + 1, likewise Wo), row m = (ho, wo) = divmod(m, Wo), and C1 x filter_h x filter_w x c0
+columns in that order; element (m, k) is the map at channel block c1, row ho * stride_h - pad_top + kh *
+dilation_h, column wo * stride_w - pad_left + kw * dilation_w, channel c0, or ``pad_value`` outside the map.
+The window [m_start_pt, + m_extension) x [k_start_pt, + k_extension) is written ZZ into L0A (MTE1)."""
+from __future__ import annotations
+
+from ...ir.pipe_ops import PipeOp, user_loc
+from ...ir.registry import define
+from ..core.errors import error
+from .cube import LOAD_FORMS, _aligned, _field_range, _granules, _position, _same_type, c0_of, issue_fixpipe
+from .cube_params import (DataCopyCO12DstParams, FixpipeParamsV220, LoadData3DParamsV2, Nz2NdParamsFull,
+                          QuantModes)
+from .params import DATA_COPY_FORMS
+from .tensors import GlobalTensor, _block
+
+
+def load_data_3d_v2(dst, src, p):
+    _position("load_data", src, ("A1", "B1"), "source (the feature map)")
+    if p.en_transpose or p.f_matrix_ctrl:
+        from .names import not_supported
+        raise not_supported("asc.load_data with LoadData3DParamsV2(en_transpose / f_matrix_ctrl)")
+    _position("load_data", dst, ("A2",), "destination of the im2col matrix")
+    _same_type("load_data", dst, src)
+    _aligned("load_data", dst, 512)
+    _field_range("LoadData3DParamsV2", p, (("l1_h", 1, 32767), ("l1_w", 1, 32767), ("channel_size", 1, 65535),
+                                           ("k_extension", 1, 65535), ("m_extension", 1, 65535),
+                                           ("k_start_pt", 0, 65535), ("m_start_pt", 0, 65535), ("stride_w", 1, 63),
+                                           ("stride_h", 1, 63), ("filter_w", 1, 255), ("filter_h", 1, 255),
+                                           ("dilation_filter_w", 1, 255), ("dilation_filter_h", 1, 255)))
+    c0 = c0_of(src)
+    if p.channel_size % c0 or p.k_extension % c0 or p.m_extension % 16:
+        raise error(ValueError, f"LoadData3DParamsV2: channel_size {p.channel_size} and k_extension "
+                    f"{p.k_extension} must be multiples of c0 = {c0}, m_extension {p.m_extension} of 16",
+                    "pad the channels to c0 and load whole fractals")
+    pads = tuple(int(x) for x in p.pad_list)
+    if len(pads) != 4 or not all(0 <= x <= 255 for x in pads):
+        raise error(ValueError, f"LoadData3DParamsV2.pad_list {p.pad_list}: four values in [0, 255] (left, right, "
+                    "top, bottom)")
+    fw = int(p.filter_w) + (256 if p.filter_size_w else 0)
+    fh = int(p.filter_h) + (256 if p.filter_size_h else 0)
+    c1 = int(p.channel_size) // c0
+    h, w = int(p.l1_h), int(p.l1_w)
+    ho = (h + pads[2] + pads[3] - int(p.dilation_filter_h) * (fh - 1) - 1) // int(p.stride_h) + 1
+    wo = (w + pads[0] + pads[1] - int(p.dilation_filter_w) * (fw - 1) - 1) // int(p.stride_w) + 1
+    if ho <= 0 or wo <= 0:
+        raise error(ValueError, f"LoadData3DParamsV2: the filter {fh} x {fw} (dilated) does not fit the padded "
+                    f"{h} x {w} map", "check l1_h / l1_w, the padding, the filter size and its dilation")
+    me, ke = int(p.m_extension), int(p.k_extension)
+    kmax = c1 * fh * fw * c0
+    if int(p.k_start_pt) + ke > kmax:
+        raise error(ValueError, f"LoadData3DParamsV2: columns [{p.k_start_pt}, {int(p.k_start_pt) + ke}) pass the "
+                    f"{kmax} columns (C1 {c1} x {fh} x {fw} x c0 {c0})", "keep k_start_pt + k_extension within them")
+    src_elems = c1 * h * w * c0
+    reads = (src.region(0, src_elems),)
+    writes = (dst.region(0, me * ke),)
+    geo = dict(c0=c0, c1=c1, h=h, w=w, ho=ho, wo=wo, fh=fh, fw=fw, pads=pads, stride=(int(p.stride_h), int(p.stride_w)),
+               dil=(int(p.dilation_filter_h), int(p.dilation_filter_w)), m0=int(p.m_start_pt), k0=int(p.k_start_pt),
+               me=me, ke=ke, pad_value=p.pad_value)
+    _block().issue(PipeOp("load_data_3d", "MTE1", reads, writes, {"dst": dst, "src": src, "geo": geo,
+                                                                   "bytes": me * ke * src.itemsize}, user_loc()))
+
+
+LOAD_FORMS[LoadData3DParamsV2] = load_data_3d_v2
+
+
+def data_copy_co1(dst, src, p):
+    """``data_copy(dst, src_co1, DataCopyCO12DstParams(n_size, m_size, dst_stride, src_stride, quant_pre,
+    relu_pre, channel_split, nz2nd_en))``: the fixpipe's move to GM or UB (NZ unless ``nz2nd_en``; ND rows
+    ``dst_stride`` elements apart), a scalar quantisation taking ``set_fix_pipe_pre_quant_flag``'s word."""
+    q = QuantModes(p.quant_pre)
+    word = getattr(_block(), "fixpipe_quant_word", None)
+    if q in (QuantModes.DEQF16, QuantModes.QF322B8_PRE, QuantModes.REQ8) and word is None:
+        raise error(ValueError, f"data_copy from CO1 with quant_pre={q.name} takes its scale from "
+                    "set_fix_pipe_pre_quant_flag, which was not called", "call asc.set_fix_pipe_pre_quant_flag(word)")
+    if dst.space not in ("GM", "UB"):
+        raise error(TypeError, f"data_copy from CO1 writes GM or UB (CO2), not {dst.space}")
+    fp = FixpipeParamsV220(int(p.n_size), int(p.m_size), int(p.src_stride), int(p.dst_stride), q, word or 0, 1, 0, 0,
+                           bool(p.relu_pre), 0, bool(p.channel_split))
+    issue_fixpipe("data_copy", dst, src, None, fp, not p.nz2nd_en)
+
+
+def data_copy_nz2nd(dst, src, p):
+    """``data_copy(dst_gm, src_ub, Nz2NdParamsFull(nd_num, n_value, d_value, src_nd_matrix_stride, src_n_stride,
+    dst_d_stride, dst_nd_matrix_stride))``: NZ matrices in UB (column blocks of c0 elements ``src_n_stride``
+    32-byte rows apart, matrices ``src_nd_matrix_stride`` elements apart) to ND rows ``dst_d_stride`` elements
+    apart in GM (matrices ``dst_nd_matrix_stride`` apart), on MTE3."""
+    if not isinstance(dst, GlobalTensor) or src.space != "UB":
+        raise error(TypeError, "data_copy with Nz2NdParamsFull copies a UB tensor to a GlobalTensor")
+    _same_type("data_copy", dst, src)
+    _field_range("Nz2NdParamsFull", p, (("nd_num", 1, 4095), ("n_value", 1, 16384), ("d_value", 1, 65535),
+                                        ("src_nd_matrix_stride", 0, 65535), ("src_n_stride", 0, 65535),
+                                        ("dst_d_stride", 1, 65535), ("dst_nd_matrix_stride", 0, 65535)))
+    nd, rows, cols = int(p.nd_num), int(p.n_value), int(p.d_value)
+    c0, sz = c0_of(src), src.itemsize
+    blocks = -(-cols // c0)
+    src_offs = [(i * int(p.src_nd_matrix_stride) * sz + j * int(p.src_n_stride) * 32) for i in range(nd)
+                for j in range(blocks)]
+    reads = (_granules(src, src_offs, rows * 32),)
+    writes = tuple(dst.region(i * int(p.dst_nd_matrix_stride) + r * int(p.dst_d_stride),
+                              i * int(p.dst_nd_matrix_stride) + r * int(p.dst_d_stride) + cols)
+                   for i in range(nd) for r in range(rows))
+    _block().issue(PipeOp("data_copy_nz2nd", "MTE3", reads, writes,
+                          {"dst": dst, "src": src, "p": (nd, rows, cols, int(p.src_nd_matrix_stride),
+                                                         int(p.src_n_stride), int(p.dst_d_stride),
+                                                         int(p.dst_nd_matrix_stride)), "c0": c0,
+                           "runs": (nd * rows, cols * sz)}, user_loc()))
+
+
+DATA_COPY_FORMS[DataCopyCO12DstParams] = data_copy_co1
+DATA_COPY_FORMS[Nz2NdParamsFull] = data_copy_nz2nd
+
+define("v1.load_data_3d", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs["bytes"])))
+define("v1.data_copy_nz2nd", cost=lambda op, hw: ("MTE3", hw.dma_busy(*op.attrs["runs"], store=True)), dma=True)
+
+
