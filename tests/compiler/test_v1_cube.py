@@ -366,3 +366,69 @@ def test_nz_to_nd_out_of_ub_drops_the_column_padding():
     nz2nd_kernel[1](stored, y.reshape(-1), rows, cols)
     np.testing.assert_array_equal(y[:, :cols - 3], m[:, :cols - 3])
     assert (y[:, cols - 3:] == -1).all()
+
+
+@asc.jit
+def sparse_kernel(a: asc.GlobalAddress, bdt: asc.GlobalAddress, idx: asc.GlobalAddress, c: asc.GlobalAddress,
+                  m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int]):
+    ag, bg, ig, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(bdt)
+    ig.set_global_buffer(idx)
+    cg.set_global_buffer(c)
+    kd = k // 2
+    a1 = asc.LocalTensor(asc.int8, asc.TPosition.A1, 0, m * k)
+    b1 = asc.LocalTensor(asc.int8, asc.TPosition.B1, 65536, n * kd)
+    i1 = asc.LocalTensor(asc.uint8, asc.TPosition.B1, 131072, n * kd // 4)
+    a2 = asc.LocalTensor(asc.int8, asc.TPosition.A2, 0, m * k)
+    b2 = asc.LocalTensor(asc.int8, asc.TPosition.B2, 0, n * kd)
+    c1 = asc.LocalTensor(asc.int32, asc.TPosition.CO1, 0, m * n)
+    asc.data_copy(a1, ag, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+    asc.data_copy(b1, bg, asc.Nd2NzParams(1, n, kd, 0, kd, n, 1, 0))   # the dense B^T: N rows of K / 2
+    asc.data_copy(i1, ig, n * kd // 4)
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(m // 16):
+        asc.load_data(a2[i * 16 * k:], a1, asc.LoadData2DParams(i, k // 32, m // 16))
+    for j in range(kd // 32):
+        asc.load_data_with_sparse(b2[j * 32 * n:], b1, i1, asc.LoadData2DParams(j * (n // 16), n // 16, 1))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad_with_sparse(c1, a2, b2, asc.MmadParams(m, n, k))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(cg, c1, asc.FixpipeParamsV220(n, m, m, n))
+
+
+def _densify(b):
+    """4:2 densification of B (k x n): per column and group of 4, the first two non-zeros (zeros fill), and the
+    indices p0 and p1 - 1."""
+    k, n = b.shape
+    dense = np.zeros((k // 2, n), np.int8)
+    index = np.zeros((k // 2, n), np.uint8)
+    for g in range(k // 4):
+        for j in range(n):
+            nz = [p for p in range(4) if b[4 * g + p, j] != 0][:2]
+            nz = nz + [p for p in range(4) if p not in nz][: 2 - len(nz)]
+            p0, p1 = sorted(nz)
+            dense[2 * g, j], dense[2 * g + 1, j] = b[4 * g + p0, j], b[4 * g + p1, j]
+            index[2 * g, j], index[2 * g + 1, j] = p0, p1 - 1
+    return dense, index
+
+
+def test_sparse_mmad_expands_b_by_its_indices():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    m, n, k = 16, 32, 128
+    rng = np.random.default_rng(10)
+    a = rng.integers(-100, 100, (m, k)).astype(np.int8)
+    b = rng.integers(-100, 100, (k, n)).astype(np.int8)
+    for g in range(k // 4):                      # keep at most two non-zeros per group of 4
+        for j in range(n):
+            b[4 * g + rng.choice(4, 2, replace=False), j] = 0
+    dense, index = _densify(b)
+    # the indices ride with the dense bytes: B^T stored NZ (column blocks of 32 k-values), four per byte
+    nz_index = index.T.reshape(n, k // 64, 32).transpose(1, 0, 2).reshape(-1)
+    packed = (nz_index.reshape(-1, 4).astype(np.uint8) << np.array([0, 2, 4, 6], np.uint8)).sum(axis=1)
+    c = np.zeros((m, n), np.int32)
+    sparse_kernel[1](a, np.ascontiguousarray(dense.T), packed.astype(np.uint8), c, m, n, k)
+    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))

@@ -15,7 +15,7 @@ from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
 from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
-from .cube_extra import *  # noqa: F401,F403  (registers the further load / copy forms)
+from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (and the further load / copy forms)
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
                           Nz2NdParamsFull)
 from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
@@ -28,5 +28,5 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "bilinear_interpolation TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split() + _CUBE_EXPORTS + [
     "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
-    "set_fix_pipe_pre_quant_flag", "BatchMode", "BatchOutMode", "IterateMode", "MatmulConfigMode", "ScheduleType"]
+    "set_fix_pipe_pre_quant_flag", "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode", "IterateMode", "MatmulConfigMode", "ScheduleType"]
 __all__ = list(EXPORTS)

@@ -242,7 +242,8 @@ def _mmad(name, dst, fm, filt, bias, p):
     acc = not p.cmatrix_init_val and not p.cmatrix_source
     reads, writes = (), ()
     if m and n and k:
-        reads = (fm.region(0, mp * kp), filt.region(0, kp * np_)) + ((dst.region(0, mp * np_),) if acc else ())
+        kb = kp // 2 if name == "mmad_with_sparse" else kp      # the sparse B holds half of K
+        reads = (fm.region(0, mp * kp), filt.region(0, kb * np_)) + ((dst.region(0, mp * np_),) if acc else ())
         if bias is not None:
             from .names import not_supported     # C2, the bias table, has no memory on this engine
             raise not_supported("asc.mmad with a bias tensor (TPosition.C2, the bias table)")

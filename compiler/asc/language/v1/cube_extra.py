@@ -120,3 +120,56 @@ define("v1.load_data_3d", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs[
 define("v1.data_copy_nz2nd", cost=lambda op, hw: ("MTE3", hw.dma_busy(*op.attrs["runs"], store=True)), dma=True)
 
 
+
+
+# -- 4:2 structured sparsity (int8): load_data_with_sparse and mmad_with_sparse --------------------------------
+def load_data_with_sparse(dst, src, idx, load_data_param):
+    """``load_data_with_sparse(dst_b2, src_b1, idx_b1, LoadData2DParams(...))``: the fractals of the densified
+    B (int8, K / 2 x N: of every 4 K-values the first 2 non-zeros) move B1 -> B2 as ``load_data`` moves them,
+    each with its 128 bytes of indices (2 bits per dense value, four to a byte, the first value in the low
+    bits): for the pair kept from a group of 4, the first value's index is its position p0 in the group, the
+    second's is p1 - 1 (so every index is 0-2). The indices travel with the fractal for mmad_with_sparse."""
+    p = load_data_param
+    _position("load_data_with_sparse", dst, ("B2",), "destination")
+    _position("load_data_with_sparse", src, ("B1",), "source")
+    _position("load_data_with_sparse", idx, ("B1",), "index matrix")
+    if str(src.dtype) != "int8" or str(dst.dtype) != "int8":
+        raise error(TypeError, f"load_data_with_sparse moves int8 weights, got {src.dtype} -> {dst.dtype}")
+    if p.if_transpose:
+        raise error(ValueError, "load_data_with_sparse has no transposing form", "pass if_transpose=False")
+    _field_range("LoadData2DParams", p, (("start_index", 0, 65535), ("repeat_times", 0, 255), ("src_stride", 0, 65535),
+                                         ("dst_gap", 0, 65535)))
+    _aligned("load_data_with_sparse", dst, 512)
+    moves = [((int(p.start_index) + i * int(p.src_stride)) * 512, i * (1 + int(p.dst_gap)) * 512)
+             for i in range(int(p.repeat_times))]
+    reads = tuple(src.region(s, s + 512) for s, _ in moves) + tuple(
+        idx.region(s // 4, s // 4 + 128) for s, _ in moves)
+    writes = tuple(dst.region(d, d + 512) for _, d in moves)
+    _block().issue(PipeOp("load_data_with_sparse", "MTE1", reads, writes,
+                          {"dst": dst, "src": src, "idx": idx, "moves": moves, "bytes": len(moves) * 640}, user_loc()))
+
+
+def mmad_with_sparse(dst, fm, filter, mmad_params):   # noqa: A002  (pyasc's parameter name)
+    """``mmad_with_sparse(dst_co1, fm_a2, filter_b2, MmadParams(m, n, k))``: C (+)= A . B, A int8 m x k in L0A,
+    B the densified k / 2 x n in L0B with the indices its load_data_with_sparse brought: each dense value
+    multiplies the A column of its original K position (int32 accumulation)."""
+    p = mmad_params
+    from .cube import _mmad
+    if str(fm.dtype) != "int8" or str(filter.dtype) != "int8" or str(dst.dtype) != "int32":
+        raise error(TypeError, f"mmad_with_sparse takes int8 fm / filter into int32, got {fm.dtype}, {filter.dtype} "
+                    f"-> {dst.dtype}", "declare A2 / B2 int8 and CO1 int32")
+    if int(p.k) % 4:
+        raise error(ValueError, f"mmad_with_sparse: k = {p.k} is not a multiple of 4 (the sparsity groups)")
+    n, kd = int(p.n), int(p.k) // 2
+    nfrac = -(-kd // 32) * -(-n // 16)
+    side = getattr(_block(), "sparse_index", {})
+    missing = [filter.addr + f * 512 for f in range(nfrac) if filter.addr + f * 512 not in side]
+    if int(p.m) and n and kd and missing:
+        raise error(ValueError, f"mmad_with_sparse: the B2 fractal at byte {missing[0]} has no sparsity indices (it "
+                    "was not loaded by load_data_with_sparse)", "load the densified B with asc.load_data_with_sparse")
+    _mmad("mmad_with_sparse", dst, fm, filter, None, p)
+
+
+define("v1.load_data_with_sparse", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs["bytes"])))
+define("v1.mmad_with_sparse", cost=lambda op, hw: ("M", hw.mmad_busy(op.attrs["mnk"][0], op.attrs["mnk"][2] // 2,
+                                                                      op.attrs["mnk"][1], 1)))

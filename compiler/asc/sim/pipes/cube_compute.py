@@ -192,3 +192,55 @@ def _nz2nd(eng, op):
     for i in range(nd):
         x = src[sb + i * s_mat + (c // c0) * s_n * per_row + r * c0 + c % c0]
         dst[db + i * d_mat + r * d_ld + c] = x
+
+
+@impl("load_data_with_sparse")
+def _load_sparse(eng, op):
+    a = op.attrs
+    da, db = eng.byte_view(a["dst"])
+    sa, sb = eng.byte_view(a["src"])
+    ia, ib = eng.byte_view(a["idx"])
+    side = eng.__dict__.setdefault("sparse_index", {})
+    for s, d in a["moves"]:
+        da[db + d: db + d + FRACTAL] = sa[sb + s: sb + s + FRACTAL]
+        packed = ia[ib + s // 4: ib + s // 4 + 128]
+        side[a["dst"].addr + d] = ((packed[:, None] >> np.arange(0, 8, 2)[None, :]) & 3).reshape(-1).astype(np.int64)
+
+
+def _sparse_b(eng, filt, k, n):
+    """The full k x n B of a densified (k / 2 x n, ZN) B2 and the indices its loads brought."""
+    side = getattr(eng, "sparse_index", {})
+    arr, base = eng.view(filt)
+    kd, c0 = k // 2, 32
+    nb = -(-n // 16)
+    i, j = np.arange(kd)[:, None], np.arange(n)[None, :]
+    off = ((i // c0) * nb + j // 16) * 16 * c0 + (j % 16) * c0 + i % c0
+    dense = arr[base + off].astype(np.int64)
+    frac = filt.addr + (off // FRACTAL) * FRACTAL
+    idx = np.zeros(off.shape, dtype=np.int64)
+    for f in np.unique(frac):
+        got = side.get(int(f))
+        if got is None:
+            raise KeyError(int(f))
+        sel = frac == f
+        idx[sel] = got[(off[sel] % FRACTAL)]
+    pos = 4 * (i // 2) + np.where(i % 2 == 0, idx, idx + 1)
+    full = np.zeros((k, n), dtype=np.int64)
+    np.add.at(full, (np.minimum(pos, k - 1), np.broadcast_to(j, pos.shape)), dense)
+    return full
+
+
+@impl("mmad_with_sparse")
+def _mmad_sparse(eng, op):
+    a = op.attrs
+    m, n, k = a["mnk"]
+    if not (m and n and k):
+        return
+    A = zz_matrix(*eng.view(a["fm"]), m, k, 32).astype(np.int64)
+    B = _sparse_b(eng, a["filter"], k, n)
+    carr, cbase = eng.view(a["dst"])
+    idx = nz_index(cbase, m, n, -(-m // 16) * 16)
+    prod = np.einsum("ik,kn->in", A, B)
+    if a["acc"]:
+        prod = prod + carr[idx]
+    carr[idx] = ((prod + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(np.int32)
