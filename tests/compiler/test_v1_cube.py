@@ -33,7 +33,7 @@ def test_raw_cube_matmul_equals_numpy_fp16_exact_products_fp32_sum(platform, m, 
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     c = np.full((m, n), np.nan, np.float32)
-    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True, False)
     np.testing.assert_array_equal(c, (_f64(a) @ _f64(b)).astype(np.float32))
     report = rt.last_launch_report()
     assert report["warnings"] == [] and report["kernel_type"] == "AIC_ONLY"
@@ -47,7 +47,7 @@ def test_k_tail_of_one_fractal_reads_no_padding():
     a = np.ones((m, k), np.float16)
     b = np.ones((k, n), np.float16)
     c = np.zeros((m, n), np.float32)
-    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True, False)
     assert (c == 17).all()
 
 
@@ -60,7 +60,7 @@ def test_accumulation_over_three_mmads_rounds_to_fp32_per_call(platform):
     a = (rng.standard_normal((m, k)) * 64).astype(np.float16)
     b = (rng.standard_normal((k, n)) / 7).astype(np.float16)
     c = np.zeros((m, n), np.float32)
-    cube_matmul[1](a, b, c, m, n, k, 3, True, True)
+    cube_matmul[1](a, b, c, m, n, k, 3, True, True, False)
     acc = np.zeros((m, n), np.float32)
     for s in range(3):
         part = _f64(a[:, 16 * s: 16 * s + 16]) @ _f64(b[16 * s: 16 * s + 16])
@@ -120,7 +120,7 @@ def test_transpose_of_a_non_square_b_block(platform):
     a = np.eye(16, 48, dtype=np.float16)          # C = the first 16 rows of B
     b = np.arange(k * n, dtype=np.float16).reshape(k, n) % 251
     c = np.zeros((m, n), np.float32)
-    cube_matmul[1](a, b, c, m, n, k, 1, True, True)
+    cube_matmul[1](a, b, c, m, n, k, 1, True, True, False)
     np.testing.assert_array_equal(c, b[:16].astype(np.float32))
 
 
@@ -129,14 +129,14 @@ def test_missing_cube_flag_is_named_with_the_fix(flags, event):
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     a, b = np.ones((16, 16), np.float16), np.ones((16, 16), np.float16)
     with pytest.raises(KernelRuntimeError, match=rf"(?s)race.*asc\.HardEvent\.{event}, id"):
-        cube_matmul[1](a, b, np.zeros((16, 16), np.float32), 16, 16, 16, 1, *flags)
+        cube_matmul[1](a, b, np.zeros((16, 16), np.float32), 16, 16, 16, 1, *flags, False)
 
 
 def test_l0a_capacity_is_checked_with_the_numbers():
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     a, b = np.ones((256, 256), np.float16), np.ones((256, 16), np.float16)
     with pytest.raises(KernelRuntimeError, match=r"L0A, which has 65536 bytes"):
-        cube_matmul[1](a, b, np.zeros((256, 16), np.float32), 256, 16, 256, 1, True, True)
+        cube_matmul[1](a, b, np.zeros((256, 16), np.float32), 256, 16, 256, 1, True, True, False)
 
 
 # -- fixpipe quantisation ------------------------------------------------------------------------------
@@ -432,3 +432,16 @@ def test_sparse_mmad_expands_b_by_its_indices():
     c = np.zeros((m, n), np.int32)
     sparse_kernel[1](a, np.ascontiguousarray(dense.T), packed.astype(np.uint8), c, m, n, k)
     np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_load_data_2d_v2_windows_equal_the_per_block_loads(platform):
+    """K in 2 steps: each step's A window (all M blocks x half the K blocks) by one LoadData2DParamsV2."""
+    config.set_platform(config.Backend.Model, platform)
+    m, n, k = 48, 32, 64
+    rng = np.random.default_rng(11)
+    a = rng.integers(-8, 9, (m, k)).astype(np.float16)
+    b = rng.integers(-8, 9, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_matmul[1](a, b, c, m, n, k, 2, True, True, True)
+    np.testing.assert_array_equal(c, _f64(a) @ _f64(b))

@@ -12,8 +12,9 @@ def pad(x, unit=16):
 @asc.jit
 def cube_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
                 n: asc.ConstExpr[int], k: asc.ConstExpr[int], k_steps: asc.ConstExpr[int],
-                flag_mte1_m: asc.ConstExpr[bool], flag_m_fix: asc.ConstExpr[bool]):
-    """C = A . B, A m x k and B k x n row-major; K in ``k_steps`` equal parts accumulated in L0C."""
+                flag_mte1_m: asc.ConstExpr[bool], flag_m_fix: asc.ConstExpr[bool], a_v2: asc.ConstExpr[bool]):
+    """C = A . B, A m x k and B k x n row-major; K in ``k_steps`` equal parts accumulated in L0C; ``a_v2``: A's
+    step loaded as one LoadData2DParamsV2 window instead of a LoadData2DParams call per M block."""
     c0 = 32 // a.dtype.sizeof()
     mp, np_, kp = pad(m), pad(n), pad(k, c0)
     ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
@@ -41,7 +42,9 @@ def cube_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
         if s > 0:                 # L0A / L0B are reused: the previous mmad must have read them
             asc.set_flag(asc.HardEvent.M_MTE1, 0)
             asc.wait_flag(asc.HardEvent.M_MTE1, 0)
-        for i in range(mp // 16):     # A's step: NZ -> ZZ, one row of ks // c0 fractals per M block
+        if a_v2:                      # the window of M blocks x this step's K blocks, row by row of fractals
+            asc.load_data(a2, a1, asc.LoadData2DParamsV2(0, s * (ks // c0), mp // 16, ks // c0, mp // 16, ks // c0))
+        for i in range(0 if a_v2 else mp // 16):     # A's step: NZ -> ZZ, one row of ks // c0 fractals per M block
             asc.load_data(a2[i * 16 * ks:], a1, asc.LoadData2DParams(s * (ks // c0) * (mp // 16) + i, ks // c0,
                                                                      mp // 16))
         for j in range(ks // c0):     # B's step: NZ -> ZN, each fractal transposed

@@ -17,7 +17,7 @@ from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
 from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (and the further load / copy forms)
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
-                          Nz2NdParamsFull)
+                          Nz2NdParamsFull, LoadData2DParamsV2)
 from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
@@ -27,6 +27,6 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
            "bilinear_interpolation TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split() + _CUBE_EXPORTS + [
-    "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
+    "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData2DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
     "set_fix_pipe_pre_quant_flag", "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode", "IterateMode", "MatmulConfigMode", "ScheduleType"]
 __all__ = list(EXPORTS)

@@ -185,9 +185,12 @@ def load_data_with_transpose(dst, src, params):
                    True, "MTE1")
 
 
-def _load_fractals(name, dst, src, start, repeats, src_stride, dst_gap, transpose, pipe):
-    start, repeats, src_stride, dst_gap = int(start), int(repeats), int(src_stride), int(dst_gap)
-    moves = [((start + i * src_stride) * FRACTAL, i * (1 + dst_gap) * FRACTAL) for i in range(repeats)]
+def _load_fractals(name, dst, src, start, repeats, src_stride, dst_gap, transpose, pipe, moves=None):
+    """Issue a move of whole fractals: ``moves`` (source byte, destination byte) pairs, or the repeats'."""
+    if moves is None:
+        start, repeats, src_stride, dst_gap = int(start), int(repeats), int(src_stride), int(dst_gap)
+        moves = [((start + i * src_stride) * FRACTAL, i * (1 + dst_gap) * FRACTAL) for i in range(repeats)]
+    repeats = len(moves)
     reads = tuple(Region(src.space, src.buf, src.addr + s, src.addr + s + FRACTAL, position=src.position,
                          owner=src.owner) for s, _ in moves)
     writes = tuple(Region(dst.space, dst.buf, dst.addr + d, dst.addr + d + FRACTAL, position=dst.position,

@@ -15,8 +15,8 @@ from ...ir.pipe_ops import PipeOp, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .cube import LOAD_FORMS, _aligned, _field_range, _granules, _position, _same_type, c0_of, issue_fixpipe
-from .cube_params import (DataCopyCO12DstParams, FixpipeParamsV220, LoadData3DParamsV2, Nz2NdParamsFull,
-                          QuantModes)
+from .cube_params import (DataCopyCO12DstParams, FixpipeParamsV220, LoadData2DParamsV2, LoadData3DParamsV2,
+                          Nz2NdParamsFull, QuantModes)
 from .params import DATA_COPY_FORMS
 from .tensors import GlobalTensor, _block
 
@@ -173,3 +173,37 @@ def mmad_with_sparse(dst, fm, filter, mmad_params):   # noqa: A002  (pyasc's par
 define("v1.load_data_with_sparse", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs["bytes"])))
 define("v1.mmad_with_sparse", cost=lambda op, hw: ("M", hw.mmad_busy(op.attrs["mnk"][0], op.attrs["mnk"][2] // 2,
                                                                       op.attrs["mnk"][1], 1)))
+
+
+def load_data_2d_v2(dst, src, p):
+    """``load_data(dst, src, LoadData2DParamsV2(m_start_position, k_start_position, m_step, k_step, src_stride,
+    dst_stride, if_transpose))``: the window of m_step x k_step fractals of an NZ source (fractal row r of
+    column block c at (c * src_stride + r) fractals) from fractal (m_start_position, k_start_position), fractal
+    (r, c) of the window to fractal r * dst_stride + c of ``dst`` (dst_stride 0: k_step), each transposed
+    with ``if_transpose`` (2-byte types). L1 -> L0 on MTE1, GM -> L1 / L0 on MTE2."""
+    from .cube import FRACTAL, _load_fractals
+    _field_range("LoadData2DParamsV2", p, (("m_start_position", 0, 65535), ("k_start_position", 0, 65535),
+                                           ("m_step", 0, 65535), ("k_step", 0, 65535),
+                                           ("src_stride", -2 ** 31, 2 ** 31 - 1), ("dst_stride", 0, 65535)))
+    if isinstance(src, GlobalTensor):
+        _position("load_data", dst, ("A1", "B1", "A2", "B2"), "destination")
+        pipe = "MTE2"
+    else:
+        _position("load_data", src, ("A1", "B1"), "source")
+        _position("load_data", dst, ("A2", "B2"), "destination")
+        pipe = "MTE1"
+    _same_type("load_data", dst, src)
+    if p.if_transpose and (src.itemsize != 2 or pipe == "MTE2"):
+        raise error(TypeError, "load_data: if_transpose transposes 16 x 16 fractals of 2-byte types on the way "
+                    "from L1", "transpose 2-byte data from A1 / B1")
+    ms, ks, mstep, kstep = int(p.m_start_position), int(p.k_start_position), int(p.m_step), int(p.k_step)
+    ds = int(p.dst_stride) or kstep
+    moves = [((c * int(p.src_stride) + r) * FRACTAL, ((r - ms) * ds + (c - ks)) * FRACTAL)
+             for r in range(ms, ms + mstep) for c in range(ks, ks + kstep)]
+    if any(s < 0 for s, _ in moves):
+        raise error(ValueError, "LoadData2DParamsV2: the window starts before the source (a negative src_stride "
+                    "reaches back past it)", "check src_stride and the start positions")
+    _load_fractals("load_data", dst, src, 0, 0, 0, 0, bool(p.if_transpose), pipe, moves)
+
+
+LOAD_FORMS[LoadData2DParamsV2] = load_data_2d_v2

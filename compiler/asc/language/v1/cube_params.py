@@ -194,3 +194,18 @@ class Nz2NdParamsFull:
 
 
 __all__ += ["LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull"]
+
+
+@dataclass
+class LoadData2DParamsV2:
+    m_start_position: int = 0
+    k_start_position: int = 0
+    m_step: int = 0
+    k_step: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+    if_transpose: bool = False
+    sid: int = 0
+
+
+__all__ += ["LoadData2DParamsV2"]
