@@ -14,7 +14,7 @@ from ...ir.pipe_ops import PipeOp, Region, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from . import cube_tiling
-from .matmul_modes import MatmulModes
+from .matmul_modes import MatmulModes, internal_flag as _internal_flag
 from .enums import TPosition
 from .matmul_types import CubeFormat, MatmulType
 from .tensors import GlobalTensor, LocalTensor, _block
@@ -348,19 +348,6 @@ def _row_regions(t, r0, r1, c0, c1, ld):
     if c1 - c0 == ld:
         return (_rows(t, r0, r1, c0, c1, ld),)
     return tuple(_rows(t, r, r + 1, c0, c1, ld) for r in range(r0, r1))
-
-
-_FLAG = [0]
-
-
-def _internal_flag(eng, src, dst):
-    """The Matmul API's own synchronisation: ``dst``'s later instructions wait for ``src``'s earlier ones."""
-    _FLAG[0] += 1
-    key = ("matmul", _FLAG[0])
-    attrs = {"key": key, "event": (src, dst), "text": f"Matmul internal {src}_{dst}"}
-    loc = user_loc()
-    eng.issue(PipeOp("set_flag", src, attrs=attrs, loc=loc))
-    eng.issue(PipeOp("wait_flag", dst, attrs=attrs, loc=loc))
 
 
 def register_matmul(pipe, workspace, matmul, tiling=None):

@@ -13,6 +13,19 @@ from ...ir.pipe_ops import PipeOp, user_loc
 from .tensors import GlobalTensor, LocalTensor, _block
 
 
+_FLAG = [0]
+
+
+def internal_flag(eng, src, dst):
+    """The Matmul API's own synchronisation: ``dst``'s later instructions wait for ``src``'s earlier ones."""
+    _FLAG[0] += 1
+    key = ("matmul", _FLAG[0])
+    attrs = {"key": key, "event": (src, dst), "text": f"Matmul internal {src}_{dst}"}
+    loc = user_loc()
+    eng.issue(PipeOp("set_flag", src, attrs=attrs, loc=loc))
+    eng.issue(PipeOp("wait_flag", dst, attrs=attrs, loc=loc))
+
+
 class MatrixOffset:
     def __init__(self, offset=0, row=0, col=0, height=0, width=0):
         self.offset, self.row, self.col, self.height, self.width = offset, row, col, height, width
@@ -69,10 +82,9 @@ class MatmulModes:
 
     # -- asynchronous delivery ------------------------------------------------------------------------
     def _sync_after(self, pipes=("S", "V", "MTE2", "MTE3")):
-        from .matmul import _internal_flag
         eng = _block()
         for p in pipes:
-            _internal_flag(eng, "FIX", p)
+            internal_flag(eng, "FIX", p)
 
     def wait_iterate_all(self):
         """After iterate_all(..., sync=False): later instructions see the whole tile."""
@@ -136,8 +148,7 @@ class MatmulModes:
                              f"{tensor.size}", "size the UB tensor for max(batch_a, batch_b) tiles", "OutOfBoundsError")
         eng = _block()
         for p in ("V", "MTE3", "MTE2"):
-            from .matmul import _internal_flag
-            _internal_flag(eng, p, "FIX")
+                internal_flag(eng, p, "FIX")
         eng.issue(PipeOp("get_batch_tensor_c", "FIX", (), (tensor.region(0, total),),
                          {"dst": tensor, "values": list(self.batch_values)}, user_loc()))
 

@@ -24,7 +24,7 @@ MTE2, MTE1, M, FIX = (PIPES.index(p) for p in ("MTE2", "MTE1", "M", "FIX"))
 CUBE_PIPES = (MTE1, M, FIX)
 
 
-def _matrix(eng, t, rows, cols, ld, trans, nz_rows=0, r0=0, c0=0):
+def _matrix(eng, t, rows, cols, ld, trans, nz_rows=0, r0=0, c0=0, hf32=False):
     """The rows x cols operand at ``t`` (stored transposed, cols x rows, when ``trans``), its window starting at
     row ``r0`` and column ``c0`` of the stored matrix; ``nz_rows``: the stored matrix is NZ with that many
     (16-padded) rows (column blocks of 32 bytes), else row-major with row stride ``ld``."""
@@ -37,7 +37,7 @@ def _matrix(eng, t, rows, cols, ld, trans, nz_rows=0, r0=0, c0=0):
     else:
         idx = base + i * ld + j
     x = arr[idx]
-    if x.dtype.kind == "f" and x.dtype.itemsize == 4 and getattr(eng, "_hf32", False):
+    if hf32 and x.dtype.kind == "f" and x.dtype.itemsize == 4:
         x = arith.hf32(x)
     x = x.astype(np.float64)
     return x.T if trans else x
@@ -47,18 +47,15 @@ def tile(eng, a, m0, m1, n0, n1):
     """C[m0:m1, n0:n1] of the attrs' tile (fp64 here, stored as the destination's dtype)."""
     tk = a["tk"]
     nz_a, nz_b, _ = a.get("nz", (0, 0, 0))
-    eng._hf32 = a.get("hf32", False)
-    try:
-        if a["trans_a"]:
-            A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], True, nz_a, 0, m0)
-        else:
-            A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], False, nz_a, m0, 0)
-        if a["trans_b"]:
-            B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], True, nz_b, n0, 0)
-        else:
-            B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], False, nz_b, 0, n0)
-    finally:
-        eng._hf32 = False
+    hf = a.get("hf32", False)
+    if a["trans_a"]:
+        A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], True, nz_a, 0, m0, hf)
+    else:
+        A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], False, nz_a, m0, 0, hf)
+    if a["trans_b"]:
+        B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], True, nz_b, n0, 0, hf)
+    else:
+        B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], False, nz_b, 0, n0, hf)
     c = np.einsum("ik,kn->in", A, B)      # einsum's loop: BLAS threads stall on a busy machine
     if a["bias"] is not None:
         barr, bbase = eng.view(a["bias"])
