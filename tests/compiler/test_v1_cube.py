@@ -445,3 +445,43 @@ def test_load_data_2d_v2_windows_equal_the_per_block_loads(platform):
     c = np.zeros((m, n), np.float32)
     cube_matmul[1](a, b, c, m, n, k, 2, True, True, True)
     np.testing.assert_array_equal(c, _f64(a) @ _f64(b))
+
+
+@asc.jit
+def cube_misuse(x: asc.GlobalAddress, y: asc.GlobalAddress, kind: asc.ConstExpr[int]):
+    xg, yg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    yg.set_global_buffer(y)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 256)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    asc.load_data(a2, xg, asc.LoadData2DParams(0, 1, 1))            # GM -> L0A on MTE2
+    asc.load_data(b2, xg[256:], asc.LoadData2DParams(0, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(16, 16, 16, 0, False, True))
+    if kind == 0:
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+        asc.fixpipe(yg, c1, asc.FixpipeParamsV220(16, 16, 16, 16))
+    elif kind == 1:                       # unit_flag 3 on the fixpipe, none on the mmad
+        asc.fixpipe(yg, c1, asc.FixpipeParamsV220(16, 16, 16, 16, unit_flag=3))
+    else:                                 # F322F16 into a float32 destination
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+        asc.fixpipe(yg, c1, asc.FixpipeParamsV220(16, 16, 16, 16, asc.QuantModes.F322F16))
+
+
+def test_gm_to_l0_loads_and_fixpipe_misuse():
+    """Fractals straight from GM into L0A / L0B (MTE2): A's fractal row-major (ZZ), B's n-major (ZN)."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    rng = np.random.default_rng(12)
+    a = rng.integers(-5, 6, (16, 16)).astype(np.float16)
+    bt = rng.integers(-5, 6, (16, 16)).astype(np.float16)          # L0B holds B^T's rows
+    y = np.zeros((16, 16), np.float32)
+    cube_misuse[1](np.concatenate([a.reshape(-1), bt.reshape(-1)]), y, 0)
+    np.testing.assert_array_equal(y, a.astype(np.float64) @ bt.T.astype(np.float64))
+    with pytest.raises(ValueError, match="(?s)unit_flag = 3 waits for an mmad.*M_FIX"):
+        cube_misuse[1](np.zeros(512, np.float16), y, 1)
+    with pytest.raises(TypeError, match="(?s)F322F16 converts float32 to float16, got float32 -> float32.*float16"):
+        cube_misuse[1](np.zeros(512, np.float16), y, 2)
