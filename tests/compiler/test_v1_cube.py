@@ -485,3 +485,44 @@ def test_gm_to_l0_loads_and_fixpipe_misuse():
         cube_misuse[1](np.zeros(512, np.float16), y, 1)
     with pytest.raises(TypeError, match="(?s)F322F16 converts float32 to float16, got float32 -> float32.*float16"):
         cube_misuse[1](np.zeros(512, np.float16), y, 2)
+
+
+@asc.jit
+def transpose_load(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, v2: asc.ConstExpr[bool]):
+    """A 16 x 16 from GM into L0A; B 32 x 16 (two K fractals) NZ into B1, each fractal transposed into L0B by
+    load_data_with_transpose (LoadData2dTransposeParams or its V2)."""
+    ag, bg, cg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ag.set_global_buffer(a)
+    bg.set_global_buffer(b)
+    cg.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 16 * 32)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 4096, 32 * 16)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 16 * 32)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 32 * 16)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    asc.data_copy(a1, ag, asc.Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0))
+    asc.data_copy(b1, bg, asc.Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 2, 1))
+    if v2:
+        asc.load_data_with_transpose(b2, b1, asc.LoadData2dTransposeParamsV2(0, 2, 1, 0, 0, 0, 0))
+    else:
+        asc.load_data_with_transpose(b2, b1, asc.LoadData2dTransposeParams(0, 2, 1, 0, 0, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(16, 16, 32))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(cg, c1, asc.FixpipeParamsV220(16, 16, 16, 16))
+
+
+@pytest.mark.parametrize("v2", [False, True])
+def test_load_data_with_transpose_both_records(v2):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    rng = np.random.default_rng(13)
+    a = rng.integers(-5, 6, (16, 32)).astype(np.float16)
+    b = rng.integers(-5, 6, (32, 16)).astype(np.float16)
+    c = np.zeros((16, 16), np.float32)
+    transpose_load[1](a, b, c, v2)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b)
