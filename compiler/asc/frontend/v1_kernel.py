@@ -71,7 +71,13 @@ def kernel_kind(node, options):
     mm = _attribute_named(node, "register_matmul")
     if mm:
         return "AIC_ONLY" if options.get("matmul_cube_only") else "MIX"
+    # a kernel naming the cube's own instructions runs on the cube cores
+    if any(_attribute_named(node, name) for name in _CUBE_ONLY):
+        return "AIC_ONLY"
     return "AIV_ONLY"
+
+
+_CUBE_ONLY = ("mmad", "fixpipe", "load_data", "load_data_with_transpose")
 
 
 def in_v1_block():

@@ -14,8 +14,10 @@ from ...ir.pipe_ops import PipeOp, Region, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from . import cube_tiling
-from .matmul_types import MatmulType
-from .tensors import GlobalTensor, _block
+from .matmul_modes import MatmulModes, internal_flag as _internal_flag
+from .enums import TPosition
+from .matmul_types import CubeFormat, MatmulType
+from .tensors import GlobalTensor, LocalTensor, _block
 
 
 def _fail(message, hint=None, category="MatmulError"):
@@ -27,7 +29,9 @@ def _ceil(a, b):
     return -(-int(a) // int(b))
 
 
-class Matmul:
+class Matmul(MatmulModes):
+    _fail = staticmethod(_fail)
+
     def __init__(self, a: MatmulType, b: MatmulType, c: MatmulType, bias: MatmulType = None, matmul_config=None,
                  matmul_policy=0):
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias
@@ -57,19 +61,33 @@ class Matmul:
         return self.tiling
 
     def set_tensor_a(self, tensor, transpose=None):
-        self.a = self._gm(tensor, "set_tensor_a")
+        self.a = self._operand(tensor, self.a_type, "set_tensor_a")
         if transpose is not None:
             self.trans_a = bool(transpose)
 
     def set_tensor_b(self, tensor, transpose=None):
-        self.b = self._gm(tensor, "set_tensor_b")
+        self.b = self._operand(tensor, self.b_type, "set_tensor_b")
         if transpose is not None:
             self.trans_b = bool(transpose)
 
     def set_bias(self, tensor):
         if self.bias_type is None:
             raise _fail("set_bias on a Matmul declared without a bias type", "pass bias=MatmulType(...) to Matmul")
-        self.bias = self._gm(tensor, "set_bias")
+        self.bias = self._operand(tensor, self.bias_type, "set_bias")
+
+    def _operand(self, tensor, mtype, what):
+        """A GM operand (``TPosition.GM``), or a UB (VECIN / VECOUT / VECCALC) or L1 (TSCM, NZ) one holding the
+        single-core tile, as its MatmulType declares."""
+        pos = TPosition(mtype.position).name
+        if pos == "GM":
+            return self._gm(tensor, what)
+        if not isinstance(tensor, LocalTensor) or tensor.position not in _LOCAL_OPERAND.get(pos, ()):
+            raise _fail(f"{what}: the MatmulType places this operand at TPosition.{pos}, got "
+                        f"{getattr(tensor, 'position', type(tensor).__name__)}",
+                        f"pass a LocalTensor at TPosition.{pos} (or declare the MatmulType at the tensor's position)")
+        if pos == "TSCM" and mtype.format != CubeFormat.NZ:
+            raise _fail(f"{what}: an operand in L1 (TSCM) is NZ", "declare the MatmulType with CubeFormat.NZ")
+        return tensor
 
     def set_tail(self, tail_m=-1, tail_n=-1, tail_k=-1):
         self.tail = (int(tail_m), int(tail_n), int(tail_k))
@@ -101,15 +119,55 @@ class Matmul:
         tk = t.single_core_k if tk <= 0 else tk
         lda = t.m if self.trans_a else t.k_a
         ldb = (t.k_b or t.k_a) if self.trans_b else t.n
+        if self.a.space != "GM":          # a local operand holds the single-core tile itself
+            lda = tm if self.trans_a else tk
+        if self.b.space != "GM":
+            ldb = tk if self.trans_b else tn
         return int(tm), int(tn), int(tk), int(lda), int(ldb), int(t.n)
 
     # -- the GM regions the cube reads and writes --------------------------------------------------
     def _operand_regions(self, m0, m1, n0, n1, tk, lda, ldb):
-        regs = [_rows(self.a, *((0, tk, m0, m1) if self.trans_a else (m0, m1, 0, tk)), lda),
-                _rows(self.b, *((n0, n1, 0, tk) if self.trans_b else (0, tk, n0, n1)), ldb)]
+        regs = []
+        for t, nz, rows, trans, (r0, r1, c0, c1), ld in (
+                (self.a, self._nz(self.a_type), self._nz_rows("a"), self.trans_a,
+                 (0, tk, m0, m1) if self.trans_a else (m0, m1, 0, tk), lda),
+                (self.b, self._nz(self.b_type), self._nz_rows("b"), self.trans_b,
+                 (n0, n1, 0, tk) if self.trans_b else (0, tk, n0, n1), ldb)):
+            if nz:     # NZ: the whole span of the column blocks the window touches
+                c0_ = 32 // t.itemsize
+                regs.append(t.region((c0 // c0_) * rows * c0_, -(-c1 // c0_) * rows * c0_))
+            else:
+                regs.append(_rows(t, r0, r1, c0, c1, ld))
         if self.bias is not None:
             regs.append(self.bias.region(n0, n1))
+        if self.quant is not None and self.quant[0] == "vector":
+            regs.append(self.quant[1].region(n0, n1))
         return tuple(regs)
+
+    @staticmethod
+    def _nz(mtype):
+        return mtype.format == CubeFormat.NZ
+
+    def _nz_rows(self, which):
+        """Rows (padded to 16) of an NZ operand's stored matrix: the original matrix in GM, the tile locally."""
+        t = self._t()
+        trans = self.trans_a if which == "a" else self.trans_b
+        tensor = self.a if which == "a" else self.b
+        if which == "a":
+            rows = (t.k_a if trans else t.m) if tensor.space == "GM" else (self._tk() if trans else self._tm())
+        else:
+            rows = (t.n if trans else (t.k_b or t.k_a)) if tensor.space == "GM" else (self._tn() if trans
+                                                                                      else self._tk())
+        return -(-int(rows) // 16) * 16
+
+    def _tm(self):
+        return self.tail[0] if self.tail[0] > 0 else int(self._t().single_core_m)
+
+    def _tn(self):
+        return self.tail[1] if self.tail[1] > 0 else int(self._t().single_core_n)
+
+    def _tk(self):
+        return self.tail[2] if self.tail[2] > 0 else int(self._t().single_core_k)
 
     def _attrs(self, tm, tn, tk, lda, ldb):
         t = self._t()
@@ -117,19 +175,29 @@ class Matmul:
                 "tm": tm, "tn": tn, "tk": tk, "lda": lda, "ldb": ldb,
                 "base": (int(t.base_m), int(t.base_n), int(t.base_k)), "depth": max(1, int(t.depth_a1)),
                 "step_k": (max(1, int(t.step_k_a)), max(1, int(t.step_k_b))),
-                "in_bytes": self.a_type.dtype.sizeof()}
+                "in_bytes": self.a_type.dtype.sizeof(), "quant": (self.check_quant(), self.quant),
+                "hf32": self.hf32, "nz": (self._nz(self.a_type) and self._nz_rows("a"),
+                                          self._nz(self.b_type) and self._nz_rows("b"),
+                                          self._nz(self.c_type) and -(-int(t.m) // 16) * 16)}
 
     # -- computing -----------------------------------------------------------------------------------
     def iterate_all(self, tensor, en_atomic=0, sync=True, en_sequential_write=False, wait_iterate_all=False,
                     fake_msg=False):
         eng = _block()
         tm, tn, tk, lda, ldb, ldc = self._shape()
-        if not isinstance(tensor, GlobalTensor):
-            raise _fail("iterate_all writes the whole tile to a GlobalTensor", "use iterate() and get_tensor_c for "
-                        "a local destination")
         attrs = self._attrs(tm, tn, tk, lda, ldb)
+        if not isinstance(tensor, GlobalTensor):      # a UB destination holds the tile row-major
+            if not isinstance(tensor, LocalTensor) or tensor.space != "UB":
+                raise _fail("iterate_all writes the tile to a GlobalTensor or a UB LocalTensor",
+                            "pass the C tensor of the MatmulType's position")
+            if tensor.size < tm * tn:
+                raise _fail(f"iterate_all writes a tile of {tm} x {tn} elements into {tensor.owner}, which holds "
+                            f"{tensor.size}", "size the UB tensor for the single-core tile", "OutOfBoundsError")
+            ldc = tn
+            attrs["nz"] = attrs["nz"][:2] + (False,)
         attrs.update({"dst": tensor, "ldc": ldc, "blocks": _blocks(tm, tn, attrs["base"]), "atomic": bool(en_atomic)})
-        writes = _row_regions(tensor, 0, tm, 0, tn, ldc)
+        writes = _row_regions(tensor, 0, tm, 0, tn, ldc) if not attrs["nz"][2] else \
+            (tensor.region(0, -(-tn // 16) * attrs["nz"][2] * 16),)
         eng.issue(PipeOp("iterate_all", "FIX", self._operand_regions(0, tm, 0, tn, tk, lda, ldb), writes, attrs,
                          user_loc()))
         if sync:
@@ -171,26 +239,45 @@ class Matmul:
                 _internal_flag(eng, "FIX", p)
 
     def iterate_batch(self, tensor, batch_a, batch_b, en_sequential_write=False, matrix_stride_a=0,
-                      matrix_stride_b=0, matrix_stride_c=0, en_partial_sum=False, en_atomic=0, sync=True):
-        """Batched matmul (``LayoutMode.NORMAL``): C[i] = A[i mod batch_a] . B[i mod batch_b] for
-        max(batch_a, batch_b) stacked row-major matrices of the tiling's M x K, K x N and M x N."""
+                      matrix_stride_b=0, matrix_stride_c=0, en_partial_sum=False, en_atomic=0, sync=True,
+                      wait_iterate_batch=None):
+        """Batched matmul (``LayoutMode.NORMAL``): for i < max(batch_a, batch_b), this block's single-core tile
+        (``set_tail`` or the tiling's single_core_m x single_core_n, at the GlobalTensors' offsets) of
+        C[i] = A[i mod batch_a] . B[i mod batch_b]. Consecutive matrices lie ``matrix_stride_*`` elements
+        apart (0: the whole m x k_a, k_b x n and m x n matrices of the tiling), rows as in a single matmul."""
         eng = _block()
         t = self._t()
-        m, n, k = int(t.m), int(t.n), int(t.k_a)
+        if isinstance(batch_a, bool):       # the cube-only form: (tensor, en_partial_sum, en_atomic, ...)
+            if self.batch_nums is None:
+                raise _fail("iterate_batch(tensor, en_partial_sum, en_atomic, ...) takes its batch counts from "
+                            "set_batch_num", "call set_batch_num(batch_a, batch_b) first")
+            en_atomic, en_sequential_write = batch_b, en_sequential_write
+            batch_a, batch_b = self.batch_nums
+        self.batch_values = [] if not sync else None
+        if isinstance(tensor, GlobalTensor) and en_sequential_write:
+            raise _fail("iterate_batch into GM takes en_sequential_write=False", "pass False (upstream: \"When "
+                        "output to GM, en_sequential_write should be False in iterate_batch\")", "ValueError")
+        if not isinstance(tensor, GlobalTensor):
+            raise _fail("iterate_batch into a local tensor is not supported by this engine",
+                        "write the batches to a GlobalTensor")
+        tm, tn, tk, lda, ldb, ldc = self._shape()
+        m, n = int(t.m), int(t.n)
+        ka, kb = int(t.k_a), int(t.k_b or t.k_a)
+        sa, sb, sc = (int(matrix_stride_a) or m * ka, int(matrix_stride_b) or kb * n,
+                      int(matrix_stride_c) or m * n)
         nb = max(int(batch_a), int(batch_b))
-        save = (self.a, self.b, self.bias, self.tail)
+        save = (self.a, self.b)
         a0, b0 = self.a, self.b
         for i in range(nb):
-            self.a = a0[(i % int(batch_a)) * m * k:]
-            self.b = b0[(i % int(batch_b)) * k * n:]
-            self.tail = (m, n, k)
-            tm, tn, tk, lda, ldb, ldc = m, n, k, (m if self.trans_a else k), (k if self.trans_b else n), n
+            self.a = a0[(i % int(batch_a)) * sa:]
+            self.b = b0[(i % int(batch_b)) * sb:]
             attrs = self._attrs(tm, tn, tk, lda, ldb)
-            dst = tensor[i * m * n:]
-            attrs.update({"dst": dst, "ldc": ldc, "blocks": _blocks(tm, tn, attrs["base"]), "atomic": False})
+            dst = tensor[i * sc:]
+            attrs.update({"dst": dst, "ldc": ldc, "blocks": _blocks(tm, tn, attrs["base"]),
+                          "atomic": bool(en_atomic), "collect": self if not sync else None})
             eng.issue(PipeOp("iterate_all", "FIX", self._operand_regions(0, tm, 0, tn, tk, lda, ldb),
                              _row_regions(dst, 0, tm, 0, tn, ldc), attrs, user_loc()))
-        self.a, self.b, self.bias, self.tail = save
+        self.a, self.b = save
         if sync:
             for p in ("S", "V", "MTE2", "MTE3"):
                 _internal_flag(eng, "FIX", p)
@@ -233,6 +320,10 @@ class _Iterate:
         mm.current = None
 
 
+_LOCAL_OPERAND = {"TSCM": ("TSCM", "A1", "B1", "C1"), "VECIN": ("VECIN", "VECOUT", "VECCALC"),
+                  "VECOUT": ("VECIN", "VECOUT", "VECCALC"), "VECCALC": ("VECIN", "VECOUT", "VECCALC")}
+
+
 def _blocks(tm, tn, base):
     bm, bn, _ = base
     return [(min(bm, tm - i * bm), min(bn, tn - j * bn)) for j in range(_ceil(tn, bn)) for i in range(_ceil(tm, bm))]
@@ -259,19 +350,6 @@ def _row_regions(t, r0, r1, c0, c1, ld):
     return tuple(_rows(t, r, r + 1, c0, c1, ld) for r in range(r0, r1))
 
 
-_FLAG = [0]
-
-
-def _internal_flag(eng, src, dst):
-    """The Matmul API's own synchronisation: ``dst``'s later instructions wait for ``src``'s earlier ones."""
-    _FLAG[0] += 1
-    key = ("matmul", _FLAG[0])
-    attrs = {"key": key, "event": (src, dst), "text": f"Matmul internal {src}_{dst}"}
-    loc = user_loc()
-    eng.issue(PipeOp("set_flag", src, attrs=attrs, loc=loc))
-    eng.issue(PipeOp("wait_flag", dst, attrs=attrs, loc=loc))
-
-
 def register_matmul(pipe, workspace, matmul, tiling=None):
     """Attach ``matmul`` to the kernel (a kernel that registers a Matmul runs as MIX: one cube core serving
     two vector cores per group) and, given ``tiling``, initialise it."""
@@ -296,3 +374,4 @@ define("v1.cube_load_l0", cost=lambda op, hw: ("MTE1", hw.l0_load_busy(op.attrs[
 define("v1.cube_mmad", cost=lambda op, hw: ("M", hw.mmad_busy(*op.attrs["mkn"], op.attrs["in_bytes"])))
 define("v1.cube_fixpipe", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(op.attrs["bytes"])))
 define("v1.get_tensor_c", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(sum(r.hi - r.lo for r in op.writes))))
+define("v1.get_batch_tensor_c", cost=lambda op, hw: ("FIX", hw.fixpipe_busy(sum(r.hi - r.lo for r in op.writes))))

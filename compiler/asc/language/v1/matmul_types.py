@@ -39,14 +39,6 @@ class MatmulType:
     layout: LayoutMode = LayoutMode.NONE
 
 
-class MatmulConfig:
-    """``MatmulConfig(...)``: the engine runs every configuration as the normal (NORM) template; the
-    arguments are kept for reference."""
-
-    def __init__(self, *args, **kwargs):
-        self.args, self.kwargs = args, kwargs
-
-
 _FIELDS = ("used_core_num m n k_a k_b single_core_m single_core_n single_core_k base_m base_n base_k depth_a1 "
            "depth_b1 step_m step_n is_bias trans_length iterate_order share_mode share_l1_size share_l0c_size "
            "share_ub_size batch_m batch_n single_batch_m single_batch_n step_k_a step_k_b depth_a_l1_cache_ub "

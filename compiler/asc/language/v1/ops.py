@@ -10,7 +10,7 @@ from ...ir.pipe_ops import PipeOp, current_block, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .enums import HardEvent, PipeID, event_pipes
-from .params import BinaryRepeatParams, DataCopyParams, UnaryRepeatParams
+from .params import DATA_COPY_FORMS, BinaryRepeatParams, DataCopyParams, UnaryRepeatParams
 from .tensors import GlobalTensor, LocalTensor, _block, scalar_fits as _scalar_fits
 
 
@@ -67,6 +67,10 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     """``data_copy(dst, src, count)``: ``floor(count * sizeof / 32) * 32`` contiguous bytes;
     ``data_copy(dst, src, repeat_params=DataCopyParams(...))``: ``block_count`` runs of ``block_len`` 32-byte
     blocks, strides counting 32-byte gaps between runs. GM -> local on MTE2, local -> GM on MTE3, UB -> UB on V."""
+    extra = kwargs.get("intri_params", count)
+    form = DATA_COPY_FORMS.get(type(extra))     # forms of other modules (the cube's Nd2NzParams)
+    if form is not None:
+        return form(dst, src, extra)
     if kwargs:
         raise error(TypeError, f"data_copy: unsupported arguments {', '.join(sorted(kwargs))}",
                     "use data_copy(dst, src, count) or data_copy(dst, src, repeat_params=DataCopyParams(...))")

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+DATA_COPY_FORMS = {}
+"""Further ``data_copy`` forms by the type of their parameter record (``Nd2NzParams`` -> the cube's ND -> NZ
+copy): each a function (dst, src, params) registered by the module that defines it."""
+
 
 @dataclass
 class DataCopyParams:

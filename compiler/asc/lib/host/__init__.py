@@ -1,9 +1,12 @@
 """``asc.lib.host``: pyasc's host-side tiling API (CANN's ``libtiling_api`` there) computed in Python here:
-``MultiCoreMatmulTiling`` fills a ``TCubeTiling`` by the rule in ``tiling_rule`` (docs/simulator.md)."""
+the tiling objects fill a ``TCubeTiling`` by the rule in ``tiling_rule`` (docs/simulator.md)."""
 from __future__ import annotations
 
-from .matmul_tiling import (BatchMatmulTiling, CubeFormat, DataType, MatmulApiTiling, MatrixTraverse,  # noqa: F401
-                            MultiCoreMatmulTiling, PlatformAscendC, TilingError, TPosition, get_ascendc_platform)
+from .host_enums import (CubeFormat, DataType, DequantType, MatmulConfigParams, MatrixMadType,  # noqa: F401
+                         MatrixTraverse, PlatformAscendC, PlatformAscendCManager, ScheduleType, get_ascendc_platform)
+from .matmul_tiling import (BatchMatmulTiling, MatmulApiTiling, MultiCoreMatmulTiling, TilingError,  # noqa: F401
+                            TilingWarning, TPosition)
 
-__all__ = ["BatchMatmulTiling", "CubeFormat", "DataType", "MatmulApiTiling", "MatrixTraverse",
-           "MultiCoreMatmulTiling", "PlatformAscendC", "TilingError", "TPosition", "get_ascendc_platform"]
+__all__ = ["BatchMatmulTiling", "CubeFormat", "DataType", "DequantType", "MatmulApiTiling", "MatmulConfigParams",
+           "MatrixMadType", "MatrixTraverse", "MultiCoreMatmulTiling", "PlatformAscendC", "PlatformAscendCManager",
+           "ScheduleType", "TilingError", "TilingWarning", "TPosition", "get_ascendc_platform"]

@@ -16,43 +16,75 @@ import numpy as np
 
 from ...ir.pipe_ops import PipeOp
 from ...ir.registry import PIPES
+from ..ops import arith
 from .compute import impl
+from .cube_compute import offset_of, quantise, scale_of
 
 MTE2, MTE1, M, FIX = (PIPES.index(p) for p in ("MTE2", "MTE1", "M", "FIX"))
 CUBE_PIPES = (MTE1, M, FIX)
 
 
-def _matrix(eng, t, rows, cols, ld, trans):
-    """The rows x cols operand at GM tensor ``t`` (stored transposed, cols x rows, when ``trans``)."""
+def _matrix(eng, t, rows, cols, ld, trans, nz_rows=0, r0=0, c0=0, hf32=False):
+    """The rows x cols operand at ``t`` (stored transposed, cols x rows, when ``trans``), its window starting at
+    row ``r0`` and column ``c0`` of the stored matrix; ``nz_rows``: the stored matrix is NZ with that many
+    (16-padded) rows (column blocks of 32 bytes), else row-major with row stride ``ld``."""
     arr, base = eng.view(t)
     r, c = (cols, rows) if trans else (rows, cols)
-    idx = base + np.arange(r)[:, None] * ld + np.arange(c)[None, :]
-    x = arr[idx].astype(np.float64)
+    i, j = np.arange(r)[:, None] + r0, np.arange(c)[None, :] + c0
+    if nz_rows:
+        w = 32 // t.itemsize
+        idx = base + (j // w) * nz_rows * w + i * w + j % w
+    else:
+        idx = base + i * ld + j
+    x = arr[idx]
+    if hf32 and x.dtype.kind == "f" and x.dtype.itemsize == 4:
+        x = arith.hf32(x)
+    x = x.astype(np.float64)
     return x.T if trans else x
 
 
 def tile(eng, a, m0, m1, n0, n1):
     """C[m0:m1, n0:n1] of the attrs' tile (fp64 here, stored as the destination's dtype)."""
     tk = a["tk"]
+    nz_a, nz_b, _ = a.get("nz", (0, 0, 0))
+    hf = a.get("hf32", False)
     if a["trans_a"]:
-        A = _matrix(eng, a["a"][m0:], m1 - m0, tk, a["lda"], True)
+        A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], True, nz_a, 0, m0, hf)
     else:
-        A = _matrix(eng, a["a"][m0 * a["lda"]:], m1 - m0, tk, a["lda"], False)
+        A = _matrix(eng, a["a"], m1 - m0, tk, a["lda"], False, nz_a, m0, 0, hf)
     if a["trans_b"]:
-        B = _matrix(eng, a["b"][n0 * a["ldb"]:], tk, n1 - n0, a["ldb"], True)
+        B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], True, nz_b, n0, 0, hf)
     else:
-        B = _matrix(eng, a["b"][n0:], tk, n1 - n0, a["ldb"], False)
-    c = A @ B
+        B = _matrix(eng, a["b"], tk, n1 - n0, a["ldb"], False, nz_b, 0, n0, hf)
+    c = np.einsum("ik,kn->in", A, B)      # einsum's loop: BLAS threads stall on a busy machine
     if a["bias"] is not None:
         barr, bbase = eng.view(a["bias"])
         c = c + barr[bbase + n0: bbase + n1].astype(np.float64)[None, :]
     return c
 
 
-def _store(eng, dst, c, ldc, atomic):
+def deliver(eng, a, c, n0, out):
+    """The tile's values as the destination type ``out``: quantised as the fixpipe does when the Matmul's
+    types need it (``a["quant"]``: (mode name or None, the scalar word or the vector tensor))."""
+    mode, q = a.get("quant", (None, None))
+    if mode is None:
+        with np.errstate(all="ignore"):
+            return c.astype(out)
+    if q[0] == "vector":
+        warr, wb = eng.view(q[1])
+        words = warr[wb + n0: wb + n0 + c.shape[1]].astype(np.uint64)
+        scale, offset = scale_of(words)[None, :], offset_of(words)[None, :]
+    else:
+        scale, offset = scale_of(q[1]), offset_of(q[1])
+    x = c.astype(np.int64).astype(np.int32) if mode in ("DEQF16", "VDEQF16", "REQ8", "VREQ8") else c.astype(np.float32)
+    return quantise(x, mode, scale, offset, False, np.dtype(out))
+
+
+def _store(eng, dst, c, ldc, atomic, nz_rows=0, r0=0, c0=0):
     arr, base = eng.view(dst)
     rows, cols = c.shape
-    idx = base + np.arange(rows)[:, None] * ldc + np.arange(cols)[None, :]
+    i, j = np.arange(rows)[:, None] + r0, np.arange(cols)[None, :] + c0
+    idx = base + ((j // 16) * nz_rows * 16 + i * 16 + j % 16 if nz_rows else i * ldc + j)
     with np.errstate(all="ignore"):
         arr[idx] = (arr[idx] + c if atomic else c).astype(arr.dtype)
 
@@ -60,7 +92,10 @@ def _store(eng, dst, c, ldc, atomic):
 @impl("iterate_all")
 def _iterate_all(eng, op):
     a = op.attrs
-    _store(eng, a["dst"], tile(eng, a, 0, a["tm"], 0, a["tn"]), a["ldc"], a["atomic"])
+    c = deliver(eng, a, tile(eng, a, 0, a["tm"], 0, a["tn"]), 0, a["dst"].np_dtype)
+    _store(eng, a["dst"], c, a["ldc"], a["atomic"], a.get("nz", (0, 0, 0))[2])
+    if a.get("collect") is not None:
+        a["collect"].batch_values.append(c.copy())
 
 
 @impl("matmul_block")
@@ -69,19 +104,29 @@ def _matmul_block(eng, op):
     mi, nj = a["block"]
     bm, bn, _ = a["base"]
     m0, n0 = mi * bm, nj * bn
-    a["mm"].block_values = tile(eng, a, m0, min(a["tm"], m0 + bm), n0, min(a["tn"], n0 + bn))
+    a["mm"].block_values = (tile(eng, a, m0, min(a["tm"], m0 + bm), n0, min(a["tn"], n0 + bn)), a, n0)
 
 
 @impl("get_tensor_c")
 def _get_tensor_c(eng, op):
     a = op.attrs
-    c = a["mm"].block_values
+    c, block_attrs, n0 = a["mm"].block_values
+    c = deliver(eng, block_attrs, c, n0, a["dst"].np_dtype)
     if a["sequential"]:
         bm, bn = int(a["mm"].tiling.base_m), int(a["mm"].tiling.base_n)
-        full = np.zeros((bm, bn))
+        full = np.zeros((bm, bn), dtype=c.dtype)
         full[: c.shape[0], : c.shape[1]] = c
         c = full
     _store(eng, a["dst"], c, a["ldc"], a["atomic"])
+
+
+@impl("get_batch_tensor_c")
+def _get_batch_tensor_c(eng, op):
+    arr, base = eng.view(op.attrs["dst"])
+    at = base
+    for v in op.attrs["values"]:
+        arr[at: at + v.size] = v.reshape(-1).astype(arr.dtype)
+        at += v.size
 
 
 def _step(name, pipe, **attrs):
