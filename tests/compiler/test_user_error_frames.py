@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import traceback
+import warnings
 
 import numpy as np
 import pytest
@@ -83,6 +84,13 @@ def plain(x_ptr: asc2.GlobalAddress):
     pass
 
 
+@asc.jit
+def v1_scalar(x: asc.GlobalAddress, i: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 64)
+    x_gm.set_value(0, x_gm.get_value(i))
+
+
 X = np.ones(64, np.float32)
 STRIDED = np.ones(128, np.float32)[::2]
 
@@ -99,7 +107,7 @@ CORPUS = {
     "a v1 flag id out of range": lambda: v1_flag[1](X, 0),
     "a v1 barrier on the scalar pipe": lambda: v1_flag[1](X, 1),
     "a v1 wait nobody sets": lambda: v1_flag[1](X, 2),
-    "a v1 copy past the end of GM": lambda: v1_copy[1](X, X.copy(), 128, 0),
+    "a v1 scalar read past the end of GM": lambda: v1_scalar[1](X, 64),
     "a v1 buffer past UB": lambda: v1_copy[1](X, X.copy(), 64, 1),
     "a v1 GlobalTensor without a buffer": lambda: v1_copy[1](X, X.copy(), 64, 2),
     "a v1 kernel missing an argument": lambda: v1_copy[1](X, X.copy(), 64),
@@ -124,3 +132,17 @@ def test_a_users_error_shows_their_line_the_message_and_the_hint_and_no_engine_f
     frames = [line for line in text.splitlines() if line.lstrip().startswith('File "')]
     assert frames and all(f'File "{__file__}"' in f for f in frames), text
     assert "\nhint: " in text, text
+
+
+def test_a_launch_warning_made_an_error_by_a_filter_shows_the_users_line_and_no_engine_frame(monkeypatch):
+    # a v1 copy past the end of GM is a PastEndWarning; -W error::asc.KernelWarning makes it the user's error
+    monkeypatch.delenv("ASC_DEBUG", raising=False)
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    with warnings.catch_warnings(), pytest.raises(asc.PastEndWarning) as info:
+        warnings.simplefilter("error", asc.KernelWarning)
+        v1_copy[1](X, X.copy(), 128, 0)
+    text = printed(info.value)
+    frames = [line for line in text.splitlines() if line.lstrip().startswith('File "')]
+    assert frames and all(f'File "{__file__}"' in f for f in frames), text
+    assert "test_user_error_frames.py:77: past-the-end: data_copy (block 0) reads bytes [256, 512)" in text, text
+    assert "Size the copy to the argument" in text, text
