@@ -2,13 +2,19 @@
 Ascend C instructions in Python, each one a ``PipeOp`` on its pipe (``asc.ir.pipe_ops``)."""
 from __future__ import annotations
 
-from .enums import (HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
+from .enums import (HardEvent, PipeID, TPosition, property, MaskMode, CMPMODE, SelMode, ReduceOrder, RoundMode, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
                     TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
 from .params import DataCopyParams, BinaryRepeatParams, UnaryRepeatParams  # noqa: F401
-from .ops import (data_copy, set_flag, wait_flag, pipe_barrier, add, sub, mul, div, max, min, exp, sqrt,  # noqa: F401
-                  abs, relu, ln, reciprocal, rsqrt, adds, muls, leaky_relu, maxs, mins, axpy, duplicate,
-                  bilinear_interpolation)
+from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
+from .data_movement import data_copy  # noqa: F401
+from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
+from .binary import (add, sub, mul, div, max, min, add_relu, sub_relu, bitwise_and, bitwise_or,  # noqa: F401
+                     fused_mul_add, mul_add_dst, fused_mul_add_relu)
+from .unary import exp, sqrt, abs, relu, ln, reciprocal, rsqrt, bitwise_not  # noqa: F401
+from .scalar import adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_right, duplicate  # noqa: F401
+from .gather import bilinear_interpolation  # noqa: F401
+from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .struct import Struct, Field, StructField  # noqa: F401
 from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
@@ -19,6 +25,9 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "TOTAL_UB_SIZE GlobalTensor LocalTensor LocalTensorAuto ShapeInfo array DataCopyParams "
            "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
            "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
-           "bilinear_interpolation TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "bilinear_interpolation set_mask_count set_mask_norm set_vector_mask reset_mask add_relu sub_relu bitwise_and "
+           "bitwise_or fused_mul_add mul_add_dst fused_mul_add_relu bitwise_not shift_left shift_right MaskMode "
+           "compare compare_scalar select get_cmp_mask set_cmp_mask CMPMODE SelMode ReduceOrder RoundMode "
+           "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -95,3 +95,41 @@ def property(name, hw=None):   # noqa: A001  (pyasc's name)
         raise error(ValueError, f"asc.property({name!r}) is not known here",
                     "use DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L1_SIZE, TOTAL_L0C_SIZE or TOTAL_UB_SIZE in a kernel")
     return int(getattr(hw, sizes[name]))
+
+
+# -- the vector instructions' modes (numbered as pyasc numbers them) -------------------------------------
+class MaskMode(enum.IntEnum):
+    NORMAL = 0
+    COUNTER = 1
+
+
+class CMPMODE(enum.IntEnum):
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class SelMode(enum.IntEnum):
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
+class ReduceOrder(enum.IntEnum):
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
+
+
+class RoundMode(enum.IntEnum):
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6

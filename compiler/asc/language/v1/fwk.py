@@ -44,7 +44,7 @@ class TPipe:
         target._place([self._blk.alloc(target.space, nbytes, f"{target.owner} buffer {i}") for i in range(n)], nbytes)
 
     def destroy(self):
-        from .ops import pipe_barrier
+        from .sync import pipe_barrier
         from .enums import PipeID
         pipe_barrier(PipeID.PIPE_ALL)
 

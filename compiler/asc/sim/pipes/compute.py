@@ -5,16 +5,7 @@ import numpy as np
 
 from ..convert import as_compute
 from ..ops import arith
-
-IMPLS = {}
-
-
-def impl(*names):
-    def deco(fn):
-        for n in names:
-            IMPLS[n] = fn
-        return fn
-    return deco
+from .impls import elements as _elements, impl
 
 
 # The element math is the tile ops' (``sim.ops.arith``): narrow floats computed in float32 and rounded once
@@ -23,13 +14,6 @@ _BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divi
            "min": np.minimum}
 _UNARY = {"exp": "exp", "sqrt": "sqrt", "abs": "abs", "relu": "relu", "ln": "log", "rsqrt": "rsqrt",
           "reciprocal": None}
-
-
-def _elements(eng, t, idx, count):
-    arr, base = eng.view(t)
-    if idx is None:
-        return arr, slice(base, base + count)
-    return arr, base + idx
 
 
 @impl(*_BINARY)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...ir.pipe_ops import PipeOp
 from ...ir.registry import PIPES
-from .compute import impl
+from .impls import impl
 
 MTE2, MTE1, M, FIX = (PIPES.index(p) for p in ("MTE2", "MTE1", "M", "FIX"))
 CUBE_PIPES = (MTE1, M, FIX)

@@ -12,7 +12,7 @@ from ..errors import SimError
 from ...ir.faults import KernelRuntimeError, PipeHangError, located
 from ...ir.pipe_ops import user_loc
 from . import ordering
-from .compute import IMPLS
+from .instructions import IMPLS
 from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable

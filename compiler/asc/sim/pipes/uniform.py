@@ -125,7 +125,7 @@ def run_as_block0(launch, eng0, traces):
 
 def _run_each(launch, block_ops):
     """The blocks' data ops one block after another (each on its own fresh on-chip memory)."""
-    from .compute import IMPLS
+    from .instructions import IMPLS
     from .replay import _BlockMemory
     cap = BlockEngine.capacities(launch.hw)
     for ops in block_ops:
