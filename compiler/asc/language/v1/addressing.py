@@ -182,6 +182,30 @@ def _register_bits(reg, lanes):
     return (value >> np.arange(lanes, dtype=object) & 1).astype(bool)
 
 
+def bind(name, params, args, kwargs, usage):
+    """Upstream's keyword-or-positional parameters ``params`` ((name, default) pairs; default ``REQUIRED``)."""
+    args = list(args)
+    out = {}
+    for p, default in params:
+        if args:
+            if p in kwargs:
+                raise error(TypeError, f"{name}() got multiple values for argument '{p}'", f"use {usage}")
+            out[p] = args.pop(0)
+        elif p in kwargs:
+            out[p] = kwargs.pop(p)
+        elif default is REQUIRED:
+            raise error(TypeError, f"{name}() missing required argument '{p}'", f"use {usage}")
+        else:
+            out[p] = default
+    if args or kwargs:
+        raise error(TypeError, f"{name}: unexpected arguments {args or ''} {sorted(kwargs) or ''}".strip(),
+                    f"use {usage}")
+    return out
+
+
+REQUIRED = object()
+
+
 # -- call forms -------------------------------------------------------------------------------------------
 @dataclass
 class Form:

@@ -20,9 +20,9 @@ get_sub_block_idx get_sub_block_num get_system_cycle get_task_ratio trap add_deq
      mul_cast  
       brcb gather gatherb gather_mask
 get_gather_mask_remain_count transpose trans_data_to_5hd get_mrg_sort_result get_sort_len get_sort_offset
-mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort block_reduce_sum block_reduce_max
-block_reduce_min pair_reduce_sum reduce_max reduce_min reduce_sum repeat_reduce_sum whole_reduce_max
-whole_reduce_min whole_reduce_sum scatter  add_relu_cast cast cast_deq set_deq_scale
+mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort  
+      
+  scatter  add_relu_cast cast cast_deq set_deq_scale
 sub_relu_cast AippInputFormat BlockMode CacheLine CacheMode CacheRwMode  CO2Layout
 DataFormat DcciDst DeqScale GatherMaskMode Hardware MemDsbT pad_t   TransposeType
 BatchMode IterateMode ScheduleType  QuantModes MatmulConfigMode 
