@@ -16,6 +16,7 @@ from .scalar import adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_
 from .gather import bilinear_interpolation  # noqa: F401
 from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max, block_reduce_min, block_reduce_sum,  # noqa: F401
                      pair_reduce_sum, repeat_reduce_sum, reduce_max, reduce_min, reduce_sum)
+from .conversion import cast, add_relu_cast, sub_relu_cast, mul_cast  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .struct import Struct, Field, StructField  # noqa: F401
@@ -30,7 +31,7 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "bilinear_interpolation set_mask_count set_mask_norm set_vector_mask reset_mask add_relu sub_relu bitwise_and "
            "bitwise_or fused_mul_add mul_add_dst fused_mul_add_relu bitwise_not shift_left shift_right MaskMode "
            "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
-           "compare compare_scalar select get_cmp_mask set_cmp_mask CMPMODE SelMode ReduceOrder RoundMode "
+           "cast add_relu_cast sub_relu_cast mul_cast compare compare_scalar select get_cmp_mask set_cmp_mask CMPMODE SelMode ReduceOrder RoundMode "
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

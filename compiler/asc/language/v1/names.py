@@ -17,13 +17,13 @@ set_load_data_repeat count_bits_cnt_same_as_sign_bit scalar_cast scalar_count_le
 scalar_get_count_of_value scalar_get_sff_value set_atomic_add set_atomic_max set_atomic_min
 set_atomic_none set_atomic_type get_arch_version get_data_block_size_in_bytes get_program_counter
 get_sub_block_idx get_sub_block_num get_system_cycle get_task_ratio trap add_deq_relu 
-     mul_cast  
+       
       brcb gather gatherb gather_mask
 get_gather_mask_remain_count transpose trans_data_to_5hd get_mrg_sort_result get_sort_len get_sort_offset
 mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort  
       
-  scatter  add_relu_cast cast cast_deq set_deq_scale
-sub_relu_cast AippInputFormat BlockMode CacheLine CacheMode CacheRwMode  CO2Layout
+  scatter    cast_deq set_deq_scale
+ AippInputFormat BlockMode CacheLine CacheMode CacheRwMode  CO2Layout
 DataFormat DcciDst DeqScale GatherMaskMode Hardware MemDsbT pad_t   TransposeType
 BatchMode IterateMode ScheduleType  QuantModes MatmulConfigMode 
 AtomicDtype AtomicOp LocalMemAllocator inline MrgSortSrcList BrcbRepeatParams CheckLocalMemoryIAParam
