@@ -2,10 +2,12 @@
 Ascend C instructions in Python, each one a ``PipeOp`` on its pipe (``asc.ir.pipe_ops``)."""
 from __future__ import annotations
 
-from .enums import (HardEvent, PipeID, TPosition, property, MaskMode, CMPMODE, SelMode, ReduceOrder, RoundMode, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
-                    TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE)
+from .enums import (HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
+                    TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
+                    ReduceOrder, RoundMode)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
-from .params import DataCopyParams, BinaryRepeatParams, UnaryRepeatParams  # noqa: F401
+from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
+                     BrcbRepeatParams, GatherMaskParams)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import data_copy  # noqa: F401
 from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
@@ -13,9 +15,11 @@ from .binary import (add, sub, mul, div, max, min, add_relu, sub_relu, bitwise_a
                      fused_mul_add, mul_add_dst, fused_mul_add_relu)
 from .unary import exp, sqrt, abs, relu, ln, reciprocal, rsqrt, bitwise_not  # noqa: F401
 from .scalar import adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_right, duplicate  # noqa: F401
-from .gather import bilinear_interpolation  # noqa: F401
-from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max, block_reduce_min, block_reduce_sum,  # noqa: F401
-                     pair_reduce_sum, repeat_reduce_sum, reduce_max, reduce_min, reduce_sum)
+from .gather import (bilinear_interpolation, gather, gatherb, brcb, gather_mask,  # noqa: F401
+                     get_gather_mask_remain_count)
+from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max,  # noqa: F401
+                     block_reduce_min, block_reduce_sum, pair_reduce_sum, repeat_reduce_sum, reduce_max,
+                     reduce_min, reduce_sum)
 from .conversion import cast, add_relu_cast, sub_relu_cast, mul_cast  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
@@ -26,12 +30,19 @@ from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F4
 
 EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOTAL_L0C_SIZE TOTAL_L1_SIZE "
            "TOTAL_UB_SIZE GlobalTensor LocalTensor LocalTensorAuto ShapeInfo array DataCopyParams "
-           "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
-           "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
-           "bilinear_interpolation set_mask_count set_mask_norm set_vector_mask reset_mask add_relu sub_relu bitwise_and "
-           "bitwise_or fused_mul_add mul_add_dst fused_mul_add_relu bitwise_not shift_left shift_right MaskMode "
-           "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
-           "cast add_relu_cast sub_relu_cast mul_cast compare compare_scalar select get_cmp_mask set_cmp_mask CMPMODE SelMode ReduceOrder RoundMode "
+           "BinaryRepeatParams UnaryRepeatParams GatherRepeatParams BrcbRepeatParams GatherMaskParams "
+           "MaskMode GatherMaskMode CMPMODE SelMode ReduceOrder RoundMode "
+           "set_mask_count set_mask_norm set_vector_mask reset_mask "
+           "data_copy set_flag wait_flag pipe_barrier "
+           "add sub mul div max min add_relu sub_relu bitwise_and bitwise_or fused_mul_add mul_add_dst "
+           "fused_mul_add_relu "
+           "exp sqrt abs relu ln reciprocal rsqrt bitwise_not "
+           "adds muls leaky_relu maxs mins axpy shift_left shift_right duplicate "
+           "bilinear_interpolation gather gatherb brcb gather_mask get_gather_mask_remain_count "
+           "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum "
+           "pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
+           "cast add_relu_cast sub_relu_cast mul_cast "
+           "compare compare_scalar select get_cmp_mask set_cmp_mask "
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -133,3 +133,7 @@ class RoundMode(enum.IntEnum):
     CAST_ROUND = 4
     CAST_TRUNC = 5
     CAST_ODD = 6
+
+
+class GatherMaskMode(enum.IntEnum):
+    DEFAULT = 0

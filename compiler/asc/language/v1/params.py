@@ -44,3 +44,27 @@ class QuantConfig:
     offset_count: int = 0
     scale_count: int = 0
     work_local_size: int = 0
+
+
+@dataclass
+class GatherRepeatParams:
+    """``gatherb``: where each repeat's 8 gathered blocks land (strides in 32-byte blocks)."""
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+
+@dataclass
+class BrcbRepeatParams:
+    """``brcb``: where each repeat's 8 broadcast blocks land (strides in 32-byte blocks)."""
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+
+@dataclass
+class GatherMaskParams:
+    """``gather_mask``: the source's block and repeat strides (32-byte blocks), the repeats, and the pattern
+    tensor's repeat stride."""
+    src0_block_stride: int = 1
+    repeat_times: int = 1
+    src0_repeat_stride: int = 0
+    src1_repeat_stride: int = 0
