@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .enums import (HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
                     TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
-                    ReduceOrder, RoundMode)
+                    ReduceOrder, RoundMode, TransposeType)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
 from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
-                     BrcbRepeatParams, GatherMaskParams)
+                     BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import data_copy  # noqa: F401
 from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
@@ -21,6 +21,7 @@ from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block
                      block_reduce_min, block_reduce_sum, pair_reduce_sum, repeat_reduce_sum, reduce_max,
                      reduce_min, reduce_sum)
 from .conversion import cast, add_relu_cast, sub_relu_cast, mul_cast  # noqa: F401
+from .transpose import transpose, trans_data_to_5hd  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .struct import Struct, Field, StructField  # noqa: F401
@@ -42,7 +43,8 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum "
            "pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
            "cast add_relu_cast sub_relu_cast mul_cast "
-           "compare compare_scalar select get_cmp_mask set_cmp_mask "
+           "compare compare_scalar select get_cmp_mask set_cmp_mask transpose trans_data_to_5hd TransposeType "
+           "TransposeParamsExt TransDataTo5HDParams "
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

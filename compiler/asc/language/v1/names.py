@@ -19,17 +19,17 @@ set_atomic_none set_atomic_type get_arch_version get_data_block_size_in_bytes ge
 get_sub_block_idx get_sub_block_num get_system_cycle get_task_ratio trap add_deq_relu 
        
          
- transpose trans_data_to_5hd get_mrg_sort_result get_sort_len get_sort_offset
+   get_mrg_sort_result get_sort_len get_sort_offset
 mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort  
       
   scatter    cast_deq set_deq_scale
  AippInputFormat BlockMode CacheLine CacheMode CacheRwMode  CO2Layout
-DataFormat DcciDst DeqScale  Hardware MemDsbT pad_t   TransposeType
+DataFormat DcciDst DeqScale  Hardware MemDsbT pad_t   
 BatchMode IterateMode ScheduleType  QuantModes MatmulConfigMode 
 AtomicDtype AtomicOp LocalMemAllocator inline MrgSortSrcList  CheckLocalMemoryIAParam
 CopyRepeatParams DataCopyEnhancedParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams
 FixpipeConfig FixpipeParamsV220   InitConstValueParams LoadData2DParams
-LoadImageToLocalParams MmadParams MrgSort4Info Nd2NzParams SliceInfo TransDataTo5HDParams TransposeParamsExt
+LoadImageToLocalParams MmadParams MrgSort4Info Nd2NzParams SliceInfo  
 Nz2NdParamsFull DataCopyCO12DstParams LoadData2DParamsV2 LoadData2dTransposeParams LoadData2dTransposeParamsV2
 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro LoadDataRepeatParam get_shape_size VdeqInfo
 AippParams AippPaddingParams AippSwapParams AippSingleLineParams AippDataTypeConvParams

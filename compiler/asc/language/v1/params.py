@@ -68,3 +68,23 @@ class GatherMaskParams:
     repeat_times: int = 1
     src0_repeat_stride: int = 0
     src1_repeat_stride: int = 0
+
+
+@dataclass
+class TransposeParamsExt:
+    """``transpose``'s enhanced form: the [N, C, H, W] shape and the TransposeType."""
+    n_size: int = 0
+    c_size: int = 0
+    h_size: int = 0
+    w_size: int = 0
+    transpose_type: int = 10      # TransposeType.TRANSPOSE_ND2ND_B16
+
+
+@dataclass
+class TransDataTo5HDParams:
+    """``trans_data_to_5hd``: byte halves (8-bit types), repeats and the repeat strides (32-byte blocks)."""
+    dst_high_half: bool = False
+    src_high_half: bool = False
+    repeat_times: int = 1
+    dst_rep_stride: int = 0
+    src_rep_stride: int = 0
