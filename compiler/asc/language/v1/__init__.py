@@ -7,9 +7,11 @@ from .enums import (HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE
                     ReduceOrder, RoundMode, TransposeType)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
 from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
-                     BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams)
+                     BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams,
+                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
-from .data_movement import data_copy  # noqa: F401
+from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
+                            set_atomic_min, set_atomic_none, set_atomic_type)
 from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
 from .binary import (add, sub, mul, div, max, min, add_relu, sub_relu, bitwise_and, bitwise_or,  # noqa: F401
                      fused_mul_add, mul_add_dst, fused_mul_add_relu)
@@ -34,7 +36,8 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "BinaryRepeatParams UnaryRepeatParams GatherRepeatParams BrcbRepeatParams GatherMaskParams "
            "MaskMode GatherMaskMode CMPMODE SelMode ReduceOrder RoundMode "
            "set_mask_count set_mask_norm set_vector_mask reset_mask "
-           "data_copy set_flag wait_flag pipe_barrier "
+           "data_copy data_copy_pad copy set_atomic_add set_atomic_max set_atomic_min set_atomic_none set_atomic_type "
+           "CopyRepeatParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams set_flag wait_flag pipe_barrier "
            "add sub mul div max min add_relu sub_relu bitwise_and bitwise_or fused_mul_add mul_add_dst "
            "fused_mul_add_relu "
            "exp sqrt abs relu ln reciprocal rsqrt bitwise_not "

@@ -252,6 +252,8 @@ def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None):
 
 def param_strides(p, n):
     """(block stride, repeat stride) per operand, dst first, from a repeat-parameter record or a pair."""
+    if isinstance(p, list):          # (block stride, repeat stride) per operand, as the instruction gives them
+        return p
     if isinstance(p, (BinaryRepeatParams, UnaryRepeatParams)):
         field_range(type(p).__name__, p, [(f, 0, 255) for f in p.__dataclass_fields__])
     if isinstance(p, BinaryRepeatParams):

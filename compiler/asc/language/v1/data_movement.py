@@ -1,15 +1,86 @@
-"""v1 data movement: ``data_copy`` (GM -> local on MTE2, local -> GM on MTE3, UB -> UB on V)."""
+"""v1 data movement: ``data_copy`` (GM -> local on MTE2, local -> GM on MTE3, UB -> UB on V),
+``data_copy_pad`` (rows of any byte length, padded on the local side), ``copy`` (UB -> UB on the vector unit
+with a mask and strides), and the atomic modes (``set_atomic_add / max / min / type / none``) that make
+later local -> GM copies of the block accumulate into GM. Element math in ``sim/pipes/compute.py`` and
+``compute_move.py``."""
 from __future__ import annotations
 
 import math
+import weakref
+
+import numpy as np
 
 from ...ir.pipe_ops import PipeOp, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .addressing import aligned as _aligned, field_range as _field_range, issue as _issue, one_type as _one_type
+from .addressing import Form, dtypes_in, parse_form, vector_cost, vector_op
 from .addressing import whole as _whole
-from .params import DataCopyParams
-from .tensors import GlobalTensor
+from .params import (CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+                     DataCopyParams)
+from .tensors import GlobalTensor, LocalTensor, _block
+
+# -- the atomic modes: what a block's local -> GM copies do with the GM values they meet ---------------------
+_ATOMIC = weakref.WeakKeyDictionary()      # block -> [op or None, dtype or None]
+_ATOMIC_TYPES = ("float16", "float32", "int16", "int32", "int8", "bfloat16")
+
+
+def _atomic_state():
+    blk = _block()
+    st = _ATOMIC.get(blk)
+    if st is None:
+        st = _ATOMIC[blk] = [None, None]
+    return st
+
+
+def _set_atomic(kind, dtype):
+    st = _atomic_state()
+    if dtype is not None:
+        if str(dtype) not in _ATOMIC_TYPES:
+            raise error(TypeError, f"set_atomic_{kind or 'type'}: {dtype} is not an atomic type",
+                        f"use one of {', '.join(_ATOMIC_TYPES)}")
+        st[1] = dtype
+    if kind is not False:
+        st[0] = kind
+
+
+def set_atomic_add(dtype=None):
+    """``set_atomic_add([dtype])``: later local -> GM copies add into GM (in ``dtype``, else the copy's)."""
+    _set_atomic("add", dtype)
+
+
+def set_atomic_max(dtype=None):
+    """``set_atomic_max([dtype])``: later local -> GM copies keep the larger of GM and the data."""
+    _set_atomic("max", dtype)
+
+
+def set_atomic_min(dtype=None):
+    """``set_atomic_min([dtype])``: later local -> GM copies keep the smaller of GM and the data."""
+    _set_atomic("min", dtype)
+
+
+def set_atomic_type(dtype=None):
+    """``set_atomic_type(dtype)``: the element type of the atomic operation."""
+    _set_atomic(False, dtype)
+
+
+def set_atomic_none():
+    """``set_atomic_none()``: later copies overwrite GM again."""
+    _ATOMIC[_block()] = [None, None]
+
+
+def _atomic_of(dst, src):
+    """The atomic operation a copy into ``dst`` does: None, or (op, dtype name)."""
+    if not isinstance(dst, GlobalTensor):
+        return None
+    kind, dtype = _atomic_state()
+    if kind is None:
+        return None
+    name = str(dtype) if dtype is not None else str(src.dtype)
+    if name != str(src.dtype):
+        raise error(TypeError, f"atomic {kind} of {name} on a copy of {src.dtype} data",
+                    f"call set_atomic_{kind}({src.dtype}) or copy {name} data")
+    return (kind, name)
 
 
 def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
@@ -44,7 +115,101 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     s_isz, d_isz = src.itemsize, dst.itemsize
     reads = tuple(src.region(a // s_isz, (a + n) // s_isz) for a, _, n in segs)
     writes = tuple(dst.region(b // d_isz, (b + n) // d_isz) for _, b, n in segs)
-    _issue(PipeOp("data_copy", pipe, reads, writes, {"dst": dst, "src": src, "segments": segs}, user_loc()))
+    attrs = {"dst": dst, "src": src, "segments": segs}
+    atomic = _atomic_of(dst, src)
+    if atomic:
+        attrs["atomic"] = atomic
+    _issue(PipeOp("data_copy", pipe, reads, writes, attrs, user_loc()))
+
+
+def _pad_params(p, dtype):
+    if p is None:
+        return False, 0, 0, 0
+    if isinstance(p, DataCopyPadParams) and p.is_pad and p.padding_value:
+        raise error(ValueError, "DataCopyPadParams pads with 0 only", "use DataCopyPadExtParams for another value")
+    return bool(p.is_pad), int(p.left_padding), int(p.right_padding), p.padding_value
+
+
+def data_copy_pad(dst, src, data_copy_params, pad_params=None, *args, **kwargs):
+    """``data_copy_pad(dst, src, DataCopyExtParams | DataCopyParams[, pad_params])``: ``block_count`` rows of
+    ``block_len`` bytes. GM -> local: GM rows ``src_stride`` bytes apart, each local row starting on a 32-byte
+    block (``dst_stride`` blocks between rows) after ``left_padding`` elements and followed by
+    ``right_padding`` ones (set to ``padding_value`` when ``is_pad``, else undefined); local -> GM: local rows
+    on 32-byte blocks (``src_stride`` blocks between), GM rows exactly ``block_len`` bytes, ``dst_stride``
+    bytes apart."""
+    name = "data_copy_pad"
+    if args or kwargs:
+        raise error(TypeError, f"{name}: unexpected arguments {list(args) or ''} {sorted(kwargs) or ''}".strip(),
+                    "use data_copy_pad(dst, src, data_copy_params[, pad_params])")
+    p = data_copy_params
+    g_dst, g_src = isinstance(dst, GlobalTensor), isinstance(src, GlobalTensor)
+    if g_dst == g_src:
+        raise error(TypeError, f"{name} moves between GM and a local tensor, got "
+                    f"{type(dst).__name__} <- {type(src).__name__}",
+                    "copy GM -> UB or UB -> GM (local -> local through GM is not modelled here)")
+    _aligned(name, dst, src)
+    _one_type(name, dst, src)
+    ext = isinstance(p, DataCopyExtParams)
+    big = (1 << 32) - 1 if ext else 65535
+    _field_range(type(p).__name__, p, (("block_count", 1, 4095), ("block_len", 1, (1 << 21) - 1 if ext else 65535),
+                                       ("src_stride", 0, big), ("dst_stride", 0, big)))
+    if pad_params is not None and g_dst:
+        raise error(TypeError, f"{name}: padding applies to GM -> local copies only",
+                    "drop pad_params on a local -> GM copy")
+    isz = src.itemsize
+    n, rows = int(p.block_len), int(p.block_count)
+    if n % isz:
+        raise error(ValueError, f"{name}: block_len {n} bytes is not a whole number of {src.dtype} elements",
+                    f"give block_len in bytes, a multiple of {isz}")
+    is_pad, left, right, value = _pad_params(pad_params, src.dtype)
+    if max(left, right) * isz > 32:
+        raise error(ValueError, f"{name}: padding of {max(left, right)} elements is {max(left, right) * isz} bytes, "
+                    "more than 32", f"pad at most {32 // isz} elements of {src.dtype} on each side")
+    segs, pads = [], []
+    if g_src:
+        row = -(-(left * isz + n + right * isz) // 32) * 32
+        for i in range(rows):
+            d0 = i * (row + int(p.dst_stride) * 32)
+            segs.append((i * (n + int(p.src_stride)), d0 + left * isz, n))
+            if is_pad and left:
+                pads.append((d0, left * isz))
+            if is_pad and right:
+                pads.append((d0 + left * isz + n, right * isz))
+        pipe = "MTE2"
+    else:
+        row = -(-n // 32) * 32
+        segs = [(i * (row + int(p.src_stride) * 32), i * (n + int(p.dst_stride)), n) for i in range(rows)]
+        pipe = "MTE3"
+    reads = tuple(src.region(a // isz, (a + k) // isz) for a, _, k in segs)
+    writes = tuple(dst.region(b // isz, (b + k) // isz) for _, b, k in segs) + \
+        tuple(dst.region(b // isz, (b + k) // isz) for b, k in pads)
+    attrs = {"dst": dst, "src": src, "segments": segs, "pads": pads, "value": value}
+    atomic = _atomic_of(dst, src)
+    if atomic:
+        attrs["atomic"] = atomic
+    _issue(PipeOp(name, pipe, reads, writes, attrs, user_loc()))
+
+
+def copy(dst, src, *args, **kwargs):
+    """``copy(dst, src, mask, repeat_time, CopyRepeatParams[, is_set_mask])``: UB -> UB on the vector unit,
+    the mask's lanes of every repeat (blocks ``*_stride`` apart, repeats ``*_repeat_size`` blocks apart)."""
+    name = "copy"
+    for t in (dst, src):
+        if not isinstance(t, LocalTensor):
+            raise error(TypeError, f"{name} takes LocalTensor operands, got {type(t).__name__}",
+                        "copy GM with data_copy")
+    if "repeat_time" in kwargs:
+        kwargs["repeat_times"] = kwargs.pop("repeat_time")
+    f = parse_form(name, args, kwargs, CopyRepeatParams,
+                   "copy(dst, src, mask, repeat_time, CopyRepeatParams(...))")
+    if f.count is not None:
+        raise error(TypeError, "copy has no count form", "write copy(dst, src, mask, repeat_time, repeat_params)")
+    dtypes_in(name, ("float16", "bfloat16", "int16", "uint16", "float32", "int32", "uint32"), dst=dst)
+    _one_type(name, dst, src)
+    p = f.repeat_params
+    _field_range("CopyRepeatParams", p, [(k, 0, 65535) for k in p.__dataclass_fields__])
+    f.repeat_params = [(int(p.dst_stride), int(p.dst_repeat_size)), (int(p.src_stride), int(p.src_repeat_size))]
+    vector_op(name, dst, (src,), f)
 
 
 
@@ -61,3 +226,5 @@ def _copy_cost(op, hw):
 
 
 define("v1.data_copy", cost=_copy_cost, dma=True)
+define("v1.data_copy_pad", cost=_copy_cost, dma=True)
+define("v1.copy", cost=vector_cost())

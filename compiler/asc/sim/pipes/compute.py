@@ -84,16 +84,6 @@ def _duplicate(eng, op):
     d[di] = d.dtype.type(a["scalar"])
 
 
-@impl("data_copy")
-def _data_copy(eng, op):
-    a = op.attrs
-    dst, src = a["dst"], a["src"]
-    da, db = eng.byte_view(dst)
-    sa, sb = eng.byte_view(src)
-    for s_off, d_off, n in a["segments"]:
-        da[db + d_off: db + d_off + n] = sa[sb + s_off: sb + s_off + n]
-
-
 @impl("get_value")
 def _get_value(eng, op):
     arr, base = eng.view(op.attrs["src"])

@@ -30,7 +30,7 @@ class TraceEngine(BlockEngine):
         self.trace = []
 
     def issue(self, op):
-        if op.name not in _SYNC and op.name not in _DATA:
+        if op.name not in _SYNC and (op.name not in _DATA or op.attrs.get("atomic")):
             raise Diverged(op.name)
         self.n += 1
         self.ops.append(None)
