@@ -131,3 +131,28 @@ def test_without_atomic_blocks_writing_one_row_differently_is_a_race():
         asc.data_copy(z_gm, ub, n)
     with pytest.raises(Exception, match="different values"):
         k[4](np.arange(4 * 64, dtype=np.float32), np.zeros(64, np.float32), 64)
+
+
+def test_store_atomic_config_is_the_atomic_mode(platform):
+    got = []
+
+    @asc.jit
+    def k(x: asc.GlobalAddress, z: asc.GlobalAddress):
+        x_gm = asc.GlobalTensor()
+        z_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        z_gm.set_global_buffer(z)
+        ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+        asc.data_copy(ub, x_gm, 64)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        got.append(asc.get_store_atomic_config())
+        asc.set_store_atomic_config(asc.AtomicDtype.ATOMIC_F32, asc.AtomicOp.ATOMIC_SUM)
+        got.append(asc.get_store_atomic_config())
+        asc.data_copy(z_gm, ub, 64)
+        asc.set_store_atomic_config(asc.AtomicDtype.ATOMIC_NONE, asc.AtomicOp.ATOMIC_SUM)
+    x = np.arange(64, dtype=np.float32)
+    z = np.full(64, 10, np.float32)
+    k[1](x, z)
+    assert got == [(0, 0), (1, 0)]
+    np.testing.assert_array_equal(z, x + 10)

@@ -113,3 +113,30 @@ def test_gather_mask_tensor_pattern_bits_and_reduce_mode(platform):
     got = run(body_reduce, x, pat, None, np.zeros(64, np.float32))
     np.testing.assert_array_equal(got[:4], x[[0, 1, 64, 65]])     # 2 elements per repeat: lanes 0, 1
     assert counts[-1] == 4
+
+
+def test_scatter_writes_elements_at_byte_offsets(platform):
+    x = np.arange(64, dtype=np.float32) + 1
+    perm = np.random.default_rng(5).permutation(128)[:64]
+    offs = (perm * 4).astype(np.uint32)
+    z = np.full(256, -1, np.float32)
+
+    def body(a, b, m, d):
+        asc.scatter(d, a, b, 64 * 4, 64)            # dst_base: element 64
+    got = run(body, x, offs, None, z)
+    want = np.full(256, -1, np.float32)
+    want[64 + perm] = x
+    np.testing.assert_array_equal(got, want)
+
+
+def test_scatter_offset_one_past_the_destination_is_an_error():
+    import asc.runtime.config as config
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    x = np.zeros(64, np.float32)
+    offs = np.zeros(64, np.uint32)
+    offs[63] = 64 * 4
+
+    def body(a, b, m, d):
+        asc.scatter(d, a, b, 0, 64)
+    with pytest.raises(Exception, match=r"offset 63 is byte offset 256, which is past the end of the destination"):
+        run(body, x, offs, None, np.zeros(64, np.float32))

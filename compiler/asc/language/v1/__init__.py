@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from .enums import (HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
                     TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
-                    ReduceOrder, RoundMode, TransposeType)
+                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
 from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
                      BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams,
                      CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
-                            set_atomic_min, set_atomic_none, set_atomic_type)
+                            set_atomic_min, set_atomic_none, set_atomic_type, set_store_atomic_config,
+                            get_store_atomic_config)
+from .scalar_unit import (scalar_cast, scalar_get_sff_value, scalar_get_count_of_value,  # noqa: F401
+                          scalar_count_leading_zero, count_bits_cnt_same_as_sign_bit)
 from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
 from .binary import (add, sub, mul, div, max, min, add_relu, sub_relu, bitwise_and, bitwise_or,  # noqa: F401
                      fused_mul_add, mul_add_dst, fused_mul_add_relu)
 from .unary import exp, sqrt, abs, relu, ln, reciprocal, rsqrt, bitwise_not  # noqa: F401
 from .scalar import adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_right, duplicate  # noqa: F401
-from .gather import (bilinear_interpolation, gather, gatherb, brcb, gather_mask,  # noqa: F401
+from .gather import (bilinear_interpolation, gather, scatter, gatherb, brcb, gather_mask,  # noqa: F401
                      get_gather_mask_remain_count)
 from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max,  # noqa: F401
                      block_reduce_min, block_reduce_sum, pair_reduce_sum, repeat_reduce_sum, reduce_max,
@@ -42,12 +45,14 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "fused_mul_add_relu "
            "exp sqrt abs relu ln reciprocal rsqrt bitwise_not "
            "adds muls leaky_relu maxs mins axpy shift_left shift_right duplicate "
-           "bilinear_interpolation gather gatherb brcb gather_mask get_gather_mask_remain_count "
+           "bilinear_interpolation gather scatter gatherb brcb gather_mask get_gather_mask_remain_count "
            "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum "
            "pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
            "cast add_relu_cast sub_relu_cast mul_cast "
            "compare compare_scalar select get_cmp_mask set_cmp_mask transpose trans_data_to_5hd TransposeType "
            "TransposeParamsExt TransDataTo5HDParams "
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "set_store_atomic_config get_store_atomic_config AtomicDtype AtomicOp scalar_cast scalar_get_sff_value "
+           "scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -69,6 +69,32 @@ def set_atomic_none():
     _ATOMIC[_block()] = [None, None]
 
 
+_ATOMIC_DTYPES = (None, "float32", "float16", "int16", "int32", "int8", "bfloat16")   # AtomicDtype's order
+
+
+def set_store_atomic_config(atomic_type, atomic_op):
+    """``set_store_atomic_config(AtomicDtype, AtomicOp)``: the atomic mode as a (type, operation) pair
+    (ATOMIC_NONE switches it off)."""
+    t = int(atomic_type)
+    if not 0 <= t < len(_ATOMIC_DTYPES):
+        raise error(ValueError, f"set_store_atomic_config: atomic_type {atomic_type!r} is not an AtomicDtype",
+                    "pass an asc.AtomicDtype")
+    if int(atomic_op) != 0:
+        raise error(ValueError, f"set_store_atomic_config: atomic_op {atomic_op!r} is not an AtomicOp",
+                    "pass asc.AtomicOp.ATOMIC_SUM")
+    from ..core import dtype as dt
+    _ATOMIC[_block()] = [None, None] if t == 0 else ["add", getattr(dt, _ATOMIC_DTYPES[t])]
+
+
+def get_store_atomic_config():
+    """``(atomic_type, atomic_op)`` of the block's atomic mode (AtomicDtype and AtomicOp numbers)."""
+    kind, dtype = _atomic_state()
+    if kind is None:
+        return 0, 0
+    t = _ATOMIC_DTYPES.index(str(dtype)) if dtype is not None else 0
+    return t, 0
+
+
 def _atomic_of(dst, src):
     """The atomic operation a copy into ``dst`` does: None, or (op, dtype name)."""
     if not isinstance(dst, GlobalTensor):

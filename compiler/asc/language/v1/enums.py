@@ -153,3 +153,17 @@ class TransposeType(enum.IntEnum):
     TRANSPOSE_ND2ND_B16 = 10
     TRANSPOSE_NCHW2NHWC = 11
     TRANSPOSE_NHWC2NCHW = 12
+
+
+class AtomicDtype(enum.IntEnum):
+    ATOMIC_NONE = 0
+    ATOMIC_F32 = 1
+    ATOMIC_F16 = 2
+    ATOMIC_S16 = 3
+    ATOMIC_S32 = 4
+    ATOMIC_S8 = 5
+    ATOMIC_BF16 = 6
+
+
+class AtomicOp(enum.IntEnum):
+    ATOMIC_SUM = 0

@@ -1,7 +1,7 @@
-"""v1 gathering instructions: ``gather`` (elements at byte offsets), ``gatherb`` (32-byte blocks at byte
+"""v1 gathering instructions: ``gather`` / ``scatter`` (elements at byte offsets), ``gatherb`` (32-byte blocks at byte
 offsets), ``brcb`` (each of 8 elements broadcast over a block), ``gather_mask`` (the elements a bit pattern
 selects, packed; it returns their number, also ``get_gather_mask_remain_count()``) and
-``bilinear_interpolation``. Where the offsets point is data, so each reads its whole source tensor; the
+``bilinear_interpolation``. Where the offsets point is data, so each reads (scatter: writes) its whole source (destination) tensor; the
 engine checks every offset against it. Element math in ``sim/pipes/compute_gather.py``."""
 from __future__ import annotations
 
@@ -59,6 +59,39 @@ def gather(dst, src, src_offset, src_base, *args, **kwargs):
     _issue(PipeOp(name, "V", reads, writes, {"dst": dst, "src": src, "offset": src_offset, "base": base,
                                              "idx": d_idx, "oidx": o_idx, "count": a.count, "repeats": a.repeats,
                                              "lanes": lanes}, user_loc()))
+
+
+def scatter(dst, src, dst_offset, dst_base, *args, **kwargs):
+    """``scatter(dst, src, dst_offset, dst_base, count)`` or ``(..., mask, repeat_times, src_rep_stride)``:
+    ``dst[(dst_base + dst_offset[i]) / sizeof] = src[i]``, offsets in bytes (one per lane, in order)."""
+    name = "scatter"
+    local(name, dst, src, dst_offset)
+    _aligned(name, dst, src, dst_offset)
+    dtypes_in(name, _ELEM, dst=dst)
+    one_type(name, dst, src)
+    if str(dst_offset.dtype) != "uint32":
+        raise error(TypeError, f"Invalid dst_offset data type, got {dst_offset.dtype}, expect uint32.",
+                    "declare dst_offset as uint32 byte offsets")
+    base = whole(name, "dst_base", dst_base)
+    a_ = list(args)
+    if "count" in kwargs or (len(a_) == 1 and not kwargs):
+        n = whole(name, "count", bind(name, (("count", REQUIRED),), a_, kwargs, "scatter(..., count)")["count"])
+        f, srs = Form(count=n), 8
+    else:
+        p = bind(name, (("mask", REQUIRED), ("repeat_times", REQUIRED), ("src_rep_stride", REQUIRED)), a_, kwargs,
+                 "scatter(dst, src, dst_offset, dst_base, mask, repeat_times, src_rep_stride)")
+        srs = whole(name, "src_rep_stride", p["src_rep_stride"])
+        f = Form(None, p["mask"], p["repeat_times"], None, True)
+    a = resolve(name, f, [src], [(1, srs)], src.itemsize)
+    s_idx = a.idx[0] if a.idx is not None else None
+    o_idx = None if a.idx is None else (np.arange(a.count) if a.form == "counter" else
+                                        repeat_indices(a.active, a.rep_count, 1, 8, src.itemsize))
+    _offsets(name, dst_offset, a.count if o_idx is None else int(o_idx.max(initial=-1)) + 1)
+    reads = tuple(operand_regions(dst_offset, o_idx, a.count)) + tuple(operand_regions(src, s_idx, a.count))
+    writes = (dst.region(0, dst.size),) if dst.size and a.count else ()
+    _issue(PipeOp(name, "V", reads, writes, {"dst": dst, "src": src, "offset": dst_offset, "base": base,
+                                             "idx": s_idx, "oidx": o_idx, "count": a.count, "repeats": a.repeats},
+                  user_loc()))
 
 
 def gatherb(dst, src0, offset, repeat_times, repeat_params=None):
@@ -204,5 +237,5 @@ def _bilinear_cost(op, hw):
 
 
 define("v1.bilinear_interpolation", cost=_bilinear_cost)
-for _name in ("gather", "gatherb", "brcb", "gather_mask"):
+for _name in ("gather", "scatter", "gatherb", "brcb", "gather_mask"):
     define("v1." + _name, cost=vector_cost())

@@ -100,3 +100,10 @@ def _fused_cast(eng, op):
         if op.name != "mul_cast":
             r = np.maximum(r, u.dtype.type(0))
     d[di] = convert(r, d.dtype, "CAST_RINT")
+
+
+@impl("scalar_cast")
+def _scalar_cast(eng, op):
+    a = op.attrs
+    v = convert(np.array([a["value"]], np.float32), np.dtype(a["dtype"]), a["round"])[0]
+    return int(v) if v.dtype.kind == "i" else float(v)

@@ -1,4 +1,4 @@
-"""Element math of v1 gathers: elements and blocks at byte offsets read from memory (each offset checked
+"""Element math of v1 gathers and scatters: elements and blocks at byte offsets read from memory (each offset checked
 against the source tensor at the instruction's line), block broadcasts, and pattern-selected packing."""
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from .impls import elements, impl
 
 
 def _offsets_within(op, src, offs, unit, what):
-    """Byte offsets into ``src``: whole elements, and ``unit`` bytes from each inside the tensor."""
+    """Byte offsets into ``src`` (a gather's source, a scatter's destination): whole elements, and ``unit`` bytes
+    from each inside the tensor."""
     size = src.size * src.itemsize
     bad = (offs % src.itemsize != 0) | (offs + unit > size)
     if bad.any():
         k = int(np.nonzero(bad)[0][0])
         raise located(KernelRuntimeError, op.loc, f"{op.name}: {what} {k} is byte offset {int(offs[k])}, which is "
                       f"{'not a whole ' + str(src.dtype) + ' element' if offs[k] % src.itemsize else 'past the end'}"
-                      f" of the source ({size} bytes, {src.owner})",
+                      f" of the {'destination' if op.name == 'scatter' else 'source'} ({size} bytes, {src.owner})",
                       "offsets count bytes from the source's start: multiply element indices by the element size",
                       "BoundsError")
 
@@ -32,6 +33,19 @@ def _gather(eng, op):
     x, xb = eng.view(src)
     d, di = elements(eng, a["dst"], a["idx"], a["count"])
     d[di] = x[xb + offs // src.itemsize]
+
+
+@impl("scatter")
+def _scatter(eng, op):
+    a = op.attrs
+    o, ob = eng.view(a["offset"])
+    oi = slice(ob, ob + a["count"]) if a["oidx"] is None else ob + a["oidx"]
+    offs = o[oi].astype(np.int64) + a["base"]
+    dst = a["dst"]
+    _offsets_within(op, dst, offs, dst.itemsize, "offset")
+    x, xi = elements(eng, a["src"], a["idx"], a["count"])
+    d, db = eng.view(dst)
+    d[db + offs // dst.itemsize] = x[xi]
 
 
 @impl("gatherb")
