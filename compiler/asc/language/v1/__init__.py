@@ -27,6 +27,7 @@ from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block
                      reduce_min, reduce_sum)
 from .conversion import cast, add_relu_cast, sub_relu_cast, mul_cast  # noqa: F401
 from .transpose import transpose, trans_data_to_5hd  # noqa: F401
+from .sort import sort32, mrg_sort, get_mrg_sort_result, MrgSortSrcList, MrgSort4Info  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TBuf, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .struct import Struct, Field, StructField  # noqa: F401
@@ -54,5 +55,6 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "set_store_atomic_config get_store_atomic_config AtomicDtype AtomicOp scalar_cast scalar_get_sff_value "
            "scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit "
+           "sort32 mrg_sort get_mrg_sort_result MrgSortSrcList MrgSort4Info "
            "ascend_is_aic ascend_is_aiv").split()
 __all__ = list(EXPORTS)

@@ -19,17 +19,17 @@ set_load_data_repeat
 get_sub_block_idx get_sub_block_num get_system_cycle get_task_ratio trap add_deq_relu 
        
          
-   get_mrg_sort_result get_sort_len get_sort_offset
-mrg_sort mrg_sort4 proposal_concat proposal_extract rp_sort16 sort32 sort  
+    get_sort_len get_sort_offset
+ mrg_sort4 proposal_concat proposal_extract rp_sort16  sort  
       
       cast_deq set_deq_scale
  AippInputFormat BlockMode CacheLine CacheMode CacheRwMode  CO2Layout
 DataFormat DcciDst DeqScale  Hardware MemDsbT pad_t   
 BatchMode IterateMode ScheduleType  QuantModes MatmulConfigMode 
-  LocalMemAllocator inline MrgSortSrcList  CheckLocalMemoryIAParam
+  LocalMemAllocator inline   CheckLocalMemoryIAParam
  DataCopyEnhancedParams   
 FixpipeConfig FixpipeParamsV220   InitConstValueParams LoadData2DParams
-LoadImageToLocalParams MmadParams MrgSort4Info Nd2NzParams SliceInfo  
+LoadImageToLocalParams MmadParams  Nd2NzParams SliceInfo  
 Nz2NdParamsFull DataCopyCO12DstParams LoadData2DParamsV2 LoadData2dTransposeParams LoadData2dTransposeParamsV2
 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro LoadDataRepeatParam get_shape_size VdeqInfo
 AippParams AippPaddingParams AippSwapParams AippSingleLineParams AippDataTypeConvParams

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 # each module registers its family's impls
 from . import compute, compute_cmpsel, compute_convert, compute_elementwise, compute_gather, compute_layout  # noqa: F401
-from . import compute_move, compute_reduce  # noqa: F401
+from . import compute_move, compute_reduce, compute_sort  # noqa: F401
 from . import cube  # noqa: F401
 from .impls import IMPLS, PURE  # noqa: F401
