@@ -121,3 +121,20 @@ def test_set_vector_mask_len_outside_the_repeat_is_rejected():
         asc.set_vector_mask(65, dtype=asc.float32, mode=asc.MaskMode.NORMAL)
     with pytest.raises(ValueError, match=r"len 65 is outside \[1, 64\] for float32"):
         run(body, x, None, None, x.copy())
+
+
+def test_a_destination_partly_overlapping_its_source_is_rejected_the_same_address_is_not():
+    import asc.runtime.config as config
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    x = np.arange(128, dtype=np.float32)
+
+    def in_place(a, b, m, d):
+        asc.adds(a, a, 1, 128)
+        asc.adds(d, a, 0, 128)
+    np.testing.assert_array_equal(run(in_place, x, None, None, np.zeros(128, np.float32)), x + 1)
+
+    def shifted(a, b, m, d):
+        asc.adds(a[8:], a, 1, 64)
+    with pytest.raises(ValueError, match=r"adds: the destination \(bytes \[32, 288\) of UB\) partly overlaps a "
+                                         r"source \(bytes \[0, 256\)\) in \[32, 256\)"):
+        run(shifted, x, None, None, np.zeros(128, np.float32))

@@ -81,6 +81,22 @@ def dtypes_in(name, valid, **tensors):
                         f"{name} takes {what} of {', '.join(allowed)}")
 
 
+def overlap(name, dst, writes, sources):
+    """Ascend C's address-overlap rule: a source may be the destination itself (the same start), never a
+    partly overlapping range of it. ``sources``: (tensor, its regions) pairs."""
+    for t, regs in sources:
+        if t.space != dst.space or t.addr == dst.addr:
+            continue
+        for w in writes:
+            for r in regs:
+                if r.lo < w.hi and w.lo < r.hi:
+                    lo, hi = max(r.lo, w.lo), min(r.hi, w.hi)
+                    raise error(ValueError, f"{name}: the destination (bytes [{w.lo}, {w.hi}) of {dst.space}) "
+                                f"partly overlaps a source (bytes [{r.lo}, {r.hi})) in [{lo}, {hi})",
+                                "use the source itself as the destination (the same address), or a separate "
+                                "buffer")
+
+
 def local(name, *tensors):
     for t in tensors:
         if not isinstance(t, LocalTensor):
@@ -360,8 +376,10 @@ def vector_op(name, dst, srcs, form, params_cls=BinaryRepeatParams, scalar=None,
     strides = param_strides(form.repeat_params, len(tensors)) if form.count is None else None
     a = resolve(name, form, tensors, strides, lane_itemsize)
     idx = a.idx or [None] * len(tensors)
-    reads = [r for t, ix in zip(srcs, idx[1:]) for r in operand_regions(t, ix, a.count)]
+    per_src = [(t, operand_regions(t, ix, a.count)) for t, ix in zip(srcs, idx[1:])]
+    reads = [r for _, regs in per_src for r in regs]
     writes = list(operand_regions(dst, idx[0], a.count))
+    overlap(name, dst, writes, per_src)
     if reads_dst:
         reads.extend(writes)
     attrs = {"dst": dst, "srcs": list(srcs), "idx": a.idx, "count": a.count, "scalar": scalar, "form": a.form,
