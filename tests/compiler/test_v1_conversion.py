@@ -134,3 +134,32 @@ def test_cast_float_to_bfloat16_by_mode(platform, mode, want):
         asc.cast(d, a, getattr(asc.RoundMode, mode), 64)
     got = run(body, x, None, None, np.zeros(64, ml_dtypes.bfloat16))
     np.testing.assert_array_equal(got[:2].astype(np.float64), want)
+
+
+def test_dequantising_conversions_scale_by_the_deq_register(platform):
+    x = np.resize(np.array([-300, -3, 0, 5, 7, 1000, 32767, -32768], np.int16), 128)
+
+    def body(a, b, m, d):
+        asc.set_deq_scale(0.5, 3, True)
+        asc.cast_deq(d, a, count=128, is_vec_deq=False, half_block=True)
+    got = run(body, x, None, None, np.full(256, 99, np.int8))
+    want = np.clip(np.rint(x.astype(np.float32) * 0.5 + 3), -128, 127).astype(np.int8)
+    blocks = got.reshape(8, 32)
+    np.testing.assert_array_equal(blocks[:, :16].reshape(-1), want)    # each source block's 16 results
+    assert (blocks[:, 16:] == 99).all()                                  # in the lower half of its block
+
+    big = np.resize(np.array([1, -7, 100000, 3], np.int32), 64)
+
+    def body_add(a, b, m, d):
+        asc.set_deq_scale(0.25)
+        asc.add_deq_relu(d, a, b, 64)
+    got = run(body_add, big, big, None, np.zeros(64, np.float16))
+    np.testing.assert_array_equal(got, np.maximum((2 * big).astype(np.float32) * np.float32(0.25), 0)
+                                  .astype(np.float16))
+
+    def body_cast(a, b, m, d):
+        asc.set_deq_scale(2.0)
+        asc.cast(d, a, asc.RoundMode.CAST_NONE, 64)
+    got = run(body_cast, big, None, None, np.zeros(64, np.float16))
+    with np.errstate(over="ignore"):                 # 200000 is past half's range: inf
+        np.testing.assert_array_equal(got, (big.astype(np.float32) * 2).astype(np.float16))

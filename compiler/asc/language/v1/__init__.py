@@ -25,7 +25,8 @@ from .gather import (bilinear_interpolation, gather, scatter, gatherb, brcb, gat
 from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max,  # noqa: F401
                      block_reduce_min, block_reduce_sum, pair_reduce_sum, repeat_reduce_sum, reduce_max,
                      reduce_min, reduce_sum)
-from .conversion import cast, add_relu_cast, sub_relu_cast, mul_cast  # noqa: F401
+from .conversion import (cast, cast_deq, set_deq_scale, add_deq_relu, add_relu_cast, sub_relu_cast,  # noqa: F401
+                         mul_cast)
 from .transpose import transpose, trans_data_to_5hd  # noqa: F401
 from .sort import sort32, mrg_sort, get_mrg_sort_result, MrgSortSrcList, MrgSort4Info  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
@@ -49,7 +50,7 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "bilinear_interpolation gather scatter gatherb brcb gather_mask get_gather_mask_remain_count "
            "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum "
            "pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
-           "cast add_relu_cast sub_relu_cast mul_cast "
+           "cast cast_deq set_deq_scale add_deq_relu add_relu_cast sub_relu_cast mul_cast "
            "compare compare_scalar select get_cmp_mask set_cmp_mask transpose trans_data_to_5hd TransposeType "
            "TransposeParamsExt TransDataTo5HDParams "
            "TPipe TQue TBuf get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "

@@ -75,16 +75,30 @@ def convert(x, dtype, mode):
         return x.astype(dtype)
 
 
-@impl("cast", pure=True)
+def dequantise(x, scale, offset, dtype):
+    """``x * scale + offset`` (computed in float32) converted to ``dtype`` half-to-even, saturating."""
+    v = x.astype(np.float32) * np.float32(scale) + np.float32(offset)
+    return convert(v, dtype, "CAST_RINT")
+
+
+@impl("cast", "cast_deq", pure=True)
 def _cast(eng, op):
     a = op.attrs
     idx = a["idx"] or [None, None]
+    if op.name == "cast_deq" and a["dst"].np_dtype.itemsize == 1:      # int16 -> int8: byte positions
+        d, db = eng.byte_view(a["dst"])
+        x, xi = elements(eng, a["srcs"][0], idx[1], a["count"])
+        d[db + idx[0]] = dequantise(x[xi], a["scale"], a["offset"], a["dst"].np_dtype).view(np.uint8)
+        return
     d, di = elements(eng, a["dst"], idx[0], a["count"])
     x, xi = elements(eng, a["srcs"][0], idx[1], a["count"])
-    d[di] = convert(x[xi], d.dtype, a["round"])
+    if "scale" in a:
+        d[di] = dequantise(x[xi], a["scale"], a.get("offset", 0), d.dtype)
+    else:
+        d[di] = convert(x[xi], d.dtype, a["round"])
 
 
-@impl("add_relu_cast", "sub_relu_cast", "mul_cast", pure=True)
+@impl("add_relu_cast", "sub_relu_cast", "mul_cast", "add_deq_relu", pure=True)
 def _fused_cast(eng, op):
     a = op.attrs
     idx = a["idx"] or [None] * 3
@@ -94,6 +108,9 @@ def _fused_cast(eng, op):
     with np.errstate(all="ignore"):
         u, v = x[xi], y[yi]
         wide = np.float32 if u.dtype.kind == "f" else np.int32
+        if op.name == "add_deq_relu":       # the int32 sum dequantised, then relu, in half
+            d[di] = np.maximum(dequantise(u.astype(np.int64) + v, a["scale"], 0, d.dtype), d.dtype.type(0))
+            return
         r = u.astype(wide) * v.astype(wide) if op.name == "mul_cast" else \
             u.astype(wide) + v.astype(wide) if op.name == "add_relu_cast" else u.astype(wide) - v.astype(wide)
         r = r.astype(u.dtype)                 # computed in the sources' type
