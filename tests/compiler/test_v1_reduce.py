@@ -147,3 +147,37 @@ def test_reduce_sum_count_form_adds_repeats_in_order(platform):
     for p in per[1:]:
         acc = np.float16(np.float32(acc) + np.float32(p))
     assert got == acc
+
+
+@asc.jit
+def families(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * 128, 128)
+    z_gm.set_global_buffer(z + b * 32, 32)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 128)
+    d = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 512, 32)
+    asc.data_copy(a, x_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.duplicate(d, 0.0, 32)
+    asc.whole_reduce_sum(d, a, 64, 2, 1, 1, 8)
+    asc.cast(d[8:], a, asc.RoundMode.CAST_FLOOR, 8)
+    asc.block_reduce_max(d[16:], a, 1, 64, 1, 1, 8)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, d, 32)
+
+
+def test_a_repeated_launch_of_the_families_replays_with_its_own_data(platform):
+    """The second launch of one structure runs the recorded ops on its own buffers (replay.py)."""
+    for seed in (1, 2, 3):
+        xs = np.random.default_rng(seed).random(4 * 128).astype(np.float32) * 10
+        zs = np.zeros(4 * 32, np.float32)
+        families[4](xs, zs)
+        for x, z in zip(xs.reshape(4, 128), zs.reshape(4, 32)):
+            assert z[0] == tree(x[:64], np.float32) and z[1] == tree(x[64:], np.float32)
+            np.testing.assert_array_equal(z[8:16], np.floor(x[:8]))
+            np.testing.assert_array_equal(z[16:24], x[:64].reshape(8, 8).max(axis=1))
+    assert any(t is not None for t in families.__dict__.get("_v1_tapes", {}).values())   # it was replayed
