@@ -180,8 +180,7 @@ def _bits(name, mask, lanes):
         if not 1 <= len(words) <= 2:
             raise error(ValueError, f"{name}: a mask list has 1 or 2 words, got {len(words)}",
                         "pass [low] or [low, high] (bit i of the list selects element i of a repeat)")
-        value = words[0] | (words[1] << 64 if len(words) > 1 else 0)
-        m = (value >> np.arange(lanes, dtype=object) & 1).astype(bool)
+        m = _lanes_of_words(words[0], words[1] if len(words) > 1 else 0, lanes)
         if not m.any():
             raise error(ValueError, f"{name}: the mask list selects none of the {lanes} lanes of a repeat",
                         "set at least one bit below the repeat's lane count")
@@ -193,9 +192,14 @@ def _bits(name, mask, lanes):
     return np.arange(lanes) < m
 
 
+def _lanes_of_words(lo, hi, lanes):
+    """Lane i active when bit i of the 128-bit (lo, hi) mask is set."""
+    raw = np.array([lo, hi], dtype=np.uint64).view(np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:lanes].astype(bool)
+
+
 def _register_bits(reg, lanes):
-    value = reg.lo | (reg.hi << 64)
-    return (value >> np.arange(lanes, dtype=object) & 1).astype(bool)
+    return _lanes_of_words(reg.lo, reg.hi, lanes)
 
 
 def bind(name, params, args, kwargs, usage):
@@ -331,8 +335,8 @@ def resolve(name, f, tensors, strides, lane_itemsize=None):
         return Addressing(idx, n, rt, active, "counter", rt)
     if f.is_set_mask:
         active = _bits(name, f.mask, lanes)
-        value = int(sum(1 << int(i) for i in np.nonzero(active)[0]))
-        reg.lo, reg.hi = value & FULL, value >> 64
+        words = np.packbits(np.pad(active, (0, 128 - lanes)), bitorder="little").view(np.uint64)
+        reg.lo, reg.hi = int(words[0]), int(words[1])
     else:
         active = _register_bits(reg, lanes)
         if not active.any():
