@@ -156,3 +156,25 @@ def test_store_atomic_config_is_the_atomic_mode(platform):
     k[1](x, z)
     assert got == [(0, 0), (1, 0)]
     np.testing.assert_array_equal(z, x + 10)
+
+
+def test_set_pad_value_fills_the_padding_of_a_copy_without_its_own_value(platform):
+    @asc.jit
+    def k(x: asc.GlobalAddress, z: asc.GlobalAddress):
+        x_gm = asc.GlobalTensor()
+        z_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        z_gm.set_global_buffer(z)
+        ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+        asc.set_pad_value(-5.0, asc.TPosition.VECIN)
+        asc.data_copy_pad(ub, x_gm, asc.DataCopyExtParams(2, 12, 0, 0, 0),
+                          asc.DataCopyPadExtParams(x.dtype, False, 1, 2, 0))
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm, ub, 16)
+    x = np.arange(64, dtype=np.float32) + 1
+    z = np.zeros(64, np.float32)
+    k[1](x, z)
+    row = lambda r: [-5, *x[3 * r: 3 * r + 3], -5, -5]           # noqa: E731  (left 1, 3 values, right 2)
+    np.testing.assert_array_equal(z[:6], row(0))
+    np.testing.assert_array_equal(z[8:14], row(1))                # rows on 32-byte blocks

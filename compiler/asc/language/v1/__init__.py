@@ -12,7 +12,7 @@ from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, Gath
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
                             set_atomic_min, set_atomic_none, set_atomic_type, set_store_atomic_config,
-                            get_store_atomic_config)
+                            get_store_atomic_config, set_pad_value)
 from .scalar_unit import (scalar_cast, scalar_get_sff_value, scalar_get_count_of_value,  # noqa: F401
                           scalar_count_leading_zero, count_bits_cnt_same_as_sign_bit)
 from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
@@ -41,7 +41,7 @@ EXPORTS = ("HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOT
            "BinaryRepeatParams UnaryRepeatParams GatherRepeatParams BrcbRepeatParams GatherMaskParams "
            "MaskMode GatherMaskMode CMPMODE SelMode ReduceOrder RoundMode "
            "set_mask_count set_mask_norm set_vector_mask reset_mask "
-           "data_copy data_copy_pad copy set_atomic_add set_atomic_max set_atomic_min set_atomic_none set_atomic_type "
+           "data_copy data_copy_pad set_pad_value copy set_atomic_add set_atomic_max set_atomic_min set_atomic_none set_atomic_type "
            "CopyRepeatParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams set_flag wait_flag pipe_barrier "
            "add sub mul div max min add_relu sub_relu bitwise_and bitwise_or fused_mul_add mul_add_dst "
            "fused_mul_add_relu "

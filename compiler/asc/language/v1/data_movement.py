@@ -148,19 +148,39 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     _issue(PipeOp("data_copy", pipe, reads, writes, attrs, user_loc()))
 
 
-def _pad_params(p, dtype):
+_PAD_VALUE = weakref.WeakKeyDictionary()       # block -> {position name: value} set by set_pad_value
+
+
+def set_pad_value(padding_value, pos=None):
+    """``set_pad_value(value[, pos])``: the value ``data_copy_pad`` pads GM -> VECIN / VECOUT rows with when its
+    pad parameters do not give one (``is_pad`` False); ``pos`` MAX (the default) sets both."""
+    from .enums import TPosition
+    p = TPosition.MAX if pos is None else TPosition(int(pos))
+    if p not in (TPosition.MAX, TPosition.VECIN, TPosition.VECOUT):
+        raise error(ValueError, "set_pad_value(): pos must be one of [TPosition.MAX, TPosition.VECIN, "
+                    "TPosition.VECOUT]", "pad VECIN or VECOUT rows (MAX: both)")
+    values = _PAD_VALUE.setdefault(_block(), {})
+    for name in (("VECIN", "VECOUT") if p == TPosition.MAX else (p.name,)):
+        values[name] = padding_value
+
+
+def _pad_params(p, dst):
     if p is None:
         return False, 0, 0, 0
     if isinstance(p, DataCopyPadParams) and p.is_pad and p.padding_value:
         raise error(ValueError, "DataCopyPadParams pads with 0 only", "use DataCopyPadExtParams for another value")
-    return bool(p.is_pad), int(p.left_padding), int(p.right_padding), p.padding_value
+    if not p.is_pad:                                # the value set_pad_value gave this position, if any
+        value = _PAD_VALUE.get(_block(), {}).get(getattr(dst, "position", ""))
+        return value is not None, int(p.left_padding), int(p.right_padding), value
+    return True, int(p.left_padding), int(p.right_padding), p.padding_value
 
 
 def data_copy_pad(dst, src, data_copy_params, pad_params=None, *args, **kwargs):
     """``data_copy_pad(dst, src, DataCopyExtParams | DataCopyParams[, pad_params])``: ``block_count`` rows of
     ``block_len`` bytes. GM -> local: GM rows ``src_stride`` bytes apart, each local row starting on a 32-byte
     block (``dst_stride`` blocks between rows) after ``left_padding`` elements and followed by
-    ``right_padding`` ones (set to ``padding_value`` when ``is_pad``, else undefined); local -> GM: local rows
+    ``right_padding`` ones (set to ``padding_value`` when ``is_pad``, else to ``set_pad_value``'s value for the
+    position, else undefined); local -> GM: local rows
     on 32-byte blocks (``src_stride`` blocks between), GM rows exactly ``block_len`` bytes, ``dst_stride``
     bytes apart."""
     name = "data_copy_pad"
@@ -187,7 +207,7 @@ def data_copy_pad(dst, src, data_copy_params, pad_params=None, *args, **kwargs):
     if n % isz:
         raise error(ValueError, f"{name}: block_len {n} bytes is not a whole number of {src.dtype} elements",
                     f"give block_len in bytes, a multiple of {isz}")
-    is_pad, left, right, value = _pad_params(pad_params, src.dtype)
+    is_pad, left, right, value = _pad_params(pad_params, dst)
     if max(left, right) * isz > 32:
         raise error(ValueError, f"{name}: padding of {max(left, right)} elements is {max(left, right) * isz} bytes, "
                     "more than 32", f"pad at most {32 // isz} elements of {src.dtype} on each side")
