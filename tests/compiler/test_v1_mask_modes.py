@@ -138,3 +138,32 @@ def test_a_destination_partly_overlapping_its_source_is_rejected_the_same_addres
     with pytest.raises(ValueError, match=r"adds: the destination \(bytes \[32, 288\) of UB\) partly overlaps a "
                                          r"source \(bytes \[0, 256\)\) in \[32, 256\)"):
         run(shifted, x, None, None, np.zeros(128, np.float32))
+
+
+@asc.jit
+def strided_to_the_end(x: asc.GlobalAddress, z: asc.GlobalAddress, repeats: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    cap = asc.property(asc.TOTAL_UB_SIZE)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+    d = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, cap - 3 * 512 + 256, 64)  # its last block: UB's last
+    asc.data_copy(a, x_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(d, a, 1.0, 64, repeats, asc.UnaryRepeatParams(1, 1, 16, 0))   # repeats 512 bytes apart
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, d, 64)
+
+
+def test_the_last_repeat_with_a_stride_reaches_the_end_of_ub_and_one_more_is_past_it(platform):
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros(64, np.float32)
+    strided_to_the_end[1](x, z, 3)                  # repeat 2 writes UB's last 256 bytes
+    np.testing.assert_array_equal(z, x + 1)
+    cap = {"Ascend910B1": 192, "Ascend950PR_9599": 248}[platform.value] * 1024
+    with pytest.raises(Exception, match=rf"adds touches bytes \[{cap - 1280}, {cap + 512}\) of UB .* which has "
+                       rf"{cap} bytes"):
+        strided_to_the_end[1](x, z, 4)
