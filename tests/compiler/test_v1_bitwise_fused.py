@@ -76,3 +76,36 @@ def test_bitwise_on_float_is_rejected_with_pyascs_message():
         asc.bitwise_and(d, a, b, 64)
     with pytest.raises(TypeError, match="Invalid dst data type, got float32, expect one of int16, uint16"):
         run(body, x, x, None, x.copy())
+
+
+SPELLINGS = {
+    "whole_reduce_max": [lambda d, a: asc.whole_reduce_max(d, a, 64, 2, 1, 1, 8, asc.ReduceOrder.ORDER_VALUE_INDEX),
+                         lambda d, a: asc.whole_reduce_max(d, a, mask=64, repeat_time=2, dst_rep_stride=1,
+                                                           src_blk_stride=1, src_rep_stride=8)],
+    "block_reduce_sum": [lambda d, a: asc.block_reduce_sum(d, a, 2, [2 ** 64 - 1], 1, 1, 8),
+                         lambda d, a: asc.block_reduce_sum(d, a, repeat=2, mask=64, dst_rep_stride=1,
+                                                           src_blk_stride=1, src_rep_stride=8)],
+    "adds": [lambda d, a: asc.adds(d, a, 2.0, 128),
+             lambda d, a: asc.adds(d, a, 2.0, count=128),
+             lambda d, a: asc.adds(d, a, 2.0, 64, 2, asc.UnaryRepeatParams()),
+             lambda d, a: asc.adds(d, a, 2.0, mask=[2 ** 64 - 1], repeat_times=2, repeat_params=asc.UnaryRepeatParams(),
+                                   is_set_mask=True)],
+    "cast": [lambda d, a: asc.cast(d, a, asc.RoundMode.CAST_RINT, 128),
+             lambda d, a: asc.cast(d, a, round_mode=asc.RoundMode.CAST_RINT, count=128),
+             lambda d, a: asc.cast(d, a, asc.RoundMode.CAST_RINT, 64, 2, asc.UnaryRepeatParams(1, 1, 8, 8), True)],
+}
+
+
+@pytest.mark.parametrize("op", list(SPELLINGS))
+def test_positional_and_keyword_spellings_agree(op):
+    import asc.runtime.config as config
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    x = np.random.default_rng(17).random(128).astype(np.float32) * 9
+    outs = []
+    for spell in SPELLINGS[op]:
+        def body(a, b, m, d, spell=spell):
+            spell(d, a)
+        outs.append(run(body, x, None, None, np.zeros(128, np.float32)))
+    assert outs[0].any()
+    for o in outs[1:]:
+        np.testing.assert_array_equal(o, outs[0])
