@@ -145,3 +145,18 @@ def test_select_rejects_a_scalar_outside_mode_1():
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     with pytest.raises(TypeError, match="VSEL_TENSOR_TENSOR_MODE takes a LocalTensor src1"):
         run(body, x, x, np.zeros(32, np.uint8), np.zeros(64, np.float32))
+
+
+def test_select_count_form_takes_a_partial_repeat(platform):
+    n = 40                                         # 160 bytes of float: not a whole repeat
+    x = np.arange(64, dtype=np.float32)
+    y = -x
+    sel = np.zeros(32, np.uint8)
+    sel[0] = 0b10110001
+
+    def body(a, b, m, d):
+        asc.select(d, m, a, b, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, n)
+    got = run(body, x, y, sel, np.full(64, 7, np.float32))
+    bits = np.unpackbits(sel, bitorder="little")[:n].astype(bool)
+    np.testing.assert_array_equal(got[:n], np.where(bits, x[:n], y[:n]))
+    assert (got[n:] == 7).all()                    # one element past the count: untouched

@@ -146,7 +146,6 @@ def select(dst, *args, **kwargs):
     one_type("select", *tensors)
     local("select", *tensors)
     aligned("select", *tensors)
-    _count_256("select", f, dst)
     isz = dst.itemsize
     strides = param_strides(f.repeat_params, 3) if f.count is None else None
     if strides is not None and scalar is not None:
