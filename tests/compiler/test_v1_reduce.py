@@ -181,3 +181,15 @@ def test_a_repeated_launch_of_the_families_replays_with_its_own_data(platform):
             np.testing.assert_array_equal(z[8:16], np.floor(x[:8]))
             np.testing.assert_array_equal(z[16:24], x[:64].reshape(8, 8).max(axis=1))
     assert any(t is not None for t in families.__dict__.get("_v1_tapes", {}).values())   # it was replayed
+
+
+def test_an_order_that_is_not_a_reduce_order_is_an_error_at_the_line():
+    import asc.runtime.config as config
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    x = np.zeros(64, np.float32)
+
+    def body(a, b, m, d):
+        asc.whole_reduce_max(d, a, 64, 1, 1, 1, 8, order=7)
+    line = body.__code__.co_firstlineno + 1
+    with pytest.raises(ValueError, match=rf"test_v1_reduce.py:{line}: whole_reduce_max: order 7 is not a ReduceOrder"):
+        run(body, x, None, None, np.zeros(64, np.float32))

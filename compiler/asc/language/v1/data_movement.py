@@ -155,7 +155,10 @@ def set_pad_value(padding_value, pos=None):
     """``set_pad_value(value[, pos])``: the value ``data_copy_pad`` pads GM -> VECIN / VECOUT rows with when its
     pad parameters do not give one (``is_pad`` False); ``pos`` MAX (the default) sets both."""
     from .enums import TPosition
-    p = TPosition.MAX if pos is None else TPosition(int(pos))
+    try:
+        p = TPosition.MAX if pos is None else TPosition(int(pos))
+    except (TypeError, ValueError):
+        p = None
     if p not in (TPosition.MAX, TPosition.VECIN, TPosition.VECOUT):
         raise error(ValueError, "set_pad_value(): pos must be one of [TPosition.MAX, TPosition.VECIN, "
                     "TPosition.VECOUT]", "pad VECIN or VECOUT rows (MAX: both)")

@@ -78,7 +78,12 @@ def _whole_reduce(kind):
         grid, valid, a = _grid(name, f, src, p["src_blk_stride"], p["src_rep_stride"])
         drs = _stride(name, "dst_rep_stride", p["dst_rep_stride"])
         isz = dst.itemsize
-        order = ReduceOrder(int(p.get("order", 2)))
+        try:
+            order = ReduceOrder(int(p.get("order", 2)))
+        except (TypeError, ValueError):
+            raise error(ValueError, f"{name}: order {p.get('order')!r} is not a ReduceOrder",
+                        "pass asc.ReduceOrder.ORDER_VALUE_INDEX, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE or "
+                        "ORDER_ONLY_INDEX") from None
         if kind == "sum":
             order = ReduceOrder.ORDER_ONLY_VALUE
         width = {ReduceOrder.ORDER_ONLY_VALUE: isz, ReduceOrder.ORDER_ONLY_INDEX: 4}.get(order, 2 * isz)

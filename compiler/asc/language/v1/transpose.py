@@ -42,7 +42,12 @@ def transpose(dst, src, shared_tmp_buffer=None, params=None):
             raise error(TypeError, f"shared_tmp_buffer must have dtype uint8, got {shared_tmp_buffer.dtype}",
                         "declare the temporary buffer as uint8")
         p = params or TransposeParamsExt()
-        kind = TransposeType(int(p.transpose_type))
+        try:
+            kind = TransposeType(int(p.transpose_type))
+        except (TypeError, ValueError):
+            raise error(ValueError, f"{name}: transpose_type {p.transpose_type!r} is not a TransposeType",
+                        "pass asc.TransposeType.TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC or "
+                        "TRANSPOSE_NHWC2NCHW") from None
         if kind in (TransposeType.TRANSPOSE_NCHW2NHWC, TransposeType.TRANSPOSE_NHWC2NCHW):
             n, c, h, w = (int(v) for v in (p.n_size, p.c_size, p.h_size, p.w_size))
             if min(n, c, h, w) < 1:
