@@ -110,7 +110,8 @@ def test_compare_into_the_register_then_select_by_it(platform):
 
     def body(a, b, m, d):
         asc.compare(a, b, asc.CMPMODE.LT, mask=64, repeat_params=asc.BinaryRepeatParams())
-        asc.select(d, a, b, repeat_times=1, repeat_params=asc.BinaryRepeatParams(), sel_mode=asc.SelMode.VSEL_CMPMASK_SPR)
+        asc.select(d, a, b, repeat_times=1, repeat_params=asc.BinaryRepeatParams(),
+                   sel_mode=asc.SelMode.VSEL_CMPMASK_SPR)
     np.testing.assert_array_equal(run(body, x, y, None, z), np.where(x < 10, x, y))
 
     def body_get(a, b, m, d):
@@ -130,7 +131,8 @@ def test_set_cmp_mask_feeds_the_register_select(platform):
 
     def body(a, b, m, d):
         asc.set_cmp_mask(m)
-        asc.select(d, a, b, repeat_times=1, repeat_params=asc.BinaryRepeatParams(), sel_mode=asc.SelMode.VSEL_CMPMASK_SPR)
+        asc.select(d, a, b, repeat_times=1, repeat_params=asc.BinaryRepeatParams(),
+                   sel_mode=asc.SelMode.VSEL_CMPMASK_SPR)
     want = y.copy()
     want[[0, 63]] = x[[0, 63]]
     np.testing.assert_array_equal(run(body, x, y, sel, np.zeros(n, np.float32)), want)

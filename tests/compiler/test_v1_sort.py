@@ -11,7 +11,8 @@ from v1_family_kit import platform, run  # noqa: F401  (platform: a fixture)
 
 def _records(raw, dtype):
     rec = raw.view(np.uint8).reshape(-1, 8)
-    return rec[:, :np.dtype(dtype).itemsize].copy().view(dtype).reshape(-1), rec[:, 4:].copy().view(np.uint32).reshape(-1)
+    scores = rec[:, :np.dtype(dtype).itemsize].copy().view(dtype).reshape(-1)
+    return scores, rec[:, 4:].copy().view(np.uint32).reshape(-1)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])

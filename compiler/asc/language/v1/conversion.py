@@ -3,7 +3,8 @@ with its rounding modes (CAST_NONE: exact where the conversion is exact, else as
 even; FLOOR; CEIL; ROUND: half away from zero; TRUNC; ODD: round to odd), integers saturating; and the fused
 ``add_relu_cast`` / ``sub_relu_cast`` / ``mul_cast`` (computed in the source type, then converted with
 CAST_RINT); the dequantising ``cast_deq``, ``add_deq_relu`` and int32 -> half ``cast`` scale by the block's
-DEQSCALE register (``set_deq_scale``). Each operand is addressed with its own element size; a repeat holds 256 bytes of the wider one.
+DEQSCALE register (``set_deq_scale``). Each operand is addressed with its own element size; a repeat holds
+256 bytes of the wider one.
 Element math in ``sim/pipes/compute_convert.py``."""
 from __future__ import annotations
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 import math
 import weakref
 
-import numpy as np
-
 from ...ir.pipe_ops import PipeOp, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .addressing import aligned as _aligned, field_range as _field_range, issue as _issue, one_type as _one_type
-from .addressing import Form, dtypes_in, parse_form, vector_cost, vector_op
+from .addressing import dtypes_in, parse_form, vector_cost, vector_op
 from .addressing import whole as _whole
 from .params import (CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
                      DataCopyParams)

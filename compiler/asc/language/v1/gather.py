@@ -1,8 +1,9 @@
-"""v1 gathering instructions: ``gather`` / ``scatter`` (elements at byte offsets), ``gatherb`` (32-byte blocks at byte
-offsets), ``brcb`` (each of 8 elements broadcast over a block), ``gather_mask`` (the elements a bit pattern
-selects, packed; it returns their number, also ``get_gather_mask_remain_count()``) and
-``bilinear_interpolation``. Where the offsets point is data, so each reads (scatter: writes) its whole source (destination) tensor; the
-engine checks every offset against it. Element math in ``sim/pipes/compute_gather.py``."""
+"""v1 gathering instructions: ``gather`` / ``scatter`` (elements at byte offsets), ``gatherb`` (32-byte
+blocks at byte offsets), ``brcb`` (each of 8 elements broadcast over a block), ``gather_mask`` (the elements
+a bit pattern selects, packed; it returns their number, also ``get_gather_mask_remain_count()``) and
+``bilinear_interpolation``. Where the offsets point is data, so each reads (scatter: writes) its whole source
+(destination) tensor; the engine checks every offset against it. Element math in
+``sim/pipes/compute_gather.py``."""
 from __future__ import annotations
 
 import weakref

@@ -3,7 +3,7 @@ the uniform-block runner execute ops through it)."""
 from __future__ import annotations
 
 # each module registers its family's impls
-from . import compute, compute_cmpsel, compute_convert, compute_elementwise, compute_gather, compute_layout  # noqa: F401
-from . import compute_move, compute_reduce, compute_sort  # noqa: F401
+from . import compute, compute_cmpsel, compute_convert, compute_elementwise  # noqa: F401
+from . import compute_gather, compute_layout, compute_move, compute_reduce, compute_sort  # noqa: F401
 from . import cube  # noqa: F401
 from .impls import IMPLS, PURE  # noqa: F401
