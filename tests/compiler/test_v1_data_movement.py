@@ -178,3 +178,28 @@ def test_set_pad_value_fills_the_padding_of_a_copy_without_its_own_value(platfor
     row = lambda r: [-5, *x[3 * r: 3 * r + 3], -5, -5]           # noqa: E731  (left 1, 3 values, right 2)
     np.testing.assert_array_equal(z[:6], row(0))
     np.testing.assert_array_equal(z[8:14], row(1))                # rows on 32-byte blocks
+
+
+def test_data_copy_pad_launched_again_replays_with_the_new_data(platform):
+    for k in range(3):
+        x = np.arange(4 * 64, dtype=np.float32) + 10 * k
+        z = np.full(4 * 4, -1, np.float32)          # every element written: a launch without warnings
+        pad_multi[4](x, z)
+        for b in range(4):
+            np.testing.assert_array_equal(z[b * 4:(b + 1) * 4], [*x[b * 64: b * 64 + 3], 7])
+    assert any(t is not None for t in pad_multi.__dict__.get("_v1_tapes", {}).values())
+
+
+@asc.jit
+def pad_multi(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    b = asc.get_block_idx()
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * 64, 64)
+    z_gm.set_global_buffer(z + b * 4, 4)
+    ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy_pad(ub, x_gm, asc.DataCopyExtParams(1, 12, 0, 0, 0),
+                      asc.DataCopyPadExtParams(x.dtype, True, 0, 1, 7))
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy_pad(z_gm, ub, asc.DataCopyExtParams(1, 16, 0, 0, 0))

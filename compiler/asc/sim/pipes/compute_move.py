@@ -20,7 +20,7 @@ def _atomic_write(da, at, data, kind, dtype):
         da[at: at + data.size] = _ATOMIC[kind](old.astype(wide), new.astype(wide)).astype(dt).view(np.uint8)
 
 
-@impl("data_copy", "data_copy_pad")
+@impl("data_copy", "data_copy_pad", pure=True)
 def _data_copy(eng, op):
     a = op.attrs
     dst, src = a["dst"], a["src"]
