@@ -126,7 +126,7 @@ def test_the_v1_front_end_sits_in_the_same_layers():
     and runtime modules are where the tile API's are, and the rules above cover them."""
     mods = modules()
     v1 = {"asc.ir.pipe_ops": 1, "asc.sim.pipes.engine": 1.5, "asc.sim.pipes.ordering": 1.5,
-          "asc.sim.pipes.timing": 1.5, "asc.sim.pipes.compute": 1.5, "asc.language.v1.ops": 2,
+          "asc.sim.pipes.timing": 1.5, "asc.sim.pipes.compute": 1.5, "asc.language.v1.binary": 2, "asc.language.v1.addressing": 2,
           "asc.language.v1.fwk": 2, "asc.language.v1.tensors": 2, "asc.frontend.v1_kernel": 3,
           "asc.runtime.v1_launch": 4, "asc.adv": 6}
     assert {m: layer(m) for m in v1 if m in mods} == v1
@@ -139,4 +139,4 @@ def test_the_v1_front_end_sits_in_the_same_layers():
     # costs) in the op registry, their element math and cross-block GM races those of the tile ops
     used = {t for m in mods if m.startswith("asc.sim.pipes") for t in edges[m]}
     assert {"asc.sim.schedule", "asc.ir.registry", "asc.sim.ops.arith", "asc.sim.races", "asc.sim.memory"} <= used
-    assert "asc.ir.registry" in edges["asc.language.v1.ops"]
+    assert "asc.ir.registry" in edges["asc.language.v1.binary"]

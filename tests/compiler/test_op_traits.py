@@ -27,7 +27,7 @@ def test_every_v1_instruction_has_a_cost_and_an_implementation_in_the_pipe_engin
     """v1 instructions are defined in the same registry (``v1.<name>``); the pipe engine runs them. Only the
     ordering instructions (their edges are the schedule) and the Matmul calls (scheduled as the cube steps
     of their base blocks, each step defined with its cost) have no cost of their own."""
-    from asc.sim.pipes.compute import IMPLS as PIPE_IMPLS
+    from asc.sim.pipes.instructions import IMPLS as PIPE_IMPLS
     from asc.sim.pipes.cube import SCHEDULES
     v1 = {n: d for n, d in OPS.items() if n.startswith("v1.")}
     assert {"v1.data_copy", "v1.add", "v1.exp", "v1.get_value", "v1.softmax", "v1.cube_mmad"} <= set(v1)

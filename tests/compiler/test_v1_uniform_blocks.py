@@ -170,7 +170,11 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
         for mode in ("", "each"):
             monkeypatch.setenv("ASC_V1_BLOCKS", mode)
             z = z0.copy()
-            replay.program[3](x, z, tuple(prog))
+            try:
+                replay.program[3](x, z, tuple(prog))
+            except ValueError as e:            # a vector destination partly overlapping its source: rejected
+                assert "partly overlaps a source" in str(e)
+                return
             out[mode] = (z.view(np.uint32).copy(), rt.last_launch_report())
         np.testing.assert_array_equal(out[""][0], out["each"][0])
         assert out[""][1] == out["each"][1]

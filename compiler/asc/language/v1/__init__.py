@@ -3,12 +3,33 @@ Ascend C instructions in Python, each one a ``PipeOp`` on its pipe (``asc.ir.pip
 from __future__ import annotations
 
 from .enums import (CacheMode, CacheRwMode, Hardware, HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
-                    TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE)
+                    TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
+                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp)
 from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
-from .params import DataCopyParams, BinaryRepeatParams, UnaryRepeatParams  # noqa: F401
-from .ops import (data_copy, set_flag, wait_flag, pipe_barrier, add, sub, mul, div, max, min, exp, sqrt,  # noqa: F401
-                  abs, relu, ln, reciprocal, rsqrt, adds, muls, leaky_relu, maxs, mins, axpy, duplicate,
-                  bilinear_interpolation)
+from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
+                     BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams,
+                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams)
+from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
+from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
+                            set_atomic_min, set_atomic_none, set_atomic_type, set_store_atomic_config,
+                            get_store_atomic_config, set_pad_value)
+from .scalar_unit import (scalar_cast, scalar_get_sff_value, scalar_get_count_of_value,  # noqa: F401
+                          scalar_count_leading_zero, count_bits_cnt_same_as_sign_bit)
+from .sync import set_flag, wait_flag, pipe_barrier  # noqa: F401
+from .binary import (add, sub, mul, div, max, min, add_relu, sub_relu, bitwise_and, bitwise_or,  # noqa: F401
+                     fused_mul_add, mul_add_dst, fused_mul_add_relu)
+from .unary import exp, sqrt, abs, relu, ln, reciprocal, rsqrt, bitwise_not  # noqa: F401
+from .scalar import adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_right, duplicate  # noqa: F401
+from .gather import (bilinear_interpolation, gather, scatter, gatherb, brcb, gather_mask,  # noqa: F401
+                     get_gather_mask_remain_count)
+from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block_reduce_max,  # noqa: F401
+                     block_reduce_min, block_reduce_sum, pair_reduce_sum, repeat_reduce_sum, reduce_max,
+                     reduce_min, reduce_sum)
+from .conversion import (cast, cast_deq, set_deq_scale, add_deq_relu, add_relu_cast, sub_relu_cast,  # noqa: F401
+                         mul_cast)
+from .transpose import transpose, trans_data_to_5hd  # noqa: F401
+from .sort import sort32, mrg_sort, get_mrg_sort_result, MrgSortSrcList, MrgSort4Info  # noqa: F401
+from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TQueBind, TBuf, TBufPool, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .allocator import LocalMemAllocator  # noqa: F401
 from .system import *  # noqa: F401,F403  (system.NAMES)
@@ -26,10 +47,28 @@ from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F4
 
 EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOTAL_L0C_SIZE TOTAL_L1_SIZE "
            "TOTAL_UB_SIZE GlobalTensor LocalTensor LocalTensorAuto ShapeInfo array DataCopyParams "
-           "BinaryRepeatParams UnaryRepeatParams data_copy set_flag wait_flag pipe_barrier add sub mul div max "
-           "min exp sqrt abs relu ln reciprocal rsqrt adds muls leaky_relu maxs mins axpy duplicate "
-           "bilinear_interpolation TPipe TQue TQueBind TBuf TBufPool LocalMemAllocator get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "BinaryRepeatParams UnaryRepeatParams GatherRepeatParams BrcbRepeatParams GatherMaskParams "
+           "MaskMode GatherMaskMode CMPMODE SelMode ReduceOrder RoundMode "
+           "set_mask_count set_mask_norm set_vector_mask reset_mask "
+           "data_copy data_copy_pad set_pad_value copy set_atomic_add set_atomic_max set_atomic_min set_atomic_none "
+           "set_atomic_type "
+           "CopyRepeatParams DataCopyExtParams DataCopyPadExtParams DataCopyPadParams set_flag wait_flag pipe_barrier "
+           "add sub mul div max min add_relu sub_relu bitwise_and bitwise_or fused_mul_add mul_add_dst "
+           "fused_mul_add_relu "
+           "exp sqrt abs relu ln reciprocal rsqrt bitwise_not "
+           "adds muls leaky_relu maxs mins axpy shift_left shift_right duplicate "
+           "bilinear_interpolation gather scatter gatherb brcb gather_mask get_gather_mask_remain_count "
+           "whole_reduce_max whole_reduce_min whole_reduce_sum block_reduce_max block_reduce_min block_reduce_sum "
+           "pair_reduce_sum repeat_reduce_sum reduce_max reduce_min reduce_sum "
+           "cast cast_deq set_deq_scale add_deq_relu add_relu_cast sub_relu_cast mul_cast "
+           "compare compare_scalar select get_cmp_mask set_cmp_mask transpose trans_data_to_5hd TransposeType "
+           "TransposeParamsExt TransDataTo5HDParams "
+           "TPipe TQue TQueBind TBuf TBufPool LocalMemAllocator get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
+           "set_store_atomic_config get_store_atomic_config AtomicDtype AtomicOp scalar_cast scalar_get_sff_value "
+           "scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit "
+           "sort32 mrg_sort get_mrg_sort_result MrgSortSrcList MrgSort4Info "
            "ascend_is_aic ascend_is_aiv").split() + _system.NAMES + _CUBE_EXPORTS + [
     "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData2DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
-    "set_fix_pipe_pre_quant_flag", "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode", "IterateMode", "MatmulConfigMode", "ScheduleType"]
+    "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode",
+    "IterateMode", "MatmulConfigMode", "ScheduleType"]
 __all__ = list(EXPORTS)

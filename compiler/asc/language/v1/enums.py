@@ -142,3 +142,75 @@ class CacheRwMode(enum.IntEnum):
     READ = 1
     WRITE = 2
     RW = 3
+
+
+# -- the vector instructions' modes (numbered as pyasc numbers them) -------------------------------------
+class MaskMode(enum.IntEnum):
+    NORMAL = 0
+    COUNTER = 1
+
+
+class CMPMODE(enum.IntEnum):
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class SelMode(enum.IntEnum):
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
+class ReduceOrder(enum.IntEnum):
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
+
+
+class RoundMode(enum.IntEnum):
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+
+
+class GatherMaskMode(enum.IntEnum):
+    DEFAULT = 0
+
+
+class TransposeType(enum.IntEnum):
+    TRANSPOSE_TYPE_NONE = 0
+    TRANSPOSE_NZ2ND_0213 = 1
+    TRANSPOSE_NZ2NZ_0213 = 2
+    TRANSPOSE_NZ2NZ_012_WITH_N = 3
+    TRANSPOSE_NZ2ND_012_WITH_N = 4
+    TRANSPOSE_NZ2ND_012_WITHOUT_N = 5
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6
+    TRANSPOSE_ND2ND_ONLY = 7
+    TRANSPOSE_ND_UB_GM = 8
+    TRANSPOSE_GRAD_ND_UB_GM = 9
+    TRANSPOSE_ND2ND_B16 = 10
+    TRANSPOSE_NCHW2NHWC = 11
+    TRANSPOSE_NHWC2NCHW = 12
+
+
+class AtomicDtype(enum.IntEnum):
+    ATOMIC_NONE = 0
+    ATOMIC_F32 = 1
+    ATOMIC_F16 = 2
+    ATOMIC_S16 = 3
+    ATOMIC_S32 = 4
+    ATOMIC_S8 = 5
+    ATOMIC_BF16 = 6
+
+
+class AtomicOp(enum.IntEnum):
+    ATOMIC_SUM = 0

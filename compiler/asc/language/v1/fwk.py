@@ -72,7 +72,7 @@ class TPipe:
 
     def destroy(self):
         """Release the pipe's resources once every pipe is idle; a new TPipe (or ``init()``) may follow."""
-        from .ops import pipe_barrier
+        from .sync import pipe_barrier
         from .enums import PipeID
         pipe_barrier(PipeID.PIPE_ALL)
         self._rewind()
@@ -441,7 +441,7 @@ class TBufPool:
 
     def reset(self):
         """End the pool's work (every pipe idle) and give its bytes back, to be placed again."""
-        from .ops import pipe_barrier
+        from .sync import pipe_barrier
         from .enums import PipeID
         pipe_barrier(PipeID.PIPE_ALL)
         self.used, self.count = 0, 0

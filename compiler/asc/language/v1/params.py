@@ -48,3 +48,85 @@ class QuantConfig:
     offset_count: int = 0
     scale_count: int = 0
     work_local_size: int = 0
+
+
+@dataclass
+class GatherRepeatParams:
+    """``gatherb``: where each repeat's 8 gathered blocks land (strides in 32-byte blocks)."""
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+
+@dataclass
+class BrcbRepeatParams:
+    """``brcb``: where each repeat's 8 broadcast blocks land (strides in 32-byte blocks)."""
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+
+@dataclass
+class GatherMaskParams:
+    """``gather_mask``: the source's block and repeat strides (32-byte blocks), the repeats, and the pattern
+    tensor's repeat stride."""
+    src0_block_stride: int = 1
+    repeat_times: int = 1
+    src0_repeat_stride: int = 0
+    src1_repeat_stride: int = 0
+
+
+@dataclass
+class TransposeParamsExt:
+    """``transpose``'s enhanced form: the [N, C, H, W] shape and the TransposeType."""
+    n_size: int = 0
+    c_size: int = 0
+    h_size: int = 0
+    w_size: int = 0
+    transpose_type: int = 10      # TransposeType.TRANSPOSE_ND2ND_B16
+
+
+@dataclass
+class TransDataTo5HDParams:
+    """``trans_data_to_5hd``: byte halves (8-bit types), repeats and the repeat strides (32-byte blocks)."""
+    dst_high_half: bool = False
+    src_high_half: bool = False
+    repeat_times: int = 1
+    dst_rep_stride: int = 0
+    src_rep_stride: int = 0
+
+
+@dataclass
+class CopyRepeatParams:
+    """``copy``: block strides within a repeat and repeat strides (32-byte blocks)."""
+    dst_stride: int = 1
+    src_stride: int = 1
+    dst_repeat_size: int = 8
+    src_repeat_size: int = 8
+
+
+@dataclass
+class DataCopyExtParams:
+    """``data_copy_pad``: ``block_count`` rows of ``block_len`` bytes; GM strides in bytes, local strides in
+    32-byte blocks."""
+    block_count: int = 1
+    block_len: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+    rsv: int = 0
+
+
+@dataclass
+class DataCopyPadParams:
+    """``data_copy_pad`` GM -> local: elements padded left and right of each row (value 0 only)."""
+    is_pad: bool = False
+    left_padding: int = 0
+    right_padding: int = 0
+    padding_value: int = 0
+
+
+class DataCopyPadExtParams:
+    """``DataCopyPadExtParams(dtype, is_pad, left_padding, right_padding, padding_value)``: as
+    DataCopyPadParams with a padding value of the tensor's type."""
+
+    def __init__(self, dtype=None, is_pad=False, left_padding=0, right_padding=0, padding_value=0):
+        self.dtype, self.is_pad, self.left_padding = dtype, is_pad, left_padding
+        self.right_padding, self.padding_value = right_padding, padding_value

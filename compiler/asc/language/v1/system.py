@@ -69,7 +69,7 @@ def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only=Tru
     workspace, the soft one): each block's pipes drain first, and GM written before it is visible to every
     block after it."""
     from .enums import PipeID
-    from .ops import pipe_barrier
+    from .sync import pipe_barrier
     blk = _block()
     launch = blk.launch
     blocks = launch.core_num
@@ -192,44 +192,6 @@ def print_time_stamp(desc_id):
     print(f"descId is {int(desc_id)}, cycle is {get_system_cycle()}")
 
 
-# -- scalar bit helpers (64-bit) -----------------------------------------------------------------------
-_M64 = (1 << 64) - 1
-
-
-def _bit(count_value):
-    if int(count_value) not in (0, 1):
-        raise error(ValueError, f"count_value={count_value!r}: it is 0 or 1", "count zeros (0) or ones (1)")
-    return int(count_value)
-
-
-def scalar_get_sff_value(value_in, count_value):
-    """The position of the first ``count_value`` bit of the uint64 ``value_in`` from the LSB, or -1."""
-    v = int(value_in) & _M64
-    if _bit(count_value) == 0:
-        v = ~v & _M64
-    return (v & -v).bit_length() - 1 if v else -1
-
-
-def scalar_get_count_of_value(value_in, count_value):
-    """How many bits of the uint64 ``value_in`` are ``count_value``."""
-    ones = bin(int(value_in) & _M64).count("1")
-    return ones if _bit(count_value) == 1 else 64 - ones
-
-
-def scalar_count_leading_zero(value_in):
-    return 64 - (int(value_in) & _M64).bit_length()
-
-
-def count_bits_cnt_same_as_sign_bit(value_in):
-    """How many bits after the int64 sign bit equal it (-1 for 0 and -1, all bits the sign)."""
-    v = int(value_in) & _M64
-    if v in (0, _M64):
-        return -1
-    if v >> 63:
-        v = ~v & _M64
-    return 63 - v.bit_length()
-
-
 def _debug_cost(op, hw):
     return ("S", hw.scalar_op * max(1, op.attrs.get("count", 1)))
 
@@ -241,5 +203,5 @@ __all__ = NAMES = ("sync_all data_sync_barrier data_cache_clean_and_invalid data
          "check_local_memory_ia init_soc_state metrics_prof_start metrics_prof_stop set_sys_workspace "
          "get_sys_workspace set_hccl_context get_hccl_context get_sub_block_idx get_sub_block_num get_task_ratio "
          "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap dump_tensor "
-         "dump_acc_chk_point printf print_time_stamp scalar_get_sff_value scalar_get_count_of_value "
-         "scalar_count_leading_zero count_bits_cnt_same_as_sign_bit MemDsbT CacheLine DcciDst").split()
+         "dump_acc_chk_point printf print_time_stamp MemDsbT CacheLine DcciDst").split()
+# (the scalar unit's bit helpers are in scalar_unit.py)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .compute import impl
+from .impls import impl
 
 _F64 = {"acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin, "asinh": np.arcsinh, "atan": np.arctan,
         "atanh": np.arctanh, "ceil": np.ceil, "cos": np.cos, "cosh": np.cosh, "digamma": special.digamma,

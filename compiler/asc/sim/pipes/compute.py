@@ -6,16 +6,7 @@ import numpy as np
 from ...ir.registry import PIPES
 from ..convert import as_compute
 from ..ops import arith
-
-IMPLS = {}
-
-
-def impl(*names):
-    def deco(fn):
-        for n in names:
-            IMPLS[n] = fn
-        return fn
-    return deco
+from .impls import elements as _elements, impl
 
 
 # The element math is the tile ops' (``sim.ops.arith``): narrow floats computed in float32 and rounded once
@@ -24,13 +15,6 @@ _BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divi
            "min": np.minimum}
 _UNARY = {"exp": "exp", "sqrt": "sqrt", "abs": "abs", "relu": "relu", "ln": "log", "rsqrt": "rsqrt",
           "reciprocal": None}
-
-
-def _elements(eng, t, idx, count):
-    arr, base = eng.view(t)
-    if idx is None:
-        return arr, slice(base, base + count)
-    return arr, base + idx
 
 
 @impl(*_BINARY)
@@ -99,16 +83,6 @@ def _duplicate(eng, op):
     a = op.attrs
     d, di = _elements(eng, a["dst"], (a["idx"] or [None])[0], a["count"])
     d[di] = d.dtype.type(a["scalar"])
-
-
-@impl("data_copy")
-def _data_copy(eng, op):
-    a = op.attrs
-    dst, src = a["dst"], a["src"]
-    da, db = eng.byte_view(dst)
-    sa, sb = eng.byte_view(src)
-    for s_off, d_off, n in a["segments"]:
-        da[db + d_off: db + d_off + n] = sa[sb + s_off: sb + s_off + n]
 
 
 @impl("get_value")

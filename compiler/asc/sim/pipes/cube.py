@@ -17,7 +17,7 @@ import numpy as np
 from ...ir.pipe_ops import PipeOp
 from ...ir.registry import PIPES
 from ..ops import arith
-from .compute import impl
+from .impls import impl
 from .cube_compute import offset_of, quantise, scale_of
 
 MTE2, MTE1, M, FIX = (PIPES.index(p) for p in ("MTE2", "MTE1", "M", "FIX"))

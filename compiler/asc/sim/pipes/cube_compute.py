@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compute import impl
+from .impls import impl
 
 FRACTAL = 512
 

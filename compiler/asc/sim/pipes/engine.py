@@ -12,8 +12,7 @@ from ...ir.pipe_ops import user_loc
 from ...ir.kernel_warnings import DmaOrderWarning, FlagWarning, KernelWarning, PastEndWarning, UninitializedReadWarning
 from ...ir.kernel_warnings import located as warning_at
 from . import ordering
-from .compute import IMPLS
-from . import adv_compute, cube_compute  # noqa: F401  (register the cube's and asc.adv's IMPLS)
+from .instructions import IMPLS
 from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable

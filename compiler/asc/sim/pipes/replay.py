@@ -19,9 +19,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .compute import IMPLS
+from .instructions import IMPLS, PURE
 from .lane_steps import ELEMENTWISE as _ELEMENTWISE, forward_copies, lanes_step, sink_copies
-_REPLAYABLE = _ELEMENTWISE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
+_REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 
 
@@ -47,7 +47,7 @@ class MemoryViews:
 
 def replayable(op):
     """Whether an op's effect is data in, data out (no value handed back to Python, no state kept)."""
-    return op.name in _REPLAYABLE
+    return op.name in _REPLAYABLE and not op.attrs.get("atomic")     # an atomic copy's result depends on GM
 
 
 def _snapshot(t):

@@ -30,7 +30,7 @@ class TraceEngine(BlockEngine):
         self.trace = []
 
     def issue(self, op):
-        if op.name not in _SYNC and op.name not in _DATA:
+        if op.name not in _SYNC and (op.name not in _DATA or op.attrs.get("atomic")):
             raise Diverged(op.name)
         self.n += 1
         self.ops.append(None)
@@ -131,7 +131,7 @@ def _past_the_end(gm, ops):
 
 def _run_each(launch, block_ops):
     """The blocks' data ops one block after another (each on its own fresh on-chip memory)."""
-    from .compute import IMPLS
+    from .instructions import IMPLS
     from .replay import _BlockMemory
     cap = BlockEngine.capacities(launch.hw)
     for ops in block_ops:

@@ -1,0 +1,77 @@
+"""Element math of v1 sorting: 8-byte (score, uint32 index) records sorted or merged highest score first,
+ties to the earlier element (sort32) or the earlier list (mrg_sort)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .impls import impl
+
+
+def _records(scores, index, dtype):
+    """(n, 8) bytes of records: the score (half: then 2 zero bytes) and the index."""
+    rec = np.zeros((scores.size, 8), np.uint8)
+    s = np.asarray(scores, dtype).view(np.uint8).reshape(scores.size, -1)
+    rec[:, :s.shape[1]] = s
+    rec[:, 4:] = np.asarray(index, np.uint32).view(np.uint8).reshape(-1, 4)
+    return rec
+
+
+def _scores(rec, dtype):
+    return rec[:, :np.dtype(dtype).itemsize].copy().view(dtype).reshape(-1)
+
+
+@impl("sort32", pure=True)
+def _sort32(eng, op):
+    a = op.attrs
+    n = 32 * a["repeat"]
+    x, xb = eng.view(a["src0"])
+    i, ib = eng.view(a["src1"])
+    s = x[xb: xb + n].reshape(-1, 32)
+    order = np.argsort(-s.astype(np.float64), axis=1, kind="stable")
+    sorted_s = np.take_along_axis(s, order, 1).reshape(-1)
+    sorted_i = np.take_along_axis(i[ib: ib + n].reshape(-1, 32), order, 1).reshape(-1)
+    d, db = eng.byte_view(a["dst"])
+    d[db: db + 8 * n] = _records(sorted_s, sorted_i, x.dtype).reshape(-1)
+
+
+def _merge(keys, suspend):
+    """The merge order of lists ``keys`` (scores, each list meant to be sorted): (list, position) pairs,
+    highest head first, ties to the earlier list; with ``suspend``, up to the record that empties a list."""
+    heads = [0] * len(keys)
+    out = []
+    while True:
+        live = [k for k in range(len(keys)) if heads[k] < len(keys[k])]
+        if not live or (suspend and len(live) < len(keys)):
+            return out
+        k = max(live, key=lambda j: (keys[j][heads[j]], -j))
+        out.append((k, heads[k]))
+        heads[k] += 1
+
+
+@impl("mrg_sort")
+def _mrg_sort(eng, op):
+    a = op.attrs
+    counts, total = a["counts"], sum(a["counts"])
+    dtype = a["dst"].np_dtype
+    d, db = eng.byte_view(a["dst"])
+    taken = [0] * len(counts)
+    written = 0
+    for r in range(a["repeat"]):
+        recs = []
+        for t, c in zip(a["srcs"], counts):
+            m, mb = eng.byte_view(t)
+            start = mb + r * total * 8
+            recs.append(m[start: start + 8 * c].reshape(c, 8))
+        keys = [_scores(rec, dtype).astype(np.float64) for rec in recs]
+        if all(np.all(k[:-1] >= k[1:]) for k in keys) and not a["suspend"]:
+            flat = np.concatenate(keys)     # sorted lists: the merge is a stable sort, list by list
+            order = np.argsort(-flat, kind="stable")
+            merged = np.concatenate(recs)[order]
+            taken = list(counts)
+        else:
+            pick = _merge([list(k) for k in keys], a["suspend"])
+            merged = np.array([recs[k][p] for k, p in pick], np.uint8).reshape(-1, 8)
+            taken = [sum(1 for k, _ in pick if k == j) for j in range(len(counts))]
+        d[db + written: db + written + merged.size] = merged.reshape(-1)
+        written += merged.size
+    return taken
