@@ -184,7 +184,8 @@ def test_pr_runs_the_three_checks_and_passes(tmp_path):
         "pytest -n auto -q tests",
         _REPLAY_CHECK,
         "check_capabilities --soft-runtime",
-        "run_kernel --quick --perf-gate -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
+        "run_kernel --quick --perf-gate --strict-warnings -v Ascend950PR_9599 golden/kernels/abs_f16.py "
+        "golden/kernels/relu_f32.py",
     ]
     assert "CI gate pr: PASSED" in r.stdout
     assert last_line(r) == "gate: 4 passed, 0 failed, 0 skipped"
@@ -199,7 +200,7 @@ def test_merge_adds_strict_capabilities_and_full_shapes(tmp_path):
         _REPLAY_CHECK,
         "check_capabilities --soft-runtime",
         "check_capabilities ",
-        "run_kernel -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
+        "run_kernel --strict-warnings -v Ascend950PR_9599 golden/kernels/abs_f16.py golden/kernels/relu_f32.py",
     ]
     assert last_line(r) == "gate: 5 passed, 0 failed, 0 skipped"
 

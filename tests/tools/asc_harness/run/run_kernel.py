@@ -5,7 +5,7 @@ case by case with a harness-owned comparison (max abs/rel error, mismatches, tic
 ``python FILE -r BACKEND -v PLATFORM`` and are judged by their exit code. ``--cells PATTERN`` runs the
 golden kernels of the matching registry cells (each on its cell's platform). With ``--evidence`` every
 run is recorded under evidence/ for the cell whose golden kernel the file is. Each case's launch
-warnings (the engine's ``asc.KernelWarning`` kinds) are printed under the table; ``--strict-warnings``
+warnings (the engine's ``asc.KernelWarning`` kinds) are printed under its table row; ``--strict-warnings``
 fails a file whose run warns.
 """
 
@@ -100,14 +100,17 @@ def _print_human(display: str, result: dict, cell: str | None, evidence_path: st
     if result["cases"]:
         headers = ["case", "shape", "status", "max_abs_err", "max_rel_err", "mismatches", "atol", "rtol",
                    "ticks", "wall_s"]
-        print(tabulate(_case_rows(result["cases"]), headers=headers, tablefmt="simple", disable_numparse=True))
+        table = tabulate(_case_rows(result["cases"]), headers=headers, tablefmt="simple",
+                         disable_numparse=True).splitlines()
+        print("\n".join(table[:2]))
+        for row, c in zip(table[2:], result["cases"]):   # each case's warnings under its row
+            print(row)
+            for w in c.get("warnings") or ():
+                print(f"  warning: {warning_text(w)}")
     counts = {}
     for c in result["cases"]:
         counts[c["status"]] = counts.get(c["status"], 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in counts.items()) or "no cases"
-    for c in result["cases"]:
-        for w in c.get("warnings") or ():
-            print(f"  warning (case {c['id']}): {warning_text(w)}")
     warned = case_warnings(result)
     if warned:
         summary += f"; {warned} warning(s)"
