@@ -134,17 +134,12 @@ def _executor(compiled, hw, core_num, checks, order, aliased):
                     hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
 
 
-_MAX_TAPES = 8   # recorded structures kept per compiled kernel
-
-
 def _remember(tapes, key, tape, report):
     """Keep the tape of a recorded launch with its report (None: this structure is not replayed, e.g. its
-    launch warned), the oldest structure making way past ``_MAX_TAPES``."""
+    launch warned), within the bounds of ``runtime.caches.REPLAY``."""
     if tape is not None:
         tape.report = _copy_report(report, [])
-    if len(tapes) >= _MAX_TAPES:
-        tapes.pop(next(iter(tapes)))
-    tapes[key] = tape
+    tapes.put(key, tape)
 
 
 def _copy_report(report, warnings):

@@ -20,6 +20,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from .lanes import Shared, gather
 from .memory import sliding_windows
+from .sizes import array_bytes
 from .undefined import Undef, lanes_of, merge_lanes, wrap
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
@@ -375,6 +376,9 @@ class Tape:
                     free[i].append(s)
         self.plan = [(step, tuple(f)) for step, f in zip(steps, free)]
         self.report = None
+        seen = set()   # the arrays the tape keeps (what runtime.caches.REPLAY charges for it)
+        self.nbytes = sum(array_bytes(getattr(step, a), seen) for step in steps for a in step.__slots__
+                          if a not in ("op", "fold_values", "plan"))
 
     def replay(self, ex, datas):
         """Run the steps on the buffers ``datas`` (in argument order); ``ex`` is a fresh executor whose
