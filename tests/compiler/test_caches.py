@@ -36,10 +36,10 @@ def scale_tiles(x_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
 
 @pytest.fixture
 def small_caches(monkeypatch):
-    """Bounds small enough to be reached: 6 kernels, 10 recorded launches, 1 MB of recorded arrays."""
+    """Bounds small enough to be reached: 6 kernels, 10 recorded launches, 1 KB of recorded arrays."""
     monkeypatch.setattr(caches.COMPILED, "max_entries", 6)
     monkeypatch.setattr(caches.REPLAY, "max_entries", 10)
-    monkeypatch.setattr(caches.REPLAY, "max_bytes", 1 << 20)
+    monkeypatch.setattr(caches.REPLAY, "max_bytes", 1024)
     monkeypatch.delenv("ASC_REPLAY", raising=False)
     yield
     caches.COMPILED.clear()
@@ -66,7 +66,21 @@ def test_launches_of_many_specialisations_stay_within_the_cache_bounds(small_cac
         high["bytes"] = max(high["bytes"], caches.REPLAY.bytes)
     assert high["compiled"] == 6                     # the bound reached, never passed
     assert 0 < high["replay"] <= 10
-    assert 1 << 19 < high["bytes"] <= 1 << 20        # the tail windows' recordings fill the byte bound
+    assert 0 < high["bytes"] <= 1024                 # (the tail windows keep per-lane arrays)
+
+
+def test_a_bounded_cache_evicts_the_least_recently_used_entry_past_either_bound():
+    evicted = []
+    cache = caches.BoundedCache("test", 3, max_bytes=100, sizeof=len, on_evict=lambda k, v: evicted.append(k))
+    for k in "abc":
+        cache.put(k, "x" * 10)
+    cache.get("a")                                   # now b is the least recently used
+    cache.put("d", "x" * 10)
+    assert evicted == ["b"] and cache.keys() == ["c", "a", "d"]
+    cache.put("e", "x" * 75)                         # 105 bytes: the oldest goes
+    assert evicted == ["b", "c"] and cache.keys() == ["a", "d", "e"] and cache.bytes == 95
+    cache.put("f", "x" * 101)                        # larger than the whole budget: not kept
+    assert "f" not in cache and cache.bytes == 0
 
 
 def test_an_evicted_kernel_is_traced_again_and_its_recordings_go_with_it(small_caches):

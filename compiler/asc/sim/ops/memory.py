@@ -6,6 +6,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..checks import track_gm_access
+from ..chunks import count_inside, detached, gather_windows, lane_chunks, lane_part, lanes_from, scatter_windows
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
@@ -96,31 +97,30 @@ def _exec_load(ex, op, t, *rest):
         if ex.recorder is not None:
             ex.recorder.load(op, buf, data, raw, inv, starts, acc, copy, rtype.shape, out)
         return out
-    idx, valid = acc.indices(L)
-    safe = np.where(valid, idx, 0)
-    out = data[safe]
-    if checks:
-        buf.note_read(acc, L, ex.blocks)
-        if buf.has_writes():
-            tags = buf.writer_tags()
-            tv = np.where(valid, tags[safe], -1)
-            check_read_race(buf, tv, ex.blocks.reshape(-1, 1, 1), "load")
-            unset = int(np.count_nonzero(valid & (tv == NO_WRITER)))
-        else:
-            unset = acc.valid_count(L)
-        _note_unset(ex, op, buf, unset)
     if pad is None:
-        fill = np.nan if out.dtype.kind == "f" or str(out.dtype) == "bfloat16" else np.iinfo(out.dtype).min
+        fill = np.nan if data.dtype.kind == "f" or str(data.dtype) == "bfloat16" else np.iinfo(data.dtype).min
     else:
         fill = scalar_for_tile(np.asarray(pad), 2)
-    fill = np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype)
-    out = np.where(valid, out, fill)
+    fill = np.asarray(fill).astype(data.dtype) if np.ndim(fill) == 0 else fill.astype(data.dtype)
+    tags = buf.writer_tags() if checks and buf.has_writes() else None
+    unset = [0]
+    blocks = np.broadcast_to(ex.blocks, (L,))
+
+    def check(lo, hi, idx, valid, safe):
+        tv = np.where(valid, tags[safe], -1)
+        check_read_race(buf, tv, blocks[lo:hi], "load")
+        unset[0] += int(np.count_nonzero(valid & (tv == NO_WRITER)))
+    # element by element, a chunk of lanes at a time (sim/chunks.py)
+    out, undefined = gather_windows(data, acc, L, fill, pad is None, check if tags is not None else None)
+    if checks:
+        buf.note_read(acc, L, ex.blocks)
+        _note_unset(ex, op, buf, unset[0] if tags is not None else acc.valid_count(L))
     ex.count_bytes("in", out.size * out.itemsize)
     out = out.reshape((out.shape[0],) + rtype.shape)
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
-    out = out if pad is not None else wrap(out, (~valid).reshape(out.shape), op)
+    out = out if undefined is None else wrap(out, undefined.reshape(out.shape), op)
     if ex.recorder is not None:
-        ex.recorder.load_indexed(op, buf, safe, valid, fill, rtype.shape, out)
+        ex.recorder.load_indexed(op, buf, detached(acc), L, fill, rtype.shape, out, pad is None)
     return out
 
 
@@ -229,45 +229,57 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             acc.sliding(tags)[starts] = tag
         buf.defer_write(fill)
     else:
-        idx, valid = acc.indices(L)
-        if buf.has_reads():
-            lo, hi = buf.reader_span()
-            safe = np.where(valid, idx, 0)
-            check_overwrite_race(buf, lo[safe], np.where(valid, hi[safe], -1), blocks, what)
-        lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
-        flat = idx[valid]
-        v = np.broadcast_to(vals, idx.shape)[valid]
+        # Element by element, a chunk of lanes at a time (sim/chunks.py): a chunk meets the writes of the
+        # earlier ones through the writer tags, as it meets earlier stores'.
+        span = buf.reader_span() if buf.has_reads() else None
         tags = buf.writer_tags()
-        prev = tags[flat]
-        bad = write_conflicts(prev, lane_blocks, atomic is not None)
-        if np.any(bad):
-            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
-                            "in the same launch",
-                            "give every block a disjoint output region, or use @atomic_add/max/min")
-        if atomic is None:
-            uniq, first = np.unique(flat, return_index=True)
-            if uniq.size != flat.size:
-                order = np.argsort(flat, kind="stable")
-                fs, bs = flat[order], lane_blocks[order]
-                same = fs[1:] == fs[:-1]
-                if np.any(same & (bs[1:] != bs[:-1])):
-                    raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                                    "give every block a disjoint output region, or use @atomic_add/max/min")
-            data[flat] = v  # duplicates within one block: program order, the last lane wins
-            tags[flat] = lane_blocks
-            if ex.recorder is not None:
-                ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
-        else:
-            atomic.at(data, flat, v)
-            tags[flat] = tags_after_atomic(prev, lane_blocks)
-            if lane_blocks.size and lane_blocks.min() != lane_blocks.max():
-                # elements several blocks updated in this one op: atomic updates of several blocks
-                order = np.argsort(flat, kind="stable")
-                fs, bs = flat[order], lane_blocks[order]
-                shared = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
-                tags[fs[1:][shared]] = ATOMIC
+        lanes_blocks = np.broadcast_to(blocks, (L,))
+        for lo, hi in lane_chunks(L, acc.rows * acc.cols):
+            idx, valid = acc.indices(L, lo, hi)
+            chunk_blocks = lanes_blocks[lo:hi]
+            if span is not None:
+                safe = np.where(valid, idx, 0)
+                with lanes_from(lo):
+                    check_overwrite_race(buf, span[0][safe], np.where(valid, span[1][safe], -1), chunk_blocks, what)
+            lane_blocks = np.broadcast_to(chunk_blocks.reshape(-1, 1, 1), idx.shape)[valid]
+            flat = idx[valid]
+            v = np.broadcast_to(lane_part(vals, L, lo, hi), idx.shape)[valid]
+            _store_elements(buf, data, tags, flat, v, lane_blocks, what, atomic)
+        if atomic is None and ex.recorder is not None:
+            ex.recorder.store(op, buf, source, L, indexed=(detached(acc), acc.rows, acc.cols))
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
+def _store_elements(buf, data, tags, flat, v, lane_blocks, what, atomic):
+    """Write ``v`` at the elements ``flat`` for the blocks ``lane_blocks`` (atomically with the ufunc
+    ``atomic``), after the race checks against earlier writers and between the blocks of this store."""
+    prev = tags[flat]
+    bad = write_conflicts(prev, lane_blocks, atomic is not None)
+    if np.any(bad):
+        raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
+                        "in the same launch",
+                        "give every block a disjoint output region, or use @atomic_add/max/min")
+    if atomic is None:
+        fs = np.sort(flat)
+        if np.any(fs[1:] == fs[:-1]):    # an element written twice: by one block (program order) or two
+            order = np.argsort(flat, kind="stable")
+            fs, bs = flat[order], lane_blocks[order]
+            same = fs[1:] == fs[:-1]
+            if np.any(same & (bs[1:] != bs[:-1])):
+                raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                                "give every block a disjoint output region, or use @atomic_add/max/min")
+        data[flat] = v  # duplicates within one block: program order, the last lane wins
+        tags[flat] = lane_blocks
+        return
+    atomic.at(data, flat, v)
+    tags[flat] = tags_after_atomic(prev, lane_blocks)
+    if lane_blocks.size and lane_blocks.min() != lane_blocks.max():
+        # elements several blocks updated in this one op: atomic updates of several blocks
+        order = np.argsort(flat, kind="stable")
+        fs, bs = flat[order], lane_blocks[order]
+        shared = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
+        tags[fs[1:][shared]] = ATOMIC
 
 
 _FEW_LANES = 256
@@ -303,15 +315,14 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
             return
     if type(vals) is FreshBinary:
         vals = vals.compute()
-    idx, valid = acc.indices(L)
-    flat = idx[valid]
-    v = np.broadcast_to(vals, idx.shape)[valid]
     if atomic is None:
-        data[flat] = v
+        scatter_windows(data, acc, L, vals)
         if ex.recorder is not None:
-            ex.recorder.store(op, buf, source, L, indexed=(flat, valid, acc.rows, acc.cols))
+            ex.recorder.store(op, buf, source, L, indexed=(detached(acc), acc.rows, acc.cols))
     else:
-        atomic.at(data, flat, v)
+        for lo, hi in lane_chunks(L, acc.rows * acc.cols):
+            idx, valid = acc.indices(L, lo, hi)
+            atomic.at(data, idx[valid], np.broadcast_to(lane_part(vals, L, lo, hi), idx.shape)[valid])
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
 
@@ -334,8 +345,9 @@ def _store_undefined(ex, op, masks, args, out, source):
     L = ex.lanes
     shape = op.operands[0].type.shape
     acc = _store_window(op, t, offsets, shape, L)
-    _, valid = acc.indices(L)
-    n = int(np.count_nonzero(valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)))
+    mask = np.asarray(masks[0])
+    mask = mask[None] if mask.ndim == len(shape) else mask
+    n = count_inside(acc, L, mask.reshape((mask.shape[0], acc.rows, acc.cols)))
     if n:
         ex.warn(op, undefined_store_warning(op, t.name, n, source))
     return out
