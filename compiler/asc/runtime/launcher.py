@@ -15,6 +15,7 @@ from ..sim.executor import Executor, KernelRuntimeError
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
+from .footprint import check_launch_memory
 from .platforms import hardware
 
 LAST_REPORT = [None]
@@ -49,6 +50,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     environ = os.environ
     written_args = compiled.written_args
     ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]
+    check_launch_memory(jit_fn.__name__, core_num, sum(v.nbytes for _, v in ptrs))
     scalars = [np.asarray(value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value,
                           dtype=d.to_numpy()) for name, kind, d, value in runtime if kind != "ptr"]
     checks = environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost

@@ -15,6 +15,7 @@ from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
 from .arguments import arg_kind
 from .caches import KernelTapes
+from .footprint import check_launch_memory
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
@@ -34,6 +35,7 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     trace_dir = environ.get("ASC_TRACE_DIR")
     record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
     values, gm = bind_arguments(jit_fn, args, kwargs)
+    check_launch_memory(jit_fn.__name__, core_num, sum(v.nbytes for v in gm.values()))
     # insert-sync: asked for, or (unset) implied by a LocalTensorAuto in the kernel, as in pyasc
     insert_sync = options.get("insert_sync")
     if insert_sync is None:

@@ -48,18 +48,26 @@ def gather_windows(data, windows, lanes, fill, undefined, each=None):
     ``fill`` (per lane or shared) where a window is outside the tensor; and, when ``undefined``, the mask of
     those elements (None when there are none). ``each(lo, hi, idx, valid, safe)`` runs per chunk (checks)."""
     out = np.empty((lanes, windows.rows, windows.cols), dtype=data.dtype)
-    mask = None
+    mask = fault = None
     for lo, hi in lane_chunks(lanes, windows.rows * windows.cols):
         idx, valid = windows.indices(lanes, lo, hi)
         safe = np.where(valid, idx, 0)
         out[lo:hi] = np.where(valid, data[safe], lane_part(fill, lanes, lo, hi))
         if each is not None:
-            with lanes_from(lo):
-                each(lo, hi, idx, valid, safe)
+            try:
+                with lanes_from(lo):
+                    each(lo, hi, idx, valid, safe)
+            except SimError as e:   # the first fault, naming the faulty lanes of every chunk
+                if fault is None or fault.blocks is None or e.blocks is None:
+                    fault = fault or e
+                else:
+                    fault.blocks = np.concatenate([np.asarray(fault.blocks), np.asarray(e.blocks)])
         if undefined and not valid.all():
             if mask is None:
                 mask = np.zeros(out.shape, dtype=bool)
             mask[lo:hi] = ~valid
+    if fault is not None:
+        raise fault
     return out, mask
 
 
