@@ -81,3 +81,4 @@ def test_a_launch_past_the_address_space_limit_exits_2_at_the_kernel_call(tmp_pa
     line = _SCRIPT.splitlines().index("double[32](x, out, n, asctile.ConstExpr(4096))") + 1
     assert f'File "{script}", line {line}' in run.stderr
     assert "LaunchMemoryError" in run.stderr and "RLIMIT_AS" in run.stderr and "needs about 1408 MB" in run.stderr
+    assert "hint: launch it on smaller inputs" in run.stderr

@@ -3,11 +3,11 @@
 A long session (a notebook, a test worker, a tuning loop over tile sizes) launches many specialisations;
 what it keeps between launches must not grow with their number:
 
-- ``COMPILED``: traced kernels (``runtime/jit.py``), at most ``$ASC_KERNEL_CACHE`` entries (default 64)
+- ``COMPILED``: traced kernels (``runtime/jit.py``), at most ``$ASC_KERNEL_CACHE`` entries (default 256)
   over every ``@jit`` function of the process. An evicted kernel is traced again (or read back from the
   on-disk cache) when it is launched next, and its recorded launches go with it.
 - ``REPLAY``: recorded launches (``sim/replay.py``, ``sim/pipes/replay.py``), at most 8 structures per
-  kernel, ``$ASC_REPLAY_CACHE`` structures in all (default 256) and ``$ASC_REPLAY_CACHE_MB`` megabytes of
+  kernel, ``$ASC_REPLAY_CACHE`` structures in all (default 1024) and ``$ASC_REPLAY_CACHE_MB`` megabytes of
   arrays in all (default 256). An evicted structure runs in full on its next launch and is recorded again.
 """
 from __future__ import annotations
@@ -83,8 +83,8 @@ def _drop_tapes(key, compiled):
     compiled.tapes.clear()
 
 
-COMPILED = BoundedCache("compiled kernels", _env_int("ASC_KERNEL_CACHE", 64), on_evict=_drop_tapes)
-REPLAY = BoundedCache("recorded launches", _env_int("ASC_REPLAY_CACHE", 256),
+COMPILED = BoundedCache("compiled kernels", _env_int("ASC_KERNEL_CACHE", 256), on_evict=_drop_tapes)
+REPLAY = BoundedCache("recorded launches", _env_int("ASC_REPLAY_CACHE", 1024),
                       _env_int("ASC_REPLAY_CACHE_MB", 256) << 20, sizeof=lambda tape: getattr(tape, "nbytes", 0))
 
 

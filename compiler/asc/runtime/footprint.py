@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import time
 
 FOOTPRINT_MULTIPLE = 3
 FIXED_OVERHEAD = 256 << 20
@@ -76,18 +77,29 @@ def memory_room():
     return min(rooms) if rooms else (None, None)
 
 
+_LAST = [float("-inf"), None, None]   # (when, room, what) of the last reading
+_FRESH_S = 1.0
+
+
 def check_launch_memory(name, core_num, gm_bytes):
-    """Raise ``LaunchMemoryError`` when the launch's footprint exceeds the memory the process may take."""
+    """Raise ``LaunchMemoryError`` when the launch's footprint exceeds the memory the process may take.
+    The limits are read again when the last reading is older than a second or the footprint is more than
+    half of it (a small launch in a loop pays microseconds, a large one a fresh reading)."""
     if os.environ.get("ASC_MEMORY_CHECK", "on").strip().lower() == "off":
         return
     need = launch_footprint(gm_bytes)
-    room, what = memory_room()
+    when, room, what = _LAST
+    now = time.monotonic()
+    if now - when > _FRESH_S or room is None or 2 * need > room:
+        room, what = memory_room()
+        _LAST[:] = [now, room, what]
     if room is None or need <= room:
         return
+    hint = ("launch it on smaller inputs (split the data over several launches), free memory, or raise the "
+            "limit; ASC_MEMORY_CHECK=off skips this check")
     exc = LaunchMemoryError(f"launch of kernel '{name}' on {core_num} blocks needs about {need // _MB} MB (its "
                             f"{gm_bytes // _MB} MB of global-memory arguments x {FOOTPRINT_MULTIPLE} + "
-                            f"{FIXED_OVERHEAD // _MB} MB) but only {max(room, 0) // _MB} MB are available ({what})",
-                            need, room)
-    exc.hint = ("launch it on smaller inputs (split the data over several launches), free memory, or raise the "
-                "limit; ASC_MEMORY_CHECK=off skips this check")
+                            f"{FIXED_OVERHEAD // _MB} MB) but only {max(room, 0) // _MB} MB are available ({what})"
+                            f"\nhint: {hint}", need, room)
+    exc.hint = hint
     raise exc

@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import SimError
 
-CHUNK_ELEMS = int(os.environ.get("ASC_CHUNK_ELEMS", "") or 1 << 20)   # (a test may make it small)
+CHUNK_ELEMS = 1 << 20
 
 
 def lane_chunks(lanes, per_lane):

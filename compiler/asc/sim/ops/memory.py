@@ -261,8 +261,10 @@ def _store_elements(buf, data, tags, flat, v, lane_blocks, what, atomic):
                         "in the same launch",
                         "give every block a disjoint output region, or use @atomic_add/max/min")
     if atomic is None:
-        fs = np.sort(flat)
-        if np.any(fs[1:] == fs[:-1]):    # an element written twice: by one block (program order) or two
+        # an element written twice: by one block (program order) or two (lanes in order are usually
+        # increasing already: a stable sort meets its runs in linear time)
+        fs = flat if flat.size < 2 or bool(np.all(flat[1:] > flat[:-1])) else np.sort(flat, kind="stable")
+        if np.any(fs[1:] == fs[:-1]):
             order = np.argsort(flat, kind="stable")
             fs, bs = flat[order], lane_blocks[order]
             same = fs[1:] == fs[:-1]
