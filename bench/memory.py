@@ -13,7 +13,8 @@ multiple docs/simulator.md "Memory" states; goal: a small constant, the fixed ov
 Cases: an August element-wise add (global_tensor / copy_in / copy_out, a grid-stride tile loop) over
 1M / 16M / 64M float32 elements, and one element more (``+1``: the last tile is clipped), and a one_hot written element by element (a loop over indices with a
 scalar copy_in of the index and a copy_out of its row) and tile-wise (compare against the class row) at
-~60M output elements.
+~60M output elements (and the element-by-element one as blocks of contiguous indices, the last block's
+run cut by an ``if``).
 
 The session runs ``N`` launches of different kernels (four kernels x forty ConstExpr tile sizes, at
 sizes up to 1M elements) in one process and prints RSS every 100 launches, with the sizes of the
@@ -83,6 +84,22 @@ def one_hot_loop_kernel(idx_ptr, classes_ptr, out_ptr, n: int, depth: asctile.Co
 
 
 @asctile.jit
+def one_hot_blocked_kernel(idx_ptr, classes_ptr, out_ptr, n: int, depth: asctile.ConstExpr):
+    """Each block a contiguous run of indices, one per trip, the last block's run cut by an ``if``."""
+    idx_gm = asctile.global_tensor(idx_ptr, [n])
+    out_gm = asctile.global_tensor(out_ptr, [n, depth])
+    classes = asctile.copy_in(asctile.global_tensor(classes_ptr, [1, depth]), [0, 0], [1, depth])
+    per_block = asctile.ceildiv(n, asctile.block_num())
+    for i in range(per_block):
+        row = asctile.block_idx() * per_block + i
+        if row < n:
+            k = asctile.copy_in(idx_gm, [row])
+            hot = asctile.where(classes == k, asctile.full([1, depth], 1, dtype=asctile.int32),
+                                asctile.full([1, depth], 0, dtype=asctile.int32))
+            asctile.copy_out(hot, out_gm, [row, 0])
+
+
+@asctile.jit
 def one_hot_tile_kernel(idx_ptr, classes_ptr, out_ptr, n: int, depth: asctile.ConstExpr, ROWS: asctile.ConstExpr):
     """ROWS indices per trip: a column of indices broadcast against the class row, one flat copy_out."""
     idx_gm = asctile.global_tensor(idx_ptr, [n])
@@ -124,14 +141,15 @@ def _case_launch(case):
         out = np.empty_like(x)
         return add_kernel, CORES, (x, y, out, n, asctile.ConstExpr(4096)), 3 * x.nbytes, \
             lambda: np.testing.assert_array_equal(out, x + y)
-    if name in ("one_hot_loop", "one_hot_tile"):
+    if name in ("one_hot_loop", "one_hot_blocked", "one_hot_tile"):
         depth = 16
         rows = n // depth
         idx = rng.integers(0, depth, rows, dtype=np.int32)
         classes = np.arange(depth, dtype=np.int32).reshape(1, depth)
         out = np.empty((rows, depth), dtype=np.int32)
-        extra = (asctile.ConstExpr(depth),) if name == "one_hot_loop" else (asctile.ConstExpr(depth), asctile.ConstExpr(64))
-        kernel = one_hot_loop_kernel if name == "one_hot_loop" else one_hot_tile_kernel
+        extra = (asctile.ConstExpr(depth),) if name != "one_hot_tile" else (asctile.ConstExpr(depth), asctile.ConstExpr(64))
+        kernel = {"one_hot_loop": one_hot_loop_kernel, "one_hot_blocked": one_hot_blocked_kernel,
+                  "one_hot_tile": one_hot_tile_kernel}[name]
         return kernel, CORES, (idx, classes, out, rows) + extra, idx.nbytes + classes.nbytes + out.nbytes, \
             lambda: np.testing.assert_array_equal(out, (idx[:, None] == classes).astype(np.int32))
     raise SystemExit(f"unknown case {case!r}")
@@ -219,7 +237,7 @@ def main():
     parser.add_argument("--case", help="run one case in this process (add:16M, one_hot_loop:60M, ...)")
     parser.add_argument("--session", type=int, help="run a session of N launches in this process")
     parser.add_argument("--cases", default="add:1M,add:16M,add:64M,add:1M+1,add:16M+1,add:64M+1,"
-                                           "one_hot_tile:60M,one_hot_loop:60M")
+                                           "one_hot_tile:60M,one_hot_loop:60M,one_hot_blocked:60M")
     parser.add_argument("--session-launches", type=int, default=1000)
     a = parser.parse_args()
     if a.case:
