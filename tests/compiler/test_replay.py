@@ -356,14 +356,14 @@ def test_each_recorded_path_replays_what_a_full_run_gives(path, full_runs, monke
     assert report == _report(kernel)
 
 
-@pytest.mark.parametrize("limit", ["_KEEP_BYTES", "_TAPE_BYTES"])
-def test_a_launch_too_large_to_record_keeps_running_in_full(limit, full_runs, monkeypatch):
-    """Recording keeps a launch's values alive, and a tape keeps its index arrays: past a budget the
-    structure is run in full instead."""
+@pytest.mark.parametrize("limit, size", [("_KEEP_BYTES", 1000), ("_TAPE_BYTES", 1)])
+def test_a_launch_too_large_to_record_keeps_running_in_full(limit, size, full_runs, monkeypatch):
+    """Recording keeps a launch's values alive, and a tape keeps its per-lane window arrays: past a budget
+    the structure is run in full instead."""
     kernel, blocks, make = _PATHS["padded tail and clipped store"]
     for compiled in kernel.cache.values():
         compiled.tapes.clear()
-    monkeypatch.setattr(replay, limit, 1000)
+    monkeypatch.setattr(replay, limit, size)
     rng = np.random.default_rng(3)
     for _ in range(2):
         args = make(rng)

@@ -101,7 +101,7 @@ def test_a_replayed_launch_issues_what_a_full_run_issues(monkeypatch):
     assert _recorded(lambda: gated_tail[2](x, c, out, 228, 128)) == []     # recorded: the tail is not stored
     c[:] = 1.0
     replayed = _recorded(lambda: gated_tail[2](x, c, out, 228, 128))    # replayed: the data store the tail
-    assert all(t is not None for t in gated_tail.cache[next(iter(gated_tail.cache))].tapes.values())
+    assert all(t is not None for t in next(iter(gated_tail.cache.values())).tapes.values())
     monkeypatch.setenv("ASC_REPLAY", "off")
     full = _recorded(lambda: gated_tail[2](x, c, out, 228, 128))
     assert [(w.category, w.lineno, str(w.message)) for w in replayed] == \

@@ -20,11 +20,13 @@ from ..language.core.errors import error
 from . import config
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
+from .caches import BoundedCache, KernelCache
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .platforms import hardware
 from .trace import trace
 from .tracebacks import user_entry
 
+_MAX_RELAUNCH_KEYS = 256   # argument signatures remembered per kernel
 
 
 class JITFunction(KernelFunction):
@@ -57,8 +59,9 @@ class JITFunction(KernelFunction):
                         "decorate a plain `def` function (not a lambda, method or async function)")
         self.node = tree.body[0]
         self.source_hash = hashlib.sha256(body.encode()).hexdigest()
-        self.cache = {}
-        self._relaunch = {}   # cheap argument signature -> (cache key, runtime layout)
+        self.cache = KernelCache(self)   # cache key -> CompiledKernel (bounded over the process)
+        # cheap argument signature -> (cache key, runtime layout)
+        self._relaunch = BoundedCache("relaunch signatures", _MAX_RELAUNCH_KEYS)
         self.last_launch = None
 
     # -- launching --------------------------------------------------------------------------------
@@ -140,6 +143,8 @@ class JITFunction(KernelFunction):
         parts += [f"{k}={ConstExpr(v)!r}" for k, v in constexprs.items()]
         parts += [f"{n}={kind}:{d}" for n, kind, d, _ in runtime]
         parts += [f"fn={self.fn.__module__}.{self.fn.__qualname__}", self.source_hash, platform.value, __version__]
+        # the IR's source locations name this file and line: a copy of the kernel elsewhere is another entry
+        parts += [f"at={self.source_file}:{self.first_line}:{self.indent}"]
         return hashlib.blake2b("__".join(parts).encode(), digest_size=16).hexdigest()
 
     def _relaunch_key(self, args, kwargs, platform):
@@ -179,8 +184,9 @@ class JITFunction(KernelFunction):
     def compile(self, args, kwargs, platform=None):
         platform = platform or config.current_platform()
         fast = self._relaunch_key(args, kwargs, platform)
-        if fast is not None and fast in self._relaunch:
-            key, layout = self._relaunch[fast]
+        known = self._relaunch.get(fast) if fast is not None else None
+        if known is not None:
+            key, layout = known
             hit = self.cache.get(key)
             if hit is not None:
                 return hit, [(name, kind, d, args[i]) for i, name, kind, d in layout]
@@ -188,7 +194,7 @@ class JITFunction(KernelFunction):
         key = self._key(cg, co, constexprs, runtime, platform)
         if fast is not None:
             index = {n: i for i, n in enumerate(self.signature.parameters)}
-            self._relaunch[fast] = (key, [(index[n], n, kind, d) for n, kind, d, _ in runtime])
+            self._relaunch.put(fast, (key, [(index[n], n, kind, d) for n, kind, d, _ in runtime]))
         if not co.always_compile:
             hit = self.cache.get(key) or disk_load(key, self.__name__)
             if hit is not None:

@@ -16,6 +16,7 @@ from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
 from . import warning_channel
+from .footprint import check_launch_memory
 from .platforms import hardware
 
 LAST_REPORT = [None]
@@ -50,6 +51,7 @@ def launch(jit_fn, compiled, core_num, runtime):
     environ = os.environ
     written_args = compiled.written_args
     ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]
+    check_launch_memory(jit_fn.__name__, core_num, sum(v.nbytes for _, v in ptrs))
     scalars = [np.asarray(value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value,
                           dtype=d.to_numpy()) for name, kind, d, value in runtime if kind != "ptr"]
     checks = environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
@@ -140,17 +142,12 @@ def _executor(compiled, hw, core_num, checks, order, aliased):
                     hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
 
 
-_MAX_TAPES = 8   # recorded structures kept per compiled kernel
-
-
 def _remember(tapes, key, tape, report):
     """Keep the tape of a recorded launch with its report (None: this structure is not replayed, e.g. its
-    launch warned), the oldest structure making way past ``_MAX_TAPES``."""
+    launch warned), within the bounds of ``runtime.caches.REPLAY``."""
     if tape is not None:
         tape.report = _copy_report(report, [])
-    if len(tapes) >= _MAX_TAPES:
-        tapes.pop(next(iter(tapes)))
-    tapes[key] = tape
+    tapes.put(key, tape)
 
 
 def _copy_report(report, warnings):

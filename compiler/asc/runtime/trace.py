@@ -12,6 +12,7 @@ from ..ir.types import PtrType, ScalarType
 from ..language.core.errors import error
 from ..language.core.ir_value import GlobalAddress, PlainValue
 from ..language.tile.memory_ops import resolve_auto_locations
+from .caches import KernelTapes
 from .memory_plan import plan
 from .platforms import hardware
 
@@ -31,7 +32,7 @@ class CompiledKernel:
         # Replaying launches (sim/replay.py): the structure values (None: not replayable, ``not_replayed``
         # says why) and the recorded launches by structure key.
         self.structure, self.not_replayed = launch_structure(fn)
-        self.tapes = {}
+        self.tapes = KernelTapes()
         self.costs = costs
         self.memory = memory
         self.platform = platform

@@ -72,6 +72,10 @@ def _excepthook(prev):
             tb = trimmed(tb)
             exc = exc.with_traceback(tb)
         prev(exc_type, exc, tb)
+        if getattr(exc, "footprint", None) is not None:   # a launch too large for the machine's memory
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(2)                                    # (the harness's code for a resource limit)
     hook.__asc_hook__ = True
     return hook
 

@@ -3,7 +3,6 @@ the kernel's Python body with v1 objects, issuing one ``PipeOp`` per instruction
 then the blocks' pipe timings give the launch ticks, the report and the timeline like any launch."""
 from __future__ import annotations
 
-import collections
 import os
 
 import numpy as np
@@ -15,6 +14,8 @@ from ..language.core.errors import error
 from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
 from .arguments import MockTensor, MockValue, arg_kind
+from .caches import KernelTapes
+from .footprint import check_launch_memory
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
@@ -35,6 +36,7 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     trace_dir = environ.get("ASC_TRACE_DIR")
     record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
     values, gm = bind_arguments(jit_fn, args, kwargs)
+    check_launch_memory(jit_fn.__name__, core_num, sum(v.nbytes for v in gm.values()))
     # insert-sync: asked for, or (unset) implied by a LocalTensorAuto in the kernel, as in pyasc
     insert_sync = options.get("insert_sync")
     if insert_sync is None:
@@ -63,11 +65,12 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     if not record and replay_mode != "off" and not shared:
         key = structure_key(jit_fn, hw, core_num, checks, bool(insert_sync), kind, values, options)
         key = None if key is None else key + (uniform,)
-    tapes = jit_fn.__dict__.setdefault("_v1_tapes", collections.OrderedDict())
+    tapes = jit_fn.__dict__.get("_v1_tapes")
+    if tapes is None:
+        tapes = jit_fn._v1_tapes = KernelTapes()
     tape = tapes.get(key) if key is not None else None
     if tape is not None:
         tape.replay(gm)
-        tapes.move_to_end(key)
         report = _copy_report(tape.report)
     else:
         recording = key is not None and key not in tapes
@@ -86,13 +89,8 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
                 verify_replay(jit_fn.__name__, tape, before,
                               lambda bufs: _report(jit_fn, hw, platform, core_num, kind, blocks,
                                                    *_first_and_timings(run(bufs)), False))
-            tapes[key] = tape         # None: this structure is not recorded again
-            while len(tapes) > _MAX_TAPES:
-                tapes.popitem(last=False)
+            tapes.put(key, tape)      # None: this structure is not recorded again
     _launcher.publish(jit_fn, report, hw, record, trace_dir)
-
-
-_MAX_TAPES = 8   # recorded structures kept per kernel
 
 
 def _first_and_timings(result):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .chunks import lane_chunks
 from .errors import OutOfBoundsError
 from .lanes import gather, per_lane
 from .races import NO_WRITER
@@ -113,14 +114,19 @@ class Buffer:
                     fn(w, b, out=w)
             mark.windows = (_geometry(view), blocks)
         else:
+            blocks = np.broadcast_to(blocks, (lanes,))
+
             def mark(lo, hi):
-                idx, valid = acc.indices(lanes)
-                # Lanes ordered so that, among lanes reading one element, the extreme block comes last.
-                for arr, order, fn in ((lo, np.argsort(-blocks, kind="stable"), np.minimum),
-                                       (hi, np.argsort(blocks, kind="stable"), np.maximum)):
-                    v = valid[order]
-                    flat = idx[order][v]
-                    arr[flat] = fn(arr[flat], np.broadcast_to(blocks[order].reshape(-1, 1, 1), v.shape)[v])
+                for c0, c1 in lane_chunks(lanes, acc.rows * acc.cols):
+                    idx, valid = acc.indices(lanes, c0, c1)
+                    b = blocks[c0:c1]
+                    # Lanes ordered so that, among lanes reading one element, the extreme block comes last
+                    # (a later chunk meets the earlier chunks' marks through ``fn``).
+                    for arr, order, fn in ((lo, np.argsort(-b, kind="stable"), np.minimum),
+                                           (hi, np.argsort(b, kind="stable"), np.maximum)):
+                        v = valid[order]
+                        flat = idx[order][v]
+                        arr[flat] = fn(arr[flat], np.broadcast_to(b[order].reshape(-1, 1, 1), v.shape)[v])
         self.log.read_marks.append((self.off, mark))
 
 
@@ -253,6 +259,11 @@ def sliding_windows(arr, rows, cols, row_stride):
     es = arr.itemsize
     extent = (rows - 1) * row_stride + cols
     return as_strided(arr, shape=(arr.shape[0] - extent + 1, rows, cols), strides=(es, row_stride * es, es))
+
+
+def _lanes(v, lanes, lo, hi):
+    """Lanes ``lo:hi`` of a per-lane (or shared) value."""
+    return np.broadcast_to(v, (lanes,))[lo:hi]
 
 
 def _fmt(v):
@@ -422,12 +433,15 @@ class Access:
             return v, inv, None
         return self.sliding(data)[u], inv, u
 
-    def indices(self, lanes):
-        """Linear indices (lanes, rows, cols) and the in-tensor mask, for the general path."""
-        starts = np.broadcast_to(self.starts, (lanes,)).reshape(lanes, 1, 1)
-        rs = np.broadcast_to(self.row_stride, (lanes,)).reshape(lanes, 1, 1) if np.ndim(self.row_stride) else self.row_stride
+    def indices(self, lanes, lo=0, hi=None):
+        """Linear indices (lanes, rows, cols) and the in-tensor mask, for the general path (lanes ``lo:hi``
+        of ``lanes``: ``sim/chunks.py``)."""
+        hi = lanes if hi is None else hi
+        n = hi - lo
+        starts = _lanes(self.starts, lanes, lo, hi).reshape(n, 1, 1)
+        rs = _lanes(self.row_stride, lanes, lo, hi).reshape(n, 1, 1) if np.ndim(self.row_stride) else self.row_stride
         idx = starts + np.arange(self.rows).reshape(1, -1, 1) * rs + np.arange(self.cols).reshape(1, 1, -1)
-        valid = np.arange(self.cols).reshape(1, 1, -1) < np.broadcast_to(self.valid_cols, (lanes,)).reshape(lanes, 1, 1)
+        valid = np.arange(self.cols).reshape(1, 1, -1) < _lanes(self.valid_cols, lanes, lo, hi).reshape(n, 1, 1)
         return idx, np.broadcast_to(valid, idx.shape)
 
 
@@ -441,6 +455,20 @@ def real_shape_too_large(what, tensor, real, shape, bad):
         f"{what} of tensor '{tensor.name}' with real_shape [{', '.join(_fmt(gather(x, bad)) for x in real)}] "
         f"larger than the tile shape {list(shape)}: the DMA would move more elements than the tile holds",
         "keep each real_shape value within the tile's dimension (clamp it for the last tile)", bad)
+
+
+def outside_buffer(acc, lanes, what, tensor):
+    """An element of the windows outside the tensor's buffer (the tensor claims more than the array
+    holds) is an error."""
+    size = tensor.buffer.data.shape[0]
+    for lo, hi in lane_chunks(lanes, acc.rows * acc.cols):
+        idx, valid = acc.indices(lanes, lo, hi)
+        badmask = valid & ((idx >= size) | (idx < 0))
+        if np.any(badmask):
+            bad = lo + np.nonzero(badmask.reshape(hi - lo, -1).any(axis=1))[0]
+            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' reaches past the end of a buffer of {size} "
+                                   "elements", "the tensor's shape is larger than the array passed for it: check "
+                                   "the size arguments", bad)
 
 
 class ClippedAccess:
@@ -504,22 +532,18 @@ class ClippedAccess:
         self.starts = tensor.base + row_off * n + col_off
         self.valid_rows = np.minimum(real_rows, self.rows)
         self.valid_cols = np.clip(np.minimum(rc, col_dim - col_off), 0, self.cols)
-        size = tensor.buffer.data.shape[0]
-        idx, valid = self.indices(lanes)
-        if np.any(valid & ((idx >= size) | (idx < 0))):
-            bad = np.nonzero((valid & ((idx >= size) | (idx < 0))).reshape(lanes, -1).any(axis=1))[0]
-            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' reaches past the end of a buffer of {size} "
-                                   "elements", "the tensor's shape is larger than the array passed for it: check "
-                                   "the size arguments", bad)
+        outside_buffer(self, lanes, what, tensor)
 
-    def indices(self, lanes):
-        starts = np.broadcast_to(self.starts, (lanes,)).reshape(lanes, 1, 1)
-        rs = np.broadcast_to(self.row_stride, (lanes,)).reshape(lanes, 1, 1)
+    def indices(self, lanes, lo=0, hi=None):
+        hi = lanes if hi is None else hi
+        n = hi - lo
+        starts = _lanes(self.starts, lanes, lo, hi).reshape(n, 1, 1)
+        rs = _lanes(self.row_stride, lanes, lo, hi).reshape(n, 1, 1)
         r = np.arange(self.rows).reshape(1, -1, 1)
         c = np.arange(self.cols).reshape(1, 1, -1)
         idx = starts + r * rs + c
-        valid = (r < np.broadcast_to(self.valid_rows, (lanes,)).reshape(lanes, 1, 1)) & \
-            (c < np.broadcast_to(self.valid_cols, (lanes,)).reshape(lanes, 1, 1))
+        valid = (r < _lanes(self.valid_rows, lanes, lo, hi).reshape(n, 1, 1)) & \
+            (c < _lanes(self.valid_cols, lanes, lo, hi).reshape(n, 1, 1))
         return idx, valid
 
     def valid_count(self, lanes):

@@ -13,8 +13,7 @@ from math import prod
 
 import numpy as np
 
-from .errors import OutOfBoundsError
-from .memory import negative_offsets, real_shape_too_large
+from .memory import negative_offsets, outside_buffer, real_shape_too_large
 
 
 class NdAccess:
@@ -52,22 +51,16 @@ class NdAccess:
         last = np.broadcast_to(limits[-1], (lanes,)).reshape(lanes, 1)
         self.row_starts = row_start
         self.row_cols = np.where(row_ok, last, 0)
-        idx, valid = self.indices(lanes)
-        size = tensor.buffer.data.shape[0]
-        badmask = valid & ((idx >= size) | (idx < 0))
-        if np.any(badmask):
-            bad = np.nonzero(badmask.reshape(lanes, -1).any(axis=1))[0]
-            raise OutOfBoundsError(f"{what} of tensor '{tensor.name}' reaches past the end of a buffer of {size} "
-                                   "elements", "the tensor's shape is larger than the array passed for it: check "
-                                   "the size arguments", bad)
+        outside_buffer(self, lanes, what, tensor)
         self.starts = row_start[:, 0]
         self.valid_cols = self.row_cols.min(axis=1)
         self.all_inside = bool(np.all(self.row_cols == self.cols))
 
-    def indices(self, lanes):
+    def indices(self, lanes, lo=0, hi=None):
+        hi = lanes if hi is None else hi
         c = np.arange(self.cols).reshape(1, 1, -1)
-        idx = self.row_starts.reshape(lanes, self.rows, 1) + c
-        valid = c < self.row_cols.reshape(lanes, self.rows, 1)
+        idx = self.row_starts.reshape(lanes, self.rows, 1)[lo:hi] + c
+        valid = c < self.row_cols.reshape(lanes, self.rows, 1)[lo:hi]
         return idx, valid
 
     def valid_count(self, lanes):

@@ -18,8 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .chunks import gather_windows, scatter_windows, window_parts
 from .lanes import Shared, gather
 from .memory import sliding_windows
+from .sizes import array_bytes
 from .undefined import Undef, lanes_of, merge_lanes, wrap
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
@@ -136,23 +138,24 @@ class Recorder:
         self._hold(inv, starts)
         self._add(_LoadStep(b, starts is None, geometry, inv, copy, shape, self.new_slot(out)))
 
-    def load_indexed(self, op, buf, safe, valid, fill, shape, out):
-        """A tile load gathered its elements by index (``safe``), ``fill`` where not ``valid`` (padding, or
-        left undefined when ``out`` says so)."""
+    def load_indexed(self, op, buf, windows, lanes, fill, shape, out, undefined):
+        """A tile load gathered the elements of ``windows`` (``sim/chunks.py``) by index, ``fill`` outside the
+        tensor (padding, or left undefined when ``undefined``)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))
         if b is None:
             return self.fail("a load reads a buffer that is not an argument")
-        self._hold(safe, valid)
-        self._add(_IndexedLoadStep(op if type(out) is Undef else None, b, safe, valid, fill, shape, self.new_slot(out)))
+        self._hold(*_arrays(windows))
+        self._add(_IndexedLoadStep(op if undefined else None, b, windows, lanes, fill, shape, self.new_slot(out)))
 
     def store(self, op, buf, source, lanes, blocks, view=None, data=None, order=None, windows=None, indexed=None):
         """A tile store wrote the lanes' windows through one strided view of the buffer (``view``, lanes in
         ``order``), through a sliding-window view (``windows``: rows, cols, row stride, lane starts) or
-        element by element (``indexed``: the flat indices, the (lanes, rows, cols) mask they come from, rows,
-        cols). ``blocks``: the lanes' blocks. ``source``: the stored value as the environment held it and the
-        tile's shape (None: a store this does not follow, e.g. a scalar store)."""
+        element by element (``indexed``: the windows (``sim/chunks.py``), rows, cols). ``blocks``: the lanes'
+        blocks.
+        ``source``: the stored value as the environment held it and the tile's shape (None: a store this does
+        not follow, e.g. a scalar store)."""
         if self.failed is not None:
             return
         b = self.buffers.get(id(buf))
@@ -161,7 +164,7 @@ class Recorder:
             return self.fail("a store writes a value or a buffer it does not follow")
         shape = source[1]
         geometry = _geometry(view, data) if view is not None else None
-        self._hold(order, *(windows or ())[3:], *(indexed or ())[:2])
+        self._hold(order, *(windows or ())[3:], *(_arrays(indexed[0]) if indexed else ()))
         self._add(_StoreStep(op, buf.name, b, geometry, order, windows, indexed, r, lanes, blocks, shape))
 
     def fold(self, fold_values, loop, plan, hoisted, carried, lanes, tmax, outs):
@@ -181,6 +184,11 @@ class Recorder:
         if self.failed is not None:
             return None
         return Tape(self.steps, len(self._keep))
+
+
+def _arrays(windows):
+    """The arrays a detached access keeps (its per-lane starts and limits)."""
+    return [v for v in vars(windows).values() if isinstance(v, np.ndarray)]
 
 
 def _geometry(view, data):
@@ -276,17 +284,18 @@ class _LoadStep:
 
 
 class _IndexedLoadStep:
-    __slots__ = ("source", "buffer", "safe", "valid", "fill", "shape", "out")
+    __slots__ = ("source", "buffer", "windows", "lanes", "fill", "shape", "out")
 
-    def __init__(self, source, buffer, safe, valid, fill, shape, out):
-        self.source, self.buffer, self.safe, self.valid, self.fill, self.shape, self.out = \
-            source, buffer, safe, valid, fill, shape, out
+    def __init__(self, source, buffer, windows, lanes, fill, shape, out):
+        self.source, self.buffer, self.windows, self.lanes, self.fill, self.shape, self.out = \
+            source, buffer, windows, lanes, fill, shape, out
 
     def run(self, slots, ex, datas):
-        out = np.where(self.valid, datas[self.buffer][self.safe], self.fill)
+        out, undefined = gather_windows(datas[self.buffer], self.windows, self.lanes, self.fill,
+                                        self.source is not None)
         out = out.reshape((out.shape[0],) + self.shape)
         # pad_value=None: the tail stays undefined, as ops.memory._exec_load leaves it
-        slots[self.out] = out if self.source is None else wrap(out, (~self.valid).reshape(out.shape), self.source)
+        slots[self.out] = out if undefined is None else wrap(out, undefined.reshape(out.shape), self.source)
 
     def reads(self):
         return ()
@@ -301,13 +310,9 @@ class _StoreStep:
             blocks, shape
 
     def elements(self, itemsize):
-        """The buffer element each lane's tile element lands on, (lanes, rows * cols), as the store wrote them."""
+        """The buffer element each lane's tile element lands on, (lanes, rows * cols), as a store through a
+        view wrote them (element-by-element stores keep their windows: ``chunks.window_parts``)."""
         L = self.lanes
-        if self.indexed is not None:
-            flat, valid, _, _ = self.indexed
-            out = np.zeros(valid.shape, np.int64)
-            out[valid] = flat
-            return out.reshape(L, -1)
         if self.windows is not None:
             rows, cols, rs, starts = self.windows
             base = np.asarray(starts).reshape(-1, 1, 1)
@@ -334,20 +339,23 @@ class _StoreStep:
         value = slots[x] if is_slot else x
         L = self.lanes
         if type(value) is Undef:   # undefined elements may only land outside the tensor (the clipped tail)
-            inside = np.broadcast_to(value.mask, (L,) + tuple(self.shape))
             if self.indexed is not None:
-                inside = inside.reshape(self.indexed[1].shape) & self.indexed[1]
-            if inside.any():
-                elems = self.elements(datas[self.buffer].itemsize)
-                ex.warn(self.op, undefined_store_warning(self.op, self.name, inside, elems, self.blocks, value.source),
-                        UndefinedStoreWarning)
+                windows, rows, cols = self.indexed
+                mask = np.broadcast_to(value.mask, (value.mask.shape[0],) + tuple(self.shape))
+                parts = window_parts(windows, L, mask.reshape((mask.shape[0], rows, cols)))
+            else:
+                inside = np.broadcast_to(value.mask, (L,) + tuple(self.shape)).reshape(L, -1)
+                parts = [(0, inside, self.elements(datas[self.buffer].itemsize))]
+            text = undefined_store_warning(self.op, self.name, parts, self.blocks, L, value.source)
+            if text:
+                ex.warn(self.op, text, UndefinedStoreWarning)
             value = value.data
         if type(value) is Shared:
             value = value.materialise()
         data = datas[self.buffer]
         if self.indexed is not None:
-            flat, valid, rows, cols = self.indexed
-            data[flat] = np.broadcast_to(stored_values(value, L, self.shape, rows, cols, False), valid.shape)[valid]
+            windows, rows, cols = self.indexed
+            scatter_windows(data, windows, L, stored_values(value, L, self.shape, rows, cols, False))
             return
         rows, cols = (self.geometry[1][1:] if self.windows is None else self.windows[:2])
         vals = stored_values(value, L, self.shape, rows, cols, True)
@@ -403,6 +411,9 @@ class Tape:
                     free[i].append(s)
         self.plan = [(step, tuple(f)) for step, f in zip(steps, free)]
         self.report = None
+        seen = set()   # the arrays the tape keeps (what runtime.caches.REPLAY charges for it)
+        self.nbytes = sum(array_bytes(getattr(step, a), seen) for step in steps for a in step.__slots__
+                          if a not in ("op", "fold_values", "plan"))
 
     def replay(self, ex, datas):
         """Run the steps on the buffers ``datas`` (in argument order); ``ex`` is a fresh executor whose

@@ -21,9 +21,10 @@ class _Rows:
 
     def __init__(self, idx, valid):
         self.idx, self.valid = idx, valid
+        self.rows, self.cols = idx.shape[1:]
 
-    def indices(self, lanes):
-        return self.idx, self.valid
+    def indices(self, lanes, lo=0, hi=None):
+        return self.idx[lo:hi], np.broadcast_to(self.valid, self.idx.shape)[lo:hi]
 
 
 def _rows(ex, op, t, index, offsets, num, tail, what):

@@ -7,6 +7,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...ir.kernel_warnings import PastEndWarning, UndefinedStoreWarning, UninitializedReadWarning
 from ..checks import track_gm_access
+from ..chunks import detached, gather_windows, lane_chunks, lane_part, lanes_from, scatter_windows, window_parts
 from ..errors import OutOfBoundsError, RaceError, SimError
 from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
@@ -97,28 +98,27 @@ def _exec_load(ex, op, t, *rest):
         if ex.recorder is not None:
             ex.recorder.load(op, buf, data, raw, inv, starts, acc, copy, rtype.shape, out)
         return out
-    idx, valid = acc.indices(L)
-    safe = np.where(valid, idx, 0)
-    out = data[safe]
+    fill = poison(data.dtype) if pad is None else scalar_for_tile(np.asarray(pad), 2)
+    fill = np.asarray(fill).astype(data.dtype) if np.ndim(fill) == 0 else fill.astype(data.dtype)
+    tags = buf.writer_tags() if checks and buf.has_writes() else None
+    unset = [0]
+    blocks = np.broadcast_to(ex.blocks, (L,))
+
+    def check(lo, hi, idx, valid, safe):
+        tv = np.where(valid, tags[safe], -1)
+        check_read_race(buf, tv, blocks[lo:hi], "load")
+        unset[0] += int(np.count_nonzero(valid & (tv == NO_WRITER)))
+    # element by element, a chunk of lanes at a time (sim/chunks.py)
+    out, undefined = gather_windows(data, acc, L, fill, pad is None, check if tags is not None else None)
     if checks:
         buf.note_read(acc, L, ex.blocks)
-        if buf.has_writes():
-            tags = buf.writer_tags()
-            tv = np.where(valid, tags[safe], -1)
-            check_read_race(buf, tv, ex.blocks.reshape(-1, 1, 1), "load")
-            unset = int(np.count_nonzero(valid & (tv == NO_WRITER)))
-        else:
-            unset = acc.valid_count(L)
-        _note_unset(ex, op, buf, unset)
-    fill = poison(out.dtype) if pad is None else scalar_for_tile(np.asarray(pad), 2)
-    fill = np.asarray(fill).astype(out.dtype) if np.ndim(fill) == 0 else fill.astype(out.dtype)
-    out = np.where(valid, out, fill)
+        _note_unset(ex, op, buf, unset[0] if tags is not None else acc.valid_count(L))
     ex.count_bytes("in", out.size * out.itemsize)
     out = out.reshape((out.shape[0],) + rtype.shape)
     # pad_value=None: the tail is undefined, followed to where it is used (sim/undefined.py)
-    if pad is None:
-        out = wrap(out, (~valid).reshape(out.shape), op)
-    elif op.attrs.get("pad_default") and getattr(acc, "outside", None) is not None:
+    if undefined is not None:
+        out = wrap(out, undefined.reshape(out.shape), op)
+    elif pad is not None and op.attrs.get("pad_default") and getattr(acc, "outside", None) is not None:
         # no pad_value given and the window reads nothing: the tile is only padding, no data defined it
         mask = np.zeros(out.shape, bool)
         mask[acc.outside] = True
@@ -126,7 +126,7 @@ def _exec_load(ex, op, t, *rest):
         if ex.recorder is not None:
             ex.recorder.fail("a load reads nothing and no pad_value defines its tile")
     if ex.recorder is not None:
-        ex.recorder.load_indexed(op, buf, safe, valid, fill, rtype.shape, out)
+        ex.recorder.load_indexed(op, buf, detached(acc), L, fill, rtype.shape, out, pad is None)
     return out
 
 
@@ -236,51 +236,65 @@ def _store_into(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
             acc.sliding(tags)[starts] = tag
         buf.defer_write(fill)
     else:
-        idx, valid = acc.indices(L)
-        if buf.has_reads():
-            lo, hi = buf.reader_span()
-            safe = np.where(valid, idx, 0)
-            check_overwrite_race(buf, lo[safe], np.where(valid, hi[safe], -1), blocks, what)
-        lane_blocks = np.broadcast_to(blocks.reshape(-1, 1, 1), idx.shape)[valid]
-        flat = idx[valid]
-        v = np.broadcast_to(vals, idx.shape)[valid]
+        # Element by element, a chunk of lanes at a time (sim/chunks.py): a chunk meets the writes of the
+        # earlier ones through the writer tags, as it meets earlier stores'.
+        span = buf.reader_span() if buf.has_reads() else None
         tags = buf.writer_tags()
-        prev = tags[flat]
-        bad = write_conflicts(prev, lane_blocks, atomic is not None)
-        if atomic is None and np.any(bad & (prev >= 0)):   # identical values over another block's store
-            bad[bad] = ~(same_bits(data[flat[bad]], v[bad]) & (prev[bad] >= 0))
-            _values_decided(ex)
-        if np.any(bad):
-            raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
-                            "in the same launch",
-                            "give every block a disjoint output region, or use @atomic_add/max/min")
-        if atomic is None:
-            uniq, first = np.unique(flat, return_index=True)
-            if uniq.size != flat.size:
-                order = np.argsort(flat, kind="stable")
-                fs, bs = flat[order], lane_blocks[order]
-                vs = v[order]
-                same = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
-                if np.any(same):
-                    _values_decided(ex)
-                if np.any(same & ~same_bits(vs[1:], vs[:-1])):
-                    raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
-                                    "give every block a disjoint output region, or use @atomic_add/max/min")
-            data[flat] = v  # duplicates within one block: program order, the last lane wins
-            tags[flat] = lane_blocks
-            if ex.recorder is not None:
-                ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(flat, valid, acc.rows, acc.cols))
-        else:
-            atomic.at(data, flat, v)
-            tags[flat] = tags_after_atomic(prev, lane_blocks)
-            if lane_blocks.size and lane_blocks.min() != lane_blocks.max():
-                # elements several blocks updated in this one op: atomic updates of several blocks
-                order = np.argsort(flat, kind="stable")
-                fs, bs = flat[order], lane_blocks[order]
-                shared = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
-                tags[fs[1:][shared]] = ATOMIC
+        lanes_blocks = np.broadcast_to(blocks, (L,))
+        for lo, hi in lane_chunks(L, acc.rows * acc.cols):
+            idx, valid = acc.indices(L, lo, hi)
+            chunk_blocks = lanes_blocks[lo:hi]
+            if span is not None:
+                safe = np.where(valid, idx, 0)
+                with lanes_from(lo):
+                    check_overwrite_race(buf, span[0][safe], np.where(valid, span[1][safe], -1), chunk_blocks, what)
+            lane_blocks = np.broadcast_to(chunk_blocks.reshape(-1, 1, 1), idx.shape)[valid]
+            flat = idx[valid]
+            v = np.broadcast_to(lane_part(vals, L, lo, hi), idx.shape)[valid]
+            _store_elements(ex, buf, data, tags, flat, v, lane_blocks, what, atomic)
+        if atomic is None and ex.recorder is not None:
+            ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(detached(acc), acc.rows, acc.cols))
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
+
+
+def _store_elements(ex, buf, data, tags, flat, v, lane_blocks, what, atomic):
+    """Write ``v`` at the elements ``flat`` for the blocks ``lane_blocks`` (atomically with the ufunc
+    ``atomic``), after the race checks against earlier writers and between the blocks of this store
+    (bit-identical values over another block's plain store are no race)."""
+    prev = tags[flat]
+    bad = write_conflicts(prev, lane_blocks, atomic is not None)
+    if atomic is None and np.any(bad & (prev >= 0)):
+        bad[bad] = ~(same_bits(data[flat[bad]], v[bad]) & (prev[bad] >= 0))
+        _values_decided(ex)
+    if np.any(bad):
+        raise RaceError(f"{what} to '{buf.name}' overlaps elements written by {writer_text(prev[bad][0])} "
+                        "in the same launch",
+                        "give every block a disjoint output region, or use @atomic_add/max/min")
+    if atomic is None:
+        # an element written twice: by one block (program order) or two (lanes in order are usually
+        # increasing already: a stable sort meets its runs in linear time)
+        fs = flat if flat.size < 2 or bool(np.all(flat[1:] > flat[:-1])) else np.sort(flat, kind="stable")
+        if np.any(fs[1:] == fs[:-1]):
+            order = np.argsort(flat, kind="stable")
+            fs, bs, vs = flat[order], lane_blocks[order], v[order]
+            same = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
+            if np.any(same):
+                _values_decided(ex)
+            if np.any(same & ~same_bits(vs[1:], vs[:-1])):
+                raise RaceError(f"{what} to '{buf.name}': two blocks write the same elements in one store",
+                                "give every block a disjoint output region, or use @atomic_add/max/min")
+        data[flat] = v  # duplicates within one block: program order, the last lane wins
+        tags[flat] = lane_blocks
+        return
+    atomic.at(data, flat, v)
+    tags[flat] = tags_after_atomic(prev, lane_blocks)
+    if lane_blocks.size and lane_blocks.min() != lane_blocks.max():
+        # elements several blocks updated in this one op: atomic updates of several blocks
+        order = np.argsort(flat, kind="stable")
+        fs, bs = flat[order], lane_blocks[order]
+        shared = (fs[1:] == fs[:-1]) & (bs[1:] != bs[:-1])
+        tags[fs[1:][shared]] = ATOMIC
 
 
 _FEW_LANES = 256
@@ -323,15 +337,14 @@ def _store_unchecked(ex, buf, acc, vals, atomic, op=None, source=None):
             return
     if type(vals) is FreshBinary:
         vals = vals.compute()
-    idx, valid = acc.indices(L)
-    flat = idx[valid]
-    v = np.broadcast_to(vals, idx.shape)[valid]
     if atomic is None:
-        data[flat] = v
+        scatter_windows(data, acc, L, vals)
         if ex.recorder is not None:
-            ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(flat, valid, acc.rows, acc.cols))
+            ex.recorder.store(op, buf, source, L, ex.blocks, indexed=(detached(acc), acc.rows, acc.cols))
     else:
-        atomic.at(data, flat, v)
+        for lo, hi in lane_chunks(L, acc.rows * acc.cols):
+            idx, valid = acc.indices(L, lo, hi)
+            atomic.at(data, idx[valid], np.broadcast_to(lane_part(vals, L, lo, hi), idx.shape)[valid])
     buf.written = True
     ex.count_bytes("out", acc.valid_count(L) * data.itemsize)
 
@@ -354,28 +367,39 @@ def _store_undefined(ex, op, masks, args, out, source):
     L = ex.lanes
     shape = op.operands[0].type.shape
     acc = _store_window(op, t, offsets, shape, L)
-    idx, valid = acc.indices(L)
-    inside = valid & np.broadcast_to(masks[0], (L,) + shape).reshape(valid.shape)
-    if inside.any():
-        elems = np.broadcast_to(idx, valid.shape)
-        ex.warn(op, undefined_store_warning(op, t.name, inside, elems, ex.blocks, source), UndefinedStoreWarning)
+    mask = np.asarray(masks[0])
+    mask = mask[None] if mask.ndim == len(shape) else mask
+    text = undefined_store_warning(op, t.name, window_parts(acc, L, mask.reshape((mask.shape[0], acc.rows, acc.cols))),
+                                   ex.blocks, L, source)
+    if text:
+        ex.warn(op, text, UndefinedStoreWarning)
     return out
 
 
-def undefined_store_warning(op, name, inside, elems, blocks, source):
-    """The text of a store writing undefined elements into a tensor: ``inside`` marks, per lane, the tile
-    elements that are undefined and land inside it, ``elems`` the buffer element each lands on, ``blocks``
-    the lanes' blocks; names the first such block and its elements, and the op that left them undefined."""
-    L = inside.shape[0]
-    inside, elems = inside.reshape(L, -1), np.broadcast_to(elems, inside.shape).reshape(L, -1)
-    lanes = np.nonzero(inside.any(axis=1))[0]
-    blocks = np.broadcast_to(blocks, (L,))
-    first = int(lanes[0])
-    e = elems[first][inside[first]]
-    others = len(set(blocks[lanes].tolist())) - 1
-    more = f"; and in {others} other block(s)" if others else ""
-    return (f"{op.name.split('.')[-1]} to '{name}' writes {int(np.count_nonzero(inside))} undefined element(s) "
-            f"inside the tensor (block {int(blocks[first])}: {e.size} element(s) in "
+def undefined_store_warning(op, name, parts, blocks, lanes, source):
+    """The text of a store writing undefined elements into a tensor (None when none lands inside), from
+    ``parts``: per chunk of lanes ``(lo, inside, elems)``, ``inside`` marking the tile elements that are
+    undefined and land inside the tensor, ``elems`` the buffer element each lands on; ``blocks`` the lanes'
+    blocks. Names the first such block and its elements, and the op that left them undefined."""
+    blocks = np.broadcast_to(blocks, (lanes,))
+    total, first, hit = 0, None, set()
+    for lo, inside, elems in parts:
+        if not inside.any():
+            continue
+        elems = np.broadcast_to(elems, inside.shape).reshape(inside.shape[0], -1)
+        inside = inside.reshape(inside.shape[0], -1)
+        hit_lanes = np.nonzero(inside.any(axis=1))[0]
+        total += int(np.count_nonzero(inside))
+        hit.update(blocks[lo + hit_lanes].tolist())
+        if first is None:
+            lane = int(hit_lanes[0])
+            first = (int(blocks[lo + lane]), elems[lane][inside[lane]])
+    if not total:
+        return None
+    block, e = first
+    more = f"; and in {len(hit) - 1} other block(s)" if len(hit) > 1 else ""
+    return (f"{op.name.split('.')[-1]} to '{name}' writes {total} undefined element(s) "
+            f"inside the tensor (block {block}: {e.size} element(s) in "
             f"[{int(e.min())}, {int(e.max()) + 1}) of '{name}'{more}): " + fix_text(source))
 
 

@@ -19,6 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..sizes import array_bytes
 from .instructions import IMPLS, PURE
 from .lane_steps import ELEMENTWISE as _ELEMENTWISE, forward_copies, lanes_step, sink_copies
 _REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
@@ -83,6 +84,7 @@ class _BlockMemory(MemoryViews):
 class Tape:
     def __init__(self, steps, scratch, init, report):
         self.steps, self.scratch, self.init, self.report = steps, scratch, init, report
+        self.nbytes = array_bytes(scratch) + array_bytes(steps)   # what runtime.caches.REPLAY charges for it
         self.batched = any(kind == "lanes" for kind, _ in steps)
 
     def replay(self, gm, first=0):

@@ -1,0 +1,151 @@
+"""What a process keeps between launches is bounded (runtime/caches.py), and a kernel read back from the
+on-disk cache reports errors at the file that was run."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from asc.experimental import asctile
+from asc.runtime import caches
+
+
+@asctile.jit
+def add_tiles(x_ptr, y_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
+    x_gm = asctile.global_tensor(x_ptr, [n])
+    y_gm = asctile.global_tensor(y_ptr, [n])
+    out_gm = asctile.global_tensor(out_ptr, [n])
+    for t in range(asctile.block_idx(), asctile.ceildiv(n, TILE), asctile.block_num()):
+        x = asctile.copy_in(x_gm, [t * TILE], [TILE])
+        y = asctile.copy_in(y_gm, [t * TILE], [TILE])
+        asctile.copy_out(x + y, out_gm, [t * TILE])
+
+
+@asctile.jit
+def scale_tiles(x_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
+    x_gm = asctile.global_tensor(x_ptr, [n])
+    out_gm = asctile.global_tensor(out_ptr, [n])
+    for t in range(asctile.block_idx(), asctile.ceildiv(n, TILE), asctile.block_num()):
+        asctile.copy_out(asctile.copy_in(x_gm, [t * TILE], [TILE]) * 2.0, out_gm, [t * TILE])
+
+
+@pytest.fixture
+def small_caches(monkeypatch):
+    """Bounds small enough to be reached: 6 kernels, 10 recorded launches, 1 KB of recorded arrays."""
+    monkeypatch.setattr(caches.COMPILED, "max_entries", 6)
+    monkeypatch.setattr(caches.REPLAY, "max_entries", 10)
+    monkeypatch.setattr(caches.REPLAY, "max_bytes", 1024)
+    monkeypatch.delenv("ASC_REPLAY", raising=False)
+    yield
+    caches.COMPILED.clear()
+    caches.REPLAY.clear()
+
+
+def test_launches_of_many_specialisations_stay_within_the_cache_bounds(small_caches):
+    rng = np.random.default_rng(3)
+    high = {"compiled": 0, "replay": 0, "bytes": 0}
+    for i in range(60):
+        tile = 256 * (1 + i % 15)
+        n = 20_000 + 1000 * (i % 4)        # not a multiple of the tile: each launch has a clipped tail
+        x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
+        out = np.zeros_like(x)
+        if i % 2:
+            add_tiles[8](x, y, out, n, asctile.ConstExpr(tile))
+            expect = x + y
+        else:
+            scale_tiles[8](x, out, n, asctile.ConstExpr(tile))
+            expect = x * 2
+        np.testing.assert_array_equal(out, expect)
+        high["compiled"] = max(high["compiled"], len(caches.COMPILED))
+        high["replay"] = max(high["replay"], len(caches.REPLAY))
+        high["bytes"] = max(high["bytes"], caches.REPLAY.bytes)
+    assert high["compiled"] == 6                     # the bound reached, never passed
+    assert 0 < high["replay"] <= 10
+    assert 0 < high["bytes"] <= 1024                 # (the tail windows keep per-lane arrays)
+
+
+def test_a_bounded_cache_evicts_the_least_recently_used_entry_past_either_bound():
+    evicted = []
+    cache = caches.BoundedCache("test", 3, max_bytes=100, sizeof=len, on_evict=lambda k, v: evicted.append(k))
+    for k in "abc":
+        cache.put(k, "x" * 10)
+    cache.get("a")                                   # now b is the least recently used
+    cache.put("d", "x" * 10)
+    assert evicted == ["b"] and cache.keys() == ["c", "a", "d"]
+    cache.put("e", "x" * 75)                         # 105 bytes: the oldest goes
+    assert evicted == ["b", "c"] and cache.keys() == ["a", "d", "e"] and cache.bytes == 95
+    cache.put("f", "x" * 101)                        # larger than the whole budget: not kept
+    assert "f" not in cache and cache.bytes == 0
+
+
+def test_an_evicted_kernel_is_traced_again_and_its_recordings_go_with_it(small_caches):
+    x = np.arange(4096, dtype=np.float32)
+    out = np.zeros_like(x)
+    scale_tiles[4](x, out, 4096, asctile.ConstExpr(512))
+    scale_tiles[4](x, out, 4096, asctile.ConstExpr(512))       # replayed: one recording of it
+    first = scale_tiles.cache.values()
+    assert len(first) == 1 and len(first[0].tapes) == 1
+    for tile in (256, 768, 1024, 1280, 1536, 1792):            # six other kernels push it out
+        scale_tiles[4](x, out, 4096, asctile.ConstExpr(tile))
+    assert len(caches.COMPILED) == 6 and len(first[0].tapes) == 0
+    out[:] = 0
+    scale_tiles[4](x, out, 4096, asctile.ConstExpr(512))
+    np.testing.assert_array_equal(out, x * 2)
+    assert scale_tiles.cache.values()[-1] is not first[0]      # traced (or read from disk) anew
+
+
+def test_one_kernel_keeps_at_most_eight_recorded_structures(small_caches, monkeypatch):
+    monkeypatch.setattr(caches.REPLAY, "max_entries", 100)
+    x = np.ones(8192, dtype=np.float32)
+    out = np.zeros_like(x)
+    for n in range(1024, 8193, 512):                            # 15 structures (the size is a scalar)
+        scale_tiles[4](x, out, n, asctile.ConstExpr(512))
+    (compiled,) = scale_tiles.cache.values()
+    assert len(compiled.tapes) == caches.MAX_TAPES_PER_KERNEL
+
+
+_KERNEL = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import asc.runtime.config as config
+    from asc.experimental import asctile
+
+
+    @asctile.jit
+    def copy_kernel(x_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
+        x_gm = asctile.global_tensor(x_ptr, [n])
+        out_gm = asctile.global_tensor(out_ptr, [n])
+        x = asctile.copy_in(x_gm, [0], [TILE]) + asctile.block_idx()
+        asctile.copy_out(x, out_gm, [asctile.block_idx() % 2 * TILE])
+
+
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    blocks = int(sys.argv[1])
+    x = np.ones(256, np.float32)
+    copy_kernel[blocks](x, np.zeros_like(x), 256, asctile.ConstExpr(128))
+    print("ok")
+''')
+
+
+def test_an_error_of_a_kernel_read_from_the_disk_cache_names_the_file_that_was_run(tmp_path):
+    first, second = tmp_path / "a" / "kernel.py", tmp_path / "b" / "copy_of_kernel.py"
+    for p in (first, second):
+        p.parent.mkdir()
+    first.write_text(_KERNEL)
+    second.write_text("# a copy, one line lower\n" + _KERNEL)
+    env = dict(os.environ, PYASC_CACHE_DIR=str(tmp_path / "cache"))
+    run = lambda path, blocks: subprocess.run([sys.executable, str(path), str(blocks)], capture_output=True,
+                                              text=True, env=env, cwd=tmp_path)
+    ok = run(first, 2)
+    assert ok.returncode == 0 and "ok" in ok.stdout, ok.stderr
+    shutil.rmtree(first.parent)
+    bad = run(second, 3)                     # block 2 stores other values over block 0's window: a race
+    assert bad.returncode != 0
+    store_line = _KERNEL.splitlines().index("    asctile.copy_out(x, out_gm, [asctile.block_idx() % 2 * TILE])") + 2
+    assert f"{second}:{store_line}:" in bad.stderr, bad.stderr
+    assert str(first) not in bad.stderr
