@@ -154,6 +154,30 @@ def test_pow_on_integers_wraps_and_truncates_negative_exponents():
     assert out[0, :8].tolist() == [81, -27, -32768, 1, -1, 1, 0, 1]  # 2 ** 15 wraps in int16
 
 
+@asctile.jit
+def int_div_kernel(a_ptr, b_ptr, out_ptr):
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [64]), [0], [64])
+    b = asctile.copy_in(asctile.global_tensor(b_ptr, [64]), [0], [64])
+    asctile.copy_out(a / b, asctile.global_tensor(out_ptr, [64]), [0])
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64], ids=str)
+def test_integer_tile_division_truncates_toward_zero_as_upstreams_divsi(dtype):
+    # pyasc-dev lowers an integer '/' to arith.divsi: -7 / 2 is -3 (floor division would give -4)
+    a = np.array([7, -7, 7, -7, 1, 0, -1, np.iinfo(dtype).min] * 8, dtype)
+    b = np.array([2, 2, -2, -2, 3, 5, 3, -1] * 8, dtype)
+    out = np.zeros(64, dtype)
+    int_div_kernel[1](a, b, out)
+    assert out[:8].tolist() == [3, -3, -3, 3, 0, 0, 0, int(np.iinfo(dtype).min)]  # MIN / -1 wraps
+
+
+def test_integer_tile_division_by_a_zero_element_stops_the_launch():
+    a, b = np.ones(64, np.int32), np.ones(64, np.int32)
+    b[63] = 0
+    with raises(KernelRuntimeError, "integer division by zero"):
+        int_div_kernel[1](a, b, np.zeros(64, np.int32))
+
+
 def test_pow_rejects_bfloat16_with_upstreams_text():
     @asctile.jit
     def k(x_ptr: asctile.GlobalAddress):
