@@ -3,6 +3,7 @@ August-dialect kernels carry pyasc-dev's texts while the same mistake in an Apri
 text; August tiles have scalar-first operators and asctile.cast."""
 from __future__ import annotations
 
+import math
 import re
 
 import ml_dtypes
@@ -188,3 +189,19 @@ def test_asctile_cast_converts_like_to():
     h = np.zeros(64, np.float16)
     k[1](x, h)
     np.testing.assert_array_equal(h, x.astype(np.float16))
+
+
+def _half_sum(a, b):
+    return a + b / 2.0
+
+
+def test_a_plain_python_helper_is_called_with_the_traced_tiles_as_pyasc_dev_does():
+    @asctile.jit
+    def k(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(_half_sum(x, x) + math.sqrt(4.0), asctile.global_tensor(out_ptr, [64]), [0])
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    k[1](x, out)
+    np.testing.assert_array_equal(out, 1.5 * x + 2.0)
+

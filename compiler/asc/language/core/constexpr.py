@@ -26,7 +26,7 @@ class _ConstExprAlias:
         if allowed and not isinstance(value, allowed):
             names = " | ".join(getattr(t, "__name__", str(t)) for t in self.types)
             raise TypeError(f"ConstExpr[{names}] is required for '{name}' argument, "
-                            f"{type(value)} was provided: {value!r}")
+                            f"{type(value).__name__} was provided: {value}")
 
     def __repr__(self):
         return "ConstExpr[" + ", ".join(getattr(t, "__name__", str(t)) for t in self.types) + "]"
