@@ -454,6 +454,8 @@ class FunctionVisitor(ControlFlowMixin):
             # a condition known while tracing takes one branch and leaves the other unevaluated, as in Python
             # and pyasc's front end: `input_shape[axis] if axis >= 0 else 16` stays a Python int
             return self.visit(node.body if cond else node.orelse)
+        if self.dialect.august:  # pyasc-dev: an scf.if whose regions evaluate one branch each
+            return self._runtime_ifexp(node, cond)
         a, b = ConstExpr.unwrap(self.visit(node.body)), ConstExpr.unwrap(self.visit(node.orelse))
         if isinstance(a, Tile) or isinstance(b, Tile):
             raise error(RuntimeError, f"Conditional operator must have numeric result type, got {type(a if isinstance(a, Tile) else b)}",
