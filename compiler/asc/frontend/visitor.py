@@ -22,6 +22,7 @@ from ..language.core.constexpr import ConstExpr
 from ..language.core.errors import error, not_supported
 from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
+from ..language.tile.binary_ops import check_august_scalar
 from ..language.tile.creation_ops import full_like
 from ..language.tile.debug_ops import device_assert, device_print
 from ..language.tile.kernel_builtins import KERNEL_BUILTINS, GivenBuiltins
@@ -348,6 +349,7 @@ class FunctionVisitor(ControlFlowMixin):
         ``2 / x`` are computed as ``full_like(x, 2) - x`` and ``full_like(x, 2) / x``."""
         if name in ("add", "mul", "and", "or", "xor"):
             return self.binop(tile, scalar, name)
+        check_august_scalar(tile, scalar)
         return self.binop(full_like(tile, scalar), tile, name)
 
     def binop(self, lhs, rhs, name):
