@@ -360,7 +360,9 @@ class FunctionVisitor(ControlFlowMixin):
                         "asc2 tiles have no power operator: write x * x, or @exp(@log(x) * p)")
         if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile) and not august_ops:
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
-                        "asc2 tiles support + - * / // << >> @ and comparisons only")
+                        f"{self.dialect.module} tiles support "
+                        f"{'+ - * / // ** & | ^ << >> @' if self.dialect.august else '+ - * / // << >> @'} "
+                        "and comparisons only")
         if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile)
                 and (name in _REFLECTED and getattr(type(rhs), f"__r{name}__", None) is None
                      or name in _AUGUST_OPERATORS)):
