@@ -152,6 +152,26 @@ def test_a_vector_result_goes_through_ub_to_l1_into_the_cube(distrib):
     np.testing.assert_allclose(c.astype(np.float32), expect.astype(np.float32), rtol=1e-3, atol=1e-3)
 
 
+@asctile.jit
+def ub_windows(x_ptr: asctile.GlobalAddress, sum_ptr: asctile.GlobalAddress, tail_ptr: asctile.GlobalAddress):
+    a = asctile.copy_in(asctile.global_tensor(x_ptr, [16, 64]), [0, 0], [16, 64])
+    lo = asctile.copy(a, [0, 0], [16, 32])
+    hi = asctile.copy(a, [0, 32], [16, 32])
+    asctile.copy_out(lo + hi, asctile.global_tensor(sum_ptr, [16, 32]), [0, 0])
+    w = asctile.copy(a, [8, 0], [16, 64])  # rows 8..23 of a 16-row tile: w's rows 8.. lie past the source
+    asctile.copy_out(w, asctile.global_tensor(tail_ptr, [16, 64]), [0, 0], real_shape=[8, 64])
+
+
+def test_an_august_copy_takes_a_window_of_a_ub_tile_into_ub_as_pyasc_dev_does():
+    x = randn((16, 64), np.float32, seed=21)
+    sums = np.zeros((16, 32), np.float32)
+    tail = np.full((16, 64), -1.0, np.float32)
+    ub_windows[1](x, sums, tail)
+    np.testing.assert_array_equal(sums, x[:, :32] + x[:, 32:])
+    np.testing.assert_array_equal(tail[:8], x[8:])
+    np.testing.assert_array_equal(tail[8:], np.full((8, 64), -1.0, np.float32))  # the window's outside rows
+
+
 def test_an_illegal_location_pair_names_the_legal_ones():
     @asctile.jit
     def k(a_ptr: asctile.GlobalAddress):

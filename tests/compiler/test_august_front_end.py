@@ -3,6 +3,7 @@ August-dialect kernels carry pyasc-dev's texts while the same mistake in an Apri
 text; August tiles have scalar-first operators and asctile.cast."""
 from __future__ import annotations
 
+import math
 import re
 
 import ml_dtypes
@@ -13,6 +14,7 @@ import asc
 import asc2
 from asc.experimental import asctile
 from asc.frontend.errors import CodegenError, UnsupportedSyntaxError
+from asc.sim.executor import KernelRuntimeError
 
 X = np.arange(1024, dtype=np.float32)
 
@@ -188,3 +190,47 @@ def test_asctile_cast_converts_like_to():
     h = np.zeros(64, np.float16)
     k[1](x, h)
     np.testing.assert_array_equal(h, x.astype(np.float16))
+
+
+def _half_sum(a, b):
+    return a + b / 2.0
+
+
+def test_a_plain_python_helper_is_called_with_the_traced_tiles_as_pyasc_dev_does():
+    @asctile.jit
+    def k(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(_half_sum(x, x) + math.sqrt(4.0), asctile.global_tensor(out_ptr, [64]), [0])
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    k[1](x, out)
+    np.testing.assert_array_equal(out, 1.5 * x + 2.0)
+
+
+
+@asctile.jit
+def select_by_length(x_ptr, out_ptr, n):
+    x_gm = asctile.global_tensor(x_ptr, [64])
+    x = asctile.copy_in(x_gm, [0], [64])
+    # the else branch loads at a negative offset (an error) whenever it runs
+    y = x + 1.0 if n > 10 else asctile.copy_in(x_gm, [0 - n], [64])
+    asctile.copy_out(y, asctile.global_tensor(out_ptr, [64]), [0])
+
+
+def test_a_runtime_conditional_expression_over_tiles_runs_only_the_taken_branch():
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    select_by_length[1](x, out, 11)
+    np.testing.assert_array_equal(out, x + 1.0)
+    with raises(KernelRuntimeError, "load of tensor 'x_ptr' at negative offsets [-10]"):
+        select_by_length[1](x, out, 10)
+
+
+def test_a_runtime_conditional_expression_needs_one_tile_type():
+    @asctile.jit
+    def k(x_ptr, out_ptr, n):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        y = x if n > 10 else x.to(asctile.float16)
+        asctile.copy_out(y, asctile.global_tensor(out_ptr, [64]), [0])
+    with raises(CodegenError, "Conditional operator has inconsistent result types"):
+        k[1](np.zeros(64, np.float32), np.zeros(64, np.float32), 3)

@@ -252,3 +252,29 @@ def test_disagreement_details_quote_the_error_line_not_the_hint_or_the_blocks():
     text = ("KernelRuntimeError: at k.py:3:4:\n    x = copy_in(...)\nload of tensor 'x' reads rows beyond the tensor\n"
             "in block(s) [0] of 1\nhint: stop the row loop at the row count")
     assert conformance._one_line(text) == "load of tensor 'x' reads rows beyond the tensor"
+
+
+def test_a_pending_case_still_fails_and_the_report_names_the_work_it_waits_for(tmp_path, fake_pyasc, capsys):
+    corpus = tmp_path / "pending-corpus"
+    corpus.mkdir()
+    (corpus / "waits.py").write_text(textwrap.dedent('''
+        EXPECT = "accept"
+        PENDING = "transposed L0B operands are being added"
+        def run():
+            raise RuntimeError("transpose works on UB tiles only")
+    '''), encoding="utf-8")
+    (corpus / "landed.py").write_text(textwrap.dedent('''
+        EXPECT = "accept"
+        PENDING = "already there"
+        def run():
+            return {"out": [1.0]}
+    '''), encoding="utf-8")
+    report = tmp_path / "report.json"
+    argv = ["--corpus", str(corpus), "--allowlist", str(tmp_path / "none.yaml"), "--pyasc-python", str(fake_pyasc),
+            "--json", str(report)]
+    assert conformance.main(argv) == 1  # pending does not pass a failing case
+    out = capsys.readouterr().out
+    assert "FAIL (pending)" in out and "waits: pending: transposed L0B operands are being added" in out
+    assert "landed: pending" not in out  # a pending case that passes is simply ok
+    assert "failing cases pending engine work 1" in out
+    assert json.loads(report.read_text(encoding="utf-8"))["summary"]["pending_failing"] == 1

@@ -17,6 +17,7 @@ from ..ir.kernel_warnings import LaunchWarning, ParallelCarryWarning
 from ..ir.registry import traits
 from ..ir.types import ScalarType, TileType
 from ..language.core import dtype as dt
+from ..language.core.constexpr import ConstExpr
 from ..language.core.errors import error
 from ..language.core.ir_value import PlainValue, const, to_scalar
 from ..language.core.range import BaseRange, static_range
@@ -294,6 +295,30 @@ class ControlFlowMixin:
         op = self.builder.create("scf.if", [cond.cast(dt.int1).handle], [i.handle.type for i in inits], {}, regions)
         for n, r in zip(names, op.results):
             self.scope[n] = self._wrap_value(r)
+
+    def _runtime_ifexp(self, node, cond):
+        """``a if cond else b`` with a runtime condition in an August kernel, tiles or scalars: an scf.if whose
+        regions each evaluate one branch and yield it, so only the taken branch runs (pyasc-dev's visit_IfExp)."""
+        regions, values = [], []
+        self.runtime_depth += 1
+        try:
+            for expr in (node.body, node.orelse):
+                block = Block()
+                with self.builder.insert_into(block):
+                    value = self._materialize(ConstExpr.unwrap(self.visit(expr)))
+                    self.builder.loc = self.loc(node)
+                    self.builder.create("scf.yield", [value.handle])
+                regions.append(block)
+                values.append(value)
+        finally:
+            self.runtime_depth -= 1
+        then_type, else_type = values[0].handle.type, values[1].handle.type
+        if then_type != else_type:
+            raise error(RuntimeError, f"Conditional operator has inconsistent result types: {then_type} / {else_type}",
+                        "give both branches the same dtype, shape and location (convert one with .to())")
+        self.builder.loc = self.loc(node)
+        op = self.builder.create("scf.if", [cond.cast(dt.int1).handle], [then_type], {}, regions)
+        return self._wrap_value(op.results[0])
 
     def _runtime_while(self, node):
         names = self._carried(node.body)

@@ -63,3 +63,11 @@ def kernel_dialect(node, fn_globals, forced=None) -> Dialect:
             if target is dialect_copy and copy_form(len(n.args), [k.arg for k in n.keywords]) == AUGUST:
                 august = True
     return Dialect(AUGUST if august else APRIL, module or "asc2")
+
+
+def launched_dialect(jit_fn) -> Dialect:
+    """The dialect of a kernel as its decorator declares it (``asctile.jit`` forces August) or its names say."""
+    from ..language.tile.range import asctile_range
+    builtins = jit_fn.options.get("custom_builtins") or {}
+    forced = AUGUST if builtins.get("range") is asctile_range else None
+    return kernel_dialect(jit_fn.node, jit_fn.fn.__globals__, forced)

@@ -22,6 +22,7 @@ from ..language.core.constexpr import ConstExpr
 from ..language.core.errors import error, not_supported
 from ..language.core.ir_value import GlobalAddress, PlainValue, to_scalar
 from ..language.dialect import AUGUST
+from ..language.tile.binary_ops import check_august_scalar
 from ..language.tile.creation_ops import full_like
 from ..language.tile.debug_ops import device_assert, device_print
 from ..language.tile.kernel_builtins import KERNEL_BUILTINS, GivenBuiltins
@@ -175,6 +176,8 @@ class FunctionVisitor(ControlFlowMixin):
 
     def _check_global(self, v, node):
         if isinstance(v, (KernelFunction, ConstExpr, type, types.ModuleType)) or not callable(v):
+            return
+        if self.dialect.august:  # pyasc-dev's visit_Call calls any callable with the traced values
             return
         mod = getattr(v, "__module__", "") or ""
         if mod.startswith(("asc.language", "asc.experimental", "typing", "asc2")):
@@ -346,6 +349,7 @@ class FunctionVisitor(ControlFlowMixin):
         ``2 / x`` are computed as ``full_like(x, 2) - x`` and ``full_like(x, 2) / x``."""
         if name in ("add", "mul", "and", "or", "xor"):
             return self.binop(tile, scalar, name)
+        check_august_scalar(tile, scalar)
         return self.binop(full_like(tile, scalar), tile, name)
 
     def binop(self, lhs, rhs, name):
@@ -356,7 +360,9 @@ class FunctionVisitor(ControlFlowMixin):
                         "asc2 tiles have no power operator: write x * x, or @exp(@log(x) * p)")
         if name in ("mod", "and", "or", "xor") and isinstance(lhs, Tile) and not august_ops:
             raise error(TypeError, f"unsupported operand type(s) for {_SYMBOL[name]} on a Tile",
-                        "asc2 tiles support + - * / // << >> @ and comparisons only")
+                        f"{self.dialect.module} tiles support "
+                        f"{'+ - * / // ** & | ^ << >> @' if self.dialect.august else '+ - * / // << >> @'} "
+                        "and comparisons only")
         if (self.dialect.august and isinstance(rhs, Tile) and not isinstance(lhs, Tile)
                 and (name in _REFLECTED and getattr(type(rhs), f"__r{name}__", None) is None
                      or name in _AUGUST_OPERATORS)):
@@ -452,6 +458,8 @@ class FunctionVisitor(ControlFlowMixin):
             # a condition known while tracing takes one branch and leaves the other unevaluated, as in Python
             # and pyasc's front end: `input_shape[axis] if axis >= 0 else 16` stays a Python int
             return self.visit(node.body if cond else node.orelse)
+        if self.dialect.august:  # pyasc-dev: an scf.if whose regions evaluate one branch each
+            return self._runtime_ifexp(node, cond)
         a, b = ConstExpr.unwrap(self.visit(node.body)), ConstExpr.unwrap(self.visit(node.orelse))
         if isinstance(a, Tile) or isinstance(b, Tile):
             raise error(RuntimeError, f"Conditional operator must have numeric result type, got {type(a if isinstance(a, Tile) else b)}",

@@ -74,6 +74,15 @@ class JITFunction(KernelFunction):
         return _Launcher(self, opts)
 
     @property
+    def is_august(self):
+        """Whether the kernel is written in the August dialect (read from its source once)."""
+        v = self.__dict__.get("_is_august")
+        if v is None:
+            from ..frontend.generation import launched_dialect
+            v = self._is_august = launched_dialect(self).august
+        return v
+
+    @property
     def is_v1(self):
         """Whether the kernel is written against pyasc's v1 API (it runs on the v1 front end)."""
         v = self.__dict__.get("_is_v1")
@@ -118,10 +127,14 @@ class JITFunction(KernelFunction):
                         f"the kernel takes ({', '.join(self.signature.parameters)})") from None
         constexprs, runtime = {}, []
         for name, p in self.signature.parameters.items():
-            if name not in bound.arguments:
+            if name in bound.arguments:
+                value = bound.arguments[name]
+            elif p.default is not inspect.Parameter.empty and self.is_august:
+                value = p.default   # pyasc-dev binds with apply_defaults(); April pyasc did not
+            else:
                 raise error(TypeError, f"{self.__name__}: missing a required argument: '{name}'",
-                            "kernel parameter defaults are not applied at launch (as in pyasc); pass every argument")
-            value = bound.arguments[name]
+                            "kernel parameter defaults are not applied at launch in April kernels (as in April "
+                            "pyasc); pass every argument")
             if isinstance(value, ConstExpr):
                 # A ConstExpr value is compile-time whatever the annotation (pyasc's split_args): one kernel
                 # file is launched "static" (asc2.ConstExpr(n)) and "dynamic" (n).

@@ -25,8 +25,9 @@ class _ConstExprAlias:
                 allowed += (origin,)
         if allowed and not isinstance(value, allowed):
             from .errors import error
+            # pyasc's wording (the type's name, the value's str), as a user error with its fix
             raise error(TypeError, f"ConstExpr[{' | '.join(self.names)}] is required for '{name}' argument, "
-                        f"{type(value)} was provided: {value!r}",
+                        f"{type(value).__name__} was provided: {value}",
                         f"pass {' or '.join(self.names)} for '{name}' (a compile-time constant of the kernel), or "
                         "change its annotation")
 

@@ -40,6 +40,14 @@ def _august_dtypes(input, other, allowed):
                         f"convert the tile first, e.g. x.to(@{'int16' if x.dtype.is_int() else 'float32'})")
 
 
+def check_august_scalar(tile, scalar):
+    """pyasc-dev materialises a Python scalar operand in the tile's dtype, and its builder has no integer
+    attribute for a float literal: an integer tile with a float literal is refused there, not truncated."""
+    if tracing_august() and tile.dtype.is_int() and isinstance(scalar, (float, np.floating)):
+        raise error(TypeError, f"a float scalar ({scalar!r}) cannot be combined with an {tile.dtype} tile: it would "
+                    f"be truncated to {tile.dtype}", "write an integer, or convert the tile first, e.g. x.to(@float32)")
+
+
 def _binary(kind, input, other, symbol=None):
     _august_dtypes(input, other, _AUGUST_DIV_DTYPES if kind == "div" else _AUGUST_DTYPES)
     if not isinstance(input, Tile) and not isinstance(other, Tile):
@@ -51,13 +59,16 @@ def _binary(kind, input, other, symbol=None):
     shape = infer_common_shape(input, other)
     name = symbol or kind
     input, other = memory_ops.vector_operand(input, f"'{name}'"), memory_ops.vector_operand(other, f"'{name}'")
-    if kind == "div" and dtype.is_int() and isinstance(input, Tile) and isinstance(other, Tile):
+    # pyasc-dev lowers an August integer '/' to arith.divsi (truncating); the April lowering had no such path
+    if kind == "div" and dtype.is_int() and isinstance(input, Tile) and isinstance(other, Tile) \
+            and not tracing_august():
         raise not_supported("integer tile / tile division",
                             "convert to float first: (a.to(asc.float32) / b.to(asc.float32))")
     if isinstance(input, Tile) and isinstance(other, Tile):
         a, b = create_tile(input, dtype, shape), create_tile(other, dtype, shape)
         return emit_tile("tile.binary", [a.handle, b.handle], shape, dtype, kind=kind)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
+    check_august_scalar(tile, scalar)
     s = to_scalar(scalar, dtype)
     return emit_tile("tile.binary_scalar", [tile.to(dtype).handle, s.handle], shape, dtype, kind=kind, reverse=reverse)
 
@@ -97,6 +108,7 @@ def _compare(mode, input, other):
         a, b = create_tile(input, dtype, shape), create_tile(other, dtype, shape)
         return emit_tile("tile.cmp", [a.handle, b.handle], shape, dt.int1, mode=mode)
     tile, scalar, reverse = (input, other, False) if isinstance(input, Tile) else (other, input, True)
+    check_august_scalar(tile, scalar)
     return emit_tile("tile.cmp_scalar", [tile.to(dtype).handle, to_scalar(scalar, dtype).handle], shape, dt.int1,
                      mode=mode, reverse=reverse)
 

@@ -10,7 +10,7 @@ from ...ir.registry import define
 from ...ir.types import Location, ScalarType
 from ..core import dtype as dt
 from ..core.errors import NotSupportedError, error
-from .costs import dma_ticks
+from .costs import dma_ticks, vector_cost
 from ..core.ir_value import PlainValue, to_scalar
 from .round_mode import RoundMode
 from .tensor import Tensor
@@ -281,7 +281,10 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
             raise error(RuntimeError, "The same L1 tile should be copied only to tiles in same L0A/L0B location.",
                         f"this L1 tile already feeds {first.name} (its layout depends on the operand): load the "
                         f"data into a second L1 tile for {location.name}")
-    if (src, location) not in _COPY_ROUTES:
+    # pyasc-dev's copy (its own examples: ``copy(src)``, ``copy(src, [16, 16], [32, 32])`` of a UB tile) and
+    # its interpreter take a window of a UB tile into UB; April's lowering had no such route
+    ub_window = tracing_august() and src == location == Location.UB
+    if (src, location) not in _COPY_ROUTES and not ub_window:
         raise error(RuntimeError, "dst tile location is not supported",
                     f"@copy moves {_ROUTE_NAMES}; {src.name} -> {location.name} has no lowering")
     if src == Location.L0C and tile.dtype == dt.float32 and not tracing_august():
@@ -429,10 +432,15 @@ def _store_cost(op, hw):
     return ("MTE3", dma_ticks(hw, t, op.operands[1].type, store=True), hw.mte3_latency)
 
 
+_UB_WINDOW_COST = vector_cost()
+
+
 def _copy_cost(op, hw):
     t = op.results[0].type
     if op.operands[0].type.location == Location.L0C:
         return ("FIX", hw.fixpipe_busy(t.nbytes))
+    if op.operands[0].type.location == t.location == Location.UB:
+        return _UB_WINDOW_COST(op, hw)   # a UB -> UB window is a vector copy
     return ("MTE1", hw.l0_load_busy(t.nbytes))
 
 
