@@ -18,6 +18,8 @@ from .tile import Tile, as_location, bind_tile_method, cast, emit_tile, location
 from .utils import check_data_alignment, verify_shape
 
 _LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Location.BT)
+# Loads whose clipped part the August lowering fills with the load's pad value (Nd2Nz into L1, then Fill)
+CUBE_SIDE_LOADS = (Location.L1, Location.L0A, Location.L0B)
 
 
 def _check_tensor(t, what):
@@ -71,9 +73,10 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
 
 
 def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0,
-              real_shape=None, clip_rows=False):
+              real_shape=None, clip_rows=False, cube_pad=False):
     """``load``; ``clip_rows``: the window is clamped to the tensor in every dimension (the August
-    ``copy_in``), so rows past the tensor's last row are padding rather than an out-of-bounds read."""
+    ``copy_in``), so rows past the tensor's last row are padding rather than an out-of-bounds read;
+    ``cube_pad``: an Auto load's ``pad_value`` holds only if it resolves to L1 / L0A / L0B."""
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -115,6 +118,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
     attrs = {"clip_rows": True} if clip_rows and len(shape) == 2 else {}
     if auto:
         attrs["auto_location"] = True
+    if cube_pad:
+        attrs["cube_pad"] = True
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
                      has_real=bool(real), **attrs)
 
@@ -366,12 +371,21 @@ def resolve_auto_locations(fn):
             if getattr(const, "name", None) == "scalar.const" and uses.get(v.id) == [(op, i)]:
                 block_of[const.id].ops.remove(const)
 
+    def unpad(load):
+        """A UB load of an Auto ``copy_in`` without a pad value: its clipped part stays undefined."""
+        pad = load.operands.pop(1 + len(load.result.type.shape))
+        load.attrs["has_pad"] = False
+        if getattr(pad.owner, "name", None) == "scalar.const" and len(uses.get(pad.id, [])) == 1:
+            block_of[pad.owner.id].ops.remove(pad.owner)
+
     visit(fn.body)
     for load in loads:
         value = load.result
         users = [u for u, _ in uses.get(value.id, [])]
         stages = [u for u in users if u.name == "tile.copy" and u.attrs.get("auto_stage")]
         if not stages or len(stages) != len(users) or load.attrs.get("has_real"):
+            if load.attrs.pop("cube_pad", False):
+                unpad(load)
             continue  # read by a vector op or a store too (or never by the cube): it stays in UB
         l0 = [u for s in stages for u, _ in uses.get(s.result.id, [])]
         targets = {u.results[0].type.location for u in l0}
@@ -384,6 +398,8 @@ def resolve_auto_locations(fn):
                 remove(c)
         else:
             value.type = type(t)(t.shape, t.dtype, Location.L1)
+        if load.attrs.pop("cube_pad", False) and value.type.location not in CUBE_SIDE_LOADS:
+            unpad(load)  # a bias row loaded straight into BT
         for s in stages:
             replace(s.result, value)
             remove(s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ir.builder import tracing_august
+from ...ir.builder import localise, tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
@@ -170,11 +170,11 @@ def cube_transpose_fault(fn):
             continue
         loc = src.type.location
         hint = (f"an {loc.name} tile is transposed by the load that fills it, and this one is also read without "
-                f"the transpose: load the data a second time for the transposed use, e.g. copy(l1_tile, offsets, "
-                f"shape, TensorLocation.{loc.name}).T" if loaded else
+                f"the transpose: load the data a second time for the transposed use, e.g. @copy(l1_tile, offsets, "
+                f"shape, @TensorLocation.{loc.name}).T" if loaded else
                 f"an {loc.name} tile is transposed by the load that fills it: transpose the tile a load or copy "
                 f"returns, once (a transpose of a transpose is the tile itself)")
-        return op, _NOT_ON_CUBE.get(loc, _NOT_ON_CUBE_DEFAULT), hint
+        return op, _NOT_ON_CUBE.get(loc, _NOT_ON_CUBE_DEFAULT), localise(hint, fn.dialect)
     return None
 
 
