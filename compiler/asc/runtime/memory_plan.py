@@ -98,10 +98,8 @@ def _temp_bytes(op, align=32):
 def _static_sum(block, copies_of, skip=frozenset(), work=lambda op, align: 0, align=32):
     total = 0
     for op in block.ops:
-        total += work(op, align)
-        for r in op.results:
-            size = 0 if r.id in skip else _ub_bytes(op, r, align)
-            total += size + (_temp_bytes(op, align) if size else 0)
+        sizes = [0 if r.id in skip else _ub_bytes(op, r, align) for r in op.results]
+        total += work(op, align) + sum(sizes) + (_temp_bytes(op, align) if any(sizes) else 0)
         for region in op.regions:
             total += copies_of(op) * _static_sum(region, copies_of, skip, work, align)
     return total
