@@ -134,3 +134,29 @@ def test_april_kernels_keep_transposing_ub_tiles_only():
     with pytest.raises(CodegenError) as e:
         april_l0b_transpose[1](x, x.copy(), np.zeros((64, 64), np.float32))
     assert_reported(e.value, "transpose works on UB tiles only", "b.transpose()")
+
+
+@asctile.jit
+def auto_transposed(a_ptr: asctile.GlobalAddress, bt_ptr: asctile.GlobalAddress, c_ptr: asctile.GlobalAddress,
+                    d_ptr: asctile.GlobalAddress, also_vector: asctile.ConstExpr):
+    """B^T [40, 64] loaded at TensorLocation.Auto and transposed for the cube: a [64, 40] operand whose
+    rows (80 bytes) a UB transpose could not hold; read by a vector op too, it stays in UB."""
+    a = asctile.copy_in(asctile.global_tensor(a_ptr, [32, 64]), [0, 0], [32, 64])
+    bt = asctile.copy_in(asctile.global_tensor(bt_ptr, [40, 64]), [0, 0], [40, 64])
+    asctile.copy_out(a @ bt.T, asctile.global_tensor(c_ptr, [32, 40]), [0, 0])
+    if also_vector:
+        asctile.copy_out(bt * 2.0, asctile.global_tensor(d_ptr, [40, 64]), [0, 0])
+
+
+@pytest.mark.parametrize("also_vector", [False, True])
+def test_an_auto_load_transposed_for_the_cube_is_loaded_into_l1(also_vector):
+    a, bt = randn((32, 64), np.float16, seed=7), randn((40, 64), np.float16, seed=8)
+    c, d = np.zeros((32, 40), np.float32), np.zeros((40, 64), np.float16)
+    auto_transposed[1](a, bt, c, d, also_vector)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ bt.astype(np.float32).T, rtol=1e-5, atol=1e-4)
+    report = asc.runtime.last_launch_report()
+    if also_vector:
+        np.testing.assert_array_equal(d, bt * 2)
+        assert report["peak_ub_bytes"] > 0 and "V" in report["pipes"]
+    else:
+        assert report["peak_ub_bytes"] == 0 and "V" not in report["pipes"], report

@@ -292,7 +292,7 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
 # pass does: a tile only the cube reads is loaded into L1 (its staging copies disappear; with whole-tile
 # uses of one L0 buffer, the load goes straight there: MTE2 into L1, then MTE1 into L0A / L0B); a tile
 # a vector op or a store also reads stays in UB and its cube uses keep the UB -> L1 -> L0 copies.
-def _is_auto_load(tile):
+def is_auto_load(tile):
     """Whether ``tile`` is an Auto ``copy_in`` (also as a loop's block argument carried from one)."""
     value, carried = tile.handle, current_builder().carried_init
     while value.id in carried:
@@ -303,7 +303,7 @@ def _is_auto_load(tile):
 
 def _stage(tile):
     """A UB tile the cube is about to read, copied to L1 first (August kernels, Auto loads)."""
-    if location_of(tile) != Location.UB or not (tracing_august() or _is_auto_load(tile)):
+    if location_of(tile) != Location.UB or not (tracing_august() or is_auto_load(tile)):
         return tile
     zeros = [to_scalar(0, dt.int32).handle for _ in tile.shape]
     return emit_tile("tile.copy", [tile.handle] + zeros, tile.shape, tile.dtype, Location.L1, auto_stage=True)
@@ -381,12 +381,26 @@ def resolve_auto_locations(fn):
     visit(fn.body)
     for load in loads:
         value = load.result
-        users = [u for u, _ in uses.get(value.id, [])]
+        direct = [u for u, _ in uses.get(value.id, [])]
+        flips = [u for u in direct if u.name == "tile.cube_transpose"]   # `.T` of the loaded tile
+        users = [u for u in direct if u not in flips] + [u for f in flips for u, _ in uses.get(f.result.id, [])]
         stages = [u for u in users if u.name == "tile.copy" and u.attrs.get("auto_stage")]
         if not stages or len(stages) != len(users) or load.attrs.get("has_real"):
             if load.attrs.pop("cube_pad", False):
                 unpad(load)
+            for f in flips:   # the tile stays in UB: a vector transpose
+                f.name = "tile.transpose"
             continue  # read by a vector op or a store too (or never by the cube): it stays in UB
+        if flips:   # only the cube reads it, transposed: loaded into L1, the L1 -> L0 load transposes
+            load.attrs.pop("cube_pad", None)
+            t = value.type
+            value.type = type(t)(t.shape, t.dtype, Location.L1)
+            for f in flips:
+                f.results[0].type = type(t)(f.results[0].type.shape, t.dtype, Location.L1)
+            for st in stages:
+                replace(st.result, st.operands[0])
+                remove(st)
+            continue
         l0 = [u for s in stages for u, _ in uses.get(s.result.id, [])]
         targets = {u.results[0].type.location for u in l0}
         t = value.type

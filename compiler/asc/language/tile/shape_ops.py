@@ -9,7 +9,7 @@ from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
-from .memory_ops import vector_operand
+from .memory_ops import is_auto_load, vector_operand
 from .tile import Tile, august_attribute, bind_tile_method, emit_tile, location_of
 from .utils import broadcast_shape, broadcast_tile, check_data_alignment, verify_shape
 
@@ -120,7 +120,7 @@ def transpose_axes(input, *axis):
         raise error(RuntimeError, f"Wrong dimensions rearrangement {axis} for tensor of {rank} dimensions",
                     f"the axes must be a permutation of 0..{rank - 1}")
     loc = location_of(input)
-    if loc in _CUBE_LOCATIONS:
+    if loc in _CUBE_LOCATIONS or (rank == 2 and is_auto_load(input)):   # an Auto load: decided by its uses
         return _cube_transpose(input, rank)
     if loc == Location.L0C:  # pyasc-dev transposes a matmul result in UB (copied there at this line)
         input = vector_operand(input)
