@@ -21,8 +21,11 @@ Non-obvious constraints
     * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
     * ``asc2.softmax`` needs whole rows in one tile and a compile-time row length: cols is a
       ConstExpr and a multiple of 16 (32 bytes of bfloat16); rows is a runtime int.
-    * UB: a bfloat16 tile of 8 KiB, its float32 copy and the softmax temporaries (~3 float32 tiles
-      of 16 KiB), doubled by the unroll: ~130 KiB, inside C220's 192 KiB.
+    * UB: a bfloat16 tile of 8 KiB, its float32 copy, the softmax result and its temporaries and the
+      bfloat16 result, for each of three unrolled copies (a runtime trip count with
+      ``unroll_factor=2``: two copies plus the remainder). pyasc-dev's default allocation
+      (``reuse_alloc=0``, a buffer per tile) counts 196800 bytes, over C220's 192 KiB, so the
+      kernel is compiled with ``reuse_alloc=2`` (dead tiles' buffers reused).
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -58,7 +61,7 @@ ALIGN = 16                 # 32 bytes of bfloat16: the row is the tile's last di
 MAX_TILE_BYTES = 8 * 1024  # bfloat16 bytes per [group_rows, cols] tile
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_groups: int,
                    num_cols: asc2.ConstExpr[int], group_rows: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])

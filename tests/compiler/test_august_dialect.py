@@ -417,9 +417,9 @@ def test_reuse_alloc_levels_shrink_the_ub_plan_and_keep_results():
         k[1](x, out, 4)
         np.testing.assert_allclose(out, np.abs(np.exp(x)) + 1.0, rtol=1e-6)
         peaks[level] = k.last_launch["peak_ub_bytes"]
+    # pyasc-dev's compiler counts the same (its memory_consumed for this kernel)
     assert peaks[0] == 4 * 4096          # every tile its own buffer
-    assert peaks[1] == 4 * 4096          # tiles made in the loop keep their buffer until it ends
-    assert peaks[2] == 2 * 4096          # a tile and the one computed from it
+    assert peaks[1] == peaks[2] == 4096  # exp, abs and + 1.0 each overwrite the tile they read
 
 
 def test_reuse_alloc_out_of_range_and_vf_fusion_on_c220_are_rejected():

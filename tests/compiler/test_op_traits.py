@@ -45,7 +45,7 @@ def test_global_memory_traits_point_at_a_tensor_operand():
     assert set(gm) == {"tile.load", "tile.store", "tile.atomic", "tensor.get_value", "tensor.set_value", "tile.gather",
                        "tile.scatter"}
     assert {n for n, t in OPS.items() if t.traits.accumulator} == {"tile.zeros_acc", "tile.matmul_acc"}
-    assert {n for n, t in OPS.items() if t.traits.zero_copy} == {"tile.reshape"}
+    assert {n for n, t in OPS.items() if t.traits.zero_copy} == {"tile.reshape", "tile.cube_transpose"}
 
 
 @asc2.jit

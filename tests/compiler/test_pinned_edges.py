@@ -387,8 +387,10 @@ def test_a_chain_of_tile_ops_holds_two_tiles_at_a_time(opts, peak):
     assert chain.last_launch["peak_ub_bytes"] == peak
 
 
-@pytest.mark.parametrize("level,peak", [(0, 4 * 4096), (1, 2 * 4096), (2, 2 * 4096)])
+# The expected figures are pyasc-dev's own (its compiler's memory_consumed for the same kernels).
+@pytest.mark.parametrize("level,peak", [(0, 4 * 4096), (1, 4096), (2, 4096)])
 def test_reuse_alloc_levels_outside_loops(level, peak):
+    # levels 1 and 2: each element-wise result overwrites the operand it last reads (one buffer)
     @asc2.jit(reuse_alloc=level, always_compile=True)
     def chain(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
         t1 = asc2.load(asc2.tensor(x_ptr, [1024]), [1024], offsets=[0])
@@ -403,10 +405,10 @@ def test_reuse_alloc_levels_outside_loops(level, peak):
     assert chain.last_launch["peak_ub_bytes"] == peak
 
 
-@pytest.mark.parametrize("level,peak", [(1, 3 * 4096), (2, 2 * 4096)])
-def test_reuse_alloc_frees_loop_tiles_when_the_loop_ends(level, peak):
-    # Level 1 keeps the loop's three tiles until the loop ends, then they are free for the tile made
-    # right after it; level 2 reuses them from one op to the next.
+@pytest.mark.parametrize("level,peak", [(1, 2 * 4096), (2, 2 * 4096)])
+def test_reuse_alloc_hoists_a_constant_tile_over_the_loop(level, peak):
+    # The loop's tiles share one buffer (abs and exp in place); the constant tile stored after the loop
+    # is hoisted to the kernel's start, so it does not reuse that buffer: two buffers.
     @asc2.jit(reuse_alloc=level, always_compile=True)
     def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
         x_gm = asc2.tensor(x_ptr, [n * 1024])
@@ -424,11 +426,11 @@ def test_reuse_alloc_frees_loop_tiles_when_the_loop_ends(level, peak):
     assert k.last_launch["peak_ub_bytes"] == peak
 
 
-@pytest.mark.parametrize("level,peak", [(0, 7 * 4096), (1, 6 * 4096), (2, 4 * 4096)])
+@pytest.mark.parametrize("level,peak", [(0, 10 * 4096), (1, 3 * 4096), (2, 3 * 4096)])
 def test_reuse_alloc_gives_each_unrolled_copy_of_a_loop_its_own_tiles(level, peak):
-    # unroll_factor=2: two copies of the body are in flight, each with its own buffers. Level 0 keeps
-    # every tile (2 x 3 in the loop, plus the one after it); level 1 holds the loop's 2 x 3 until the loop
-    # ends and then reuses them; level 2 holds two live tiles per copy.
+    # unroll_factor=2 over a runtime trip count: two copies in the loop plus one for the remainder.
+    # Level 0 keeps every tile (3 x 3, plus the constant); levels 1 and 2 give each copy in the loop
+    # its own buffer (one per copy, the ops in place) and the remainder reuses them; plus the constant.
     @asc2.jit(reuse_alloc=level, always_compile=True)
     def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int):
         x_gm = asc2.tensor(x_ptr, [n * 1024])

@@ -25,8 +25,10 @@ def undefined_warnings():
 def mm_tail(a_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress, bias_ptr: asc2.GlobalAddress,
             c_ptr: asc2.GlobalAddress, m: int, k: int, n: int, nb: int, cm: int, cn: int,
             with_bias: asc2.ConstExpr[bool]):
-    a = asc2.copy_in(asc2.global_tensor(a_ptr, [m, k]), [0, 0], [16, 16])
-    b = asc2.copy_in(asc2.global_tensor(b_ptr, [k, n]), [0, 0], [16, 16])
+    # UB loads (moved to the cube at the matmul) keep their clipped part undefined; loads into L1 / L0
+    # would pad it with zeros, as pyasc-dev lowers them
+    a = asc2.copy_in(asc2.global_tensor(a_ptr, [m, k]), [0, 0], [16, 16], asc2.TensorLocation.UB)
+    b = asc2.copy_in(asc2.global_tensor(b_ptr, [k, n]), [0, 0], [16, 16], asc2.TensorLocation.UB)
     if with_bias:
         bias = asc2.copy_in(asc2.global_tensor(bias_ptr, [nb]), [0], [16])
         c = asc2.matmul(a, b, bias)

@@ -20,7 +20,12 @@ class Traits:
     (None: it does not); ``dma``: a GM <-> on-chip transfer (loops containing one pay the DMA overlap
     model); ``atomic``: an atomic read-modify-write; ``accumulator``: its result is a cube accumulator
     ``matmul_acc`` may update in place; ``zero_copy``: its result aliases its operand (no UB of its own);
-    ``temp_factor``: extra UB it needs, in multiples of its result's size."""
+    ``temp_factor``: extra UB it needs, in multiples of its result's size; ``in_place``: an element-wise
+    vector op, whose result may overwrite an operand of its size it is the last reader of (UB reuse);
+    ``constant``: a compile-time constant tile (hoisted to the kernel's start); ``scalar_constants``: a
+    constant tile operand is read as a scalar (``x + full(c)`` is one Adds): it needs no UB of its own;
+    ``work_bytes``: UB the op's instruction uses as scratch while it runs, ``work_bytes(op, align)`` bytes
+    when buffers are allocated in units of ``align`` bytes."""
     reads_gm: Optional[int] = None
     writes_gm: Optional[int] = None
     dma: bool = False
@@ -28,6 +33,10 @@ class Traits:
     accumulator: bool = False
     zero_copy: bool = False
     temp_factor: int = 0
+    in_place: bool = False
+    constant: bool = False
+    scalar_constants: bool = False
+    work_bytes: Optional[Callable] = None
 
 
 NO_TRAITS = Traits()

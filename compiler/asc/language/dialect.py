@@ -65,7 +65,7 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
     Without ``shape`` one scalar is read. The window is clamped to the tensor in every dimension (rows
     and columns); ``real_shape`` limits it further. What is not read is ``pad_value`` (0 when only
     ``real_shape`` is given, undefined when neither is); a window that starts wholly outside the tensor
-    is an error."""
+    is an error. Loads into L1 / L0A / L0B pad with 0 without a ``pad_value``, as pyasc-dev lowers them."""
     _require_tensor(src, "copy_in", "src")
     _check_offsets(offsets, src)
     if shape is None:
@@ -75,8 +75,18 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
         return memory_ops.load_tile(src, offsets=offsets, clip=True)
     if real_shape is not None and pad_value is None:
         pad_value = 0  # as pyasc: real_shape without a pad value pads with zeros
+    cube_pad = False
+    if pad_value is None:
+        # pyasc-dev's front end gives every LoadOp a pad value (0 by default), and its lowering of a load
+        # into L1 (alone or on the way to L0A / L0B) fills what the clipped window leaves with it; a UB
+        # load (DataCopyPad) leaves that part undefined. Auto loads learn their location after tracing.
+        where = memory_ops.as_location(location)
+        if where in memory_ops.CUBE_SIDE_LOADS:
+            pad_value = 0
+        elif where == Location.Auto:
+            pad_value, cube_pad = 0, True
     return memory_ops.load_tile(src, shape, offsets=offsets, location=location, pad_value=pad_value,
-                                real_shape=real_shape, clip=True)
+                                real_shape=real_shape, clip=True, cube_pad=cube_pad)
 
 
 def copy_out(src, dst, offsets, *, real_shape=None):

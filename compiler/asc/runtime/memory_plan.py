@@ -1,11 +1,19 @@
 """On-chip capacity checks of a traced kernel.
 
-With static allocation (the C310 default) every UB tile of the kernel gets its own buffer, rounded up
-to 32 bytes, and each unrolled clone of a loop body its own copy; otherwise (C220's queue allocator, or
-``reuse_ub=True``) the peak of simultaneously live tiles counts. The August ``reuse_alloc`` option chooses
-explicitly: 0 every tile (and unrolled copy) its own buffer, 1 tiles reuse the UB of dead ones but a
-tile made in a loop keeps its buffer until the loop ends, 2 reuse also within and across iterations. Cube operands are checked per tile
-against the L0A / L0B / L0C / L1 budgets.
+Cube operands are checked per tile against the L0A / L0B / L0C / L1 budgets. The UB figure is what the
+kernel's allocator would use, each tile rounded up to 32 bytes (in August kernels on C220, whose TPipe
+buffers pyasc-dev counts as they are, not rounded):
+
+- August kernels follow pyasc-dev's ``reuse_alloc`` (``asctile/runtime/compiler.py``; 0 when not
+  given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
+  1 and 2 reuse buffers (ReuseUBAllocation / ReuseTensorAllocation): a tile takes the buffer of tiles
+  no longer read, an element-wise result the buffer of an operand it is the last reader of (the
+  ``in_place`` trait; MarkReuseSource), and the copies of a body that stays a loop each keep their own
+  buffers (ComputeReuseGroup). The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
+  T trips keeps the loop when T < u, else makes u copies plus one for the remainder (T % u trips, or
+  unknown T); a copy sequence that runs once is straight-line code.
+- April kernels without ``reuse_alloc``: static allocation (C310) counts every tile and every unrolled
+  clone; C220's queue allocator (or ``reuse_ub=True``) the peak of simultaneously live tiles.
 """
 from __future__ import annotations
 
@@ -13,50 +21,195 @@ from ..frontend.errors import CompilationError
 from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
+_LOOPS = ("scf.for", "scf.while")
 
 
-def _round(n):
-    return (n + 31) // 32 * 32
+def _round(n, align=32):
+    return (n + align - 1) // align * align
 
 
-def _walk(block, factor, out):
+def _const(value):
+    owner = value.owner
+    return owner.attrs.get("value") if getattr(owner, "name", None) == "scalar.const" else None
+
+
+def _trips(loop):
+    """The trip count of an ``scf.for`` when its bounds are constants, else None."""
+    lb, ub, step = (_const(v) for v in loop.operands[:3])
+    if None in (lb, ub, step) or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+def unrolled_pieces(loop):
+    """What pyasc-dev's UnrollLoop makes of ``loop``: the pieces run one after another, each
+    ``(copies of the body, whether it stays a loop)``."""
+    u = max(1, int(loop.attrs.get("unroll_factor", 1))) if loop.name == "scf.for" else 1
+    trips = _trips(loop) if loop.name == "scf.for" else None
+    if u == 1 or (trips is not None and trips < u):
+        return [(1, trips is None or trips > 1)]
+    if trips is None:
+        return [(u, True), (1, True)]
+    main, rest = divmod(trips, u)
+    return [(u, main > 1)] + ([(1, rest > 1)] if rest else [])
+
+
+def _ub_bytes(op, r, align=32):
+    t = r.type
+    if not isinstance(t, TileType) or t.location != Location.UB or traits(op.name).zero_copy:
+        return 0
+    return _round(t.nbytes, align)
+
+
+def _unbuffered(fn, align):
+    """The UB tiles of an August kernel that get no buffer where they are made, and the bytes of the
+    hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
+    (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
+    (``x + full(c)`` is one Adds: no buffer at all); a loop's result tile is the buffer the loop carried
+    unless only stores read it."""
+    users = {}
+    for op in fn.walk():
+        for v in op.operands:
+            users.setdefault(v.id, []).append(op)
+    ids, hoisted = set(), 0
+    for op in fn.walk():
+        if traits(op.name).constant:
+            r = op.results[0]
+            ids.add(r.id)
+            if not all(traits(u.name).scalar_constants for u in users.get(r.id, [])):
+                hoisted += _ub_bytes(op, r, align)
+        elif op.name in _LOOPS:
+            ids.update(r.id for r in op.results
+                       if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
+    return ids, hoisted
+
+
+def _work_bytes(op, align=32):
+    work = traits(op.name).work_bytes
+    return work(op, align) if work is not None else 0
+
+
+def _temp_bytes(op, align=32):
+    extra = traits(op.name).temp_factor * sum(r.type.nbytes for r in op.results if isinstance(r.type, TileType))
+    return _round(extra, align) if extra else 0
+
+
+# -- reuse_alloc=0 and static allocation: every tile its own buffer ------------------------------------
+def _static_sum(block, copies_of, skip=frozenset(), work=lambda op, align: 0, align=32):
+    total = 0
     for op in block.ops:
-        for r in op.results:
-            if isinstance(r.type, TileType) and not traits(op.name).zero_copy:
-                extra = traits(op.name).temp_factor * r.type.nbytes
-                out.append((op, r.type, factor * (_round(r.type.nbytes) + _round(extra)) if extra else
-                            factor * _round(r.type.nbytes)))
+        sizes = [0 if r.id in skip else _ub_bytes(op, r, align) for r in op.results]
+        total += work(op, align) + sum(sizes) + (_temp_bytes(op, align) if any(sizes) else 0)
         for region in op.regions:
-            uf = op.attrs.get("unroll_factor", 1) if op.name == "scf.for" else 1
-            _walk(region, factor * max(1, uf), out)
+            total += copies_of(op) * _static_sum(region, copies_of, skip, work, align)
+    return total
 
 
-def _liveness_peak(fn, loop_scoped=False, unrolled=False):
-    """Peak bytes of simultaneously live UB tiles. ``loop_scoped``: a tile made inside a loop stays
-    allocated until the loop ends (no reuse across iterations); ``unrolled``: each unrolled copy of a
-    loop body holds its own tiles."""
+def _august_copies(op):
+    return sum(c for c, _ in unrolled_pieces(op)) if op.name == "scf.for" else 1
+
+
+def _april_copies(op):
+    return max(1, op.attrs.get("unroll_factor", 1)) if op.name == "scf.for" else 1
+
+
+# -- reuse_alloc=1 / 2: buffers reused once their tiles are dead ------------------------------------------
+def _uses_in(op):
+    yield from op.operands
+    for region in op.regions:
+        for inner in region.walk():
+            yield from inner.operands
+
+
+def _region_peak(op, skip, align):
+    """UB a region-holding op needs while it runs, beyond the tiles live around it."""
+    if op.name == "scf.for":
+        body = _reuse_peak(op.regions[0], skip, align)
+        return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
+    return max((_reuse_peak(r, skip, align) for r in op.regions), default=0)
+
+
+def _reuse_peak(block, skip=frozenset(), align=32):
+    """Peak UB of ``block`` with buffer reuse: tiles from outside the block are counted by its owner, the
+    tiles ``skip`` not at all."""
+    last = {}
+    for i, op in enumerate(block.ops):
+        for v in _uses_in(op):
+            last[v.id] = i
+    buffer_of, size, end = {}, {}, {}
+    live, peak = 0, 0
+    for i, op in enumerate(block.ops):
+        inner = _region_peak(op, skip, align) if op.regions else 0
+        born = 0
+        for r in op.results:
+            nbytes = _ub_bytes(op, r, align)
+            if not isinstance(r.type, TileType) or r.type.location != Location.UB or r.id in skip:
+                continue
+            source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
+            if source is not None and source.id in buffer_of:      # a view of its operand's buffer
+                buf = buffer_of[source.id]
+            elif traits(op.name).in_place and (buf := _reusable(op, i, nbytes, buffer_of, size, end)) is not None:
+                pass                                                  # the result overwrites that operand
+            elif nbytes:
+                buf = r.id
+                size[buf] = nbytes
+                born += nbytes
+            else:
+                continue
+            buffer_of[r.id] = buf
+            end[buf] = max(end.get(buf, i), last.get(r.id, i))
+        live += born
+        peak = max(peak, live + inner + _temp_bytes(op, align) + _work_bytes(op, align))
+        for buf in [b for b, e in end.items() if e == i]:
+            live -= size.pop(buf)
+            del end[buf]
+    return peak
+
+
+def _reusable(op, i, nbytes, buffer_of, size, end):
+    """The buffer of a UB operand of ``op`` read for the last time by ``op`` and as large as its result."""
+    for o in op.operands:
+        buf = buffer_of.get(o.id)
+        if buf is not None and end.get(buf) == i and size.get(buf) == nbytes:
+            return buf
+    return None
+
+
+def _check_cube_budgets(fn, hw):
+    budgets = {Location.L0A: hw.l0a_bytes, Location.L0B: hw.l0b_bytes, Location.L0C: hw.l0c_bytes,
+               Location.L1: hw.l1_bytes}
+    for op in fn.walk():
+        for r in op.results:
+            t = r.type
+            cap = budgets.get(getattr(t, "location", None)) if isinstance(t, TileType) else None
+            if cap is None or traits(op.name).zero_copy or t.nbytes <= cap:
+                continue
+            loc = op.loc
+            raise CompilationError(
+                f"{t.location.name} overflow: tile {list(t.shape)} x {t.dtype} needs {t.nbytes} bytes, "
+                f"{t.location.name} holds {cap} bytes", loc.file if loc else None, loc.line if loc else None,
+                loc.col if loc else None, None,
+                "use smaller tiles: for matmul keep m_tile * k * elem_size and n_tile * k * elem_size <= 64 KiB "
+                "(tile K with zeros_acc + matmul_acc)" if t.location in (Location.L0A, Location.L0B) else
+                "use smaller tiles")
+
+
+def _april_live_peak(block):
+    """April's peak of simultaneously live UB tiles (a tile lives from its op to its last use)."""
     order, last_use, size = [], {}, {}
 
-    def visit(block, loop_end_marks, factor):
+    def visit(block):
         for op in block.ops:
             order.append(op)
             i = len(order) - 1
             for o in op.operands:
                 last_use[o.id] = i
             for r in op.results:
-                if isinstance(r.type, TileType) and r.type.location == Location.UB and not traits(op.name).zero_copy:
-                    size[r.id] = factor * _round(r.type.nbytes)
-                    loop_end_marks.append(r.id)
+                if _ub_bytes(op, r):
+                    size[r.id] = _ub_bytes(op, r)
             for region in op.regions:
-                uf = op.attrs.get("unroll_factor", 1) if op.name == "scf.for" and unrolled else 1
-                inner = [] if op.name in ("scf.for", "scf.while") and loop_scoped else loop_end_marks
-                visit(region, inner, factor * max(1, uf))
-                if inner is not loop_end_marks:
-                    end = len(order) - 1
-                    for rid in inner:
-                        last_use[rid] = max(last_use.get(rid, end), end)
-                    loop_end_marks.extend(inner)
-    visit(fn.body, [], 1)
+                visit(region)
+    visit(block)
     live, peak, ends = 0, 0, {}
     for i, op in enumerate(order):
         for r in op.results:
@@ -69,29 +222,14 @@ def _liveness_peak(fn, loop_scoped=False, unrolled=False):
 
 
 def plan(fn, hw, options):
-    items = []
-    _walk(fn.body, 1, items)
-    budgets = {Location.L0A: hw.l0a_bytes, Location.L0B: hw.l0b_bytes, Location.L0C: hw.l0c_bytes,
-               Location.L1: hw.l1_bytes}
-    for op, t, _ in items:
-        cap = budgets.get(t.location)
-        if cap is not None and t.nbytes > cap:
-            loc = op.loc
-            raise CompilationError(
-                f"{t.location.name} overflow: tile {list(t.shape)} x {t.dtype} needs {t.nbytes} bytes, "
-                f"{t.location.name} holds {cap} bytes", loc.file if loc else None, loc.line if loc else None,
-                loc.col if loc else None, None,
-                "use smaller tiles: for matmul keep m_tile * k * elem_size and n_tile * k * elem_size <= 64 KiB "
-                "(tile K with zeros_acc + matmul_acc)" if t.location in (Location.L0A, Location.L0B) else
-                "use smaller tiles")
+    _check_cube_budgets(fn, hw)
     reuse = getattr(options, "reuse_alloc", None)
-    if reuse == 0:
-        return {"UB": sum(b for _, t, b in items if t.location == Location.UB)}
-    if reuse in (1, 2):
-        return {"UB": _liveness_peak(fn, loop_scoped=reuse == 1, unrolled=True)}
+    if reuse is not None or getattr(fn.dialect, "august", False):   # pyasc-dev's allocation (above)
+        align = 32 if hw.arch.value == "c310" else 1   # C220's TPipe buffers are counted unrounded
+        skip, hoisted = _unbuffered(fn, align)
+        return {"UB": hoisted + (_reuse_peak(fn.body, skip, align) if reuse else
+                                 _static_sum(fn.body, _august_copies, skip, _work_bytes, align))}
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")
     if static and not options.reuse_ub:
-        ub = sum(b for _, t, b in items if t.location == Location.UB)
-    else:
-        ub = _liveness_peak(fn)
-    return {"UB": ub}
+        return {"UB": _static_sum(fn.body, _april_copies)}
+    return {"UB": _april_live_peak(fn.body)}

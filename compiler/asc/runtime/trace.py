@@ -2,6 +2,7 @@
 per-op costs; the result is a ``CompiledKernel`` the launcher runs."""
 from __future__ import annotations
 
+from ..frontend.errors import CompilationError
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
 from ..ir.analysis import batchable_loops, hoistable_ops, launch_structure, unbarriered_gm_loops, written_args
@@ -13,6 +14,7 @@ from ..language.core.errors import error
 from ..language.core.ir_value import GlobalAddress, PlainValue
 from ..language.tile.memory_ops import resolve_auto_locations
 from .caches import KernelTapes
+from ..language.tile.shape_ops import cube_transpose_fault
 from .memory_plan import plan
 from .platforms import hardware
 
@@ -66,6 +68,12 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
         visitor.run_body(jit_fn.node.body)
     fn_ir.warnings = list(builder.warnings)
     resolve_auto_locations(fn_ir)
+    fault = cube_transpose_fault(fn_ir)
+    if fault is not None:
+        op, message, hint = fault
+        loc = op.loc
+        raise CompilationError(message, loc.file if loc else None, loc.line if loc else None,
+                               loc.col if loc else None, None, hint)
     verify_function(fn_ir)
     memory = plan(fn_ir, hw, co)
     costs = {}

@@ -1,4 +1,8 @@
-"""August-dialect port of golden/kernels/rms_norm_bf16.py: RMS normalisation over the last axis with a weight, bfloat16 (float32 statistics)."""
+"""August-dialect port of golden/kernels/rms_norm_bf16.py: RMS normalisation over the last axis with a weight, bfloat16 (float32 statistics).
+
+Both kernels use reuse_alloc=2: pyasc-dev's default allocation (a buffer per tile of every unrolled
+copy) counts more UB than there is for their nested unrolled loops.
+"""
 import numpy as np
 
 from asc.experimental import asctile
@@ -28,7 +32,7 @@ FULL_ROW_MAX_COLS = 4096
 SPLIT_TILE_COLS = 1024
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_full_row_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress,
                              num_rows: int, epsilon: float, num_cols: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [num_rows, num_cols])
@@ -41,7 +45,7 @@ def rms_norm_full_row_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.Gl
         asctile.copy_out((x * inv_rms * gamma).to(asctile.bfloat16), out_gm, [row, 0])
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_split_d_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress,
                             num_rows: int, num_cols: int, num_tiles: int, epsilon: float,
                             tile_cols: asctile.ConstExpr[int]):

@@ -1,4 +1,8 @@
-"""August-dialect port of golden/kernels/rms_norm_f16.py: a whole-row kernel and a split-row one (carried sum)."""
+"""August-dialect port of golden/kernels/rms_norm_f16.py: a whole-row kernel and a split-row one (carried sum).
+
+Both kernels use reuse_alloc=2: pyasc-dev's default allocation (a buffer per tile of every unrolled
+copy) counts more UB than there is for their nested unrolled loops.
+"""
 import numpy as np
 
 from asc.experimental import asctile
@@ -15,7 +19,7 @@ FULL_ROW_MAX_COLS = 2048
 SPLIT_TILE_COLS = 1024
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_full_row_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress,
                              out_ptr: asctile.GlobalAddress, num_rows: int, epsilon: float,
                              num_cols: asctile.ConstExpr[int]):
@@ -29,7 +33,7 @@ def rms_norm_full_row_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.Gl
         asctile.copy_out((x * inv_rms * gamma).to(asctile.float16), out_gm, [row, 0])
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_split_d_kernel(x_ptr: asctile.GlobalAddress, gamma_ptr: asctile.GlobalAddress,
                             out_ptr: asctile.GlobalAddress, num_rows: int, num_cols: int, num_tiles: int,
                             epsilon: float, tile_cols: asctile.ConstExpr[int]):

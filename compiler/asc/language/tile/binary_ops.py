@@ -137,11 +137,11 @@ for _name, _fn in (("__add__", add), ("__sub__", sub), ("__mul__", mul), ("__tru
 
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
-define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]))
+define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True, scalar_constants=True)
 
 
-define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]))
-define("tile.cmp", cost=vector_cost("compare"))
+define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True)
+define("tile.cmp", cost=vector_cost("compare"), scalar_constants=True)
 define("tile.cmp_scalar", cost=vector_cost("compare"))
 
 

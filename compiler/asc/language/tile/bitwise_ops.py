@@ -109,8 +109,8 @@ def _cost(op, hw):
     return (pipe, ticks * _WEIGHT[op.attrs["kind"]])
 
 
-define("tile.bitwise", cost=_cost)
-define("tile.bitwise_scalar", cost=_cost)
-define("tile.pow", cost=_cost)
-define("tile.pow_scalar", cost=_cost)
-define("tile.bitwise_not", cost=vector_cost())
+define("tile.bitwise", cost=_cost, in_place=True)
+define("tile.bitwise_scalar", cost=_cost, in_place=True)
+define("tile.pow", cost=_cost, in_place=True)
+define("tile.pow_scalar", cost=_cost, in_place=True)
+define("tile.bitwise_not", cost=vector_cost(), in_place=True)

@@ -65,5 +65,5 @@ class mask:
         return False
 
 
-define("tile.select", cost=vector_cost("select"))
+define("tile.select", cost=vector_cost("select"), in_place=True)
 define("mask.region", cost=lambda op, hw: ("S", hw.scalar_op))

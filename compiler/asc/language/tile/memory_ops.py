@@ -18,6 +18,8 @@ from .tile import Tile, as_location, bind_tile_method, cast, emit_tile, location
 from .utils import check_data_alignment, verify_shape
 
 _LOAD_LOCATIONS = (Location.UB, Location.L1, Location.L0A, Location.L0B, Location.BT)
+# Loads whose clipped part the August lowering fills with the load's pad value (Nd2Nz into L1, then Fill)
+CUBE_SIDE_LOADS = (Location.L1, Location.L0A, Location.L0B)
 
 
 def _check_tensor(t, what):
@@ -84,10 +86,11 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
 
 
 def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0,
-              real_shape=None, clip=False):
+              real_shape=None, clip=False, cube_pad=False):
     """``load``; ``clip``: the window is clamped to the tensor in every dimension (the August ``copy_in``,
     as pyasc-dev's interpreter clips it): what lies outside is padding, a window wholly outside reads
-    nothing, and a scalar outside the tensor reads an undefined value."""
+    nothing, and a scalar outside the tensor reads 0 with a warning (``sim/ops/memory.py``); ``cube_pad``:
+    an Auto load's ``pad_value`` holds only if it resolves to L1 / L0A / L0B."""
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -132,6 +135,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
         attrs["auto_location"] = True
     if pad_value is DEFAULT_PAD:
         attrs["pad_default"] = True
+    if cube_pad:
+        attrs["cube_pad"] = True
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
                      has_real=bool(real), **attrs)
 
@@ -314,7 +319,7 @@ def copy(tile, shape=None, *, offsets=None, location=Location.UB, distrib=None):
 # pass does: a tile only the cube reads is loaded into L1 (its staging copies disappear; with whole-tile
 # uses of one L0 buffer, the load goes straight there: MTE2 into L1, then MTE1 into L0A / L0B); a tile
 # a vector op or a store also reads stays in UB and its cube uses keep the UB -> L1 -> L0 copies.
-def _is_auto_load(tile):
+def is_auto_load(tile):
     """Whether ``tile`` is an Auto ``copy_in`` (also as a loop's block argument carried from one)."""
     value, carried = tile.handle, current_builder().carried_init
     while value.id in carried:
@@ -325,7 +330,7 @@ def _is_auto_load(tile):
 
 def _stage(tile):
     """A UB tile the cube is about to read, copied to L1 first (August kernels, Auto loads)."""
-    if location_of(tile) != Location.UB or not (tracing_august() or _is_auto_load(tile)):
+    if location_of(tile) != Location.UB or not (tracing_august() or is_auto_load(tile)):
         return tile
     zeros = [to_scalar(0, dt.int32).handle for _ in tile.shape]
     return emit_tile("tile.copy", [tile.handle] + zeros, tile.shape, tile.dtype, Location.L1, auto_stage=True)
@@ -393,13 +398,36 @@ def resolve_auto_locations(fn):
             if getattr(const, "name", None) == "scalar.const" and uses.get(v.id) == [(op, i)]:
                 block_of[const.id].ops.remove(const)
 
+    def unpad(load):
+        """A UB load of an Auto ``copy_in`` without a pad value: its clipped part stays undefined."""
+        pad = load.operands.pop(1 + len(load.result.type.shape))
+        load.attrs["has_pad"] = False
+        if getattr(pad.owner, "name", None) == "scalar.const" and len(uses.get(pad.id, [])) == 1:
+            block_of[pad.owner.id].ops.remove(pad.owner)
+
     visit(fn.body)
     for load in loads:
         value = load.result
-        users = [u for u, _ in uses.get(value.id, [])]
+        direct = [u for u, _ in uses.get(value.id, [])]
+        flips = [u for u in direct if u.name == "tile.cube_transpose"]   # `.T` of the loaded tile
+        users = [u for u in direct if u not in flips] + [u for f in flips for u, _ in uses.get(f.result.id, [])]
         stages = [u for u in users if u.name == "tile.copy" and u.attrs.get("auto_stage")]
         if not stages or len(stages) != len(users) or load.attrs.get("has_real"):
+            if load.attrs.pop("cube_pad", False):
+                unpad(load)
+            for f in flips:   # the tile stays in UB: a vector transpose
+                f.name = "tile.transpose"
             continue  # read by a vector op or a store too (or never by the cube): it stays in UB
+        if flips:   # only the cube reads it, transposed: loaded into L1, the L1 -> L0 load transposes
+            load.attrs.pop("cube_pad", None)
+            t = value.type
+            value.type = type(t)(t.shape, t.dtype, Location.L1)
+            for f in flips:
+                f.results[0].type = type(t)(f.results[0].type.shape, t.dtype, Location.L1)
+            for st in stages:
+                replace(st.result, st.operands[0])
+                remove(st)
+            continue
         l0 = [u for s in stages for u, _ in uses.get(s.result.id, [])]
         targets = {u.results[0].type.location for u in l0}
         t = value.type
@@ -411,6 +439,8 @@ def resolve_auto_locations(fn):
                 remove(c)
         else:
             value.type = type(t)(t.shape, t.dtype, Location.L1)
+        if load.attrs.pop("cube_pad", False) and value.type.location not in CUBE_SIDE_LOADS:
+            unpad(load)  # a bias row loaded straight into BT
         for s in stages:
             replace(s.result, value)
             remove(s)

@@ -115,5 +115,14 @@ def _reduce_cost(op, hw):
     return reduce_cost(op, hw)
 
 
-define("tile.reduce_all", cost=_reduce_cost)
+def _reduce_all_work(op, align):
+    """The scratch of a reduction to a scalar (pyasc-dev's lowering, as its compiler counts it): one
+    partial result per 256-byte repeat, and the result, each in whole allocation units of ``align``."""
+    t = op.operands[0].type
+    size = t.dtype.sizeof()
+    unit = lambda n: (n + align - 1) // align * align  # noqa: E731
+    return unit(-(-t.nbytes // 256) * size) + unit(size)
+
+
+define("tile.reduce_all", cost=_reduce_cost, work_bytes=_reduce_all_work)
 define("tile.reduce", cost=_reduce_cost)

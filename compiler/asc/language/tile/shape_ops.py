@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ir.builder import tracing_august
+from ...ir.builder import localise, tracing_august
 from ...ir.registry import define
 from ...ir.types import Location
 from ..core.errors import error
 from .costs import vector_cost
-from .memory_ops import vector_operand
+from .memory_ops import is_auto_load, vector_operand
 from .tile import Tile, august_attribute, bind_tile_method, emit_tile, location_of
 from .utils import broadcast_shape, broadcast_tile, check_data_alignment, verify_shape
 
@@ -119,13 +119,63 @@ def transpose_axes(input, *axis):
     if set(axis) != set(range(rank)) or not all(isinstance(a, int) for a in axis):
         raise error(RuntimeError, f"Wrong dimensions rearrangement {axis} for tensor of {rank} dimensions",
                     f"the axes must be a permutation of 0..{rank - 1}")
-    if location_of(input) != Location.UB:
-        raise error(RuntimeError, "transpose works on UB tiles only", "transpose before moving a tile to L1 / L0")
+    loc = location_of(input)
+    if loc in _CUBE_LOCATIONS or (rank == 2 and is_auto_load(input)):   # an Auto load: decided by its uses
+        return _cube_transpose(input, rank)
+    if loc == Location.L0C:  # pyasc-dev transposes a matmul result in UB (copied there at this line)
+        input = vector_operand(input)
+    elif loc != Location.UB:
+        raise error(RuntimeError, f"transpose works on UB, L1, L0A, L0B and L0C tiles, got a tile in {loc.name}",
+                    "transpose the data before moving it to this location")
     shape = tuple(input.shape[a] for a in axis)
     check_data_alignment(shape, input.dtype)
     if rank == 2:  # the same op (and cost) as the April transpose
         return emit_tile("tile.transpose", [input.handle], shape, input.dtype, Location.UB)
     return emit_tile("tile.transpose", [input.handle], shape, input.dtype, Location.UB, perm=tuple(axis))
+
+
+# -- transposes on the cube's side (August) ----------------------------------------------------------
+# pyasc-dev's front end takes ``transpose`` / ``.T`` of any tile; for an L1 / L0A / L0B tile its
+# CubeTransposeToLoad pass folds the transpose into the load that fills the tile (an L1 -> L0 LoadData,
+# or the GM -> L1 Nd2Nz copy, with its transpose flag): an MTE load like any other, no vector work. A
+# tile that is read both transposed and as it is, or a transpose of a transpose, has no such load and
+# fails in that pass (``check_cube_transposes``, run once the kernel is traced).
+_CUBE_LOCATIONS = (Location.L1, Location.L0A, Location.L0B)
+_NOT_ON_CUBE = {Location.L1: "failed to legalize operation 'asctile.transpose' that was explicitly marked illegal"}
+_NOT_ON_CUBE_DEFAULT = "'asctile.transpose' op not supported on cube"
+
+
+def _cube_transpose(input, rank):
+    if rank != 2:
+        raise error(RuntimeError, _NOT_ON_CUBE.get(location_of(input), _NOT_ON_CUBE_DEFAULT),
+                    "the cube transposes 2-D operands only: transpose a 2-D window")
+    rows, cols = input.shape
+    return emit_tile("tile.cube_transpose", [input.handle], (cols, rows), input.dtype, location_of(input))
+
+
+def cube_transpose_fault(fn):
+    """pyasc-dev's rule for transposes on the cube's side, checked on the traced function ``fn``: the
+    transposed tile comes from a load or a copy, and every use of it is a transpose (the load then writes
+    the transposed layout). Returns the first transpose breaking it as (op, message, hint), else None."""
+    uses, transposes = {}, []
+    for op in fn.walk():
+        for v in op.operands:
+            uses.setdefault(v.id, []).append(op)
+        if op.name == "tile.cube_transpose":
+            transposes.append(op)
+    for op in transposes:
+        src = op.operands[0]
+        loaded = getattr(src.owner, "name", None) in ("tile.load", "tile.copy")
+        if loaded and all(u.name == "tile.cube_transpose" for u in uses[src.id]):
+            continue
+        loc = src.type.location
+        hint = (f"an {loc.name} tile is transposed by the load that fills it, and this one is also read without "
+                f"the transpose: load the data a second time for the transposed use, e.g. @copy(l1_tile, offsets, "
+                f"shape, @TensorLocation.{loc.name}).T" if loaded else
+                f"an {loc.name} tile is transposed by the load that fills it: transpose the tile a load or copy "
+                f"returns, once (a transpose of a transpose is the tile itself)")
+        return op, _NOT_ON_CUBE.get(loc, _NOT_ON_CUBE_DEFAULT), localise(hint, fn.dialect)
+    return None
 
 
 def _tile_transpose(input, *axis):
@@ -162,5 +212,7 @@ Tile.T = august_attribute("T", _tile_transpose, "The tile with its last two dime
 
 
 define("tile.transpose", cost=vector_cost())
+# the load that fills the tile writes it transposed (LoadData / Nd2Nz with the transpose flag): no cost of its own
+define("tile.cube_transpose", cost=lambda op, hw: ("S", 0.0), zero_copy=True)
 define("tile.broadcast", cost=vector_cost())
 define("tile.reshape", cost=lambda op, hw: ("S", 0.0), zero_copy=True)

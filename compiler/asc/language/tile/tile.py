@@ -141,7 +141,7 @@ def splat(value, dtype, shape, location=None) -> Tile:
     return emit_tile("tile.const", [], shape, dtype, location, value=value)
 
 
-define("tile.const", cost=vector_cost())
+define("tile.const", cost=vector_cost(), constant=True)
 define("tile.splat", cost=vector_cost())
 
 
@@ -196,4 +196,4 @@ def _round_mode(round_mode):
     return round_mode.name
 
 
-define("tile.cast", cost=vector_cost())
+define("tile.cast", cost=vector_cost(), in_place=True)

@@ -125,6 +125,6 @@ def _unary_cost(op, hw):
     return (pipe, t)
 
 
-define("tile.unary", cost=_unary_cost)
+define("tile.unary", cost=_unary_cost, in_place=True)
 define("tile.softmax", cost=vector_cost("softmax"), temp_factor=2)
 define("tile.rms_norm", cost=vector_cost("rms_norm"), temp_factor=2)

@@ -171,13 +171,13 @@ def _lane_index(windows, index, lanes):
 
 
 def hf32(a):
-    """float32 values rounded to HF32 (1 sign, 8 exponent, 11 mantissa bits), to nearest, ties to even:
-    what the cube does to float32 operands in HF32 mode. NaN and infinities pass through."""
+    """float32 values rounded to HF32 (1 sign, 8 exponent, 11 mantissa bits) toward zero: what the cube
+    does to float32 operands in HF32 mode as pyasc-dev lowers ``hf32=True`` (``SetHF32Mode(true)`` with
+    ``SetHF32TransMode(true)``, whose documented rounding is toward zero). NaN and infinities pass through."""
     a = np.ascontiguousarray(a, dtype=np.float32)
     bits = a.view(np.uint32)
     finite = (bits & 0x7F800000) != 0x7F800000
-    rounded = (bits + (np.uint32(0x7FF) + ((bits >> 12) & 1))) & np.uint32(0xFFFFF000)
-    return np.where(finite, rounded, bits).astype(np.uint32).view(np.float32)
+    return np.where(finite, bits & np.uint32(0xFFFFF000), bits).astype(np.uint32).view(np.float32)
 
 
 def _hf32_windows(v):

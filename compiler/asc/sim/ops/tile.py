@@ -114,6 +114,7 @@ def _exec_broadcast(ex, op, a):
     return np.broadcast_to(src, (a.shape[0],) + shape)
 
 
+@impl("tile.cube_transpose", undefined="map")
 @impl("tile.transpose", undefined="map")
 def _exec_transpose(ex, op, a):
     perm = op.attrs.get("perm")
