@@ -109,13 +109,14 @@ def copy_out(z_gm: asc.GlobalTensor, out_z: asc.TQue, offset: int, count: int):
     out_z.free_tensor(z_local)
 
 
-def tiling(total_len):
-    """(cores, core_len, aligned_len, tile_len): whole 32-byte units per core, two tiles per core at least."""
+def tiling(total_len, max_cores=None):
+    """(cores, core_len, aligned_len, tile_len): whole 32-byte units per core, two tiles per core at least,
+    on the platform's vector cores (at most ``max_cores``)."""
     if total_len < ALIGN:
         raise ValueError(f"this kernel needs at least {ALIGN} elements (one 32-byte block), got {total_len}")
     aligned_len = total_len // ALIGN * ALIGN
     units = aligned_len // ALIGN
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), -(-aligned_len // MIN_CORE_LEN))
+    cores = min(max_cores or host.get_ascendc_platform().get_core_num_aiv(), -(-aligned_len // MIN_CORE_LEN))
     core_len = -(-units // cores) * ALIGN
     cores = -(-aligned_len // core_len)
     tile_len = min(MAX_TILE, -(-core_len // (2 * ALIGN)) * ALIGN)
