@@ -36,6 +36,22 @@ def _outcome(record: dict, written: Path | None, root: Path) -> dict:
             "traces": [to_repo_path(p, root) for p in trace_paths(record, written)] if written else []}
 
 
+def _run_reference(cell: dict, plan: dict, root: Path, ev_dir: Path) -> dict:
+    """Run the cell's Ascend C reference kernel as its own evidence kind (``ascendc``); its outcome is
+    reported beside the golden's and never decides the cell's status."""
+    opts = plan["options"]
+    try:
+        source = (root / cell["ascendc"]).read_text(encoding="utf-8")
+        record = evaluate_cell(cell, source, {**{k: opts[k] for k in RUN_OPTIONS}, "provenance": plan["provenance"]},
+                               repo=root, evidence_dir=ev_dir, kind="ascendc")
+        written = write_record_with_traces(record, ev_dir)
+    except Exception as exc:  # noqa: BLE001 - the reference must not cost the golden's result
+        return {"status": "error", "message": _first_line(f"{type(exc).__name__}: {exc}"), "evidence": None,
+                "traces": []}
+    out = _outcome(record, written, root)
+    return {k: out[k] for k in ("status", "message", "evidence", "traces")}
+
+
 def run_planned_cell(plan: dict, cell_id: str) -> dict:
     """Run one planned cell, write its evidence record and result marker; return the outcome dict."""
     opts = plan["options"]
@@ -50,6 +66,8 @@ def run_planned_cell(plan: dict, cell_id: str) -> dict:
                                repo=root, evidence_dir=ev_dir)
         written = write_record_with_traces(record, ev_dir)
         outcome = _outcome(record, written, root)
+        if cell.get("ascendc"):
+            outcome["reference"] = _run_reference(cell, plan, root, ev_dir)
     except Exception as exc:  # noqa: BLE001 - a harness problem must cost only this cell
         message = f"the harness could not run this cell: {type(exc).__name__}: {exc}"
         outcome = {"status": "error", "category": "infrastructure", "message": _first_line(message),
