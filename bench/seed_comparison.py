@@ -8,10 +8,14 @@ with the presentation's measured microseconds for its PyAsc and its Ascend C imp
                 ``golden/ascendc/add_f16.py`` (TPipe / TQue double buffering) tiled for 20 cores. The
                 presentation does not state the dtype; both run float16, the golden cell's.
     matmul_mix  20 groups (one cube and two vector cores each), 2560^2 .. 11520^2, fp16 -> fp32. v1:
-                upstream's tutorial 03 (the presentation's PyAsc kernel) with the host tiling; asc2: not
-                measured here (the golden matmul keeps all of K in L0, which these sizes exceed).
+                upstream's tutorial 03 (the presentation's PyAsc kernel) with the host tiling; asc2:
+                ``matmul_tiles_kernel`` below on 20 cube cores (128 x 256 output tiles block-strided, K
+                in steps of 64 accumulated in L0C; the golden matmul keeps all of K in L0, which these
+                sizes exceed). Simulating the asc2 kernel takes minutes per size (about 5 at 2560^2 on a
+                quiet core), so it runs only at ``--asc2-matmul-sizes`` (default 2560).
 
     .venv/bin/python bench/seed_comparison.py [--op add|matmul_mix|all] [--add-sizes M ...] [--matmul-sizes N ...]
+                                              [--asc2-matmul-sizes N ...]
 
 The race detector is off (``ASC_CHECKS=off``): the model is timed, not the checks.
 """
@@ -25,6 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+import asc
+import asc2
+
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORM = "Ascend910B1"
 CORES = 20
@@ -36,6 +43,25 @@ ADD_MEASURED = {3_200_000: (579.840, 583.944), 6_400_000: (1217.420, 1217.640), 
 MATMUL_MEASURED = {2560: (334.25, 332.04), 3840: (1328.72, 1332.54), 5120: (2875.00, 2902.66),
                    6400: (6539.53, 6295.36), 7680: (7082.11, 6896.86), 8960: (20955.00, 19999.57),
                    10240: (20560.42, 20800.17), 11520: (48979.96, 48136.02)}
+
+
+@asc2.jit
+def matmul_tiles_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                        M: int, K: int, N: int, TM: asc.ConstExpr[int], TK: asc.ConstExpr[int],
+                        TN: asc.ConstExpr[int]):
+    a_gm = asc2.tensor(a_ptr, [M, K])
+    b_gm = asc2.tensor(b_ptr, [K, N])
+    c_gm = asc2.tensor(c_ptr, [M, N])
+    n_tiles = N // TN
+    for t in asc2.range(asc2.block_idx(), (M // TM) * n_tiles, asc2.block_num()):
+        m_off = (t // n_tiles) * TM
+        n_off = (t % n_tiles) * TN
+        acc = asc2.zeros_acc([TM, TN], asc.float32)
+        for kk in asc2.range(K // TK):
+            a = asc2.load(a_gm, [TM, TK], offsets=[m_off, kk * TK], location=asc2.TileLocation.L0A)
+            b = asc2.load(b_gm, [TK, TN], offsets=[kk * TK, n_off], location=asc2.TileLocation.L0B)
+            asc2.matmul_acc(a, b, acc)
+        asc2.store(acc, c_gm, offsets=[m_off, n_off])
 
 
 def _load(name, path):
@@ -83,7 +109,7 @@ def bench_add(sizes, rt, config, clock):
         _row(f"{n // 1000}k", asc2_us, v1_us, ADD_MEASURED.get(n, (float("nan"),) * 2))
 
 
-def bench_matmul(sizes, rt, config, clock):
+def bench_matmul(sizes, asc2_sizes, rt, config, clock):
     import torch
 
     tut = next((d / "shared/upstream/pyasc-v1/tutorials/03_matmul_mix/matmul_mix.py"
@@ -98,7 +124,15 @@ def bench_matmul(sizes, rt, config, clock):
         a = torch.randint(-5, 5, (s, s)).to(torch.float16)
         b = torch.randint(-5, 5, (s, s)).to(torch.float16)
         mod.matmul_launch(a, b, mod.generate_tiling(s, s, s), "cpu")
-        _row(f"{s}^2", None, _us(rt, clock), MATMUL_MEASURED.get(s, (float("nan"),) * 2))
+        v1_us = _us(rt, clock)
+        asc2_us = None
+        if s in asc2_sizes:
+            if s % 256:
+                raise SystemExit(f"the asc2 matmul tiles by 128 x 256: {s} is not a multiple of 256")
+            c = torch.zeros((s, s))
+            matmul_tiles_kernel[CORES](a, b, c, s, s, s, 128, 64, 256)
+            asc2_us = _us(rt, clock)
+        _row(f"{s}^2", asc2_us, v1_us, MATMUL_MEASURED.get(s, (float("nan"),) * 2))
 
 
 def main(argv=None) -> int:
@@ -106,6 +140,8 @@ def main(argv=None) -> int:
     p.add_argument("--op", choices=("add", "matmul_mix", "all"), default="all")
     p.add_argument("--add-sizes", type=int, nargs="+", default=sorted(ADD_MEASURED))
     p.add_argument("--matmul-sizes", type=int, nargs="+", default=sorted(MATMUL_MEASURED))
+    p.add_argument("--asc2-matmul-sizes", type=int, nargs="*", default=[2560],
+                   help="matmul sizes also run as the asc2 kernel (minutes each)")
     args = p.parse_args(argv)
     os.environ.setdefault("ASC_CHECKS", "off")
     import asc.runtime as rt
@@ -117,7 +153,7 @@ def main(argv=None) -> int:
     if args.op in ("add", "all"):
         bench_add(args.add_sizes, rt, config, clock)
     if args.op in ("matmul_mix", "all"):
-        bench_matmul(args.matmul_sizes, rt, config, clock)
+        bench_matmul(args.matmul_sizes, set(args.asc2_matmul_sizes), rt, config, clock)
     return 0
 
 
