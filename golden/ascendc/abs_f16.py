@@ -15,9 +15,9 @@ inputs and host reference), written as an Ascend C author writes an elementwise 
     tail         without ``DataCopyPad`` a copy moves whole 32-byte blocks, so the last n % ALIGN
                  elements go through one ALIGN-element window ending at the last element (it overlaps
                  the previous tile, whose elements get the same value again). The last core loads that
-                 window first, before any store of its own (so an in-place launch reads original values), and
-                 stores it last after a ``PIPE_MTE3`` barrier (two stores of the same bytes on one DMA
-                 pipe must not be in flight together).
+                 window first, before any store of its own (so an in-place launch reads original
+                 values), and stores it last after a ``PIPE_MTE3`` barrier (two stores of the same bytes
+                 on one DMA pipe must not be in flight together).
 """
 import argparse
 import logging

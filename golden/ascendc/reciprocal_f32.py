@@ -8,18 +8,18 @@ inputs and host reference), written as an Ascend C author writes an elementwise 
                  ``get_ascendc_platform().get_core_num_aiv()``, at least MIN_CORE_LEN elements each)
                  takes a contiguous run of whole units, walked in tiles of at most MAX_TILE elements,
                  at least two per core so the queues overlap loads, compute and stores.
-    pipeline     ``TPipe`` with two-deep ``TQue``s (one VECIN per input, one VECOUT per output)
-                 and a VECCALC ``TBuf`` per temporary:
+    pipeline     ``TPipe`` with two-deep ``TQue``s (one VECIN per input, one VECOUT per output) and a
+                 VECCALC ``TBuf`` per temporary:
                  copy_in / compute / copy_out per tile, the queues ordering MTE2 -> V -> MTE3 and the
                  buffers' reuse.
-    compute      Div of a Duplicate'd 1.0 by the tile: the exact quotient, where Reciprocal is the vector unit's
-                 approximation.
+    compute      Div of a Duplicate'd 1.0 by the tile: the exact quotient, where Reciprocal is the
+                 vector unit's approximation.
     tail         without ``DataCopyPad`` a copy moves whole 32-byte blocks, so the last n % ALIGN
                  elements go through one ALIGN-element window ending at the last element (it overlaps
                  the previous tile, whose elements get the same value again). The last core loads that
-                 window first, before any store of its own (so an in-place launch reads original values), and
-                 stores it last after a ``PIPE_MTE3`` barrier (two stores of the same bytes on one DMA
-                 pipe must not be in flight together).
+                 window first, before any store of its own (so an in-place launch reads original
+                 values), and stores it last after a ``PIPE_MTE3`` barrier (two stores of the same bytes
+                 on one DMA pipe must not be in flight together).
 """
 import argparse
 import logging
