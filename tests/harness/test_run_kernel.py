@@ -412,7 +412,7 @@ def test_cli_evidence_then_sync(ws, capsys):
 
     stray = write_kernel(ws.root, "stray.py", GOOD)
     assert run_kernel.main([str(stray), "--evidence", *ws.args()]) == 2
-    assert "is not the golden kernel of any cell" in capsys.readouterr().err
+    assert "is not the golden kernel or Ascend C reference of any cell" in capsys.readouterr().err
 
 
 def test_thin_script_entry_point(tmp_path):
