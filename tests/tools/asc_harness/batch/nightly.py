@@ -3,7 +3,7 @@
 A cell with an Ascend C reference kernel (``ascendc:`` in capabilities.yaml) also runs that kernel, in
 the same sandboxed task, as its own evidence kind (``ascendc``): sync links it, and the dashboard and the
 matrix compare its ticks with the golden's shape by shape; it never decides the cell's statuses. (On a
-``--scheduler`` cluster only the goldens run.)
+``--scheduler`` cluster it is a task of its own.)
 
 Every golden cell of capabilities.yaml (or those matching ``--cells``) runs as one pytest item, so
 pytest-xdist spreads the cells over the cores (``-n auto``, the default; ``-n 0`` runs them in this
