@@ -526,3 +526,36 @@ def test_launch_warnings_are_counted_per_cell_and_listed_on_its_page(repo, tmp_p
     index = (site / "index.html").read_text()
     badge = re.search(r'title="(\d+) launch warning\(s\) in the golden run', index)
     assert badge and badge.group(1) == "2" and index.count("launch warning(s) in the golden run") == 1
+
+
+# --------------------------------------------------------------------------- Ascend C reference runs
+
+def _with_reference_run(repo, ticks):
+    """Link a run of an Ascend C reference kernel (kind ascendc) to abs/float32 (golden ticks 150, 9100)."""
+    c = next(c for c in repo.cells if c["id"] == f"abs/float32/{fx.P1}")
+    c["ascendc"] = "golden/ascendc/abs_float32.py"
+    c["evidence"]["ascendc"] = repo.record(c, "ascendc", fx.NOW - dt.timedelta(hours=1), ticks=ticks)
+    repo.write_registry()
+    return c["id"]
+
+
+def test_reference_ratio_per_shape_with_worst_median_and_platform_summary(repo, tmp_path, capsys):
+    cid = _with_reference_run(repo, ticks=(165, 6300))                 # 165 / 150 = 1.1, 6300 / 9100 = 0.69
+    d = build_site_data(repo.capabilities, repo.evidence_dir, now=fx.NOW)
+    ref = cell(d, cid)["reference"]
+    assert [r["ratio"] for r in ref["rows"]] == [1.1, 0.6923] and ref["worst"] == 0.6923
+    assert ref["median"] == 0.8962 and ref["below_gate"] is True
+    assert cell(d, A16)["reference"] is None and cell(d, A16)["reference_kernel"] is None
+    summary = d["summary"]["reference"]
+    assert summary["with_kernel"] == 1 and summary["with_ratio"] == 1
+    p1 = next(p for p in summary["platforms"] if p["platform"] == fx.P1)
+    assert p1["cells"] == 1 and p1["min"] == 0.6923 and p1["below_gate"] == 1
+    # the golden's per-shape cases still come from its own record, not the newer reference run
+    assert [r["ticks"] for r in cell(d, cid)["cases"]["rows"]] == [150, 9100]
+    out = tmp_path / "site"
+    code, stdout, _ = run_main(["--capabilities", repo.capabilities, "--out", out], capsys)
+    assert code == 0, stdout
+    index = (out / "index.html").read_text()
+    assert "vs C</span><span class=\"b-val\">0.69</span>" in index and "1 below 0.7" in index
+    page = (out / cell(d, cid)["page"]).read_text()
+    assert "32×4096</td><td>6,300</td><td>9,100</td><td>0.69</td>" in page.replace(" ", " ")

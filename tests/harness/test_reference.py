@@ -1,12 +1,14 @@
 """Ascend C references: the ratio reference ticks / golden ticks at the reference shape, the 0.7 flag,
-the structure rule on the reference shape, and the matrix column."""
+the structure rule on the reference shape, and the matrix column; the reference kernel's run against the
+golden's, shape by shape."""
 
 from __future__ import annotations
 
 import json
 
 from asc_harness.report import matrix
-from asc_harness.run.reference import GATE, compare, compare_from_links, label
+from asc_harness.run.reference import (GATE, compare, compare_from_links, label, per_shape, per_shape_from_links,
+                                       per_shape_label)
 from asc_harness.store.registry import load_registry
 
 from conftest import ABS, ADD, REGISTRY
@@ -92,3 +94,47 @@ def test_dashboard_data_carries_the_comparison(ws, tmp_path):
     render_site(data, tmp_path / "site")
     page = next((tmp_path / "site" / "cells").glob("add--*.html")).read_text()
     assert "aclnnAbs" in page and "(below 0.7)" in page
+
+
+# -- the Ascend C reference kernel's run against the golden's, shape by shape ----------------------------------
+
+
+def _run(*cases):
+    """A record with one passing case per (shape, ticks); ticks None: the case failed."""
+    return {"kernel": "golden/ascendc/abs_f16.py", "status": "pass",
+            "cases": [{"id": "x".join(map(str, s)), "shape": list(s), "status": "pass" if t else "fail", "ticks": t}
+                      for s, t in cases]}
+
+
+def test_per_shape_ratio_is_reference_over_golden_with_worst_and_median():
+    got = per_shape(_run(((1, 128), 4000), ((32, 4096), 5000), ((100003,), 9000)),
+                    _run(((1, 128), 4400), ((32, 4096), 4000), ((100003,), 9000)))
+    assert [r["ratio"] for r in got["rows"]] == [1.1, 0.8, 1.0]
+    assert got["worst"] == 0.8 and got["median"] == 1.0 and got["below_gate"] is False
+    assert per_shape_label(got) == "C 0.80/1.00"
+
+
+def test_one_shape_below_the_gate_flags_the_cell():
+    # the golden is twice as fast on two shapes, and on the third the reference takes 7000 / 10001 < 0.7 of its ticks
+    got = per_shape(_run(((4, 8), 1000), ((16,), 1000), ((100003,), 10001)),
+                    _run(((4, 8), 2000), ((16,), 2000), ((100003,), 7000)))
+    assert got["worst"] < GATE and got["below_gate"] is True and got["median"] == 2.0
+    assert per_shape_label(got).endswith("< 0.7")
+
+
+def test_only_shapes_both_passed_are_compared():
+    got = per_shape(_run(((4, 8), 1000), ((16,), None), ((32,), 500)), _run(((4, 8), 900), ((16,), 100)))
+    assert [r["shape"] for r in got["rows"]] == [[4, 8]]          # 16 failed in the golden, 32 not in the reference
+    assert per_shape(_run(((16,), None)), _run(((16,), 100)))["worst"] is None
+    assert per_shape_label(per_shape(_run(((16,), None)), _run(((16,), 100)))) == "C -"
+    assert per_shape(_run(((4, 8), 1000)), None) is None and per_shape_label(None) == ""
+
+
+def test_per_shape_reads_both_linked_records(tmp_path):
+    (tmp_path / "evidence").mkdir()
+    (tmp_path / "evidence" / "g.json").write_text(json.dumps(_run(((4, 8), 1000))))
+    (tmp_path / "evidence" / "c.json").write_text(json.dumps(_run(((4, 8), 650))))
+    cell = {"id": ABS, "evidence": {"golden": "evidence/g.json", "ascendc": "evidence/c.json"}}
+    got = per_shape_from_links(cell, tmp_path)
+    assert got["worst"] == 0.65 and got["below_gate"] is True
+    assert per_shape_from_links({"id": ABS, "evidence": {"golden": "evidence/g.json"}}, tmp_path) is None

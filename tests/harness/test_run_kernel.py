@@ -412,7 +412,7 @@ def test_cli_evidence_then_sync(ws, capsys):
 
     stray = write_kernel(ws.root, "stray.py", GOOD)
     assert run_kernel.main([str(stray), "--evidence", *ws.args()]) == 2
-    assert "is not the golden kernel of any cell" in capsys.readouterr().err
+    assert "is not the golden kernel or Ascend C reference of any cell" in capsys.readouterr().err
 
 
 def test_thin_script_entry_point(tmp_path):
@@ -550,3 +550,49 @@ def test_the_engine_bytecode_is_compiled_beside_it_once_per_process(monkeypatch)
     monkeypatch.setattr(bytecode, "_warmed", [])
     bytecode.warm_bytecode()  # put it back for the other tests of this process
     assert pyc.is_file()
+
+
+def _with_reference(ws):
+    """Give the abs cell an Ascend C reference kernel (here: a copy of its golden, 100 ticks a case)."""
+    (ws.root / "golden" / "ascendc").mkdir()
+    ref = ws.root / "golden" / "ascendc" / "abs_f16.py"
+    ref.write_text((ws.root / "golden/kernels/abs_f16.py").read_text())
+    ws.cap.write_text(ws.cap.read_text().replace("    golden: golden/kernels/abs_f16.py\n",
+                                                 "    golden: golden/kernels/abs_f16.py\n"
+                                                 "    ascendc: golden/ascendc/abs_f16.py\n", 1))
+    return ref
+
+
+def test_reference_kernels_run_as_their_own_kind_with_the_ratio_per_case(ws, capsys):
+    ref = _with_reference(ws)
+    assert run_kernel.main(["--cells", "add/*", "--ascendc", *ws.args()]) == 2
+    assert "has an Ascend C reference kernel" in capsys.readouterr().err
+    assert run_kernel.main(["--ascendc", str(ref), *ws.args()]) == 2        # --ascendc selects cells
+    capsys.readouterr()
+    golden = ws.record(ticks=125)                                           # the golden's 4x8: 125 ticks
+    assert sync_capabilities.main(ws.args()) == 0
+    capsys.readouterr()
+    assert run_kernel.main(["--cells", "abs/*", "--ascendc", "--evidence", "--quick", "--json", *ws.args()]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["kind"] == "ascendc" and item["file"].endswith("golden/ascendc/abs_f16.py")
+    assert item["reference_ratios"]["4x8"] == 0.8                           # 100 reference / 125 golden
+    (path,) = list((ws.evidence / ABS).glob("ascendc-*.json"))
+    assert load_record(path)["kind"] == "ascendc" and load_record(path)["kernel"] == "golden/ascendc/abs_f16.py"
+    assert sync_capabilities.main(ws.args()) == 0
+    assert load_registry(ws.cap).cell(ABS)["evidence"]["golden"] == golden.relative_to(ws.root).as_posix()
+    # a golden run's table shows the linked reference run's ticks over its own, flagged below 0.7
+    ws.record(kind="ascendc", ticks=69)
+    assert sync_capabilities.main(ws.args()) == 0
+    capsys.readouterr()
+    assert run_kernel.main([str(ws.root / "golden/kernels/abs_f16.py"), "--perf-gate", "--quick", *ws.args()]) == 0
+    assert " 0.69 < " in capsys.readouterr().out                             # 69 reference / 100 golden
+
+
+def test_perf_gate_keeps_golden_and_reference_records_apart(ws, capsys):
+    ref = _with_reference(ws)
+    ws.record(ticks=96)                                    # the golden's 100 ticks are within 5 % of it
+    ws.record(kind="ascendc", ticks=50)                   # a faster reference is no baseline for the golden
+    assert run_kernel.main([str(ws.root / "golden/kernels/abs_f16.py"), "--quick", "--perf-gate", *ws.args()]) == 0
+    ws.record(kind="ascendc", ticks=90)                   # the reference is gated against its own runs
+    assert run_kernel.main([str(ref), "--quick", "--perf-gate", *ws.args()]) == 1
+    assert "vs 90 in the last evidence" in capsys.readouterr().out

@@ -252,3 +252,28 @@ def test_corrupt_evidence_lists_the_first_three_and_counts_the_rest(ws, capsys, 
                           "then re-run: ")
     assert err.count("invalid JSON") == 3 and err.endswith(f"{more}\n")
     assert ws.text() == before
+
+
+def test_ascendc_runs_are_linked_apart_from_golden_and_perf(ws):
+    golden = ws.record(ABS, status="pass", ticks=5000)
+    assert sync(ws) == 0
+    reference = ws.record(ABS, kind="ascendc", status="pass", ticks=4000)
+    ws.record(ABS, kind="ascendc", status="pass", ticks=1, skipped_case=True)   # a quick run compares part
+    assert sync(ws) == 0
+    c = cell(ws, ABS)
+    assert c["evidence"]["ascendc"] == link(ws, reference)
+    # the reference's ticks are not the golden's: golden status and perf stay on the golden's record
+    assert c["golden_status"] == "confirmed" and c["evidence"]["golden"] == link(ws, golden)
+    assert c["perf_status"] == "measured" and c["evidence"]["perf"] == link(ws, golden)
+    assert sync(ws, "--check") == 0
+    assert check_capabilities.main(ws.args()) == 0
+
+
+def test_a_failing_reference_run_is_linked_but_a_golden_run_is_never_linked_as_reference(ws):
+    failing = ws.record(ABS, kind="ascendc", status="fail")
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["evidence"]["ascendc"] == link(ws, failing)
+    assert cell(ws, ABS)["golden_status"] == "pending"
+    ws.record(ABS, status="pass", ticks=5000)
+    assert sync(ws) == 0
+    assert cell(ws, ABS)["evidence"]["ascendc"] == link(ws, failing)

@@ -73,6 +73,19 @@ def test_linked_records_stay_however_old(make_repo, run_nightly):
     assert records == [middle]
 
 
+def test_the_linked_reference_run_stays(make_repo, run_nightly):
+    repo = make_repo({"abs": "good"})
+    for _ in range(3):
+        code, out, err = run_nightly(*repo.args("-n", "0", "--no-dashboard", "--keep-records", "0"))
+        assert code == 0, out + err
+    repo.commit("the evidence")
+    oldest, middle, latest = repo.records("abs")
+    cell = repo.cell("abs")
+    cell["evidence"]["ascendc"] = oldest.relative_to(repo.root).as_posix()  # e.g. older than three quick runs
+    records, _ = retention.plan_cell(cell, repo.root / "evidence", repo.root, keep=1)
+    assert records == [middle]
+
+
 def test_records_git_does_not_have_are_never_removed(make_repo, run_nightly):
     repo = make_repo({"abs": "good"})
     for _ in range(3):  # no --commit: the records stay untracked

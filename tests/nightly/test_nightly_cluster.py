@@ -202,3 +202,19 @@ def test_generate_attempts_run_on_workers_and_are_written_here(make_repo, cluste
         assert rec["generative"]["agent_command"].startswith(shlex.quote(PYTHON))  # as on the coordinator
         assert "SCRIPTED_BEHAVIOUR" in rec["generative"]["agent_output"]  # the --agent-env value travelled
     assert repo.cell("abs")["generative_status"] == "confirmed"
+
+
+def test_reference_kernels_run_as_tasks_of_their_own(make_repo, run_nightly):
+    from test_nightly_run import _with_reference
+
+    repo = make_repo({"abs": "good"})
+    _with_reference(repo, "abs", "wrong")
+    code, out, err = run_nightly(*repo.args("--scheduler", "local:2", "--no-dashboard"))
+    assert code == 0, out + err                      # the failing reference is reported, not the cell's result
+    (ref,) = repo.records("abs", kind="ascendc")
+    rec = load_record(ref)
+    assert rec["status"] == "fail" and rec["kernel"] == "golden/ascendc/abs_f16.py"
+    assert rec["provenance"]["worker"]["task"].endswith(f"/abs/float16/{PLATFORM}/ascendc")
+    assert repo.cell("abs")["golden_status"] == "confirmed"
+    assert repo.cell("abs")["evidence"]["ascendc"] == ref.relative_to(repo.root).as_posix()
+    assert "Ascend C references: 0 of 1 passed" in out

@@ -234,3 +234,30 @@ def test_a_dead_worker_is_recorded_as_an_infrastructure_error(make_repo):
     assert rec["failure"]["category"] == "infrastructure" and not rec["runtime_verified"]
     assert json.loads((run_dir.path / "state.json").read_text())["results"][cell["id"]]["status"] == "error"
     assert "[1/1] abs/float16" in out.getvalue()
+
+
+def _with_reference(repo, op, behaviour):
+    """Give the cell of ``op`` an Ascend C reference kernel (golden/ascendc/) behaving as ``behaviour``."""
+    from nightly_helpers import kernel_source
+
+    (repo.root / "golden" / "ascendc").mkdir(exist_ok=True)
+    (repo.root / "golden" / "ascendc" / f"{op}_f16.py").write_text(kernel_source(op, behaviour))
+    text = repo.cap.read_text().replace(f"    golden: golden/kernels/{op}_f16.py\n",
+                                        f"    golden: golden/kernels/{op}_f16.py\n    ascendc: golden/ascendc/{op}_f16.py\n")
+    repo.cap.write_text(text)
+    repo.commit("reference kernel")
+
+
+def test_a_cells_reference_kernel_runs_as_its_own_kind_and_is_committed(make_repo, run_nightly):
+    repo = make_repo({"abs": "good", "neg": "good"})
+    _with_reference(repo, "abs", "good")
+    _with_reference(repo, "neg", "wrong")
+    code, out, err = run_nightly(*repo.args("-n", "0", "--no-dashboard", "--commit"))
+    assert code == 0, out + err                     # a failing reference is reported, never fails the nightly
+    (ref,) = repo.records("abs", kind="ascendc")
+    assert load_record(ref)["kernel"] == "golden/ascendc/abs_f16.py" and load_record(ref)["status"] == "pass"
+    assert load_record(repo.records("neg", kind="ascendc")[0])["status"] == "fail"
+    assert repo.cell("abs")["evidence"]["ascendc"] == ref.relative_to(repo.root).as_posix()
+    assert repo.cell("neg")["golden_status"] == "confirmed"      # decided by the golden alone
+    assert "Ascend C references: 1 of 2 passed" in out and "neg/float16" in out
+    assert git(repo.root, "status", "--porcelain", "evidence") == ""     # the reference's record is committed too

@@ -1,5 +1,10 @@
 """nightly: run every golden cell, record evidence, sync the statuses, render the dashboard, print the matrix.
 
+A cell with an Ascend C reference kernel (``ascendc:`` in capabilities.yaml) also runs that kernel, in
+the same sandboxed task, as its own evidence kind (``ascendc``): sync links it, and the dashboard and the
+matrix compare its ticks with the golden's shape by shape; it never decides the cell's statuses. (On a
+``--scheduler`` cluster it is a task of its own.)
+
 Every golden cell of capabilities.yaml (or those matching ``--cells``) runs as one pytest item, so
 pytest-xdist spreads the cells over the cores (``-n auto``, the default; ``-n 0`` runs them in this
 process). Each cell runs sandboxed (bubblewrap: read-only file system, no network, every descendant
@@ -141,6 +146,14 @@ def print_summary(console, state: dict, *, interrupted: bool, wall_s: float, ste
         for cid, reason in state["skipped"].items():
             console.print(f"    skipped  {cid}  {reason}", highlight=False, soft_wrap=True)
     written = [r["evidence"] for r in results.values() if r.get("evidence")]
+    written += [r["reference"]["evidence"] for r in results.values() if (r.get("reference") or {}).get("evidence")]
+    refs = {cid: r["reference"] for cid, r in results.items() if r.get("reference")}
+    if refs:
+        bad = {cid: ref for cid, ref in refs.items() if ref["status"] != "pass"}
+        console.print(f"  Ascend C references: {len(refs) - len(bad)} of {len(refs)} passed", highlight=False)
+        for cid, ref in bad.items():
+            console.print(f"    {ref['status']:<8} {cid} (reference)  {ref.get('message') or ''}", highlight=False,
+                          soft_wrap=True)
     console.print(f"  evidence: {len(written)} record(s) written", highlight=False)
     for name, msg in (steps or {}).items():
         console.print(f"  {name}: {msg}", highlight=False, soft_wrap=True)
@@ -320,6 +333,9 @@ def _run(args, cl, stack, *, cap, ev_dir, root, reg, patterns, run_dir, site, re
         if repo is not None:
             paths = [root / r["evidence"] for r in state["results"].values() if r.get("evidence")]
             paths += [root / t for r in state["results"].values() for t in r.get("traces") or [] if t]
+            for ref in (r.get("reference") for r in state["results"].values()):
+                if ref and ref.get("evidence"):
+                    paths += [root / ref["evidence"]] + [root / t for t in ref.get("traces") or [] if t]
             paths += fin["pruned"]  # their removal is part of the commit
             if "sync" not in fin["failed"] and "rebase" not in fin["failed"]:
                 paths.append(cap)

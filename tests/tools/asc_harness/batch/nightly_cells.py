@@ -36,6 +36,22 @@ def _outcome(record: dict, written: Path | None, root: Path) -> dict:
             "traces": [to_repo_path(p, root) for p in trace_paths(record, written)] if written else []}
 
 
+def _run_reference(cell: dict, plan: dict, root: Path, ev_dir: Path) -> dict:
+    """Run the cell's Ascend C reference kernel as its own evidence kind (``ascendc``); its outcome is
+    reported beside the golden's and never decides the cell's status."""
+    opts = plan["options"]
+    try:
+        source = (root / cell["ascendc"]).read_text(encoding="utf-8")
+        record = evaluate_cell(cell, source, {**{k: opts[k] for k in RUN_OPTIONS}, "provenance": plan["provenance"]},
+                               repo=root, evidence_dir=ev_dir, kind="ascendc")
+        written = write_record_with_traces(record, ev_dir)
+    except Exception as exc:  # noqa: BLE001 - the reference must not cost the golden's result
+        return {"status": "error", "message": _first_line(f"{type(exc).__name__}: {exc}"), "evidence": None,
+                "traces": []}
+    out = _outcome(record, written, root)
+    return {k: out[k] for k in ("status", "message", "evidence", "traces")}
+
+
 def run_planned_cell(plan: dict, cell_id: str) -> dict:
     """Run one planned cell, write its evidence record and result marker; return the outcome dict."""
     opts = plan["options"]
@@ -50,6 +66,8 @@ def run_planned_cell(plan: dict, cell_id: str) -> dict:
                                repo=root, evidence_dir=ev_dir)
         written = write_record_with_traces(record, ev_dir)
         outcome = _outcome(record, written, root)
+        if cell.get("ascendc"):
+            outcome["reference"] = _run_reference(cell, plan, root, ev_dir)
     except Exception as exc:  # noqa: BLE001 - a harness problem must cost only this cell
         message = f"the harness could not run this cell: {type(exc).__name__}: {exc}"
         outcome = {"status": "error", "category": "infrastructure", "message": _first_line(message),
@@ -198,6 +216,8 @@ def _run_cluster(cl, run_dir: RunDir, plan: dict, state: dict, console) -> int:
         outcome = _outcome(record, written, root)
         outcome.update(cell=cell_id, wall_s=record.get("wall_time_s"), finished_at=iso_utc(),
                        worker=f"{worker['name']}@{worker['host']}" if worker else None)
+        if cell_id in references:
+            outcome["reference"] = references[cell_id]
         _write_json(run_dir.marker(cell_id), outcome)
         state["results"][cell_id] = outcome
         run_dir.save_state(state)
@@ -206,6 +226,15 @@ def _run_cluster(cl, run_dir: RunDir, plan: dict, state: dict, console) -> int:
         where = f" on {outcome['worker']}" if worker else ""
         console.print(f"[{len(state['results'])}/{total}] {cell_id} [{style}]{outcome['status']}[/{style}]"
                       f"{where} {outcome['wall_s'] or 0:.1f} s{detail}", markup=True, highlight=False, soft_wrap=True)
+
+    references: dict[str, dict] = {}   # cell -> its Ascend C reference's outcome, reported with the cell
+
+    def finish_reference(cell_id: str, outcome: dict) -> None:
+        references[cell_id] = outcome
+        if cell_id in state["results"]:
+            state["results"][cell_id]["reference"] = outcome
+            _write_json(run_dir.marker(cell_id), state["results"][cell_id])
+            run_dir.save_state(state)
 
     tasks, done = [], set()
     for cid in plan["run"]:
@@ -221,14 +250,28 @@ def _run_cluster(cl, run_dir: RunDir, plan: dict, state: dict, console) -> int:
         except OSError as exc:
             raise HarnessError(f"cannot read {cell['golden']}: {exc.strerror or exc}") from None
         tasks.append({"id": task_id, "cell": cell, "source": source, "options": run_options, "versions": cl.versions})
+        if cell.get("ascendc") and (root / cell["ascendc"]).is_file():
+            tasks.append({"id": f"{task_id}/ascendc", "cell": cell, "kind": "ascendc", "options": run_options,
+                          "source": (root / cell["ascendc"]).read_text(encoding="utf-8"), "versions": cl.versions})
 
     def on_result(task: dict, result: dict) -> None:
         cell = task["cell"]
+        if task.get("kind") == "ascendc":
+            if "lost" in result:
+                finish_reference(cell["id"], {"status": "error", "evidence": None, "traces": [],
+                                              "message": f"the cluster lost this run: {result['lost']}"})
+                return
+            written = write_record_with_traces(result["record"], ev_dir)
+            out = _outcome(result["record"], written, root)
+            finish_reference(cell["id"], {k: out[k] for k in ("status", "message", "evidence", "traces")})
+            return
         if "lost" in result:
             record = infrastructure_record(cell, root, opts, f"the cluster lost this cell: {result['lost']}")
         else:
             record = result["record"]
         finish(cell["id"], record, write_record_with_traces(record, ev_dir), result.get("worker"))
 
-    cl.run(run_cell_task, tasks, on_result, label=lambda t: t["cell"]["id"], noun="cells", done=done)
+    noun = "runs" if any(t.get("kind") == "ascendc" for t in tasks) else "cells"
+    cl.run(run_cell_task, tasks, on_result, noun=noun, done=done,
+           label=lambda t: t["cell"]["id"] + (" (Ascend C reference)" if t.get("kind") == "ascendc" else ""))
     return 0

@@ -64,8 +64,9 @@ RUN_OPTIONS = ("engine", "backend", "timeout_s", "memory_mb", "quick")
 
 
 def evaluate_cell(cell: dict, kernel_source: str, options: dict, *, repo: Path | None = None,
-                  evidence_dir: Path | None = None) -> dict:
-    """Run ``kernel_source`` as the golden kernel of ``cell`` and return its evidence record (not written).
+                  evidence_dir: Path | None = None, kind: str = "golden") -> dict:
+    """Run ``kernel_source`` as the golden kernel of ``cell`` (``kind="ascendc"``: as its Ascend C reference
+    kernel, ``cell["ascendc"]``) and return its evidence record (not written).
 
     ``cell``: a registry cell as plain data (``id``, ``op``, ``dtype``, ``platform``, ``golden``).
     ``options``: ``engine``, ``backend``, ``timeout_s``, ``memory_mb`` (0 or None: no limit),
@@ -77,7 +78,7 @@ def evaluate_cell(cell: dict, kernel_source: str, options: dict, *, repo: Path |
     unknown = set(options) - set(RUN_OPTIONS) - {"provenance", "platform"}
     if unknown:
         raise HarnessError(f"unknown run option(s): {', '.join(sorted(unknown))}")
-    golden = str(cell.get("golden") or f"{cell['op']}_{cell['dtype']}.py")
+    golden = str(cell.get(kind) or f"{cell['op']}_{cell['dtype']}.py")
     engine = options.get("engine", "embedded")
     with tempfile.TemporaryDirectory(prefix="asc-cell-") as tmp:
         here = Path(tmp).resolve()
@@ -96,12 +97,12 @@ def evaluate_cell(cell: dict, kernel_source: str, options: dict, *, repo: Path |
         result["sandbox_dirs"] = []
         check_declared(result, cell)
         result.pop("file", None)
-        record = build_record(result, cell=str(cell["id"]), kind="golden", root=here)
+        record = build_record(result, cell=str(cell["id"]), kind=kind, root=here)
         if trace_dir is not None and trace_dir.is_dir():
             from asc_harness.run.traces import attach
 
             attach(record, trace_dir)  # per-case timelines and the traces themselves (written with the record)
-    record["kernel"] = golden if cell.get("golden") else None
+    record["kernel"] = golden if cell.get(kind) else None
     record["kernel_sha256"] = sha
     prov = options.get("provenance") or {}
     record["provenance"]["harness_commit"] = prov.get("harness_commit")

@@ -149,7 +149,8 @@ def stamp(record: dict, worker: dict, task_id: str) -> dict:
 
 
 def run_cell_task(task: Mapping[str, Any], worker: dict) -> dict:
-    """One golden cell: ``{"id", "cell", "source", "options", "versions"}`` -> ``{"id", "worker", "record"}``.
+    """One golden cell (``"kind": "ascendc"``: its Ascend C reference kernel): ``{"id", "cell", "source",
+    "options", "versions"}`` -> ``{"id", "worker", "record"}``.
 
     The run is :func:`asc_harness.batch.pipeline.evaluate_cell`, as for a local run; ``options`` carry the
     coordinator's ``provenance`` (harness commit).
@@ -159,5 +160,5 @@ def run_cell_task(task: Mapping[str, Any], worker: dict) -> dict:
         return refused
     from asc_harness.batch.pipeline import evaluate_cell
 
-    record = evaluate_cell(task["cell"], task["source"], task["options"])
+    record = evaluate_cell(task["cell"], task["source"], task["options"], kind=task.get("kind", "golden"))
     return {"id": task["id"], "worker": worker, "record": stamp(record, worker, task["id"])}

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import statistics
 from pathlib import Path
 from typing import Any
 
 from asc_harness.report.dashboard_records import (RECORD_STATUSES, DashboardError, _attempt, _case_rows,  # noqa: F401
                                 _record_summary, _resolve_pointer, load_evidence, load_registry_data)
-from asc_harness.run.reference import compare as ascend_c_compare
+from asc_harness.run.reference import compare as ascend_c_compare, per_shape as reference_per_shape
 from asc_harness.store.registry import GENERATIVE_STATUSES, GOLDEN_STATUSES, PERF_STATUSES
 from asc_harness.report.dashboard_format import (_dtype_key, _iso, _jsonable, _num, _parse_time, _to_utc, age_label,  # noqa: F401
                                cell_slug, format_err, format_ticks)
 
 DEFAULT_STALE_DAYS = 14
-RECORD_KINDS = ("golden", "generative", "perf")
+RECORD_KINDS = ("golden", "generative", "perf", "ascendc")
 
 
 # --------------------------------------------------------------------------------------------
@@ -190,6 +191,14 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
 
     attempts = [_attempt(r) for r in reversed(recs) if r.get("kind") == "generative"]
 
+    # The Ascend C reference kernel's linked run against the golden's, shape by shape.
+    ref_key = _resolve_pointer(ev.get("ascendc"), evidence_dir, repo_root, records)
+    reference = reference_per_shape(case_src, records[ref_key] if ref_key else None)
+    if reference is not None:
+        reference["path"] = records[ref_key]["_path"]
+    elif ev.get("ascendc"):
+        checks.append({"level": "warn", "text": f"ascendc evidence {ev.get('ascendc')} is missing from the evidence folder"})
+
     # Golden kernel source.
     gpath = c.get("golden")
     golden = {"path": gpath, "exists": False, "source": None, "sha256": None,
@@ -241,6 +250,8 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
         "launch_warnings": sum(len(r["warnings"]) for r in cases["rows"]) if cases else 0,
         "perf": perf,
         "ascend_c": ascend_c_compare(c, case_src),
+        "reference_kernel": c.get("ascendc"),
+        "reference": reference,
         "attempts": attempts,
         "golden": golden,
         "prompts": {str(k): v for k, v in prompts.items()},
@@ -250,6 +261,24 @@ def _cell_entry(c: dict, *, slug: str, recs: list[dict], records: dict[str, dict
         "checks": checks,
     }
 
+
+
+def _reference_summary(cells: list[dict], platforms: list) -> dict:
+    """Cells with an Ascend C reference kernel, and per platform the distribution of their worst ratios."""
+    out = {"cells": len(cells), "with_kernel": sum(bool(c["reference_kernel"]) for c in cells),
+           "with_ratio": sum(bool(c["reference"] and c["reference"]["worst"] is not None) for c in cells),
+           "platforms": []}
+    for p in platforms:
+        name = p["name"] if isinstance(p, dict) else str(p)
+        worst = sorted(c["reference"]["worst"] for c in cells if c["platform"] == name and c["reference"]
+                       and c["reference"]["worst"] is not None)
+        out["platforms"].append({
+            "platform": name, "cells": len(worst),
+            "min": worst[0] if worst else None, "max": worst[-1] if worst else None,
+            "median": round(statistics.median(worst), 4) if worst else None,
+            "below_gate": sum(c["reference"]["below_gate"] for c in cells if c["platform"] == name and c["reference"]),
+        })
+    return out
 
 
 def build_site_data(capabilities_path, evidence_dir, now=None, *, repo_root=None,
@@ -349,6 +378,7 @@ def build_site_data(capabilities_path, evidence_dir, now=None, *, repo_root=None
         "records": len(records),
         "newest_record": _iso(max(all_times)) if all_times else None,
         "cells_with_warnings": sum(any(ch["level"] == "warn" for ch in c["checks"]) for c in cells),
+        "reference": _reference_summary(cells, platforms),
     }
 
     return {

@@ -3,9 +3,10 @@
 One table per tier: a row per operation, a column per dtype (per dtype@platform when the registry has
 more than one platform). Each entry shows the golden (G), generative (A, agent) and perf (P) status of
 that cell, the perf status with the roofline efficiency recorded in its perf evidence; ``!`` marks a
-status or link that differs from what the evidence says (run sync_capabilities). Cells with an Ascend C
-reference also show ``R`` = reference ticks / the golden's ticks at the reference shape, flagged ``< 0.7``
-below the perf gate.
+status or link that differs from what the evidence says (run sync_capabilities). Cells with a run of
+their Ascend C reference kernel show ``C worst/median`` = its ticks / the golden's ticks over the shapes
+both ran, cells with camodel's figure of CANN's operator ``R`` = those ticks / the golden's ticks at
+that shape; either is flagged ``< 0.7`` below the report-only perf gate.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tabulate import tabulate, tabulate_formats
 from asc_harness.store.cli import add_cells_option, add_path_options, cell_patterns, make_parser, resolve_paths, run_main
 from asc_harness.common.errors import HarnessError
 from asc_harness.store.evidence_read import records_for_cell, require_valid_evidence
-from asc_harness.run.reference import compare_from_links, label
+from asc_harness.run.reference import compare_from_links, label, per_shape_from_links, per_shape_label
 from asc_harness.store.registry import load_valid_registry
 from asc_harness.store.status import changes_for
 from asc_harness.store.validation import to_plain
@@ -59,14 +60,15 @@ def _drift_fields(cell, ev_dir, root) -> tuple[set[str], float | None]:
     return drift, roof
 
 
-def _entry(cell, drift: set[str], roof: float | None = None, ref: dict | None = None) -> str:
+def _entry(cell, drift: set[str], roof: float | None = None, ref: dict | None = None,
+           kernel_ref: dict | None = None) -> str:
     def mark(field: str) -> str:
         return " !" if field in drift or f"evidence.{field.split('_')[0]}" in drift else ""
     perf = f" {roof:.0%}" if roof is not None else ""
     lines = [f"G {SHORT.get(cell['golden_status'], cell['golden_status'])}{mark('golden_status')}",
              f"A {SHORT.get(cell['generative_status'], cell['generative_status'])}{mark('generative_status')}",
              f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{perf}{mark('perf_status')}"]
-    return "\n".join(lines + ([label(ref)] if ref else []))
+    return "\n".join(lines + ([per_shape_label(kernel_ref)] if kernel_ref else []) + ([label(ref)] if ref else []))
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -84,6 +86,7 @@ def _main(argv: Sequence[str] | None) -> int:
     drift = {k: v[0] for k, v in looked.items()}
     roof = {k: v[1] for k, v in looked.items()}
     refs = {c["id"]: compare_from_links(c, root) for c in cells}
+    kernel_refs = {c["id"]: per_shape_from_links(c, root) for c in cells}
     op_tier = {o["name"]: o["tier"] for o in doc["operations"]}
     op_order = [o["name"] for o in doc["operations"]]
 
@@ -104,7 +107,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 entries = {column(c): {"cell": c["id"], "golden_status": c["golden_status"],
                                        "generative_status": c["generative_status"], "perf_status": c["perf_status"],
                                        "roofline": roof[c["id"]], "drift": sorted(drift[c["id"]]),
-                                       "ascend_c": refs[c["id"]]}
+                                       "ascend_c": refs[c["id"]], "reference": kernel_refs[c["id"]]}
                            for c in cells if c["op"] == op}
                 if entries:
                     ops.append({"op": op, "cells": entries})
@@ -123,7 +126,7 @@ def _main(argv: Sequence[str] | None) -> int:
             op_cells = {column(c): c for c in tier_cells if c["op"] == op}
             if op_cells:
                 rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]], roof[op_cells[k]["id"]],
-                                           refs[op_cells[k]["id"]])
+                                           refs[op_cells[k]["id"]], kernel_refs[op_cells[k]["id"]])
                                     if k in op_cells else "" for k in cols])
         confirmed = sum(c["golden_status"] == "confirmed" for c in tier_cells)
         gen = sum(c["generative_status"] == "confirmed" for c in tier_cells)
@@ -141,7 +144,8 @@ def _main(argv: Sequence[str] | None) -> int:
     print("G golden, A generative, P perf (with the largest case's roofline efficiency: the ticks its bytes or "
           "FLOPs need at the platform's rates over its modelled ticks); - not attempted; ! differs from the "
           "evidence (run sync_capabilities)")
-    print("R Ascend C reference ticks / golden ticks at the reference shape (> 1: the golden is faster; < 0.7 flagged)")
+    print("C the Ascend C reference kernel's ticks / golden ticks, worst/median over the shapes; R camodel's ticks of "
+          "CANN's operator / golden ticks at its shape (> 1: the golden is faster; < 0.7 flagged)")
     return 0
 
 

@@ -15,11 +15,15 @@ from asc_harness.store.evidence_read import records_for_cell
 TOLERANCE = 0.05
 
 
-def last_ticks(ev_dir: Path, cell: str, root: Path, engine: str) -> tuple[dict[str, int], str | None]:
-    """Case id -> ticks of the newest passing, runtime-verified record of ``cell`` from ``engine``."""
+def last_ticks(ev_dir: Path, cell: str, root: Path, engine: str, kind: str = "golden") -> tuple[dict[str, int], str | None]:
+    """Case id -> ticks of the newest passing, runtime-verified record of ``cell`` from ``engine``; the
+    cell's Ascend C reference kernel (``kind="ascendc"``) is gated against its own records only, and the
+    golden never against them."""
     for rec in reversed(records_for_cell(ev_dir, cell, root=root)):
         d = rec.data
-        if not rec.valid or d["status"] != "pass" or not d["runtime_verified"] or \
+        if not rec.valid or (d["kind"] == "ascendc") != (kind == "ascendc"):
+            continue
+        if d["status"] != "pass" or not d["runtime_verified"] or \
                 (d.get("provenance") or {}).get("engine", "embedded") != engine:
             continue
         ticks = {c["id"]: c["ticks"] for c in d["cases"] if isinstance(c.get("ticks"), int)}

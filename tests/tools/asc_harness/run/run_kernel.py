@@ -3,10 +3,15 @@
 Files with the golden interface (OP, DTYPE, TOLERANCE, CASES, make_inputs, launch, reference) are run
 case by case with a harness-owned comparison (max abs/rel error, mismatches, ticks). Other files run as
 ``python FILE -r BACKEND -v PLATFORM`` and are judged by their exit code. ``--cells PATTERN`` runs the
-golden kernels of the matching registry cells (each on its cell's platform). With ``--evidence`` every
-run is recorded under evidence/ for the cell whose golden kernel the file is. Each case's launch
-warnings (the engine's ``asc.KernelWarning`` kinds) are printed under its table row; ``--strict-warnings``
-fails a file whose run warns.
+golden kernels of the matching registry cells (each on its cell's platform), ``--ascendc`` their Ascend C
+reference kernels (golden/ascendc/) instead. With ``--evidence`` every run is recorded under evidence/ for
+the cell whose golden kernel the file is (kind golden) or whose Ascend C reference it is (kind ascendc).
+Each case's launch warnings (the engine's ``asc.KernelWarning`` kinds) are printed under its table row;
+``--strict-warnings`` fails a file whose run warns.
+
+When the cell is known (``--cells``, ``--evidence``, ``--perf-gate``), the column ``C/ours`` is the cell's
+Ascend C reference ticks over the golden's ticks at the case's shape (> 1: the golden is faster; the
+other side comes from the cell's linked evidence record).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from asc_harness.common.errors import HarnessError
 from asc_harness.store.evidence import build_record, write_record
 from asc_harness.common.paths import to_repo_path
 from asc_harness.run.perfgate import last_ticks, regressions
+from asc_harness.run.reference import GATE, linked_ticks
 from asc_harness.store.registry import load_valid_registry
 from asc_harness.run import sandbox
 from asc_harness.run.engines import DEFAULT_PLATFORM, ENGINES, check_platform, interpreter_for
@@ -45,7 +51,10 @@ def _parser():
     p.add_argument("-v", "--platform", default=DEFAULT_PLATFORM, help=f"platform (default {DEFAULT_PLATFORM})")
     p.add_argument("--engine", choices=ENGINES, default="embedded",
                    help="embedded: this environment's compiler; pyasc: the interpreter in $PYASC_PYTHON")
-    p.add_argument("--evidence", action="store_true", help="write one evidence record per file (golden kind)")
+    p.add_argument("--evidence", action="store_true",
+                   help="write one evidence record per file (kind golden, or ascendc for a cell's Ascend C reference)")
+    p.add_argument("--ascendc", action="store_true",
+                   help="with --cells: run the cells' Ascend C reference kernels (golden/ascendc/) instead of their goldens")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON instead of tables")
     p.add_argument("--quick", action="store_true", help="skip cases marked full_only")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
@@ -73,13 +82,30 @@ def _fmt(x, spec=".3g"):
     return str(x)
 
 
-def _case_rows(cases):
+def _ratio_value(c, other: dict | None, is_reference: bool) -> float | None:
+    """Reference ticks / golden ticks at the case's shape (None without both)."""
+    if other is None:
+        return None
+    theirs, ours = other.get(tuple(c.get("shape") or [])), c.get("ticks")
+    if c.get("status") != "pass" or not isinstance(ours, (int, float)) or not theirs or not ours:
+        return None
+    return round(ours / theirs if is_reference else theirs / ours, 4)
+
+
+def _ratio(c, other: dict | None, is_reference: bool) -> str:
+    """The ratio for the table, ``<`` marking one below the report-only gate."""
+    ratio = _ratio_value(c, other, is_reference)
+    return "-" if ratio is None else f"{ratio:.2f}" + (" <" if ratio < GATE else "")
+
+
+def _case_rows(cases, other=None, is_reference=False):
     rows = []
     for c in cases:
         mism = "-" if c.get("mismatches") is None else f"{c['mismatches']}/{c.get('elements') or 0}"
         rows.append([c["id"], "x".join(map(str, c.get("shape") or [])) or "-", c["status"],
                      _fmt(c.get("max_abs_err")), _fmt(c.get("max_rel_err")), mism, _fmt(c.get("atol")),
-                     _fmt(c.get("rtol")), _fmt(c.get("ticks")), _fmt(c.get("wall_s"), ".3f")])
+                     _fmt(c.get("rtol")), _fmt(c.get("ticks")), _ratio(c, other, is_reference),
+                     _fmt(c.get("wall_s"), ".3f")])
     return rows
 
 
@@ -93,14 +119,15 @@ def warning_text(w: dict) -> str:
     return (f"{w['where']}: " if w.get("where") else "") + f"{w['kind']}: {w['message']}"
 
 
-def _print_human(display: str, result: dict, cell: str | None, evidence_path: str | None, show_output: bool):
+def _print_human(display: str, result: dict, cell: str | None, evidence_path: str | None, show_output: bool,
+                 other: dict | None = None, is_reference: bool = False):
     engine = result["engine"] + (f" {result['engine_version']}" if result.get("engine_version") else "")
     label = cell or (f"{result['op']}/{result['dtype']}" if result.get("op") else result["mode"] + " file")
     print(f"{display}  [{label}]  {engine}  {result['backend']}/{result['platform']}")
     if result["cases"]:
         headers = ["case", "shape", "status", "max_abs_err", "max_rel_err", "mismatches", "atol", "rtol",
-                   "ticks", "wall_s"]
-        table = tabulate(_case_rows(result["cases"]), headers=headers, tablefmt="simple",
+                   "ticks", "C/ours", "wall_s"]
+        table = tabulate(_case_rows(result["cases"], other, is_reference), headers=headers, tablefmt="simple",
                          disable_numparse=True).splitlines()
         print("\n".join(table[:2]))
         for row, c in zip(table[2:], result["cases"]):   # each case's warnings under its row
@@ -135,8 +162,9 @@ def _print_human(display: str, result: dict, cell: str | None, evidence_path: st
     print()
 
 
-def _jobs(args) -> tuple[list[tuple[Path, str, dict | None]], object, Path | None]:
-    """(file, platform, cell or None) for every run requested, the registry and the evidence dir."""
+def _jobs(args) -> tuple[list[tuple[Path, str, dict | None, str]], object, Path | None]:
+    """(file, platform, cell or None, kind) for every run requested, the registry and the evidence dir;
+    kind is ``ascendc`` for a cell's Ascend C reference kernel, else ``golden``."""
     files = [Path(f) for f in args.files]
     for f in files:
         if not f.exists():
@@ -146,34 +174,49 @@ def _jobs(args) -> tuple[list[tuple[Path, str, dict | None]], object, Path | Non
     patterns = cell_patterns(args)
     if not files and not patterns:
         raise HarnessError("nothing to run: give kernel FILEs and/or --cells PATTERN")
+    if args.ascendc and not patterns:
+        raise HarnessError("--ascendc selects the Ascend C reference kernels of --cells PATTERN; give --cells "
+                           "(a reference kernel FILE runs as it is)")
     reg = ev_dir = None
     if args.evidence or patterns or args.perf_gate:
         cap, ev_dir, _root = resolve_paths(args)
         reg = load_valid_registry(cap)
-    jobs: list[tuple[Path, str, dict | None]] = []
+    jobs: list[tuple[Path, str, dict | None, str]] = []
     for f in files:
         cell = None
+        kind = "golden"
         if args.evidence or args.perf_gate:
             matches = [c for c in reg.cells_for_file(f) if str(c["platform"]) == args.platform]
+            if not matches:
+                matches = [c for c in reg.cells_for_file(f, "ascendc") if str(c["platform"]) == args.platform]
+                kind = "ascendc" if matches else kind
             if not matches and args.perf_gate and not args.evidence:
                 raise HarnessError(f"{f} is not the golden kernel of any cell on platform {args.platform} in "
                                    f"{reg.path}; there is no evidence to gate its ticks against")
             if not matches:
-                raise HarnessError(f"{f} is not the golden kernel of any cell on platform {args.platform} in "
-                                   f"{reg.path}; cannot write evidence for it")
+                raise HarnessError(f"{f} is not the golden kernel or Ascend C reference of any cell on platform "
+                                   f"{args.platform} in {reg.path}; cannot write evidence for it")
             cell = matches[0]
-        jobs.append((f, args.platform, cell))
+        jobs.append((f, args.platform, cell, kind))
     if patterns:
         selected = list(reg.iter_cells(patterns))
         if not selected:
             raise HarnessError(f"no cell matches {', '.join(patterns)}")
+        kind = "ascendc" if args.ascendc else "golden"
+        if args.ascendc:
+            selected = [c for c in selected if c.get("ascendc")]
+            if not selected:
+                raise HarnessError(f"no cell matching {', '.join(patterns)} has an Ascend C reference kernel "
+                                   "(the cell's ascendc: field)")
         for c in selected:
-            path = reg.golden_path(c)
+            rel = c.get(kind)
+            path = reg.root / str(rel) if rel else None
+            what = "golden kernel" if kind == "golden" else "Ascend C reference kernel"
             if path is None:
-                raise HarnessError(f"cell {c['id']} has no golden kernel to run")
+                raise HarnessError(f"cell {c['id']} has no {what} to run")
             if not path.is_file():
-                raise HarnessError(f"golden kernel of {c['id']} not found: {c['golden']}")
-            jobs.append((path, str(c["platform"]), c if args.evidence or args.perf_gate else None))
+                raise HarnessError(f"{what} of {c['id']} not found: {rel}")
+            jobs.append((path, str(c["platform"]), c, kind))
     return jobs, reg, ev_dir
 
 
@@ -187,7 +230,7 @@ def _main(argv: Sequence[str] | None) -> int:
         raise HarnessError(f"--trace {args.trace}: exists and is not a directory")
     jobs, reg, ev_dir = _jobs(args)
     interpreter_for(args.engine)  # a missing engine is one error up front, not one per file
-    for platform in sorted({p for _f, p, _c in jobs}):
+    for platform in sorted({p for _f, p, _c, _k in jobs}):
         check_platform(args.engine, platform)
     sandbox.require_confinement()
     note = sandbox.confinement_note()
@@ -195,7 +238,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print(note, file=sys.stderr)
     failed = 0
     out = []
-    for f, platform, cell in jobs:
+    for f, platform, cell, kind in jobs:
         trace_dir = Path(args.trace) / f.stem if args.trace else None
         result = run_file(f, engine=args.engine, backend=args.backend, platform=platform,
                           timeout_s=args.timeout, memory_mb=args.memory_mb or None, quick=args.quick,
@@ -203,16 +246,18 @@ def _main(argv: Sequence[str] | None) -> int:
         evidence_rel = None
         slower = []
         if cell is not None and args.perf_gate:
-            baseline, link = last_ticks(ev_dir, str(cell["id"]), reg.root, args.engine)
+            baseline, link = last_ticks(ev_dir, str(cell["id"]), reg.root, args.engine, kind)
             slower = [f"{m} ({link})" for m in regressions(result, baseline)]
         if cell is not None and args.evidence:
             check_declared(result, cell)
-            record = build_record(result, cell=str(cell["id"]), kind="golden", root=reg.root, kernel=f)
+            record = build_record(result, cell=str(cell["id"]), kind=kind, root=reg.root, kernel=f)
             written = write_record(record, ev_dir)
             evidence_rel = to_repo_path(written, reg.root)
         strict = args.strict_warnings and case_warnings(result) > 0
         if result["status"] not in ("pass", "skipped") or slower or strict:
             failed += 1
+        # the other side of the reference / golden ratio: the cell's linked record of the other kind
+        other = linked_ticks(cell, reg.root, "golden" if kind == "ascendc" else "ascendc") if cell is not None else None
         rel = os.path.relpath(f)
         display = rel if not rel.startswith("..") else str(f)
         if args.json:
@@ -221,12 +266,14 @@ def _main(argv: Sequence[str] | None) -> int:
             item["evidence"] = evidence_rel
             item["perf_regressions"] = slower
             item["strict_warnings_failed"] = strict
+            item["kind"] = kind
+            item["reference_ratios"] = {c["id"]: _ratio_value(c, other, kind == "ascendc") for c in result["cases"]}
             if args.show_output:
                 item["stdout"], item["stderr"] = result["stdout"], result["stderr"]
             out.append(item)
         else:
             _print_human(display, result, str(cell["id"]) if cell is not None else None, evidence_rel,
-                         args.show_output)
+                         args.show_output, other, kind == "ascendc")
             for m in slower:
                 print(f"PERF REGRESSION  {m}")
             if strict:

@@ -152,6 +152,7 @@ def check_links(reg: Registry, idx: int, cell: dict, ev_dir: Path) -> list[Findi
     links = [("golden", cell["evidence"]["golden"], ["evidence", "golden"])]
     links += [("generative", p, ["evidence", "generative", i]) for i, p in enumerate(cell["evidence"]["generative"])]
     links.append(("perf", cell["evidence"]["perf"], ["evidence", "perf"]))
+    links.append(("ascendc", cell["evidence"].get("ascendc"), ["evidence", "ascendc"]))
     for slot, link, sub in links:
         if not link:
             continue
@@ -175,7 +176,7 @@ def check_links(reg: Registry, idx: int, cell: dict, ev_dir: Path) -> list[Findi
         expected_dir = f"{ev_rel}/{cid}/" if ev_rel is not None else None
         if expected_dir and not link.startswith(expected_dir):
             err(f"{link} is not stored under {expected_dir}")
-        if slot in ("golden", "generative") and rec["kind"] != slot:
+        if slot in ("golden", "generative", "ascendc") and rec["kind"] != slot:
             err(f"{link} is a {rec['kind']} record, linked as {slot}")
         if slot == "perf" and rec["kind"] != "perf" and not any(c.get("ticks") is not None for c in rec["cases"]):
             err(f"{link} is a {rec['kind']} record without ticks, linked as perf")

@@ -27,8 +27,8 @@ from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import to_repo_path
 from asc_harness.store.validation import Issue, validate
 
-KINDS = ("golden", "generative", "perf")
-RECORD_NAME_RE = re.compile(r"^(?P<kind>golden|generative|perf)-(?P<stamp>\d{8}T\d{12})Z-(?P<hex>[0-9a-f]{4})\.json$")
+KINDS = ("golden", "generative", "perf", "ascendc")
+RECORD_NAME_RE = re.compile(r"^(?P<kind>golden|generative|perf|ascendc)-(?P<stamp>\d{8}T\d{12})Z-(?P<hex>[0-9a-f]{4})\.json$")
 FAILURE_CATEGORIES = ("compile_error", "numeric_mismatch", "runtime_error", "timeout", "memory", "infrastructure")
 RUN_STATUSES = ("pass", "fail", "error", "timeout", "skipped")
 

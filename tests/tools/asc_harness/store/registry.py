@@ -205,13 +205,13 @@ class Registry:
         rel = cell.get("golden")
         return (self.root / rel) if rel else None
 
-    def cells_for_file(self, kernel: str | os.PathLike) -> list:
-        """Cells whose golden kernel is the file ``kernel``."""
+    def cells_for_file(self, kernel: str | os.PathLike, role: str = "golden") -> list:
+        """Cells whose golden kernel (``role="ascendc"``: Ascend C reference kernel) is the file ``kernel``."""
         target = Path(kernel).resolve()
         out = []
         for c in self.cells:
-            if isinstance(c, dict) and c.get("golden"):
-                if (self.root / str(c["golden"])).resolve() == target:
+            if isinstance(c, dict) and c.get(role):
+                if (self.root / str(c[role])).resolve() == target:
                     out.append(c)
         return out
 

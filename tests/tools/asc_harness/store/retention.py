@@ -30,7 +30,7 @@ KEEP_LATEST = 3  # per cell and kind, besides the linked records: covers the def
 
 def linked_paths(cell: dict, root: Path) -> set[Path]:
     ev = cell.get("evidence") or {}
-    links = [ev.get("golden"), ev.get("perf"), *(ev.get("generative") or [])]
+    links = [ev.get("golden"), ev.get("perf"), ev.get("ascendc"), *(ev.get("generative") or [])]
     return {(root / link).resolve() for link in links if link}
 
 

@@ -23,7 +23,7 @@ from asc_harness.store.evidence_read import LoadedRecord
 DEFAULT_K = 2
 DEFAULT_M = 3
 FIELDS = ("golden_status", "evidence.golden", "generative_status", "evidence.generative", "perf_status",
-          "evidence.perf")
+          "evidence.perf", "evidence.ascendc")
 
 
 @dataclass
@@ -62,8 +62,15 @@ def perf_counts(rec: LoadedRecord) -> bool:
 
 def ticks_counts(rec: LoadedRecord) -> bool:
     d = rec.data
-    return (rec.valid and d["runtime_verified"] and d["status"] == "pass"
+    return (rec.valid and d["kind"] != "ascendc" and d["runtime_verified"] and d["status"] == "pass"
             and any(c.get("ticks") is not None for c in d["cases"]))
+
+
+def ascendc_counts(rec: LoadedRecord) -> bool:
+    """A run of the cell's Ascend C reference kernel that ran every case (a quick run compares part)."""
+    d = rec.data
+    return (rec.valid and d["kind"] == "ascendc" and d["runtime_verified"] and d["status"] != "skipped"
+            and not any(c["status"] == "skipped" for c in d["cases"]))
 
 
 def current_values(cell: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,6 +82,7 @@ def current_values(cell: Mapping[str, Any]) -> dict[str, Any]:
         "evidence.generative": list(ev.get("generative") or []),
         "perf_status": cell.get("perf_status"),
         "evidence.perf": ev.get("perf"),
+        "evidence.ascendc": ev.get("ascendc"),
     }
 
 
@@ -124,6 +132,11 @@ def expected_values(cell: Mapping[str, Any], records: list[LoadedRecord], *, k: 
         out.values["perf_status"] = _no_evidence(cur["perf_status"], ("pending", "not_attempted"))
         out.values["evidence.perf"] = None
         out.reasons["perf_status"] = "no passing run with ticks"
+
+    reference = [r for r in records if ascendc_counts(r)]
+    out.values["evidence.ascendc"] = reference[-1].link if reference else None
+    out.reasons["evidence.ascendc"] = (f"latest run of the Ascend C reference: {reference[-1].link}" if reference
+                                       else "no runtime-verified run of the Ascend C reference")
     return out
 
 
@@ -163,7 +176,8 @@ def apply_change(cell: Any, change: Change) -> None:
 
 DIMENSIONS = {"golden": ("golden_status", "evidence.golden"),
               "generative": ("generative_status", "evidence.generative"),
-              "perf": ("perf_status", "evidence.perf")}
+              "perf": ("perf_status", "evidence.perf"),
+              "ascendc": (None, "evidence.ascendc")}   # a link without a status
 
 
 def dimension_of(field_name: str) -> str:
@@ -181,6 +195,9 @@ def self_consistent(values: Mapping[str, Any], dim: str, records: list[LoadedRec
     """
     by_link = {r.link: r for r in records if r.valid}
     status_field, link_field = DIMENSIONS[dim]
+    if dim == "ascendc":
+        link = values[link_field]
+        return not link or (link in by_link and ascendc_counts(by_link[link]))
     status, link = values[status_field], values[link_field]
     if status == "blocked":
         return True
