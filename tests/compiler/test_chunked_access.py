@@ -32,8 +32,8 @@ def add_tail(x_ptr, y_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
 def pairs_store_one_tile(x_ptr, out_ptr, n: int, TILE: asctile.ConstExpr):
     x_gm = asctile.global_tensor(x_ptr, [n])
     out_gm = asctile.global_tensor(out_ptr, [n])
-    t = asctile.block_idx() // 2        # blocks 2k and 2k + 1 write the same tile
-    asctile.copy_out(asctile.copy_in(x_gm, [t * TILE], [TILE]), out_gm, [t * TILE])
+    t = asctile.block_idx() // 2        # blocks 2k and 2k + 1 write the same tile, each with its own values
+    asctile.copy_out(asctile.copy_in(x_gm, [t * TILE], [TILE]) + asctile.block_idx(), out_gm, [t * TILE])
 
 
 @asctile.jit
