@@ -7,8 +7,7 @@ import numpy as np
 from asc.experimental import asctile
 
 FUZZ_SIGNATURE = 'verdict: pyasc accepted, here rejected (store of a _ tile to tensor _ shape _)'
-EXPECT = 'reject'  # an engine check (conformance/allowlist.yaml)
-ERROR = 'lies wholly past the end'
+EXPECT = 'accept'  # agrees since August windows are clipped per dimension, as upstream's interpreter does
 TOLERANCE = {'atol': 0.02, 'rtol': 0.02}
 SPEC = {'dtype': 'float16', 'shape': (4, 48), 'tile': 4, 'length': 'runtime', 'loop': 'contiguous', 'edge': 'clip', 'expr': ('asctile.exp', ('asctile.sqrt', ('asctile.exp', ('x',)))), 'launch': '[n, None]', 'blocks': 5}
 

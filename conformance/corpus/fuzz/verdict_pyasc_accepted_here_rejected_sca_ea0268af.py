@@ -7,8 +7,7 @@ import numpy as np
 from asc.experimental import asctile
 
 FUZZ_SIGNATURE = 'verdict: pyasc accepted, here rejected (scalar store of tensor _ shape _ at offsets _])'
-EXPECT = 'reject'
-ERROR = 'writes rows beyond'  # an engine check (conformance/allowlist.yaml)
+EXPECT = 'accept'  # agrees since August windows are clipped per dimension, as upstream's interpreter does
 TOLERANCE = {'atol': 0.02, 'rtol': 0.02}
 SPEC = {'dtype': 'float16', 'shape': (7, 48), 'tile': 1, 'length': 'runtime', 'loop': 'contiguous', 'edge': 'clip', 'expr': ('reduce', 'reduce_max', 'last', ('x',)), 'launch': '[None]', 'blocks': 8}
 
