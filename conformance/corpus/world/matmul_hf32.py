@@ -1,6 +1,8 @@
-"""float32 matmul with ``hf32=True`` (HF32: the operands rounded to 11 mantissa bits, ties to even, before a
-float32 product), as MatMul tests with ``enable_hf32`` run it; the reference rounds the operands the same way,
-and its tolerance is far below the HF32 rounding error, so a plain float32 product would miss it."""
+"""float32 matmul with ``hf32=True`` (HF32: the operands cut to 11 mantissa bits, toward zero, before a float32
+product: pyasc-dev lowers hf32 to SetHF32Mode(true) + SetHF32TransMode(true), and SetHF32TransMode's
+docstring says true rounds toward zero), as MatMul tests with ``enable_hf32`` run it; the reference rounds
+the operands the same way, and its tolerance is far below the HF32 rounding error, so a plain float32
+product would miss it."""
 import numpy as np
 
 from asc.experimental import asctile
@@ -13,11 +15,9 @@ SHAPES = ((32, 32, 64), (64, 16, 128))  # (M, N, K)
 
 
 def to_hf32(x):
-    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
-    drop = 12  # float32 keeps 23 mantissa bits, HF32 11
-    half, low = 1 << (drop - 1), bits & ((1 << drop) - 1)
-    up = (low > half) | ((low == half) & (((bits >> drop) & 1) == 1))
-    return (((bits >> drop) + up) << drop).astype(np.uint32).view(np.float32)
+    bits = x.astype(np.float32).view(np.uint32)
+    drop = 12  # float32 keeps 23 mantissa bits, HF32 11: the low 12 are cut (toward zero)
+    return (bits & np.uint32(~((1 << drop) - 1) & 0xFFFFFFFF)).view(np.float32)
 
 
 @asctile.jit

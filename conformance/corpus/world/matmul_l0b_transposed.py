@@ -8,7 +8,6 @@ from asc.experimental import asctile
 from _check import checked
 
 EXPECT = "accept"
-PENDING = "transposed L0B operands (copy(...).T) for matmul_acc are being added to this engine"
 TOLERANCE = {"atol": 1e-2, "rtol": 1e-3}
 TILING = {(64, 64, 64): (32, 32, 32), (33, 48, 128): (32, 16, 64)}  # (M, N, K): (base_m, base_n, base_k)
 
