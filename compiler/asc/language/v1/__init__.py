@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from .enums import (CacheMode, CacheRwMode, Hardware, HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
                     TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
-                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp)
-from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
+                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp, BlockMode, DeqScale, pad_t,
+                    DataFormat, SoftmaxMode, AippInputFormat)
+from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array, get_shape_size  # noqa: F401
 from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
                      BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams,
-                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams)
+                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+                     DataCopyEnhancedParams, SliceInfo, CheckLocalMemoryIAParam, VdeqInfo)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
                             set_atomic_min, set_atomic_none, set_atomic_type, set_store_atomic_config,
@@ -41,7 +43,7 @@ from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
 from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (and the further load / copy forms)
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
-                          Nz2NdParamsFull, LoadData2DParamsV2)
+                          Nz2NdParamsFull, LoadData2DParamsV2, LoadData3DParamsV1, LoadData3DParamsV2Pro)
 from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
@@ -70,5 +72,8 @@ EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property D
            "ascend_is_aic ascend_is_aiv").split() + _system.NAMES + _CUBE_EXPORTS + [
     "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData2DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
     "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode",
-    "IterateMode", "MatmulConfigMode", "ScheduleType"]
+    "IterateMode", "MatmulConfigMode", "ScheduleType",
+    "BlockMode", "DeqScale", "pad_t", "DataFormat", "SoftmaxMode", "AippInputFormat", "get_shape_size",
+    "DataCopyEnhancedParams", "SliceInfo", "CheckLocalMemoryIAParam", "VdeqInfo", "LoadData3DParamsV1",
+    "LoadData3DParamsV2Pro"]
 __all__ = list(EXPORTS)
