@@ -41,6 +41,7 @@ from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
 from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
+from .cube_state import set_hf32_mode, set_hf32_trans_mode, set_mm_layout_transform  # noqa: F401
 from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (and the further load / copy forms)
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
                           Nz2NdParamsFull, LoadData2DParamsV2, LoadData3DParamsV1, LoadData3DParamsV2Pro)
@@ -75,5 +76,5 @@ EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property D
     "IterateMode", "MatmulConfigMode", "ScheduleType",
     "BlockMode", "DeqScale", "pad_t", "DataFormat", "SoftmaxMode", "AippInputFormat", "get_shape_size",
     "DataCopyEnhancedParams", "SliceInfo", "CheckLocalMemoryIAParam", "VdeqInfo", "LoadData3DParamsV1",
-    "LoadData3DParamsV2Pro"]
+    "LoadData3DParamsV2Pro", "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform"]
 __all__ = list(EXPORTS)

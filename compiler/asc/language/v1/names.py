@@ -7,8 +7,8 @@ UPSTREAM_NAMES = frozenset("""
 AippChannelPaddingParams AippColorSpaceConvParams AippDataTypeConvParams AippPaddingParams AippParams
 AippSingleLineParams AippSwapParams cross_core_set_flag cross_core_wait_flag get_sort_len get_sort_offset
 ib_set ib_wait inline ListTensorDesc load_image_to_local LoadImageToLocalParams mrg_sort4 notify_next_block
-proposal_concat proposal_extract rp_sort16 set_aipp_functions set_hf32_mode set_hf32_trans_mode
-set_mm_layout_transform sort TensorDesc wait_pre_block
+proposal_concat proposal_extract rp_sort16 set_aipp_functions  
+ sort TensorDesc wait_pre_block
 """.split())
 
 UPSTREAM_ADV_NAMES = frozenset()     # every name of upstream's asc.adv __all__ is implemented
