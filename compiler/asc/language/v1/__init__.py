@@ -30,7 +30,9 @@ from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block
 from .conversion import (cast, cast_deq, set_deq_scale, add_deq_relu, add_relu_cast, sub_relu_cast,  # noqa: F401
                          mul_cast)
 from .transpose import transpose, trans_data_to_5hd  # noqa: F401
-from .sort import sort32, mrg_sort, get_mrg_sort_result, MrgSortSrcList, MrgSort4Info  # noqa: F401
+from .sort import (sort32, sort, mrg_sort, get_mrg_sort_result, get_sort_len, get_sort_offset,  # noqa: F401
+                   MrgSortSrcList, MrgSort4Info)
+from .proposal import proposal_concat, proposal_extract, rp_sort16, mrg_sort4  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TQueBind, TBuf, TBufPool, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .allocator import LocalMemAllocator  # noqa: F401
@@ -69,7 +71,8 @@ EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property D
            "TPipe TQue TQueBind TBuf TBufPool LocalMemAllocator get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "set_store_atomic_config get_store_atomic_config AtomicDtype AtomicOp scalar_cast scalar_get_sff_value "
            "scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit "
-           "sort32 mrg_sort get_mrg_sort_result MrgSortSrcList MrgSort4Info "
+           "sort32 sort mrg_sort get_mrg_sort_result get_sort_len get_sort_offset MrgSortSrcList MrgSort4Info "
+           "proposal_concat proposal_extract rp_sort16 mrg_sort4 "
            "ascend_is_aic ascend_is_aiv").split() + _system.NAMES + _CUBE_EXPORTS + [
     "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData2DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
     "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode",
