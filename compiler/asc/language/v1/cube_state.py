@@ -25,10 +25,10 @@ def set_hf32_mode(hf32_mode):
     _state()["hf32"] = _flag("set_hf32_mode", hf32_mode)
 
 
-def set_hf32_trans_mode(hf32_trans_mode):
+def set_hf32_trans_mode(trans_mode):
     """``SetHF32TransMode``: HF32 rounding toward zero (True) or to nearest even (False, the reset value);
     only read while HF32 mode is on."""
-    _state()["hf32_toward_zero"] = _flag("set_hf32_trans_mode", hf32_trans_mode)
+    _state()["hf32_toward_zero"] = _flag("set_hf32_trans_mode", trans_mode)
 
 
 def set_mm_layout_transform(mm_layout_mode):

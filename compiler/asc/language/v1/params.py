@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .enums import BlockMode, DeqScale, pad_t
+
 DATA_COPY_FORMS = {}
 """Further ``data_copy`` forms by the type of their parameter record (``Nd2NzParams`` -> the cube's ND -> NZ
 copy): each a function (dst, src, params) registered by the module that defines it."""
@@ -137,12 +139,12 @@ class DataCopyEnhancedParams:
     """``data_copy(dst, src, DataCopyParams, DataCopyEnhancedParams)``: the copy's block mode, dequantisation,
     relu and padding on the way; the engine runs the plain form (every field at its default) and refuses the
     others."""
-    block_mode: int = 0           # BlockMode.BLOCK_MODE_NORMAL
-    deq_scale: int = 0            # DeqScale.DEQ_NONE
+    block_mode: BlockMode = BlockMode.BLOCK_MODE_NORMAL
+    deq_scale: DeqScale = DeqScale.DEQ_NONE
     deq_value_in: int = 0
     sid_store_mode_in: int = 0
     is_relu_in: bool = False
-    pad_mode_in: int = 0          # pad_t.PAD_NONE
+    pad_mode_in: pad_t = pad_t.PAD_NONE
     pad_value_in: int = 0
 
 
