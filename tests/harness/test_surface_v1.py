@@ -82,7 +82,8 @@ def test_compare_reports_refused_members_and_missing_names():
 
 def test_this_engines_probe_resolves_names_where_upstream_code_imports_them(tmp_path):
     names = tmp_path / "names.json"
-    names.write_text(json.dumps({"basic": ["data_copy", "load_image_to_local"], "fwk": ["TPipe"], "core": ["HardEvent"]}))
+    names.write_text(json.dumps({"basic": ["data_copy", "load_image_to_local"], "fwk": ["TPipe"],
+                                 "core": ["HardEvent"]}))
     data = sv.run_probe(Path(sys.executable), tmp_path, names)
     e = data["entries"]
     assert e["basic.load_image_to_local"] == {"kind": "unsupported"}

@@ -221,6 +221,6 @@ define("v1.get_system_cycle", cost=lambda op, hw: ("S", hw.scalar_op))
 __all__ = NAMES = ("sync_all data_sync_barrier data_cache_clean_and_invalid data_cache_preload icache_preload get_icache_preload_status "
          "check_local_memory_ia init_soc_state metrics_prof_start metrics_prof_stop set_sys_workspace "
          "get_sys_workspace set_hccl_context get_hccl_context get_sub_block_idx get_sub_block_num get_task_ratio "
-         "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap static_assert dump_tensor "
-         "dump_acc_chk_point printf print_time_stamp MemDsbT CacheLine DcciDst").split()
+         "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap static_assert "
+         "dump_tensor dump_acc_chk_point printf print_time_stamp MemDsbT CacheLine DcciDst").split()
 # (the scalar unit's bit helpers are in scalar_unit.py)
