@@ -357,3 +357,49 @@ def test_a_queue_bound_from_vecin_to_vecout_orders_mte2_before_mte3(platform):
     copy_through_a_bound_queue[1](x, z)
     np.testing.assert_array_equal(z, x)
     assert copy_through_a_bound_queue.last_launch["warnings"] == []
+
+
+# -- TBuf's queue methods (upstream's TBuf is a TQueBind from its position to itself) ---------------------
+@asc.jit
+def tbuf_as_queue(x: asc.GlobalAddress, z: asc.GlobalAddress, use_queue: asc.ConstExpr[bool]):
+    x_gm, z_gm = gm(x, z)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECIN)
+    pipe.init_buffer(buf=buf, len=N * 4)
+    a = buf.get(asc.float32)
+    SEEN.append((buf.get_tensor_count_in_que(), buf.has_tensor_in_que(), buf.vacant_in_que()))
+    asc.data_copy(a, x_gm, N)
+    if use_queue:
+        buf.enque(a)
+        SEEN.append((buf.get_tensor_count_in_que(), buf.has_tensor_in_que()))
+        a = buf.deque(asc.float32)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    asc.abs(b, a, N)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, N)
+    buf.free_all_event()
+    SEEN.append((buf.get_tensor_count_in_que(), buf.has_idle_buffer()))
+
+
+def test_a_vecin_tbufs_enque_and_deque_order_the_copy_before_the_vector_read(platform):
+    x = -np.arange(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    tbuf_as_queue[1](x, z, True)
+    np.testing.assert_array_equal(z, np.abs(x))
+    assert SEEN[:3] == [(0, False, True), (1, True), (0, False)]
+    with pytest.raises(KernelRuntimeError, match="read-after-write race .* between pipes MTE2 and V"):
+        tbuf_as_queue[1](x, z, False)           # without them the TBuf orders nothing
+
+
+@asc.jit
+def tbuf_deque_empty(x: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=buf, len=N * 4)
+    buf.deque(asc.float32)
+
+
+def test_deque_of_a_tbuf_never_enqueued_hangs(platform):
+    with pytest.raises(PipeHangError, match="the queue is empty"):
+        tbuf_deque_empty[1](np.ones(N, np.float32))

@@ -180,15 +180,15 @@ def test_tensor_methods_follow_the_docstrings(platform):
 def test_upstream_module_paths_import():
     from asc.language.core.dtype import KnownTypes
     from asc.language.fwk import TBuf, TBufPool, TPipe, TQue, TQueBind, get_tpipe_ptr  # noqa: F401
-    from asc.language.basic import data_copy, mmad, proposal_concat
+    from asc.language.basic import data_copy, mmad, load_image_to_local
     from asc.language.core import GlobalTensor, TPosition
     from asc.runtime.jit import MockTensor, MockValue  # noqa: F401
     assert KnownTypes.half is asc.float16 and KnownTypes.int_ is asc.int32 and KnownTypes.bool_ is asc.int8
     assert TPipe is asc.TPipe and data_copy is asc.data_copy and GlobalTensor is asc.GlobalTensor
     assert TPosition is asc.TPosition and mmad is asc.mmad
     from asc.language.v1.names import NotSupportedByEngineError
-    with pytest.raises(NotSupportedByEngineError, match=r"asc\.proposal_concat is not supported by this engine"):
-        proposal_concat(None, None, 1, 0)
+    with pytest.raises(NotSupportedByEngineError, match=r"asc\.load_image_to_local is not supported by this engine"):
+        load_image_to_local(None, None, None)
 
 
 @asc.jit

@@ -82,10 +82,11 @@ def test_compare_reports_refused_members_and_missing_names():
 
 def test_this_engines_probe_resolves_names_where_upstream_code_imports_them(tmp_path):
     names = tmp_path / "names.json"
-    names.write_text(json.dumps({"basic": ["data_copy", "proposal_concat"], "fwk": ["TPipe"], "core": ["HardEvent"]}))
+    names.write_text(json.dumps({"basic": ["data_copy", "load_image_to_local"], "fwk": ["TPipe"],
+                                 "core": ["HardEvent"]}))
     data = sv.run_probe(Path(sys.executable), tmp_path, names)
     e = data["entries"]
-    assert e["basic.proposal_concat"] == {"kind": "unsupported"}
+    assert e["basic.load_image_to_local"] == {"kind": "unsupported"}
     assert e["basic.data_copy"]["kind"] == "function" and e["basic.data_copy"]["path"] is True
     assert e["fwk.TPipe.alloc_event_id"]["params"] == [p("event", default="HardEvent.V_S")]
     assert e["core.HardEvent.MTE2_V"] == {"kind": "member"}

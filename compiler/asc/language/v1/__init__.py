@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from .enums import (CacheMode, CacheRwMode, Hardware, HardEvent, PipeID, TPosition, property, DEFAULT_C0_SIZE, ONE_BLK_SIZE,  # noqa: F401
                     TOTAL_L0C_SIZE, TOTAL_L1_SIZE, TOTAL_UB_SIZE, MaskMode, GatherMaskMode, CMPMODE, SelMode,
-                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp)
-from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array  # noqa: F401
+                    ReduceOrder, RoundMode, TransposeType, AtomicDtype, AtomicOp, BlockMode, DeqScale, pad_t,
+                    DataFormat, SoftmaxMode, AippInputFormat)
+from .tensors import GlobalTensor, LocalTensor, LocalTensorAuto, ShapeInfo, array, get_shape_size  # noqa: F401
 from .params import (DataCopyParams, BinaryRepeatParams, UnaryRepeatParams, GatherRepeatParams,  # noqa: F401
                      BrcbRepeatParams, GatherMaskParams, TransposeParamsExt, TransDataTo5HDParams,
-                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams)
+                     CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+                     DataCopyEnhancedParams, SliceInfo, CheckLocalMemoryIAParam, VdeqInfo)
 from .addressing import set_mask_count, set_mask_norm, set_vector_mask, reset_mask  # noqa: F401
 from .data_movement import (data_copy, data_copy_pad, copy, set_atomic_add, set_atomic_max,  # noqa: F401
                             set_atomic_min, set_atomic_none, set_atomic_type, set_store_atomic_config,
@@ -28,7 +30,9 @@ from .reduce import (whole_reduce_max, whole_reduce_min, whole_reduce_sum, block
 from .conversion import (cast, cast_deq, set_deq_scale, add_deq_relu, add_relu_cast, sub_relu_cast,  # noqa: F401
                          mul_cast)
 from .transpose import transpose, trans_data_to_5hd  # noqa: F401
-from .sort import sort32, mrg_sort, get_mrg_sort_result, MrgSortSrcList, MrgSort4Info  # noqa: F401
+from .sort import (sort32, sort, mrg_sort, get_mrg_sort_result, get_sort_len, get_sort_offset,  # noqa: F401
+                   MrgSortSrcList, MrgSort4Info)
+from .proposal import proposal_concat, proposal_extract, rp_sort16, mrg_sort4  # noqa: F401
 from .compare_select import compare, compare_scalar, select, get_cmp_mask, set_cmp_mask  # noqa: F401
 from .fwk import TPipe, TQue, TQueBind, TBuf, TBufPool, PipeHangError, get_tpipe_ptr  # noqa: F401
 from .allocator import LocalMemAllocator  # noqa: F401
@@ -39,9 +43,10 @@ from .matmul_types import CubeFormat, LayoutMode, IterateOrder  # noqa: F401
 from .cores import ascend_is_aic, ascend_is_aiv  # noqa: F401
 from .cube import *  # noqa: F401,F403
 from .cube import EXPORTS as _CUBE_EXPORTS
+from .cube_state import set_hf32_mode, set_hf32_trans_mode, set_mm_layout_transform  # noqa: F401
 from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (and the further load / copy forms)
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
-                          Nz2NdParamsFull, LoadData2DParamsV2)
+                          Nz2NdParamsFull, LoadData2DParamsV2, LoadData3DParamsV1, LoadData3DParamsV2Pro)
 from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
@@ -66,9 +71,13 @@ EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property D
            "TPipe TQue TQueBind TBuf TBufPool LocalMemAllocator get_tpipe_ptr Struct Field StructField CubeFormat LayoutMode IterateOrder "
            "set_store_atomic_config get_store_atomic_config AtomicDtype AtomicOp scalar_cast scalar_get_sff_value "
            "scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit "
-           "sort32 mrg_sort get_mrg_sort_result MrgSortSrcList MrgSort4Info "
+           "sort32 sort mrg_sort get_mrg_sort_result get_sort_len get_sort_offset MrgSortSrcList MrgSort4Info "
+           "proposal_concat proposal_extract rp_sort16 mrg_sort4 "
            "ascend_is_aic ascend_is_aiv").split() + _system.NAMES + _CUBE_EXPORTS + [
     "LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData2DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull",
     "load_data_with_sparse", "mmad_with_sparse", "BatchMode", "BatchOutMode",
-    "IterateMode", "MatmulConfigMode", "ScheduleType"]
+    "IterateMode", "MatmulConfigMode", "ScheduleType",
+    "BlockMode", "DeqScale", "pad_t", "DataFormat", "SoftmaxMode", "AippInputFormat", "get_shape_size",
+    "DataCopyEnhancedParams", "SliceInfo", "CheckLocalMemoryIAParam", "VdeqInfo", "LoadData3DParamsV1",
+    "LoadData3DParamsV2Pro", "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform"]
 __all__ = list(EXPORTS)

@@ -14,6 +14,7 @@ from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
 from .adv_math import UB
+from .enums import SoftmaxMode
 from .struct import Field, Struct
 from .tensors import LocalTensor, _block
 
@@ -41,7 +42,7 @@ class SoftMaxShapeInfo:
 
 
 class SoftmaxConfig:
-    def __init__(self, check_tiling=True, src_m=0, src_k=0, mode=0):
+    def __init__(self, check_tiling=True, src_m=0, src_k=0, mode=SoftmaxMode.SOFTMAX_NORMAL):
         self.check_tiling, self.src_m, self.src_k, self.mode = bool(check_tiling), int(src_m), int(src_k), mode
 
 

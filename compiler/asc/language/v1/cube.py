@@ -20,6 +20,7 @@ from ...ir.registry import define
 from ..core.errors import error
 from .cube_params import (CO2Layout, FixpipeConfig, FixpipeParamsV220, InitConstValueParams, LoadData2DParams,
                           LoadData2dTransposeParams, LoadDataRepeatParam, MmadParams, Nd2NzParams, QuantModes)
+from .cube_state import mmad_modes
 from .params import DATA_COPY_FORMS
 from .tensors import GlobalTensor, LocalTensor, _block
 
@@ -254,7 +255,7 @@ def _mmad(name, dst, fm, filt, bias, p):
     _block().cube_unit_flag = int(p.unit_flag)     # what a fixpipe with unit_flag = 3 waits on
     _issue(PipeOp(name, "M", reads, writes, {"dst": dst, "fm": fm, "filter": filt, "bias": bias, "mnk": (m, n, k),
                                               "acc": acc, "unit_flag": int(p.unit_flag),
-                                              "in_bytes": fm.itemsize}, user_loc()))
+                                              "in_bytes": fm.itemsize, **mmad_modes()}, user_loc()))
 
 
 # -- fixpipe ---------------------------------------------------------------------------------------------

@@ -170,6 +170,44 @@ class LoadData3DParamsV2:
     f_matrix_ctrl: bool = False
 
 
+
+@dataclass
+class LoadData3DParamsV1:
+    """The first im2col form's record (``load_data`` refuses it on this engine; LoadData3DParamsV2 runs)."""
+    pad_list: tuple = (0, 0, 0, 0)
+    l1_h: int = 1
+    l1_w: int = 1
+    c1_index: int = 0
+    fetch_filter_w: int = 0
+    fetch_filter_h: int = 0
+    left_top_w: int = 0
+    left_top_h: int = 0
+    stride_w: int = 1
+    stride_h: int = 1
+    filter_w: int = 1
+    filter_h: int = 1
+    dilation_filter_w: int = 1
+    dilation_filter_h: int = 1
+    jump_stride: int = 1
+    repeat_mode: int = 0
+    repeat_time: int = 1
+    c_size: int = 0
+    pad_value: int = 0
+
+
+@dataclass
+class LoadData3DParamsV2Pro:
+    """The packed im2col record (``load_data`` refuses it on this engine; LoadData3DParamsV2 runs)."""
+    channel_size: int = 0
+    en_transpose: bool = False
+    en_small_k: bool = False
+    filter_size_w: bool = False
+    filter_size_h: bool = False
+    f_matrix_ctrl: bool = False
+    ext_config: int = 0
+    filter_config: int = 0x10101010101
+
+
 @dataclass
 class DataCopyCO12DstParams:
     n_size: int = 0
@@ -193,7 +231,8 @@ class Nz2NdParamsFull:
     dst_nd_matrix_stride: int = 0
 
 
-__all__ += ["LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "DataCopyCO12DstParams", "Nz2NdParamsFull"]
+__all__ += ["LoadData2dTransposeParamsV2", "LoadData3DParamsV2", "LoadData3DParamsV1", "LoadData3DParamsV2Pro",
+            "DataCopyCO12DstParams", "Nz2NdParamsFull"]
 
 
 @dataclass

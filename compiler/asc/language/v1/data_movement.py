@@ -14,8 +14,8 @@ from ..core.errors import error
 from .addressing import aligned as _aligned, field_range as _field_range, issue as _issue, one_type as _one_type
 from .addressing import dtypes_in, parse_form, vector_cost, vector_op
 from .addressing import whole as _whole
-from .params import (DATA_COPY_FORMS, CopyRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
-                     DataCopyParams)
+from .params import (DATA_COPY_FORMS, CopyRepeatParams, DataCopyEnhancedParams, DataCopyExtParams,
+                     DataCopyPadExtParams, DataCopyPadParams, DataCopyParams)
 from .tensors import GlobalTensor, LocalTensor, _block
 
 # -- the atomic modes: what a block's local -> GM copies do with the GM values they meet ---------------------
@@ -115,6 +115,13 @@ def data_copy(dst, src, count=None, repeat_params=None, **kwargs):
     form = DATA_COPY_FORMS.get(type(extra))     # forms of other modules (the cube's Nd2NzParams)
     if form is not None:
         return form(dst, src, extra)
+    enhanced = kwargs.pop("enhanced_params", None)
+    if isinstance(repeat_params, DataCopyEnhancedParams):     # data_copy(dst, src, params, enhanced)
+        count, repeat_params, enhanced = None, count, repeat_params
+    if enhanced is not None and enhanced != DataCopyEnhancedParams():
+        from .names import not_supported
+        raise not_supported("asc.data_copy with a DataCopyEnhancedParams other than the default (block modes, "
+                            "dequantisation, relu, padding on the copy)")
     if kwargs:
         raise error(TypeError, f"data_copy: unsupported arguments {', '.join(sorted(kwargs))}",
                     "use data_copy(dst, src, count) or data_copy(dst, src, repeat_params=DataCopyParams(...))")

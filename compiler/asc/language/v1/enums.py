@@ -214,3 +214,56 @@ class AtomicDtype(enum.IntEnum):
 
 class AtomicOp(enum.IntEnum):
     ATOMIC_SUM = 0
+
+
+# -- the modes of parameter records (numbered as pyasc numbers them) ------------------------------------
+class BlockMode(enum.IntEnum):
+    BLOCK_MODE_NORMAL = 0
+    BLOCK_MODE_MATRIX = 1
+    BLOCK_MODE_VECTOR = 2
+    BLOCK_MODE_SMALL_CHANNEL = 3
+    BLOCK_MODE_DEPTHWISE = 4
+
+
+class DeqScale(enum.IntEnum):
+    DEQ_NONE = 0
+    DEQ = 1
+    VDEQ = 2
+    DEQ8 = 3
+    VDEQ8 = 4
+    DEQ16 = 5
+    VDEQ16 = 6
+
+
+class pad_t(enum.IntEnum):   # noqa: N801  (pyasc's name)
+    PAD_NONE = 0
+    PAD_MODE1 = 1
+    PAD_MODE2 = 2
+    PAD_MODE3 = 3
+    PAD_MODE4 = 4
+    PAD_MODE5 = 5
+    PAD_MODE6 = 6
+    PAD_MODE7 = 7
+    PAD_MODE8 = 8
+
+
+class DataFormat(enum.IntEnum):
+    """A tensor's layout as ``ShapeInfo`` records it."""
+    ND = 0
+    NZ = 1
+    NCHW = 2
+    NC1HWC0 = 3
+    NHWC = 4
+
+
+class SoftmaxMode(enum.IntEnum):
+    SOFTMAX_NORMAL = 0
+    SOFTMAX_OUTPUT_WITHOUT_BRC = 1
+
+
+class AippInputFormat(enum.IntEnum):
+    """The image formats of the AIPP unit (whose instructions this engine refuses)."""
+    YUV420SP_U8 = 0
+    XRGB8888_U8 = 1
+    RGB888_U8 = 4
+    YUV400_U8 = 9

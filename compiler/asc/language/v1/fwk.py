@@ -347,18 +347,21 @@ class _Proto:
         self.__dict__.update(position=q.position, space=q.space, buf=q.space, owner=q.owner, shape=None)
 
 
-class TBuf:
-    """``TBuf(pos)``: one buffer with no queue protocol; ``get(dtype)`` / ``alloc_tensor(dtype)`` view it."""
+class TBuf(TQueBind):
+    """``TBuf(pos)``: one buffer, viewed by ``get(dtype)`` / ``alloc_tensor(dtype)`` whenever the kernel
+    likes. As upstream's TBuf is a TQueBind from ``pos`` to ``pos``, it also has the queue methods: its one
+    buffer, always allocated, can be enqueued and dequeued (ordering the position's pipes as a TQue of that
+    position does; VECCALC orders nothing), any number of times in turn."""
 
     def __init__(self, pos=TPosition.VECCALC):
-        self.position = TPosition(pos).name
-        self.space = memory_of(pos)
-        loc = user_loc()
-        self.owner = f"TBuf({self.position}) of line {loc[1] if loc else '?'}"
+        super().__init__(pos, pos, 0)
         self.addr = None
 
     def _place(self, addr, nbytes):
         self.addr, self.nbytes = addr, nbytes
+        buf = _Buffer(addr, 0)
+        buf.state = "ALLOC"           # get() hands the buffer out without alloc_tensor
+        self.buffers, self.fifo = [buf], collections.deque()
 
     def get(self, dtype, len=None, shape=None):   # noqa: A002
         if self.addr is None:
@@ -368,6 +371,7 @@ class TBuf:
             raise error(ValueError, f"{self.owner}.get: {n} x {dtype} is {n * dtype.sizeof()} bytes, the buffer "
                         f"has {self.nbytes}", "get at most the bytes init_buffer gave the TBuf")
         t = LocalTensor._view(_Proto(self), self.addr, n, dtype)
+        t._queue, t._queue_addr = self, self.addr
         if shape is not None:
             t.shape = tuple(int(d) for d in shape)
         return t
@@ -392,7 +396,10 @@ class TBuf:
         return _into(tensor, self.get(dtype if tensor is None else tensor.dtype))
 
     def free_tensor(self, tensor):
-        pass
+        """Nothing to free: the buffer stays the TBuf's (an enqueued one leaves the queue)."""
+        if self.buffers and self.buffers[0].state == "ENQUE":
+            self.fifo.clear()
+            self.buffers[0].state = "ALLOC"
 
 
 class TBufPool:

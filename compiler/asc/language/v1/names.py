@@ -4,13 +4,11 @@ from __future__ import annotations
 from ..core.errors import error
 
 UPSTREAM_NAMES = frozenset("""
-AippChannelPaddingParams AippColorSpaceConvParams AippDataTypeConvParams AippInputFormat AippPaddingParams
-AippParams AippSingleLineParams AippSwapParams BlockMode CheckLocalMemoryIAParam cross_core_set_flag
-cross_core_wait_flag DataCopyEnhancedParams DataFormat DeqScale get_shape_size get_sort_len get_sort_offset
-ib_set ib_wait inline ListTensorDesc load_image_to_local LoadData3DParamsV1 LoadData3DParamsV2Pro
-LoadImageToLocalParams mrg_sort4 notify_next_block pad_t proposal_concat proposal_extract rp_sort16
-set_aipp_functions set_hf32_mode set_hf32_trans_mode set_mm_layout_transform SliceInfo sort static_assert
-TensorDesc VdeqInfo wait_pre_block
+AippChannelPaddingParams AippColorSpaceConvParams AippDataTypeConvParams AippPaddingParams AippParams
+AippSingleLineParams AippSwapParams cross_core_set_flag cross_core_wait_flag  
+ib_set ib_wait inline ListTensorDesc load_image_to_local LoadImageToLocalParams  notify_next_block
+   set_aipp_functions  
+  TensorDesc wait_pre_block
 """.split())
 
 UPSTREAM_ADV_NAMES = frozenset()     # every name of upstream's asc.adv __all__ is implemented

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .enums import BlockMode, DeqScale, pad_t
+
 DATA_COPY_FORMS = {}
 """Further ``data_copy`` forms by the type of their parameter record (``Nd2NzParams`` -> the cube's ND -> NZ
 copy): each a function (dst, src, params) registered by the module that defines it."""
@@ -130,3 +132,57 @@ class DataCopyPadExtParams:
     def __init__(self, dtype=None, is_pad=False, left_padding=0, right_padding=0, padding_value=0):
         self.dtype, self.is_pad, self.left_padding = dtype, is_pad, left_padding
         self.right_padding, self.padding_value = right_padding, padding_value
+
+
+@dataclass
+class DataCopyEnhancedParams:
+    """``data_copy(dst, src, DataCopyParams, DataCopyEnhancedParams)``: the copy's block mode, dequantisation,
+    relu and padding on the way; the engine runs the plain form (every field at its default) and refuses the
+    others."""
+    block_mode: BlockMode = BlockMode.BLOCK_MODE_NORMAL
+    deq_scale: DeqScale = DeqScale.DEQ_NONE
+    deq_value_in: int = 0
+    sid_store_mode_in: int = 0
+    is_relu_in: bool = False
+    pad_mode_in: pad_t = pad_t.PAD_NONE
+    pad_value_in: int = 0
+
+
+class SliceInfo:
+    """``SliceInfo(start_index, end_index, stride, burst_len, shape_value)``: one dimension of a sliced copy;
+    ``end_index`` defaults to ONE_BLK_SIZE - 1 and ``burst_len`` to ONE_BLK_SIZE, as pyasc's do."""
+
+    def __init__(self, start_index=0, end_index=None, stride=0, burst_len=None, shape_value=0):
+        self.start_index, self.stride, self.shape_value = start_index, stride, shape_value
+        self.end_index = 32 - 1 if not end_index else end_index
+        self.burst_len = 32 if not burst_len else burst_len
+
+
+@dataclass
+class CheckLocalMemoryIAParam:
+    """``check_local_memory_ia``'s address window and the accesses it traps."""
+    enable_bit: int = 0
+    start_addr: int = 0
+    end_addr: int = 0
+    is_scalar_read: bool = False
+    is_scalar_write: bool = False
+    is_vector_read: bool = False
+    is_vector_write: bool = False
+    is_mte_read: bool = False
+    is_mte_write: bool = False
+    is_enable: bool = False
+
+
+class VdeqInfo:
+    """``VdeqInfo(scale, offset, sign_mode)``: the 16 (scale, offset, signed) triples of a vector
+    dequantisation, 16 of each as pyasc requires."""
+
+    def __init__(self, scale=None, offset=None, sign_mode=None):
+        from ..core.errors import error
+        if scale is None or offset is None or sign_mode is None:
+            raise error(ValueError, "VdeqInfo requires scale / offset / sign_mode", "pass 16 of each")
+        if len(scale) != 16 or len(offset) != 16 or len(sign_mode) != 16:
+            raise error(ValueError, "VdeqInfo expects exactly 16 elements per field",
+                        f"got {len(scale)} scales, {len(offset)} offsets, {len(sign_mode)} sign modes")
+        self.scale, self.offset = [float(s) for s in scale], [int(o) for o in offset]
+        self.sign_mode = [bool(s) for s in sign_mode]

@@ -60,6 +60,49 @@ def sort32(dst, src0, src1, repeat_time):
                  user_loc()))
 
 
+def sort(dst, concat, index, tmp, repeat_time, is_full_sort=False):
+    """``sort(dst, concat, index, tmp, repeat_time, is_full_sort=False)``: the 32 x ``repeat_time`` scores of
+    ``concat`` with their uint32 ``index`` as records in ``dst``, highest score first (equal scores: the
+    earlier element first); each repeat's 32 on their own, or all of them with ``is_full_sort`` (sort32 per
+    repeat, then merges through ``tmp``, which must hold as many records; its contents afterwards are the
+    instruction's)."""
+    name = "sort"
+    if is_full_sort not in (True, False):
+        raise error(TypeError, "The 'is_full_sort' argument must be a boolean literal (True or False), but got "
+                    f"{is_full_sort!r}", "pass True or False")
+    local(name, dst, concat, index, tmp)
+    aligned(name, dst, concat, index, tmp)
+    dtypes_in(name, _SCORES, dst=dst, concat=concat, tmp=tmp)
+    dtypes_in(name, ("uint32",), index=index)
+    if not str(dst.dtype) == str(concat.dtype) == str(tmp.dtype):
+        raise error(TypeError, f"{name}: dst ({dst.dtype}), concat ({concat.dtype}) and tmp ({tmp.dtype}) take "
+                    "one dtype", "sort into tensors of the scores' dtype")
+    rt = whole(name, "repeat_time", repeat_time)
+    if rt > 255:
+        raise error(ValueError, f"{name}: repeat_time {rt} is outside [0, 255]", "split the work")
+    n = 32 * rt
+    per = RECORD // dst.itemsize
+    full = bool(is_full_sort) and rt > 1
+    reads = (concat.region(0, n), index.region(0, n)) if n else ()
+    writes = ((dst.region(0, n * per),) + ((tmp.region(0, n * per),) if full else ())) if n else ()
+    passes = 0
+    while full and 4 ** passes < rt:      # merges of up to 4 lists each
+        passes += 1
+    issue(PipeOp(name, "V", reads, writes, {"dst": dst, "src0": concat, "src1": index, "tmp": tmp if full else None,
+                                            "repeat": rt, "full": full, "repeats": rt * (1 + passes)}, user_loc()))
+
+
+def get_sort_len(elem_count):
+    """Elements of the sort structure ``elem_count`` records take: pyasc instantiates Ascend C's
+    ``GetSortLen<float>``, and a record is 8 bytes (2 float32 elements) on these platforms."""
+    return whole("get_sort_len", "elem_count", elem_count) * (RECORD // 4)
+
+
+def get_sort_offset(elem_offset):
+    """The element offset of record ``elem_offset`` in a sort structure (``GetSortOffset<float>``)."""
+    return whole("get_sort_offset", "elem_offset", elem_offset) * (RECORD // 4)
+
+
 def mrg_sort(dst, sort_list, *args, **kwargs):
     """``mrg_sort(dst, sort_list, element_count_list, sorted_num, valid_bit, repeat_time[,
     is_exhausted_suspension])`` or ``mrg_sort(dst, sort_list, MrgSort4Info)``: the records of the valid lists
@@ -85,6 +128,13 @@ def mrg_sort(dst, sort_list, *args, **kwargs):
     if not isinstance(sort_list, MrgSortSrcList):
         raise error(TypeError, f"{name}: sort_list must be a MrgSortSrcList, got {type(sort_list).__name__}",
                     "wrap the lists: asc.MrgSortSrcList(dtype, q1, q2, q3, q4)")
+    merge_records(name, dst, sort_list, counts, valid, rt, susp, sorted_num=sorted_num)
+
+
+def merge_records(name, dst, sort_list, counts, valid, rt, susp, record=RECORD, score_at=0, types=_SCORES,
+                  sorted_num=None):
+    """Issue a merge of the valid lists' ``record``-byte records by the score ``score_at`` bytes into each
+    (``mrg_sort``'s (score, index) records, ``mrg_sort4``'s proposals)."""
     valid = whole(name, "valid_bit", valid)
     lists = {0b11: 2, 0b111: 3, 0b1111: 4}.get(valid)
     if lists is None:
@@ -102,18 +152,18 @@ def mrg_sort(dst, sort_list, *args, **kwargs):
         raise error(ValueError, f"{name}: repeat_time {rt} is outside [1, 255]", "split the work")
     local(name, dst, *srcs)
     aligned(name, dst, *srcs)
-    dtypes_in(name, _SCORES, dst=dst)
+    dtypes_in(name, types, dst=dst)
     for t in srcs:
         if str(t.dtype) != str(dst.dtype):
             raise error(TypeError, f"{name}: the lists and dst take one dtype, got {t.dtype} and {dst.dtype}",
                         "merge records of the destination's dtype")
-    per = RECORD // dst.itemsize
+    per = record // dst.itemsize
     total = sum(counts)
     reads = tuple(t.region(0, per * (c + (rt - 1) * total)) for t, c in zip(srcs, counts) if c)
     writes = (dst.region(0, per * total * rt),) if total else ()
     taken = issue(PipeOp(name, "V", reads, writes, {"dst": dst, "srcs": srcs, "counts": counts, "repeat": rt,
-                                                    "suspend": bool(susp), "repeats": rt * max(1, total // 32)},
-                         user_loc()))
+                                                    "suspend": bool(susp), "record": record, "score_at": score_at,
+                                                    "repeats": rt * max(1, total // 32)}, user_loc()))
     taken = list(taken or [0] * lists) + [0] * (4 - lists)
     _RESULT[_block()] = tuple(taken)
     if isinstance(sorted_num, list):
@@ -127,3 +177,4 @@ def get_mrg_sort_result():
 
 define("v1.sort32", cost=vector_cost("reduce"))
 define("v1.mrg_sort", cost=vector_cost("reduce"))
+define("v1.sort", cost=vector_cost("reduce"))

@@ -48,6 +48,10 @@ def get_icache_preload_status():
 
 def check_local_memory_ia(check_params):
     """Arms the hardware's local-memory access check (debug); the engine checks every access anyway."""
+    from .params import CheckLocalMemoryIAParam
+    if not isinstance(check_params, CheckLocalMemoryIAParam):
+        raise error(TypeError, f"check_local_memory_ia takes a CheckLocalMemoryIAParam, got "
+                    f"{type(check_params).__name__}", "pass asc.CheckLocalMemoryIAParam(...)")
     _block()
 
 
@@ -166,6 +170,21 @@ def trap():
                   "find the condition that led here", "Trap")
 
 
+def static_assert(test, message=None):
+    """A check made while the kernel compiles (pyasc's): ``test`` must be a Python bool known then; False
+    stops the compile with ``message`` at the line."""
+    import numpy as np
+    if isinstance(test, np.bool_):
+        test = bool(test)
+    if not isinstance(test, bool):
+        raise error(TypeError, "Assertion condition could not be determined, expected bool, got "
+                    f"{type(test).__name__}", "static_assert checks values known at compile time; test a "
+                    "runtime value with an if and asc.trap()")
+    if not test:
+        raise error(AssertionError, message or "static_assert failed", "the kernel's compile-time condition "
+                    "does not hold for these arguments")
+
+
 # -- debug output --------------------------------------------------------------------------------------
 def dump_tensor(tensor, desc, dump_size, shape_info=None):
     """Print ``dump_size`` elements of a tensor with the user's ``desc`` number (as DumpTensor)."""
@@ -202,6 +221,6 @@ define("v1.get_system_cycle", cost=lambda op, hw: ("S", hw.scalar_op))
 __all__ = NAMES = ("sync_all data_sync_barrier data_cache_clean_and_invalid data_cache_preload icache_preload get_icache_preload_status "
          "check_local_memory_ia init_soc_state metrics_prof_start metrics_prof_stop set_sys_workspace "
          "get_sys_workspace set_hccl_context get_hccl_context get_sub_block_idx get_sub_block_num get_task_ratio "
-         "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap dump_tensor "
-         "dump_acc_chk_point printf print_time_stamp MemDsbT CacheLine DcciDst").split()
+         "get_data_block_size_in_bytes get_arch_version get_program_counter get_system_cycle trap static_assert "
+         "dump_tensor dump_acc_chk_point printf print_time_stamp MemDsbT CacheLine DcciDst").split()
 # (the scalar unit's bit helpers are in scalar_unit.py)

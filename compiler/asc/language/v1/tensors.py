@@ -8,7 +8,7 @@ from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
 from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
-from .enums import CacheMode, CacheRwMode, TPosition, memory_of
+from .enums import CacheMode, CacheRwMode, DataFormat, TPosition, memory_of
 
 
 def _np(d):
@@ -284,10 +284,22 @@ class array:   # noqa: N801  (pyasc's name)
 
 
 class ShapeInfo:
-    def __init__(self, shape, original_shape=None, data_format=None):
+    def __init__(self, shape=(), original_shape=None, data_format=DataFormat.ND):
         self.shape = tuple(shape.values if isinstance(shape, array) else shape)
         self.original_shape = self.shape if original_shape is None else tuple(
             original_shape.values if isinstance(original_shape, array) else original_shape)
+        self.data_format = DataFormat(data_format)
+
+
+def get_shape_size(shape_info):
+    """The product of ``shape_info``'s dimensions (1 for no dimensions, as Ascend C's GetShapeSize)."""
+    if not isinstance(shape_info, ShapeInfo):
+        raise error(TypeError, f"get_shape_size takes a ShapeInfo, got {type(shape_info).__name__}",
+                    "pass tensor.get_shape_info()")
+    size = 1
+    for d in shape_info.shape:
+        size *= int(d)
+    return size
 
 
 def _dump(t, count, attrs):

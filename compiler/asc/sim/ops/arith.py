@@ -170,13 +170,18 @@ def _lane_index(windows, index, lanes):
     return np.zeros(lanes, np.intp) if windows.shape[0] == 1 else np.arange(lanes)
 
 
-def hf32(a):
+def hf32(a, toward_zero=True):
     """float32 values rounded to HF32 (1 sign, 8 exponent, 11 mantissa bits) toward zero: what the cube
     does to float32 operands in HF32 mode as pyasc-dev lowers ``hf32=True`` (``SetHF32Mode(true)`` with
-    ``SetHF32TransMode(true)``, whose documented rounding is toward zero). NaN and infinities pass through."""
+    ``SetHF32TransMode(true)``, whose documented rounding is toward zero); ``toward_zero=False`` is the trans
+    mode's other setting, to nearest even (a carry past the largest finite value gives infinity). NaN and
+    infinities pass through."""
     a = np.ascontiguousarray(a, dtype=np.float32)
     bits = a.view(np.uint32)
     finite = (bits & 0x7F800000) != 0x7F800000
+    if not toward_zero:
+        bits = bits.astype(np.uint64)
+        bits = np.where(finite, bits + 0x7FF + ((bits >> 12) & 1), bits).astype(np.uint32)
     return np.where(finite, bits & np.uint32(0xFFFFF000), bits).astype(np.uint32).view(np.float32)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.arith import hf32
 from .impls import impl
 
 FRACTAL = 512
@@ -83,6 +84,8 @@ def _mmad(eng, op):
             prod = prod + carr[idx]
         carr[idx] = ((prod + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(np.int32)
         return
+    if a.get("hf32") and A.dtype == np.float32:      # HF32 mode: the operands rounded as the trans mode says
+        A, B = (hf32(x, toward_zero=a["hf32"] == "toward_zero") for x in (A, B))
     # einsum's own loop, not BLAS: as fast at these sizes, and free of thread start-up on a busy machine
     prod = np.einsum("ik,kn->in", A.astype(np.float64), B.astype(np.float64))
     with np.errstate(all="ignore"):
