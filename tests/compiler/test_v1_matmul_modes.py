@@ -43,7 +43,9 @@ def mm_mode(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, q:
     elif mode == "quant_vector":
         mm.set_quant_vector(qg)
     elif mode == "hf32":
-        mm.set_hf32(True)
+        mm.set_hf32(True)          # trans_mode 0: to nearest even
+    elif mode == "hf32_zero":
+        mm.set_hf32(True, 1)       # toward zero
     if mode == "ub_a":
         ua = asc.LocalTensor(ag.dtype, asc.TPosition.VECIN, 0, t.m * t.k_a)
         asc.data_copy(ua, ag, t.m * t.k_a)
@@ -138,10 +140,13 @@ def test_ub_operand_and_hf32():
     x = (1 + rng.integers(0, 2 ** 12, (32, 32)) * 2.0 ** -23).astype(np.float32)   # bits below HF32's 11
     y = np.eye(32, dtype=np.float32)
     out = np.zeros((32, 32), np.float32)
-    run("hf32", x, y, out)
     from asc.sim.ops.arith import hf32
-    np.testing.assert_array_equal(out, hf32(x))
+    run("hf32", x, y, out)
+    np.testing.assert_array_equal(out, hf32(x, toward_zero=False))
     assert (out != x).any()
+    run("hf32_zero", x, y, out)
+    np.testing.assert_array_equal(out, hf32(x))
+    assert (hf32(x) != hf32(x, toward_zero=False)).any()   # the two modes differ on these values
 
 
 @asc.jit

@@ -77,8 +77,9 @@ class MatmulModes:
         return mode
 
     def set_hf32(self, enable_hf32=False, trans_mode=0):
-        """Float inputs rounded to HF32 (11 mantissa bits, to nearest even) before the products."""
-        self.hf32 = bool(enable_hf32)
+        """Float inputs rounded to HF32 (11 mantissa bits) before the products: ``trans_mode`` is the rounding
+        (Ascend C's SetHF32's transMode, as SetHF32TransMode: 0 to nearest even, non-zero toward zero)."""
+        self.hf32 = ("toward_zero" if trans_mode else "nearest_even") if enable_hf32 else False
 
     # -- asynchronous delivery ------------------------------------------------------------------------
     def _sync_after(self, pipes=("S", "V", "MTE2", "MTE3")):

@@ -37,8 +37,8 @@ def _matrix(eng, t, rows, cols, ld, trans, nz_rows=0, r0=0, c0=0, hf32=False):
     else:
         idx = base + i * ld + j
     x = arr[idx]
-    if hf32 and x.dtype.kind == "f" and x.dtype.itemsize == 4:
-        x = arith.hf32(x)
+    if hf32 and x.dtype.kind == "f" and x.dtype.itemsize == 4:   # hf32: "toward_zero" or "nearest_even"
+        x = arith.hf32(x, toward_zero=hf32 == "toward_zero")
     x = x.astype(np.float64)
     return x.T if trans else x
 
