@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Ascend C reference: row sum of a [rows, cols] tensor, float16, in pyasc's v1 API.
 
-The hand-written counterpart of ``golden/kernels/reduce_sum_f16.py`` (same OP, DTYPE, TOLERANCE, CASES,
-inputs and host reference), written as an Ascend C author writes a last-axis ReduceSum whose rows fit
-the UB and ops-math's ReduceSum for float16: the tile cast to float32 (``Cast``), each row folded by ``WholeReduceSum`` (``asc.whole_reduce_sum``, one
-sum per 256-byte repeat, the last repeat masked to the row's tail) until one repeat's worth is left,
-whose float32 sum lands in a tile of row sums cast back (``CAST_RINT``, the host's round to nearest
-even) into a VECOUT tile stored with one ``DataCopyPad`` per tile.
+The hand-written counterpart of ``golden/kernels/reduce_sum_f16.py`` (same OP, DTYPE, TOLERANCE, CASES, inputs
+and host reference), written as an Ascend C author writes a last-axis ReduceSum whose rows fit the UB and ops-
+math's ReduceSum for float16: the tile cast to float32 (``Cast``), each row folded by ``WholeReduceSum``
+(``asc.whole_reduce_sum``, one sum per 256-byte repeat, the last repeat masked to the row's tail) until one
+repeat's worth is left, whose float32 sum lands in a tile of row sums cast back (``CAST_RINT``, the host's
+round to nearest even) into a VECOUT tile stored with one ``DataCopyPad`` per tile.
 
     host tiling  the rows split over the vector cores (the platform's AIV count), as many whole rows
                  per tile as fit MAX_TILE_BYTES, so each core walks ceil(rows per core / rows per
