@@ -137,3 +137,38 @@ def test_every_core_gets_whole_blocks_and_at_least_two_tiles():
         assert tile_len <= module.MAX_TILE and (core_len <= tile_len * 2 or tile_len == module.MAX_TILE)
     assert module.tiling(25_600_000, max_cores=20)[0] == 20
     assert np.isclose(module.tiling(100003)[2], 100000)
+
+
+@pytest.mark.parametrize("cols", [65, 64 * 64 + 1, 8 * 1024])
+def test_reduce_folds_count_the_tail_repeat_once(cols, simulator, launch_reports):
+    """WholeReduceSum folds a row by 64-lane repeats with the tail masked: one element past a repeat (65),
+    past two folds' worth (4097) and a full tile of repeats (8192) each sum every element exactly once."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    module = _module(REFS / "reduce_sum_f32.py")
+    x = np.ones((3, cols), dtype=np.float32)
+    x[:, -1] = 1000.0                     # a dropped or doubled last element moves the sum by 1000
+    assert np.array_equal(module.launch(x), np.full(3, cols - 1 + 1000.0, dtype=np.float32))
+    assert not [w for r in launch_reports for w in r["warnings"]]
+
+
+@pytest.mark.parametrize("shape", [(17, 17), (16, 33), (33, 1)])
+def test_transpose_blocks_one_past_the_edge(shape, simulator, launch_reports):
+    """A 16 x 16 block one row or one column past the edge stores only its valid part, at the right place."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    module = _module(REFS / "transpose_f16.py")
+    x = torch.arange(shape[0] * shape[1], dtype=torch.float32).reshape(shape).to(torch.float16)
+    assert torch.equal(module.launch(x), x.T.contiguous())
+    assert not [w for r in launch_reports for w in r["warnings"]]
+
+
+def test_rms_norm_spans_column_tiles_one_past_a_tile(simulator, launch_reports):
+    """A row one column longer than a tile is two tiles; the mean divides by the real column count."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    module = _module(REFS / "rms_norm_f32.py")
+    cols = module.TILE_COLS + 1
+    x = torch.ones((2, cols), dtype=torch.float32)
+    x[:, -1] = 3.0
+    gamma = torch.ones(cols, dtype=torch.float32)
+    expected = module.reference(x, gamma, module.EPS)
+    assert torch.allclose(module.launch(x, gamma, module.EPS), expected, rtol=1e-6, atol=0)
+    assert not [w for r in launch_reports for w in r["warnings"]]

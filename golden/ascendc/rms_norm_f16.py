@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Ascend C reference: RMS normalisation over the last axis with a weight, float16, in pyasc's v1 API.
+
+The hand-written counterpart of ``golden/kernels/rms_norm_f16.py`` (same OP, DTYPE, TOLERANCE, CASES, inputs
+and host reference), written as ops-nn's RmsNorm split-D path, in float32 (each float16 tile cast up with
+``Cast``, the result cast back with ``CAST_RINT``, the host's round to nearest even): each row streamed in
+column tiles twice, the first pass summing the squares (``Mul``, then ``WholeReduceSum`` folds per tile into
+one partial a tile, folded again per row), the scalar unit turning the sum into 1 / sqrt(mean + eps), the
+second pass scaling (``Muls``) and weighting (``Mul`` by gamma). One kernel serves every row length: a row of
+at most TILE_COLS columns is one tile (the full-row case), a longer one several.
+
+    host tiling  the rows split over the vector cores (the platform's AIV count), whole rows a core;
+                 columns in tiles of TILE_COLS (the last holds the tail).
+    pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECIN gamma, VECOUT y): copy_in /
+                 compute / copy_out per tile, the queues ordering MTE2 -> V -> MTE3 and the buffers'
+                 reuse; the float32 tiles, squares, partial sums and the fold's levels in VECCALC
+                 ``TBuf``s; the row's sum read by the scalar unit after a V -> S flag (and an S -> V
+                 flag before the vector unit overwrites it).
+    shapes       any row length: ``DataCopyPad`` loads a tile's columns onto whole 32-byte blocks
+                 (zero-padded) and stores exactly its columns.
+"""
+import argparse
+import logging
+import math
+
+import numpy as np
+import torch
+
+import asc
+import asc.lib.host as host
+import asc.runtime.config as config
+
+OP = "rms_norm"
+DTYPE = "float16"
+TOLERANCE = {"atol": 5e-2, "rtol": 5e-2}
+CASES = [
+    {"id": "8x256_full_row", "shape": [8, 256], "kernel": "full_row", "atol": 2e-2, "rtol": 2e-2},
+    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "split_d"},
+    {"id": "64x100003_split_d", "shape": [64, 100003], "kernel": "split_d", "full_only": True},
+]
+
+SEED = 2026
+EPS = 1e-6
+BUFFER_NUM = 2
+TILE_COLS = 4096                # columns a tile (8 KiB of float16, 16 KiB once cast to float32)
+ITEMSIZE = 2
+ALIGN = 32 // ITEMSIZE          # float16 elements per 32-byte block
+LANES = 64                      # float32 elements per vector repeat
+MAX_TILES = LANES * LANES       # partial sums a row: two folds reduce them to one
+
+
+@asc.jit
+def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int,
+                    core_rows: int, tile_cols: int, eps: float):
+    first = asc.get_block_idx() * core_rows
+    my_rows = min(core_rows, rows - first)
+    x_gm = asc.GlobalTensor()
+    g_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    g_gm.set_global_buffer(gamma)
+    y_gm.set_global_buffer(y)
+    pipe = asc.TPipe()
+    in_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    in_g = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    out_y = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
+    pipe.init_buffer(in_x, BUFFER_NUM, tile_cols * ITEMSIZE)
+    pipe.init_buffer(in_g, BUFFER_NUM, tile_cols * ITEMSIZE)
+    pipe.init_buffer(out_y, BUFFER_NUM, tile_cols * ITEMSIZE)
+    sq_buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=sq_buf, num=tile_cols * 4)
+    wide_buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=wide_buf, num=2 * tile_cols * 4)
+    part_buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=part_buf, num=MAX_TILES * 4)
+    fold_buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=fold_buf, num=2 * LANES * 4)
+    sq = sq_buf.get(asc.float32)
+    x32 = wide_buf.get(asc.float32)
+    g32 = x32[tile_cols:]
+    part = part_buf.get(asc.float32)
+    level_1 = fold_buf.get(asc.float32)
+    level_2 = level_1[LANES:]
+    tiles = (cols + tile_cols - 1) // tile_cols
+    for r in range(first, first + my_rows):
+        for t in range(tiles):
+            n = min(tile_cols, cols - t * tile_cols)
+            copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
+            x_t = in_x.deque(x_gm.dtype)
+            asc.cast(x32, x_t, asc.RoundMode.CAST_NONE, n)
+            in_x.free_tensor(x_t)
+            asc.mul(sq, x32, x32, n)
+            sum_to(part[t:], sq, n, level_1, level_2)
+        if tiles > 1:
+            sum_to(part, part, tiles, level_1, level_2)
+        asc.set_flag(asc.HardEvent.V_S, 0)
+        asc.wait_flag(asc.HardEvent.V_S, 0)
+        rstd = 1.0 / math.sqrt(part.get_value(0) / cols + eps)
+        asc.set_flag(asc.HardEvent.S_V, 0)
+        asc.wait_flag(asc.HardEvent.S_V, 0)
+        for t in range(tiles):
+            n = min(tile_cols, cols - t * tile_cols)
+            copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
+            copy_in(g_gm, in_g, t * tile_cols, n)
+            compute(in_x, in_g, out_y, x32, g32, rstd, n)
+            copy_out(y_gm, out_y, r * cols + t * tile_cols, n)
+
+
+@asc.jit
+def copy_in(src_gm: asc.GlobalTensor, que: asc.TQue, offset: int, n: int):
+    t = que.alloc_tensor(src_gm.dtype)
+    pad = (n + ALIGN - 1) // ALIGN * ALIGN - n
+    asc.data_copy_pad(t, src_gm[offset:], asc.DataCopyExtParams(1, n * ITEMSIZE, 0, 0, 0),
+                      asc.DataCopyPadExtParams(src_gm.dtype, True, 0, pad, 0))
+    que.enque(t)
+
+
+@asc.jit
+def compute(in_x: asc.TQue, in_g: asc.TQue, out_y: asc.TQue, x32: asc.LocalTensor, g32: asc.LocalTensor,
+            rstd: float, n: int):
+    x_t = in_x.deque(asc.float16)
+    g_t = in_g.deque(asc.float16)
+    asc.cast(x32, x_t, asc.RoundMode.CAST_NONE, n)
+    asc.cast(g32, g_t, asc.RoundMode.CAST_NONE, n)
+    in_x.free_tensor(x_t)
+    in_g.free_tensor(g_t)
+    asc.muls(x32, x32, rstd, n)
+    asc.mul(x32, x32, g32, n)
+    y_t = out_y.alloc_tensor(asc.float16)
+    asc.cast(y_t, x32, asc.RoundMode.CAST_RINT, n)
+    out_y.enque(y_t)
+
+
+@asc.jit
+def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, offset: int, n: int):
+    y_t = out_y.deque(asc.float16)
+    asc.data_copy_pad(y_gm[offset:], y_t, asc.DataCopyExtParams(1, n * ITEMSIZE, 0, 0, 0))
+    out_y.free_tensor(y_t)
+
+
+@asc.jit
+def sum_to(dst: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc.LocalTensor,
+           level_2: asc.LocalTensor):
+    """dst[0] = the sum of src's n elements: WholeReduceSum folds (a sum per repeat) down to one repeat."""
+    level = 0
+    while n > LANES:
+        out = level_1 if level == 0 else level_2
+        full = n // LANES
+        tail = n - full * LANES
+        if full > 0:
+            asc.whole_reduce_sum(out, src, LANES, full, 1, 1, 8)
+        if tail > 0:
+            asc.whole_reduce_sum(out[full:], src[full * LANES:], tail, 1, 1, 1, 8)
+        src = out
+        n = (n + LANES - 1) // LANES
+        level += 1
+    asc.whole_reduce_sum(dst, src, n, 1, 1, 1, 8)
+
+
+def tiling(rows, cols):
+    """(cores, core_rows, tile_cols): whole rows a core, column tiles of at most TILE_COLS."""
+    tile_cols = min(TILE_COLS, -(-cols // ALIGN) * ALIGN)
+    if -(-cols // tile_cols) > MAX_TILES:
+        raise ValueError(f"rows of {cols} columns need more than {MAX_TILES} tiles of {tile_cols}")
+    if rows * cols >= 2 ** 31:
+        raise ValueError(f"{rows} x {cols} elements exceed the kernel's int32 offsets")
+    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    core_rows = -(-rows // cores)
+    cores = -(-rows // core_rows)
+    return cores, core_rows, tile_cols
+
+
+def make_inputs(case):
+    num_rows, num_cols = case["shape"]
+    gen = torch.Generator().manual_seed(SEED)
+    x = torch.randn((num_rows, num_cols), generator=gen, dtype=torch.float32).to(torch.float16)
+    gamma = (torch.randn((num_cols,), generator=gen, dtype=torch.float32) * 0.5 + 1.0).to(torch.float16)
+    return (x, gamma, EPS)
+
+
+def launch(x, gamma, eps):
+    rows, cols = x.shape
+    y = torch.zeros_like(x)
+    cores, core_rows, tile_cols = tiling(rows, cols)
+    rms_norm_kernel[cores](x.contiguous(), gamma.contiguous(), y, rows, cols, core_rows, tile_cols, float(eps))
+    return y
+
+
+def reference(x, gamma, eps):
+    x32 = x.to(torch.float32)
+    mean_sq = torch.mean(x32 * x32, dim=-1, keepdim=True)
+    return (x32 * torch.rsqrt(mean_sq + eps) * gamma.to(torch.float32)).to(x.dtype)
+
+
+def run_kernel(backend, platform):
+    config.set_platform(backend, platform)
+    for case in CASES:
+        inputs = make_inputs(case)
+        expected = reference(*inputs)
+        out = launch(*inputs)
+        np.testing.assert_allclose(out.to(torch.float64).numpy(), expected.to(torch.float64).numpy(),
+                                   atol=case.get("atol", TOLERANCE["atol"]), rtol=case.get("rtol", TOLERANCE["rtol"]),
+                                   err_msg=f"{OP} {DTYPE} case {case['id']}")
+        logging.info("[PASS] %s", case["id"])
+
+
+def test_rms_norm_float16(backend, platform):
+    run_kernel(backend, platform)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-r", type=str, default="Model", help="backend: a config.Backend member (Model or NPU)")
+    parser.add_argument("-v", type=str, default="Ascend950PR_9599", help="platform: a config.Platform value")
+    args = parser.parse_args()
+    supported_backends = list(config.Backend.__members__)
+    if args.r not in supported_backends:
+        raise ValueError(f"Unsupported Backend! Supported: {supported_backends}")
+    supported_platforms = [p.value for p in config.Platform]
+    if args.v not in supported_platforms:
+        raise ValueError(f"Unsupported Platform! Supported: {supported_platforms}")
+    run_kernel(config.Backend[args.r], config.Platform(args.v))

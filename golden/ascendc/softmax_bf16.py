@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Ascend C reference: row softmax of a [rows, cols] tensor, bfloat16, in pyasc's v1 API.
+
+The hand-written counterpart of ``golden/kernels/softmax_bf16.py`` (same OP, DTYPE, TOLERANCE, CASES,
+inputs and host reference), written as ops-nn's SoftmaxV2 is for bfloat16: the tile cast to float32
+(``Cast``), the ``SoftMax`` high-level API (``asc.adv.softmax``) on it, its max and sum outputs in a
+VECCALC ``TBuf``, and the result cast back (``CAST_RINT``, the host's round to nearest even).
+
+    host tiling  the rows split over the vector cores (the platform's AIV count), as many whole rows
+                 per tile as fit MAX_TILE_BYTES, so each core walks ceil(rows per core / rows per
+                 tile) tiles (the last one may hold fewer rows).
+    pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECOUT y): copy_in / compute / copy_out
+                 per tile, the queues ordering MTE2 -> V -> MTE3 and the buffers' reuse.
+    shapes       a row is whole 32-byte blocks (cols a multiple of 32 / sizeof), as the golden requires;
+                 every leading dimension is flattened into the rows.
+"""
+import argparse
+import logging
+
+import numpy as np
+import torch
+
+import asc
+import asc.lib.host as host
+import asc.runtime.config as config
+
+OP = "softmax"
+DTYPE = "bfloat16"
+TOLERANCE = {"atol": 1e-4, "rtol": 7.8125e-3}
+CASES = [
+    {"id": "32x4096", "shape": [32, 4096]},
+    {"id": "64x1024", "shape": [64, 1024]},
+    {"id": "2500x64", "shape": [2500, 64]},
+    {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
+]
+
+SEED = 2026
+BUFFER_NUM = 2
+MAX_TILE_BYTES = 16 * 1024  # of bfloat16: 32 KiB once cast to float32
+ITEMSIZE = 2
+STAT = 8                    # a row's float32 max / sum are written broadcast over one 32-byte block
+
+
+@asc.jit
+def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int, core_rows: int,
+                   tile_rows: int):
+    first = asc.get_block_idx() * core_rows
+    my_rows = min(core_rows, rows - first)
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    pipe = asc.TPipe()
+    in_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    out_y = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
+    pipe.init_buffer(in_x, BUFFER_NUM, tile_rows * cols * ITEMSIZE)
+    pipe.init_buffer(out_y, BUFFER_NUM, tile_rows * cols * ITEMSIZE)
+    wide = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=wide, num=2 * tile_rows * cols * 4)
+    stats = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=stats, num=2 * tile_rows * STAT * 4)
+    tiles = (my_rows + tile_rows - 1) // tile_rows
+    for i in range(tiles):
+        row = first + i * tile_rows
+        count = min(tile_rows, my_rows - i * tile_rows)
+        copy_in(x_gm, in_x, row * cols, count * cols)
+        compute(y_gm, in_x, out_y, wide, stats, count, cols)
+        copy_out(y_gm, out_y, row * cols, count * cols)
+
+
+@asc.jit
+def copy_in(x_gm: asc.GlobalTensor, in_x: asc.TQue, offset: int, count: int):
+    x = in_x.alloc_tensor(x_gm.dtype)
+    asc.data_copy(x, x_gm[offset:], count)
+    in_x.enque(x)
+
+
+@asc.jit
+def compute(y_gm: asc.GlobalTensor, in_x: asc.TQue, out_y: asc.TQue, wide: asc.TBuf, stats: asc.TBuf, count: int,
+            cols: int):
+    x_t = in_x.deque(y_gm.dtype)
+    x = wide.get(asc.float32)
+    asc.cast(x, x_t, asc.RoundMode.CAST_NONE, count * cols)
+    in_x.free_tensor(x_t)
+    y = x[count * cols:]
+    stat = stats.get(asc.float32)
+    sums = stat[0:]
+    maxes = stat[count * STAT:]
+    shape = asc.ShapeInfo(asc.array(asc.int32, (count, cols)))
+    x.set_shape_info(shape)
+    y.set_shape_info(shape)
+    stat_shape = asc.ShapeInfo(asc.array(asc.int32, (count, STAT)))
+    sums.set_shape_info(stat_shape)
+    maxes.set_shape_info(stat_shape)
+    asc.adv.softmax(y, sums, maxes, x, asc.adv.SoftmaxTiling())
+    y_t = out_y.alloc_tensor(y_gm.dtype)
+    asc.cast(y_t, y, asc.RoundMode.CAST_RINT, count * cols)
+    out_y.enque(y_t)
+
+
+@asc.jit
+def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, offset: int, count: int):
+    y = out_y.deque(y_gm.dtype)
+    asc.data_copy(y_gm[offset:], y, count)
+    out_y.free_tensor(y)
+
+
+def tiling(rows, cols):
+    """(cores, core_rows, tile_rows): whole rows per core and per tile."""
+    row_bytes = cols * ITEMSIZE
+    if row_bytes % 32 or row_bytes > MAX_TILE_BYTES:
+        raise ValueError(f"rows of {cols} columns must be whole 32-byte blocks and fit {MAX_TILE_BYTES} bytes")
+    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    core_rows = -(-rows // cores)
+    cores = -(-rows // core_rows)
+    tile_rows = max(1, min(core_rows, MAX_TILE_BYTES // row_bytes))
+    return cores, core_rows, tile_rows
+
+
+def make_inputs(case):
+    gen = torch.Generator().manual_seed(SEED)
+    x = (torch.rand(case["shape"], generator=gen, dtype=torch.float32) * 10 - 5).to(torch.bfloat16)
+    return (x,)
+
+
+def launch(x):
+    cols = x.shape[-1]
+    rows = x.numel() // cols
+    y = torch.zeros_like(x)
+    cores, core_rows, tile_rows = tiling(rows, cols)
+    softmax_kernel[cores](x.contiguous(), y, rows, cols, core_rows, tile_rows)
+    return y
+
+
+def reference(x):
+    return torch.softmax(x.to(torch.float64), dim=-1).to(x.dtype)
+
+
+def _f64(value):
+    return torch.as_tensor(value).to(torch.float64).numpy()
+
+
+def run_kernel(backend, platform):
+    config.set_platform(backend, platform)
+    for case in CASES:
+        inputs = make_inputs(case)
+        expected = reference(*inputs)
+        out = launch(*inputs)
+        np.testing.assert_allclose(_f64(out), _f64(expected),
+                                   atol=case.get("atol", TOLERANCE["atol"]), rtol=case.get("rtol", TOLERANCE["rtol"]),
+                                   err_msg=f"{OP} {DTYPE} case {case['id']}")
+        logging.info("[PASS] %s", case["id"])
+
+
+def test_softmax_bfloat16(backend, platform):
+    run_kernel(backend, platform)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-r", type=str, default="Model", help="backend: a config.Backend member (Model or NPU)")
+    parser.add_argument("-v", type=str, default="Ascend950PR_9599", help="platform: a config.Platform value")
+    args = parser.parse_args()
+    supported_backends = list(config.Backend.__members__)
+    if args.r not in supported_backends:
+        raise ValueError(f"Unsupported Backend! Supported: {supported_backends}")
+    supported_platforms = [p.value for p in config.Platform]
+    if args.v not in supported_platforms:
+        raise ValueError(f"Unsupported Platform! Supported: {supported_platforms}")
+    run_kernel(config.Backend[args.r], config.Platform(args.v))
