@@ -133,19 +133,21 @@ def test_reduce_max_min_over_the_count_with_the_first_index(platform, dtype, it)
     assert run(body_min, x, tmp, None, np.zeros(16, dtype))[0] == x[:n].min()
 
 
-def test_reduce_sum_count_form_adds_repeats_in_order(platform):
-    n = 384
-    x = np.ones(n, np.float16)
-    x[0] = np.float16(2048)
-    z = np.zeros(16, np.float16)
+@pytest.mark.parametrize("dt", [np.float16, np.float32])
+def test_reduce_sum_count_form_adds_repeats_in_order(platform, dt):
+    per_repeat = 256 // np.dtype(dt).itemsize
+    n = 3 * per_repeat                      # three repeats: the count form adds their results in order
+    x = np.ones(n, dt)
+    x[0] = dt(2048) if dt == np.float16 else dt(2.0 ** 24)
+    z = np.zeros(16, dt)
 
     def body(a, b, m, d):
         asc.reduce_sum(d, a, b, n)
-    got = run(body, x, np.zeros(256, np.float16), None, z)[0]
-    per = [tree(x[r * 128:(r + 1) * 128], np.float16) for r in range(3)]
+    got = run(body, x, np.zeros(256, dt), None, z)[0]
+    per = [tree(x[r * per_repeat:(r + 1) * per_repeat], dt) for r in range(3)]
     acc = per[0]
     for p in per[1:]:
-        acc = np.float16(np.float32(acc) + np.float32(p))
+        acc = dt(np.float32(acc) + np.float32(p))
     assert got == acc
 
 

@@ -63,7 +63,7 @@ def _reduce(eng, op):
             if a["form"] == "count":         # the count form adds the repeats' results in order
                 acc = per[0]
                 for p in per[1:]:
-                    acc = dtype.type(arith.compute_dtype(dtype)(acc) + p)
+                    acc = dtype.type(np.dtype(arith.compute_dtype(dtype)).type(acc) + p)
                 res, idx = acc, np.zeros(1, np.int64)
             else:
                 res, idx = tree_sum(per, dtype), np.zeros(1, np.int64)
