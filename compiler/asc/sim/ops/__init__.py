@@ -32,4 +32,5 @@ def impl(name: str, shared_operands: bool = False, stores: bool = False, undefin
     return deco
 
 
-from . import arith, bitwise, debug, indexed, memory, scalar, tile  # noqa: E402,F401  (registration)
+# (each module registers its ops' impls)
+from . import arith, bitwise, debug, indexed, memory, onchip_copy, scalar, scalar_access, tile  # noqa: E402,F401

@@ -1,5 +1,5 @@
-"""Global memory: tensors, tile loads and stores, scalar accesses, atomics, on-chip copies; with the
-bounds and race checks of every access."""
+"""Global memory: tensors, tile loads and stores, atomics; with the bounds and race checks of every access.
+Scalar accesses are in ``scalar_access.py``, on-chip copies in ``onchip_copy.py``."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +9,7 @@ from ...ir.kernel_warnings import PastEndWarning, UndefinedStoreWarning, Uniniti
 from ..checks import track_gm_access
 from ..chunks import detached, gather_windows, lane_chunks, lane_part, lanes_from, scatter_windows, window_parts
 from ..errors import OutOfBoundsError, RaceError, SimError
-from ..lanes import Shared, gather, per_lane, scalar_for_tile, windows_of
+from ..lanes import Shared, gather, per_lane, scalar_for_tile
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
 from ..nd_access import NdAccess
 from .arith import FreshBinary
@@ -547,163 +547,9 @@ def _store_clipped(ex, buf, acc, vals, what, atomic=None, op=None, source=None):
     _store_into(ex, buf, acc, vals, what, atomic, op=op, source=source)
 
 
-def _scalar_outside(what, t, acc, offsets, lanes):
-    bad = np.nonzero(np.broadcast_to(acc.valid_cols == 0, (lanes,)))[0]
-    offs = ", ".join(_fmt(gather(np.asarray(o), bad)) for o in offsets)
-    dims = ", ".join(_fmt(d) for d in t.dims)
-    return OutOfBoundsError(f"{what} to tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]"
-                            if what.endswith("store") else
-                            f"{what} of tensor '{t.name}' outside the tensor: offsets [{offs}], shape [{dims}]",
-                            "scalar accesses are not clipped: keep every offset below the tensor's dimension", bad)
-
-
-def _outside_lanes(ex, op, t, offsets, what):
-    """August scalar accesses outside the tensor (``clip``): the lanes whose offsets lie past a dimension,
-    or None. On the device a scalar GM access has no bounds (it reads or writes whatever lies there);
-    pyasc-dev's interpreter clips windows to the tensor: here such a read gives 0 and such a write lands
-    nowhere, and each is a warning at the user's line."""
-    if not op.attrs.get("clip"):
-        return None
-    L = ex.lanes
-    out = np.zeros(L, bool)
-    for o, d in zip(offsets, t.dims):
-        out |= np.broadcast_to(np.asarray(o) >= d, (L,))
-    if not out.any():
-        return None
-    bad = np.nonzero(out)[0]
-    blocks = np.broadcast_to(ex.blocks, (L,))
-    lane_offs = [np.broadcast_to(np.asarray(o), (L,)) for o in offsets]
-    where = "; ".join(f"[{', '.join(str(int(o[l])) for o in lane_offs)}] in block {int(blocks[l])}" for l in bad[:3])
-    where += f"; and {bad.size - 3} more" if bad.size > 3 else ""
-    dims = ", ".join(_fmt(d) for d in t.dims)
-    effect = ("reads 0 here (on the device: whatever lies past the tensor)" if what == "load" else
-              "writes nothing here (on the device it writes past the tensor's end)")
-    ex.warn(op, f"past-the-end scalar {what} of tensor '{t.name}' (shape [{dims}]) at offsets {where}: it lies "
-            f"outside the tensor and {effect}; guard the access with `if i < size:` or stop the loop at the "
-            "tensor's size", PastEndWarning)
-    return out
-
-
-def _on_lanes(ex, sel, run):
-    """``run()`` with the executor's lanes narrowed to ``sel`` (an August scalar access's lanes inside)."""
-    saved, counts = ex.blocks, ex._counts
-    ex._set_lanes(saved[sel])
-    try:
-        return run()
-    finally:
-        ex._set_lanes(saved, counts)
-
-
-@impl("tensor.get_value")
-def _exec_get_value(ex, op, t, *offsets):
-    outside = _outside_lanes(ex, op, t, offsets, "load")
-    if outside is None:
-        return _get_value(ex, op, t, offsets)
-    sel = np.nonzero(~outside)[0]
-    out = np.zeros(ex.lanes, dtype=t.buffer.data.dtype)
-    if sel.size:
-        out[sel] = _on_lanes(ex, sel, lambda: _get_value(ex, op, t, [gather(np.asarray(o), sel) for o in offsets]))
-    return out
-
-
-def _get_value(ex, op, t, offsets):
-    L = ex.lanes
-    acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar load")
-    if not acc.full and not getattr(acc, "all_inside", False):
-        raise _scalar_outside("scalar load", t, acc, offsets, L)
-    starts = np.broadcast_to(acc.starts, (L,))
-    buf = t.buffer
-    if ex.checks and not buf.read_only:
-        if ex.trackers:
-            track_gm_access(ex, op, buf, acc, L, load=True, disjoint=_disjoint_lanes(acc, L))
-        buf.note_read(acc, L, ex.blocks)
-        if buf.has_writes():
-            tags = buf.writer_tags()[starts]
-            check_read_race(buf, tags, ex.blocks, "scalar load")
-            _note_unset(ex, op, buf, int(np.count_nonzero(tags == NO_WRITER)))
-        else:
-            _note_unset(ex, op, buf, L)
-    out = buf.data[starts]
-    return out if not np.all(starts == starts[0]) else out[:1]
-
-
-@impl("tensor.set_value", stores=True)
-def _exec_set_value(ex, op, t, *rest):
-    offsets, value = rest[:-1], rest[-1]
-    outside = _outside_lanes(ex, op, t, offsets, "store")
-    if outside is None:
-        return _set_value(ex, op, t, offsets, value)
-    sel = np.nonzero(~outside)[0]
-    if sel.size:
-        _on_lanes(ex, sel, lambda: _set_value(ex, op, t, [gather(np.asarray(o), sel) for o in offsets],
-                                              gather(np.asarray(value), sel)))
-
-
-def _set_value(ex, op, t, offsets, value):
-    L = ex.lanes
-    acc = _access(t, offsets, (1,) * len(t.dims), L, "scalar store")
-    if not acc.full and not getattr(acc, "all_inside", False):
-        raise _scalar_outside("scalar store", t, acc, offsets, L)
-    vals = np.broadcast_to(np.asarray(value).reshape(-1), (L,)).reshape(L, 1, 1)
-    acc.full = False  # resolve lane by lane (general path)
-    if ex.checks:
-        t.buffer.narrow.append((op, np.broadcast_to(acc.starts, (L,)).copy(), ex.blocks.copy()))
-    _store_into(ex, t.buffer, acc, vals.astype(t.buffer.data.dtype), "scalar store", op=op)
-
-
-@impl("tile.copy", shared_operands=True, undefined="map")
-def _exec_copy(ex, op, tile, *offsets):
-    shape = op.results[0].type.shape
-    if op.attrs.get("clip") and _copy_leaves_source(tile, offsets, shape):
-        return _clipped_copy(op, np.asarray(tile), offsets, shape)
-    if all(np.ndim(o) == 0 for o in offsets):
-        windows, index = windows_of(tile)  # lanes sharing source windows share the copies too
-        sl = tuple(slice(int(o), int(o) + s) for o, s in zip(offsets, shape))
-        out = windows[(slice(None),) + sl]
-        if out.shape[1:] != shape:
-            raise OutOfBoundsError(f"copy window {list(shape)} at offsets {[int(o) for o in offsets]} exceeds the "
-                                   f"source tile {list(tile.shape[1:])}")
-        out = cast_for_location(np.array(out), op)
-        return out if index is None else Shared(out, index)
-    tile = np.asarray(tile)
-    lanes = max(np.shape(o)[0] if np.ndim(o) else 1 for o in offsets)
-    src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
-    res = np.empty((lanes,) + shape, dtype=tile.dtype)
-    for l in range(lanes):
-        sl = tuple(slice(int(np.broadcast_to(o, (lanes,))[l]), int(np.broadcast_to(o, (lanes,))[l]) + s)
-                   for o, s in zip(offsets, shape))
-        res[l] = src[(l,) + sl]
-    return res
-
-
-def _copy_leaves_source(tile, offsets, shape):
-    src = np.shape(tile)[1:]
-    return any(np.any(np.asarray(o) + n > d) for o, n, d in zip(offsets, shape, src))
-
-
-def _clipped_copy(op, tile, offsets, shape):
-    """An August ``copy`` whose window runs past its source tile: clipped per dimension, as pyasc-dev's
-    interpreter clips it; the elements past the source are undefined (``sim.undefined``)."""
-    lanes = max([tile.shape[0]] + [np.shape(o)[0] for o in offsets if np.ndim(o)])
-    src = np.broadcast_to(tile, (lanes,) + tile.shape[1:])
-    res = np.full((lanes,) + shape, poison(tile.dtype), dtype=tile.dtype)
-    undefined = np.ones((lanes,) + shape, bool)
-    for l in range(lanes):
-        offs = [int(np.broadcast_to(o, (lanes,))[l]) for o in offsets]
-        counts = [max(0, min(n, d - o)) for o, n, d in zip(offs, shape, tile.shape[1:])]
-        head = (l,) + tuple(slice(0, c) for c in counts)
-        res[head] = src[(l,) + tuple(slice(o, o + c) for o, c in zip(offs, counts))]
-        undefined[head] = False
-    return wrap(cast_for_location(res, op), undefined, op)
-
-
 def _access(t, offsets, shape, lanes, what):
     """The window of a scalar access or an atomic: ``Access`` up to rank 2, ``NdAccess`` above."""
     return NdAccess(t, offsets, shape, None, lanes, what) if len(t.dims) > 2 else Access(t, offsets, shape, lanes, what)
-
-
-def cast_for_location(a, op):
-    return a.astype(op.results[0].type.dtype.to_numpy(), copy=False)
 
 
 _UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum}
