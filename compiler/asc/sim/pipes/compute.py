@@ -6,7 +6,7 @@ import numpy as np
 from ...ir.registry import PIPES
 from ..convert import as_compute
 from ..ops import arith
-from .impls import elements as _elements, impl
+from .impls import elements as _elements, impl, operands
 
 
 # The element math is the tile ops' (``sim.ops.arith``): narrow floats computed in float32 and rounded once
@@ -19,12 +19,8 @@ _UNARY = {"exp": "exp", "sqrt": "sqrt", "abs": "abs", "relu": "relu", "ln": "log
 
 @impl(*_BINARY)
 def _binary(eng, op):
-    a = op.attrs
-    idx = a["idx"] or [None] * 3
-    d, di = _elements(eng, a["dst"], idx[0], a["count"])
-    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
-    y, yi = _elements(eng, a["srcs"][1], idx[2], a["count"])
-    d[di] = binary_values(op.name, x[xi], y[yi], d.dtype)
+    d, di, (x, y) = operands(eng, op)
+    d[di] = binary_values(op.name, x, y, d.dtype)
 
 
 # The element math of the elementwise instructions, on one block's operands or (replay) every block's at once.
@@ -62,20 +58,14 @@ def scalar_values(name, v, scalar, old, dtype):
 
 @impl(*_UNARY)
 def _unary(eng, op):
-    a = op.attrs
-    idx = a["idx"] or [None] * 2
-    d, di = _elements(eng, a["dst"], idx[0], a["count"])
-    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
-    d[di] = unary_values(op.name, x[xi], d.dtype)
+    d, di, (x,) = operands(eng, op)
+    d[di] = unary_values(op.name, x, d.dtype)
 
 
 @impl("adds", "muls", "leaky_relu", "maxs", "mins", "axpy")
 def _scalar(eng, op):
-    a = op.attrs
-    idx = a["idx"] or [None] * 2
-    d, di = _elements(eng, a["dst"], idx[0], a["count"])
-    x, xi = _elements(eng, a["srcs"][0], idx[1], a["count"])
-    d[di] = scalar_values(op.name, x[xi], a["scalar"], d[di] if op.name == "axpy" else None, d.dtype)
+    d, di, (x,) = operands(eng, op)
+    d[di] = scalar_values(op.name, x, op.attrs["scalar"], d[di] if op.name == "axpy" else None, d.dtype)
 
 
 @impl("duplicate")

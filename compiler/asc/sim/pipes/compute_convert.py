@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .impls import elements, impl
+from .impls import elements, impl, operands
 
 
 def _neighbours(x64, r):
@@ -101,12 +101,8 @@ def _cast(eng, op):
 @impl("add_relu_cast", "sub_relu_cast", "mul_cast", "add_deq_relu", pure=True)
 def _fused_cast(eng, op):
     a = op.attrs
-    idx = a["idx"] or [None] * 3
-    d, di = elements(eng, a["dst"], idx[0], a["count"])
-    x, xi = elements(eng, a["srcs"][0], idx[1], a["count"])
-    y, yi = elements(eng, a["srcs"][1], idx[2], a["count"])
+    d, di, (u, v) = operands(eng, op)
     with np.errstate(all="ignore"):
-        u, v = x[xi], y[yi]
         wide = np.float32 if u.dtype.kind == "f" else np.int32
         if op.name == "add_deq_relu":       # the int32 sum dequantised, then relu, in half
             d[di] = np.maximum(dequantise(u.astype(np.int64) + v, a["scale"], 0, d.dtype), d.dtype.type(0))

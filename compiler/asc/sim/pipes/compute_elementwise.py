@@ -6,15 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import arith
-from .impls import elements as _elements, impl
-
-
-def _operands(eng, op):
-    a = op.attrs
-    idx = a["idx"] or [None] * (1 + len(a["srcs"]))
-    d, di = _elements(eng, a["dst"], idx[0], a["count"])
-    xs = [(lambda arr, i: arr[i])(*_elements(eng, t, ix, a["count"])) for t, ix in zip(a["srcs"], idx[1:])]
-    return d, di, xs
+from .impls import impl, operands as _operands
 
 
 def _wide(v, dtype):

@@ -22,3 +22,13 @@ def elements(eng, t, idx, count):
     if idx is None:
         return arr, slice(base, base + count)
     return arr, base + idx
+
+
+def operands(eng, op):
+    """(destination array, its index, [each source's values]) of an elementwise instruction's attrs: ``dst``,
+    ``srcs``, ``count`` and the mask-form indices ``idx`` (None: the count form's contiguous elements)."""
+    a = op.attrs
+    idx = a["idx"] or [None] * (1 + len(a["srcs"]))
+    d, di = elements(eng, a["dst"], idx[0], a["count"])
+    xs = [arr[i] for arr, i in (elements(eng, t, ix, a["count"]) for t, ix in zip(a["srcs"], idx[1:]))]
+    return d, di, xs
