@@ -70,4 +70,4 @@ def launched_dialect(jit_fn) -> Dialect:
     from ..language.tile.range import asctile_range
     builtins = jit_fn.options.get("custom_builtins") or {}
     forced = AUGUST if builtins.get("range") is asctile_range else None
-    return kernel_dialect(jit_fn.node, jit_fn.fn.__globals__, forced)
+    return kernel_dialect(jit_fn.node, jit_fn.namespace, forced)

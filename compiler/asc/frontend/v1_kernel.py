@@ -52,7 +52,7 @@ def waits_for_blocks(jit_fn, depth=4):
     if any(_attribute_named(jit_fn.node, name) for name in _BLOCK_SYNC):
         return True
     if depth:
-        scope = getattr(jit_fn.fn, "__globals__", {})
+        scope = jit_fn.namespace
         for name in called_names(jit_fn.node):
             helper = scope.get(name)
             if helper is not None and hasattr(helper, "node") and hasattr(helper, "fn") and helper is not jit_fn \

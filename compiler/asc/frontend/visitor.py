@@ -60,7 +60,7 @@ class FunctionVisitor(ControlFlowMixin):
         self.file = jit_fn.source_file
         self.line0 = jit_fn.first_line - 1
         self.col0 = jit_fn.indent
-        self.globals = jit_fn.fn.__globals__
+        self.globals = jit_fn.namespace
         self.constexprs = constexprs
         self.builtins = dict(DEFAULT_BUILTINS)
         self.builtins.update(options.custom_builtins or {})

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..language.core import dtype as dt
 from ..language.core.errors import error
+from .dependencies import namespace
 
 
 def arg_kind(name, value):
@@ -54,7 +55,7 @@ def resolved_signature(fn):
         ann = p.annotation
         if isinstance(ann, str):
             try:
-                ann = eval(ann, fn.__globals__)  # noqa: S307 - the kernel module's own annotation text
+                ann = eval(ann, fn.__globals__, namespace(fn))  # noqa: S307 - the kernel's own annotation text
             except Exception:  # noqa: BLE001 - an unresolvable annotation is ignored, as for runtime params
                 ann = inspect.Parameter.empty
         params.append(p.replace(annotation=ann))

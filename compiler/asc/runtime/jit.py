@@ -20,6 +20,7 @@ from ..language.core.errors import error
 from . import config
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
+from .dependencies import constants, helpers_source_hash, namespace
 from .caches import BoundedCache, KernelCache
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .platforms import hardware
@@ -83,13 +84,19 @@ class JITFunction(KernelFunction):
         return v
 
     @property
+    def namespace(self):
+        """The names the body resolves besides its locals: its enclosing function's variables (for a kernel
+        defined inside a function), then its module's globals, as pyasc resolves them."""
+        return namespace(self.fn)
+
+    @property
     def is_v1(self):
         """Whether the kernel is written against pyasc's v1 API (it runs on the v1 front end)."""
         v = self.__dict__.get("_is_v1")
         if v is None:
             from ..frontend.v1_kernel import called_names, uses_v1
             self._is_v1 = False    # (a helper calling this one back sees False meanwhile)
-            v = uses_v1(self.node) or any(getattr(self.fn.__globals__.get(n), "is_v1", False) is True
+            v = uses_v1(self.node) or any(getattr(self.namespace.get(n), "is_v1", False) is True
                                           for n in called_names(self.node))
             self._is_v1 = v
         return v
@@ -148,7 +155,7 @@ class JITFunction(KernelFunction):
                 runtime.append((name, kind, d, value))
         return cg, co, constexprs, runtime
 
-    def _key(self, cg, co, constexprs, runtime, platform):
+    def _key(self, cg, co, constexprs, runtime, platform, deps):
         parts = [f"{f.name}={getattr(cg, f.name)!r}" for f in fields(cg) if f.name != "custom_builtins"]
         parts += [f"custom_builtins={type(cg.custom_builtins).__name__}"  # a given dict replaces the defaults
                   f"{sorted((k, getattr(v, '__qualname__', repr(v))) for k, v in cg.custom_builtins.items())}"]
@@ -156,16 +163,19 @@ class JITFunction(KernelFunction):
         parts += [f"{k}={ConstExpr(v)!r}" for k, v in constexprs.items()]
         parts += [f"{n}={kind}:{d}" for n, kind, d, _ in runtime]
         parts += [f"fn={self.fn.__module__}.{self.fn.__qualname__}", self.source_hash, platform.value, __version__]
+        parts += [f"helpers={helpers_source_hash(self)}", f"names={deps!r}"]
         # the IR's source locations name this file and line: a copy of the kernel elsewhere is another entry
         parts += [f"at={self.source_file}:{self.first_line}:{self.indent}"]
         return hashlib.blake2b("__".join(parts).encode(), digest_size=16).hexdigest()
 
-    def _relaunch_key(self, args, kwargs, platform):
+    def _relaunch_key(self, args, kwargs, platform, deps):
         """A cheap signature of a plain positional launch: equal signatures classify their arguments
-        identically (same ConstExpr values, same runtime kinds and dtypes). None: take the full path."""
-        if kwargs or self.options.get("always_compile") or len(args) != len(self.signature.parameters):
+        identically (same ConstExpr values, same runtime kinds and dtypes) and see the same module constants.
+        None: take the full path."""
+        if kwargs or self.options.get("always_compile") or len(args) != len(self.signature.parameters) \
+                or deps is None:
             return None
-        sig = [platform]
+        sig = [platform, deps]
         for value, constexpr in zip(args, self._constexpr_flags):
             t = type(value)
             if t is ConstExpr:   # compile-time at any parameter: its value decides the specialisation
@@ -196,7 +206,8 @@ class JITFunction(KernelFunction):
 
     def compile(self, args, kwargs, platform=None):
         platform = platform or config.current_platform()
-        fast = self._relaunch_key(args, kwargs, platform)
+        deps = constants(self)     # the module constants it names: a change is another kernel
+        fast = self._relaunch_key(args, kwargs, platform, deps)
         known = self._relaunch.get(fast) if fast is not None else None
         if known is not None:
             key, layout = known
@@ -204,17 +215,18 @@ class JITFunction(KernelFunction):
             if hit is not None:
                 return hit, [(name, kind, d, args[i]) for i, name, kind, d in layout]
         cg, co, constexprs, runtime = self.specialise(args, kwargs)
-        key = self._key(cg, co, constexprs, runtime, platform)
+        key = self._key(cg, co, constexprs, runtime, platform, deps)
         if fast is not None:
             index = {n: i for i, n in enumerate(self.signature.parameters)}
             self._relaunch.put(fast, (key, [(index[n], n, kind, d) for n, kind, d, _ in runtime]))
-        if not co.always_compile:
+        cached = not co.always_compile and deps is not None   # (a constant without a stand-in: trace each time)
+        if cached:
             hit = self.cache.get(key) or disk_load(key, self.__name__)
             if hit is not None:
                 self.cache[key] = hit
                 return hit, runtime
         compiled = self._trace(cg, co, constexprs, runtime, platform)
-        if not co.always_compile:
+        if cached:
             self.cache[key] = compiled
             disk_store(key, self.__name__, compiled)
         return compiled, runtime
