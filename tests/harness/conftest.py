@@ -156,7 +156,7 @@ class Workspace:
 
     def record(self, cell: str = ABS, *, kind: str = "golden", status: str = "pass", runtime_verified: bool = True,
                ticks: int | None = None, skipped_case: bool = False, category: str | None = None,
-               roofline: float | None = None) -> Path:
+               roofline: float | None = None, warnings: list[dict] | None = None) -> Path:
         """Write a record through the real build/write path and return its file."""
         case_status = {"pass": "pass", "fail": "fail", "skipped": "skipped"}.get(status, status)
         cases = [{"id": "4x8", "shape": [4, 8], "status": case_status, "atol": 1e-3, "rtol": 1e-3,
@@ -164,6 +164,8 @@ class Workspace:
                   "mismatches": 0 if status == "pass" else 3, "elements": 32, "ticks": ticks, "wall_s": 0.01}]
         if roofline is not None:
             cases[0]["roofline"] = roofline
+        if warnings is not None:
+            cases[0]["warnings"] = warnings
         if skipped_case:
             cases.append({"id": "16", "shape": [16], "status": "skipped", "atol": 1e-3, "rtol": 1e-3,
                           "max_abs_err": None, "max_rel_err": None, "mismatches": None, "elements": None,

@@ -228,6 +228,29 @@ def test_matrix_shows_the_roofline_efficiency_of_the_perf_evidence(ws, capsys):
     assert tier["operations"][0]["cells"]["float16"]["roofline"] == 0.234
 
 
+def test_matrix_counts_the_launch_warnings_of_the_golden_evidence(ws, capsys):
+    """A cell whose deciding golden run warned shows ``W n``; a newer run's warnings do not count until the
+    cell is synced to it, and a clean golden run shows no ``W`` line."""
+    from asc_harness.report import matrix
+    from asc_harness.store import sync_capabilities
+
+    warned = [{"kind": "PastEndWarning", "where": "abs_f16.py:12", "message": "past-the-end"},
+              {"kind": "FlagWarning", "where": "abs_f16.py:20", "message": "set_flag never waited for"}]
+    ws.record(ABS, status="pass", ticks=300, warnings=warned)
+    assert sync_capabilities.main(ws.args()) == 0
+    capsys.readouterr()
+    assert matrix.main(ws.args("--format", "simple")) == 0
+    assert "W 2 launch warnings" in capsys.readouterr().out
+    assert matrix.main(ws.args("--json", "--cells", "abs")) == 0
+    (tier,) = [t for t in json.loads(capsys.readouterr().out)["tiers"] if t["operations"]]
+    assert tier["operations"][0]["cells"]["float16"]["launch_warnings"] == 2
+    ws.record(ABS, status="pass", ticks=300, warnings=[])
+    assert sync_capabilities.main(ws.args()) == 0
+    capsys.readouterr()
+    assert matrix.main(ws.args("--format", "simple")) == 0
+    assert "launch warning" not in capsys.readouterr().out.split("G golden")[0]
+
+
 def _link_abs(ws, *, golden="null", generative="[]", perf="null"):
     """Point the abs cell's evidence links at the given repository paths."""
     old = "    evidence:\n      golden: null\n      generative: []\n      perf: null\n"

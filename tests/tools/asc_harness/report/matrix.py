@@ -3,7 +3,8 @@
 One table per tier: a row per operation, a column per dtype (per dtype@platform when the registry has
 more than one platform). Each entry shows the golden (G), generative (A, agent) and perf (P) status of
 that cell, the perf status with the roofline efficiency recorded in its perf evidence; ``!`` marks a
-status or link that differs from what the evidence says (run sync_capabilities). Cells with a run of
+status or link that differs from what the evidence says (run sync_capabilities); ``W n`` counts the launch
+warnings of the golden evidence (the dashboard lists them on the cell's page). Cells with a run of
 their Ascend C reference kernel show ``C worst/median`` = its ticks / the golden's ticks over the shapes
 both ran, cells with camodel's figure of CANN's operator ``R`` = those ticks / the golden's ticks at
 that shape; either is flagged ``< 0.7`` below the report-only perf gate.
@@ -44,11 +45,15 @@ def _parser():
     return p
 
 
-def _drift_fields(cell, ev_dir, root) -> tuple[set[str], float | None]:
-    """The fields that differ from the evidence, and the roofline efficiency of the cell's perf evidence
-    (its largest case: the ticks its bytes or FLOPs need at the platform's rates over its ticks)."""
+def _drift_fields(cell, ev_dir, root) -> tuple[set[str], float | None, int]:
+    """The fields that differ from the evidence, the roofline efficiency of the cell's perf evidence
+    (its largest case: the ticks its bytes or FLOPs need at the platform's rates over its ticks), and the
+    launch warnings of its golden evidence (each case's distinct ones, as the dashboard counts them)."""
     records = records_for_cell(ev_dir, str(cell["id"]), root=root)  # all valid: checked up front
     drift = {c.field for c in changes_for(cell, records)}
+    golden = (cell.get("evidence") or {}).get("golden")
+    warned = sum(len(c.get("warnings") or []) for r in records if golden is not None and r.link == golden
+                 for c in (r.data or {}).get("cases", []) if isinstance(c, dict))
     roof = None
     link = (cell.get("evidence") or {}).get("perf")
     for r in reversed(records):
@@ -57,17 +62,18 @@ def _drift_fields(cell, ev_dir, root) -> tuple[set[str], float | None]:
             if cases:
                 roof = max(cases, key=lambda c: c.get("elements") or 0)["roofline"]
             break
-    return drift, roof
+    return drift, roof, warned
 
 
 def _entry(cell, drift: set[str], roof: float | None = None, ref: dict | None = None,
-           kernel_ref: dict | None = None) -> str:
+           kernel_ref: dict | None = None, warned: int = 0) -> str:
     def mark(field: str) -> str:
         return " !" if field in drift or f"evidence.{field.split('_')[0]}" in drift else ""
     perf = f" {roof:.0%}" if roof is not None else ""
     lines = [f"G {SHORT.get(cell['golden_status'], cell['golden_status'])}{mark('golden_status')}",
              f"A {SHORT.get(cell['generative_status'], cell['generative_status'])}{mark('generative_status')}",
              f"P {SHORT.get(cell['perf_status'], cell['perf_status'])}{perf}{mark('perf_status')}"]
+    lines += [f"W {warned} launch warning{'s' if warned != 1 else ''}"] if warned else []
     return "\n".join(lines + ([per_shape_label(kernel_ref)] if kernel_ref else []) + ([label(ref)] if ref else []))
 
 
@@ -85,6 +91,7 @@ def _main(argv: Sequence[str] | None) -> int:
     looked = {c["id"]: _drift_fields(c, ev_dir, root) for c in cells}
     drift = {k: v[0] for k, v in looked.items()}
     roof = {k: v[1] for k, v in looked.items()}
+    warned = {k: v[2] for k, v in looked.items()}
     refs = {c["id"]: compare_from_links(c, root) for c in cells}
     kernel_refs = {c["id"]: per_shape_from_links(c, root) for c in cells}
     op_tier = {o["name"]: o["tier"] for o in doc["operations"]}
@@ -107,6 +114,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 entries = {column(c): {"cell": c["id"], "golden_status": c["golden_status"],
                                        "generative_status": c["generative_status"], "perf_status": c["perf_status"],
                                        "roofline": roof[c["id"]], "drift": sorted(drift[c["id"]]),
+                                       "launch_warnings": warned[c["id"]],
                                        "ascend_c": refs[c["id"]], "reference": kernel_refs[c["id"]]}
                            for c in cells if c["op"] == op}
                 if entries:
@@ -126,7 +134,8 @@ def _main(argv: Sequence[str] | None) -> int:
             op_cells = {column(c): c for c in tier_cells if c["op"] == op}
             if op_cells:
                 rows.append([op] + [_entry(op_cells[k], drift[op_cells[k]["id"]], roof[op_cells[k]["id"]],
-                                           refs[op_cells[k]["id"]], kernel_refs[op_cells[k]["id"]])
+                                           refs[op_cells[k]["id"]], kernel_refs[op_cells[k]["id"]],
+                                           warned[op_cells[k]["id"]])
                                     if k in op_cells else "" for k in cols])
         confirmed = sum(c["golden_status"] == "confirmed" for c in tier_cells)
         gen = sum(c["generative_status"] == "confirmed" for c in tier_cells)
@@ -143,7 +152,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     print("G golden, A generative, P perf (with the largest case's roofline efficiency: the ticks its bytes or "
           "FLOPs need at the platform's rates over its modelled ticks); - not attempted; ! differs from the "
-          "evidence (run sync_capabilities)")
+          "evidence (run sync_capabilities); W the launch warnings its golden evidence recorded")
     print("C the Ascend C reference kernel's ticks / golden ticks, worst/median over the shapes; R camodel's ticks of "
           "CANN's operator / golden ticks at its shape (> 1: the golden is faster; < 0.7 flagged)")
     return 0
