@@ -13,7 +13,7 @@ from pathlib import Path
 from asc_harness.common.errors import HarnessError
 
 DEFAULT_VENV = Path.home() / ".cache" / "asc-embedded" / "pyasc-dev"
-PYASC_DEV_REQUIREMENTS = ("--pre", "pyasc-dev", "numpy<2")
+PYASC_DEV_REQUIREMENTS = ("--pre", "pyasc-dev", "numpy<2", "ml_dtypes<0.5")  # ml_dtypes: bfloat16 inputs
 
 
 def venv_python(venv_dir: Path) -> Path:
@@ -41,13 +41,13 @@ def ensure_venv(venv_dir: Path, *, create: bool) -> Path:
 def _pyasc_problem(python: Path) -> str | None:
     """Why ``python`` cannot serve as the pyasc-dev oracle, or None."""
     try:
-        out = subprocess.run([str(python), "-c", "import asc.experimental.asctile"], capture_output=True,
+        out = subprocess.run([str(python), "-c", "import asc.experimental.asctile, ml_dtypes"], capture_output=True,
                              text=True, timeout=120, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"cannot run {python}: {exc}"
     if out.returncode:
         lines = out.stderr.strip().splitlines()
-        return f"{python} cannot import asc.experimental.asctile: {lines[-1] if lines else 'no output'}"
+        return f"{python} cannot import asc.experimental.asctile and ml_dtypes: {lines[-1] if lines else 'no output'}"
     return None
 
 
