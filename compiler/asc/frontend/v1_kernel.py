@@ -43,7 +43,8 @@ def _attribute_named(node, attr):
 _ATTRS = {}
 
 
-_BLOCK_SYNC = ("sync_all", "ib_set", "ib_wait", "notify_next_block", "wait_pre_block")
+_BLOCK_SYNC = ("sync_all", "ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "cross_core_set_flag",
+               "cross_core_wait_flag")
 
 
 def waits_for_blocks(jit_fn, depth=4):

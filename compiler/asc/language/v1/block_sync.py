@@ -1,5 +1,6 @@
 """Blocks ordering themselves through flags in a GM workspace: ``ib_set`` / ``ib_wait`` (a given block's
-event) and ``notify_next_block`` / ``wait_pre_block`` (blocks in turn). The flags' semantics, the ordering
+event) and ``notify_next_block`` / ``wait_pre_block`` (blocks in turn), and through the cores' own flag
+counters: ``cross_core_set_flag`` / ``cross_core_wait_flag``. The flags' semantics, the ordering
 they give the GM race checks and their ticks: ``sim/pipes/block_events.py``; the blocks run as
 ``sim/pipes/phases.py`` runs blocks that wait for each other."""
 from __future__ import annotations
@@ -102,3 +103,51 @@ def wait_pre_block(gm_workspace, ub_workspace):
     blocks, words, base, ws = _turns("wait_pre_block", gm_workspace, ub_workspace)
     b, ev = _events("wait_pre_block")
     ev.wait_pre(b, words, base, ws, blocks, user_loc())
+
+
+def _cross_core(name, flag_id, mode_id, pipe):
+    """The flag's key (mode, id, the blocks it spans) and the pipe's name."""
+    blk = _block()
+    launch = blk.launch
+    f, mode = int(flag_id), int(mode_id)
+    if not 0 <= f <= 10:
+        raise error(ValueError, f"{name}: flag_id {f} is outside 0-10", "use a flag id in 0..10")
+    p = PipeID(pipe).pipe
+    if p in ("MTE4", "MTE5", "V2"):
+        raise error(ValueError, f"{name} on PIPE_{p}: a pipe this engine does not model",
+                    "set the flag on the pipe of the instructions it follows (PIPE_V, PIPE_MTE3, ...)")
+    blocks = one_wave(name)
+    mix = getattr(launch, "kind", "AIV_ONLY") == "MIX"
+    if mode == 0:
+        scope = tuple(range(blocks))
+    elif mode == 1:
+        if not mix:
+            raise error(ValueError, f"{name} mode 1 synchronises the two vector cores of an AI core group, and "
+                        f"this {getattr(launch, 'kind', 'AIV_ONLY')} kernel has one core per group",
+                        "use mode 0 (every core of the launch), or run the kernel as a MIX kernel")
+        g = blk.block_idx - blk.block_idx % 2
+        scope = (g, g + 1)
+    elif mode == 2:
+        raise error(ValueError, f"{name} mode 2 pairs a group's cube core with its vector cores, and this engine "
+                    "runs one side of a kernel only (a MIX kernel's cube core serves its Matmul here, no user code)",
+                    "use mode 0 or 1 between cores of one kind, or run this kernel with a CANN toolkit and pyasc")
+    else:
+        raise error(ValueError, f"{name}: mode_id {mode} is not 0, 1 or 2", "use mode 0, 1 or 2")
+    return (mode, f, scope), p
+
+
+def cross_core_set_flag(flag_id, mode_id, pipe):
+    """Add one to the flag's counter on every core of the mode's scope, once every core of it has set it."""
+    flag, p = _cross_core("cross_core_set_flag", flag_id, mode_id, pipe)
+    b, ev = _events("cross_core_set_flag")
+    bad = ev.cross_set(b, flag, p)
+    if bad is not None:
+        raise error(RuntimeError, *bad)
+
+
+def cross_core_wait_flag(flag_id, mode_id, pipe):
+    """Wait until the flag's counter is above 0 and take one: the block's later instructions follow every
+    core of the scope's set."""
+    flag, _ = _cross_core("cross_core_wait_flag", flag_id, mode_id, pipe)
+    b, ev = _events("cross_core_wait_flag")
+    ev.cross_wait(b, flag, user_loc())

@@ -5,7 +5,7 @@ from ..core.errors import error
 
 UPSTREAM_NAMES = frozenset("""
 AippChannelPaddingParams AippColorSpaceConvParams AippDataTypeConvParams AippPaddingParams AippParams
-AippSingleLineParams AippSwapParams cross_core_set_flag cross_core_wait_flag  
+AippSingleLineParams AippSwapParams   
 load_image_to_local LoadImageToLocalParams  
    set_aipp_functions  
   

@@ -22,8 +22,8 @@ from ..checks import coverage_warnings
 from ..memory import Buffer
 
 
-_FIX = ("; or order the two blocks: ib_set after the first block's access and ib_wait for it before the "
-        "other's (notify_next_block / wait_pre_block for consecutive blocks)")
+_FIX = ("; or order the two blocks: a flag set after the first block's access and waited for before the other's "
+        "(ib_set / ib_wait, notify_next_block / wait_pre_block, cross_core_set_flag / cross_core_wait_flag)")
 
 
 class BlockClocks:
