@@ -174,6 +174,18 @@ def test_blocks_accumulate_in_turn(platform):
     assert in_turn.last_launch["warnings"] == []
 
 
+def test_a_one_block_launch_runs_its_flags_again_each_time(platform):
+    # the counters are GM words the launch writes outside any instruction: a replay would skip them
+    for k in range(1, 4):
+        ws = np.zeros(8, dtype=np.int32)
+        ws[0] = 10 * k
+        acc = np.zeros(N, dtype=np.float32)
+        in_turn[1](np.full(N, k, np.float32), acc, ws, "turns")
+        assert ws[0] == 10 * k + 1
+        np.testing.assert_array_equal(acc, np.full(N, k, np.float32))
+    assert all(t is None for t in in_turn.__dict__.get("_v1_tapes", {}).values())
+
+
 def test_blocks_without_turns_race(platform):
     with pytest.raises(KernelRuntimeError, match=r"(?s)block 0.*wait_pre_block"):
         in_turn[2](np.ones(2 * N, np.float32), np.zeros(N, np.float32), np.zeros(16, np.int32), "none")

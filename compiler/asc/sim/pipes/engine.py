@@ -66,6 +66,7 @@ class Launch:
     def block_events(self, engine):
         """The flags blocks set for each other (``block_events.py``): the phaser's, or in a one-block launch
         the block's own (None: blocks that do not wait for each other, so no flags are modelled)."""
+        self.recording = False    # the flags live in GM words written outside any instruction: not replayable
         if self.phaser is not None:
             return self.phaser.events
         if self.core_num > 1:
