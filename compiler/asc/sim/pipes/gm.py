@@ -135,7 +135,10 @@ class GmRaces:
         tags = buf.writer_tags()
         window = tags[el]
         if atomic:
-            races.check_write_race(buf, window, blocks, what, atomic=True)
+            try:
+                races.check_write_race(buf, window, blocks, what, atomic=True)
+            except races.RaceError as e:
+                self._race(e, region.buf, region, block, True)
             tags[el] = races.tags_after_atomic(window, block)
             return
         other = races.write_conflicts(window, block, False)
