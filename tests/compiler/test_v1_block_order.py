@@ -111,7 +111,7 @@ def test_a_write_just_after_the_set_is_not_ordered(platform):
 
 def test_a_wait_nobody_sets_hangs_at_its_line(platform):
     with pytest.raises(PipeHangError, match=rf"test_v1_block_order.py:{line_of(handoff, 'the unset wait')}: block 1 "
-                       r"waits for the flag of block 0, event 1 .*which no block sets any more \(block\(s\) 0 ended\)"):
+                       r"waits for an ib_set of the flag of block 0, event 1 .*which no block sets any more \(block\(s\) 0 ended\)"):
         run_handoff("unset", ws_words=8 * 3)     # event 1 of 2 blocks, block 0: word (1 * 2 + 0) * 8, 96 bytes
 
 

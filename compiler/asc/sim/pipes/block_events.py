@@ -38,8 +38,10 @@ class BlockEvents:
         self.tokens[key] = (self.launch.gm_races.clocks.release(b), max(eng.timing.free) if tick is None else tick)
         self.phaser.signalled()
 
-    def _acquire(self, b, key):
-        got = self.tokens.get(key)
+    def _acquire(self, b, key, once=True):
+        """``once``: the set is waited for by one block (ib_set, notify_next_block), else by every core of
+        its scope (cross_core_set_flag)."""
+        got = self.tokens.pop(key, None) if once else self.tokens.get(key)
         if got is None:     # a word the workspace held before the launch: nothing to order after
             return
         token, tick = got
@@ -56,7 +58,7 @@ class BlockEvents:
         self._set(b, key)
 
     def ib_wait(self, b, words, i, key, what, loc):
-        self.phaser.wait_until(b, lambda: int(words[i]) == 1, loc, f"{what} (an ib_set)")
+        self.phaser.wait_until(b, lambda: int(words[i]) == 1, loc, f"an ib_set of {what}")
         words[i] = 0
         self._acquire(b, key)
         self.phaser.signalled()      # a set waiting for the word to clear may go on
@@ -121,7 +123,7 @@ class BlockEvents:
         self.cc_taken[(flag, b)] = k
         for x in scope:
             if x != b:
-                self._acquire(b, ("cc", flag, x, k))
+                self._acquire(b, ("cc", flag, x, k), once=False)
 
 
 class Alone:
