@@ -180,6 +180,32 @@ def test_set_pad_value_fills_the_padding_of_a_copy_without_its_own_value(platfor
     np.testing.assert_array_equal(z[8:14], row(1))                # rows on 32-byte blocks
 
 
+@pytest.mark.parametrize("value,ok", [(127, True), (128, False), (-128, True), (1.5, False)])
+def test_a_pad_value_the_copied_dtype_cannot_hold_is_an_error(platform, value, ok):
+    @asc.jit
+    def k(x: asc.GlobalAddress, z: asc.GlobalAddress, v: asc.ConstExpr[float], own: asc.ConstExpr[bool]):
+        x_gm = asc.GlobalTensor()
+        z_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        z_gm.set_global_buffer(z)
+        ub = asc.LocalTensor(asc.int8, asc.TPosition.VECIN, 0, 32)
+        asc.set_pad_value(v)
+        asc.data_copy_pad(ub, x_gm, asc.DataCopyExtParams(1, 30, 0, 0, 0),
+                          asc.DataCopyPadExtParams(asc.int8, own, 0, 2, v if own else 0))
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm, ub, 32)
+    for own in (False, True):                   # set_pad_value's value, and the parameters' own
+        x = np.arange(32, dtype=np.int8)
+        z = np.zeros(32, np.int8)
+        if ok:
+            k[1](x, z, value, own)
+            np.testing.assert_array_equal(z, [*x[:30], value, value])
+        else:
+            with pytest.raises((ValueError, TypeError), match=rf"data_copy_pad \({'padding_value' if own else 'the padding set_pad_value gave VECIN'}\): the scalar {value!r} is not a int8 value"):
+                k[1](x, z, value, own)
+
+
 def test_data_copy_pad_launched_again_replays_with_the_new_data(platform):
     for k in range(3):
         x = np.arange(4 * 64, dtype=np.float32) + 10 * k

@@ -70,6 +70,41 @@ def test_whole_reduce_sum_adds_as_a_binary_tree_rounding_each_level_in_half(plat
     assert got == tree(x, np.float16) and got != sequential
 
 
+@pytest.mark.parametrize("name", ["whole_reduce_sum", "block_reduce_sum", "repeat_reduce_sum"])
+def test_half_pair_sums_past_the_largest_half_stay_at_it(platform, name):
+    # the docstrings' example: 60000 + 60000 gives 65504, -30000 + 100 = -29900, then 65504 - 29900 = 35604
+    x = np.zeros(128, np.float16)
+    x[:4] = [60000, 60000, -30000, 100]
+    x[16:20] = [-60000, -60000, 30000, -100]   # the same below zero (block 1)
+    x[32:34] = [65504, 0]                     # the largest half itself passes unchanged (block 2)
+    x[48:50] = [65504, 16]                    # 65520 would round to inf: it stays 65504 (block 3)
+    z = np.zeros(16, np.float16)
+
+    def body(a, b, m, d):
+        if name == "block_reduce_sum":
+            asc.block_reduce_sum(d, a, 1, 128, 1, 1, 8)
+        elif name == "whole_reduce_sum":
+            asc.whole_reduce_sum(d, a, 16, 1, 1, 1, 8)        # block 0's 16 lanes only
+        else:
+            asc.repeat_reduce_sum(d, a, 1, 16, 0, 1, 1, 8)
+    got = run(body, x, None, None, z)
+    # in half: -30000 + 100 rounds to -29904, and 65504 - 29904 = 35600 to 35584 (the docstring's 35604 is
+    # the exact arithmetic); without the saturation the first sum would be inf and so the result
+    assert got[0] == np.float16(35584)
+    if name == "block_reduce_sum":
+        np.testing.assert_array_equal(got[1:4], np.float16([-35584, 65504, 65504]))
+
+
+def test_a_float_sum_overflows_as_ieee(platform):
+    x = np.zeros(64, np.float32)
+    x[:2] = [3e38, 3e38]
+    z = np.zeros(8, np.float32)
+
+    def body(a, b, m, d):
+        asc.whole_reduce_sum(d, a, 64, 1, 1, 1, 8)
+    assert run(body, x, None, None, z)[0] == np.inf
+
+
 @pytest.mark.parametrize("kind", ["sum", "max", "min"])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_block_reduce_gives_one_result_per_block_with_the_mask(platform, kind, dtype):

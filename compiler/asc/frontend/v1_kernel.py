@@ -43,12 +43,13 @@ def _attribute_named(node, attr):
 _ATTRS = {}
 
 
-_BLOCK_SYNC = ("sync_all",)
+_BLOCK_SYNC = ("sync_all", "ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "cross_core_set_flag",
+               "cross_core_wait_flag")
 
 
 def waits_for_blocks(jit_fn, depth=4):
     """Whether the kernel (or an ``@asc.jit`` helper it calls) makes its blocks wait for each other
-    (``sync_all``): its blocks then run as ``sim/pipes/phases.py`` runs them."""
+    (``sync_all``, the inter-block flags): its blocks then run as ``sim/pipes/phases.py`` runs them."""
     if any(_attribute_named(jit_fn.node, name) for name in _BLOCK_SYNC):
         return True
     if depth:

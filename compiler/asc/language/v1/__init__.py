@@ -48,6 +48,10 @@ from .cube_extra import load_data_with_sparse, mmad_with_sparse  # noqa: F401  (
 from .cube_params import (LoadData2dTransposeParamsV2, LoadData3DParamsV2, DataCopyCO12DstParams,  # noqa: F401
                           Nz2NdParamsFull, LoadData2DParamsV2, LoadData3DParamsV1, LoadData3DParamsV2Pro)
 from .matmul_config import BatchMode, BatchOutMode, IterateMode, MatmulConfigMode, ScheduleType  # noqa: F401
+from .list_tensor import ListTensorDesc, TensorDesc  # noqa: F401
+from .verbatim import inline  # noqa: F401
+from .block_sync import (ib_set, ib_wait, notify_next_block, wait_pre_block, cross_core_set_flag,  # noqa: F401
+                         cross_core_wait_flag)
 from .names import UPSTREAM_NAMES, UPSTREAM_ADV_NAMES, not_supported  # noqa: F401
 
 EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property DEFAULT_C0_SIZE ONE_BLK_SIZE TOTAL_L0C_SIZE TOTAL_L1_SIZE "
@@ -79,5 +83,7 @@ EXPORTS = ("CacheMode CacheRwMode Hardware HardEvent PipeID TPosition property D
     "IterateMode", "MatmulConfigMode", "ScheduleType",
     "BlockMode", "DeqScale", "pad_t", "DataFormat", "SoftmaxMode", "AippInputFormat", "get_shape_size",
     "DataCopyEnhancedParams", "SliceInfo", "CheckLocalMemoryIAParam", "VdeqInfo", "LoadData3DParamsV1",
-    "LoadData3DParamsV2Pro", "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform"]
+    "LoadData3DParamsV2Pro", "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform",
+    "ListTensorDesc", "TensorDesc", "inline", "ib_set", "ib_wait", "notify_next_block", "wait_pre_block",
+    "cross_core_set_flag", "cross_core_wait_flag"]
 __all__ = list(EXPORTS)

@@ -16,7 +16,7 @@ from .addressing import dtypes_in, parse_form, vector_cost, vector_op
 from .addressing import whole as _whole
 from .params import (DATA_COPY_FORMS, CopyRepeatParams, DataCopyEnhancedParams, DataCopyExtParams,
                      DataCopyPadExtParams, DataCopyPadParams, DataCopyParams)
-from .tensors import GlobalTensor, LocalTensor, _block
+from .tensors import GlobalTensor, LocalTensor, _block, scalar_fits
 
 # -- the atomic modes: what a block's local -> GM copies do with the GM values they meet ---------------------
 _ATOMIC = weakref.WeakKeyDictionary()      # block -> [op or None, dtype or None]
@@ -183,7 +183,10 @@ def _pad_params(p, dst):
         raise error(ValueError, "DataCopyPadParams pads with 0 only", "use DataCopyPadExtParams for another value")
     if not p.is_pad:                                # the value set_pad_value gave this position, if any
         value = _PAD_VALUE.get(_block(), {}).get(getattr(dst, "position", ""))
+        if value is not None:
+            scalar_fits(f"data_copy_pad (the padding set_pad_value gave {dst.position})", value, dst.dtype)
         return value is not None, int(p.left_padding), int(p.right_padding), value
+    scalar_fits("data_copy_pad (padding_value)", p.padding_value, dst.dtype)
     return True, int(p.left_padding), int(p.right_padding), p.padding_value
 
 

@@ -5,10 +5,10 @@ from ..core.errors import error
 
 UPSTREAM_NAMES = frozenset("""
 AippChannelPaddingParams AippColorSpaceConvParams AippDataTypeConvParams AippPaddingParams AippParams
-AippSingleLineParams AippSwapParams cross_core_set_flag cross_core_wait_flag  
-ib_set ib_wait inline ListTensorDesc load_image_to_local LoadImageToLocalParams  notify_next_block
+AippSingleLineParams AippSwapParams   
+load_image_to_local LoadImageToLocalParams  
    set_aipp_functions  
-  TensorDesc wait_pre_block
+  
 """.split())
 
 UPSTREAM_ADV_NAMES = frozenset()     # every name of upstream's asc.adv __all__ is implemented

@@ -74,18 +74,14 @@ def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only=Tru
     block after it."""
     from .enums import PipeID
     from .sync import pipe_barrier
+    from .block_sync import one_wave
     blk = _block()
     launch = blk.launch
     blocks = launch.core_num
-    kind = getattr(launch, "kind", "AIV_ONLY")
-    cores = launch.hw.aic_cores if kind == "AIC_ONLY" else launch.hw.aiv_cores
     if int(used_cores) not in (0, blocks):
         raise error(ValueError, f"sync_all(used_cores={int(used_cores)}) in a launch of {blocks} blocks: this engine "
                     "synchronises every block of the launch", "pass used_cores=0 (all blocks)")
-    if blocks > cores:
-        raise error(RuntimeError, f"sync_all in a launch of {blocks} blocks on {cores} cores: the blocks of a later "
-                    "wave start only when the first wave ends, and the first wave waits here for them for ever",
-                    f"launch at most {cores} blocks (loop over the work inside each block)")
+    one_wave("sync_all")
     if gm_workspace is not None:
         need = blocks * 32
         for what, t in (("gm_workspace", gm_workspace), ("ub_workspace", ub_workspace)):

@@ -9,9 +9,16 @@ from ..ops import arith
 from .impls import impl
 
 
-def tree_sum(v, dtype):
+HALF_MAX = 65504.0
+# The instructions whose half-precision pairwise sums stop at +-65504 instead of overflowing (their docstrings:
+# "[60000, 60000, -30000, 100]: 60000 + 60000 gives 65504, then 65504 - 29900 = 35604").
+SATURATING = frozenset(("whole_reduce_sum", "repeat_reduce_sum", "block_reduce_sum"))
+
+
+def tree_sum(v, dtype, saturate=False):
     """Adjacent pairs summed level by level along the last axis (padded with zeros to a power of two), each
-    level computed wide and rounded to ``dtype``."""
+    level computed wide and rounded to ``dtype``; with ``saturate`` a sum of two finite halves past the
+    largest half is that largest half (of its sign)."""
     dtype = np.dtype(dtype)
     wide = arith.compute_dtype(dtype)
     k = v.shape[-1]
@@ -21,7 +28,11 @@ def tree_sum(v, dtype):
     v = v.astype(dtype)
     with np.errstate(all="ignore"):
         while v.shape[-1] > 1:
-            v = (v[..., 0::2].astype(wide) + v[..., 1::2].astype(wide)).astype(dtype)
+            a, b = v[..., 0::2].astype(wide), v[..., 1::2].astype(wide)
+            s = a + b
+            if saturate:
+                s = np.where(np.isfinite(a) & np.isfinite(b), np.clip(s, -HALF_MAX, HALF_MAX), s)
+            v = s.astype(dtype)
     return v[..., 0]
 
 
@@ -56,6 +67,7 @@ def _reduce(eng, op):
     vals = x[base + np.where(valid, grid, 0)]
     dtype = x.dtype
     kind = a["kind"]
+    sat = dtype == np.float16 and op.name in SATURATING
     zero = np.where(valid, vals, dtype.type(0))
     if a.get("whole"):                       # reduce_*: one result over every repeat
         if kind == "sum":
@@ -77,12 +89,12 @@ def _reduce(eng, op):
         v = vals.reshape(vals.shape[0], groups, -1)
         ok = valid.reshape(v.shape)
         if kind in ("sum", "pair"):
-            res = tree_sum(np.where(ok, v, dtype.type(0)), dtype)
+            res = tree_sum(np.where(ok, v, dtype.type(0)), dtype, sat)
         else:
             res, _ = _extreme(kind, v, ok)
         out = np.asarray(res, dtype)[a["blocks"]].view(np.uint8).reshape(-1, dtype.itemsize)
     elif kind == "sum":
-        out = _result_bytes(tree_sum(zero, dtype), None, dtype, "ORDER_ONLY_VALUE")
+        out = _result_bytes(tree_sum(zero, dtype, sat), None, dtype, "ORDER_ONLY_VALUE")
     else:
         res, idx = _extreme(kind, vals, valid)
         out = _result_bytes(res, idx, dtype, a["order"])

@@ -13,6 +13,7 @@ from ...ir.kernel_warnings import DmaOrderWarning, FlagWarning, KernelWarning, P
 from ...ir.kernel_warnings import located as warning_at
 from . import ordering
 from .instructions import IMPLS
+from .block_events import Alone
 from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
@@ -61,6 +62,18 @@ class Launch:
         self.warnings = []
         self.bytes = {"in": 0, "out": 0}
         self.peak = {}
+
+    def block_events(self, engine):
+        """The flags blocks set for each other (``block_events.py``): the phaser's, or in a one-block launch
+        the block's own (None: blocks that do not wait for each other, so no flags are modelled)."""
+        self.recording = False    # the flags live in GM words written outside any instruction: not replayable
+        if self.phaser is not None:
+            return self.phaser.events
+        if self.core_num > 1:
+            return None
+        if getattr(self, "alone", None) is None:
+            self.alone = Alone(self, engine)
+        return self.alone.events
 
     def warn(self, op, text, kind=KernelWarning):
         """Add a launch-report warning of ``kind`` at ``op``'s line (each distinct one once)."""

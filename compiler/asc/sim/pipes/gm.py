@@ -5,7 +5,13 @@ to each instruction's GM bytes as the blocks run.
 Blocks run one after another, so an access of block b meets the complete record of blocks 0..b-1 and the
 earlier accesses of b itself, which is what the tile engine sees of concurrent lanes. One difference, as
 pyasc's own tests require: blocks writing the same GM elements with identical values are allowed (the
-values are compared once the write has happened: ``check_values``)."""
+values are compared once the write has happened: ``check_values``).
+
+Blocks may order themselves (``ib_set`` / ``ib_wait``, ``notify_next_block`` / ``wait_pre_block``): each
+block's accesses are numbered by the segment they fall in (a segment ends at each of the block's sets),
+and a wait makes the waiting block observe the setter's segments up to that set, with everything the
+setter had observed (vector clocks, ``BlockClocks``). An access meeting another block's is a race only
+when that access is not ordered before it."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,12 +22,46 @@ from ..checks import coverage_warnings
 from ..memory import Buffer
 
 
+_FIX = ("; or order the two blocks: a flag set after the first block's access and waited for before the other's "
+        "(ib_set / ib_wait, notify_next_block / wait_pre_block, cross_core_set_flag / cross_core_wait_flag)")
+
+
+class BlockClocks:
+    """Happens-before between blocks: ``seg[b]`` counts block b's sets, ``seen[b][a]`` is the last segment of
+    block a that block b has observed."""
+
+    def __init__(self):
+        self.seg, self.seen = {}, {}
+
+    def now(self, b):
+        return self.seg.get(b, 0)
+
+    def release(self, b):
+        """Block b sets a flag: what it has done and observed so far (a token), and a new segment."""
+        token = dict(self.seen.get(b, {}))
+        token[b] = self.now(b)
+        self.seg[b] = self.now(b) + 1
+        return token
+
+    def acquire(self, b, token):
+        """Block b waited for a flag set with ``token``: it observes what the setter had."""
+        seen = self.seen.setdefault(b, {})
+        for a, s in token.items():
+            if a != b and s > seen.get(a, -1):
+                seen[a] = s
+
+    def ordered(self, a, seg, b):
+        """Whether block a's access in segment ``seg`` happens before block b's next access."""
+        return a == b or seg <= self.seen.get(b, {}).get(a, -1)
+
+
 class GmRaces:
     def __init__(self, gm):
         self.gm = gm
         self.buffers = {}
         self.pending = []     # (buffer, element index, other block's values, its tag, op name, op): compared once written
-        self.sites = {}       # GM argument -> [(lo, hi, block, write, line)] of the launch's accesses
+        self.sites = {}       # GM argument -> [(lo, hi, block, segment, write, line)] of the launch's accesses
+        self.clocks = BlockClocks()
         self.read_before = set()  # arguments read before a barrier (sync_all)
 
     def _buffer(self, name):
@@ -41,15 +81,23 @@ class GmRaces:
         return idx[(idx >= lo) & (idx < hi)]
 
     def _site(self, buf, region, block, write, line):
-        """Remember who touched which bytes (named in a race report)."""
-        self.sites.setdefault(buf, []).append((region.lo, region.hi, block, write, line))
+        """Remember who touched which bytes, in which segment (ordering, and the race report)."""
+        self.sites.setdefault(buf, []).append((region.lo, region.hi, block, self.clocks.now(block), write, line))
 
     def _other(self, buf, region, block, write):
-        """The line of another block's access meeting ``region`` (a write, or a read), for the report."""
-        for lo, hi, b, w, line in self.sites.get(buf, ()):
-            if b != block and w == write and lo < region.hi and region.lo < hi:
+        """Another block's access meeting ``region`` (a write, or a read) not ordered before ``block``'s: the
+        text naming it, or None when every such access is ordered before it."""
+        for lo, hi, b, seg, w, line in self.sites.get(buf, ()):
+            if w == write and lo < region.hi and region.lo < hi and not self.clocks.ordered(b, seg, block):
                 return f"block {b}'s {'write' if w else 'read'} at line {line}"
         return None
+
+    def _race(self, e, buf, region, block, write):
+        """A conflict the element records found: raised unless every access it meets is ordered before."""
+        e.other = self._other(buf, region, block, write)
+        if e.other is not None:
+            e.hint = (e.hint or "") + _FIX
+            raise e
 
     def read(self, region, block, what, line=None):
         """Block ``block`` reads ``region``: a race if another block wrote any of it in this launch."""
@@ -60,8 +108,7 @@ class GmRaces:
             try:
                 races.check_read_race(buf, buf.writer_tags()[el], blocks, what)
             except races.RaceError as e:
-                e.other = self._other(region.buf, region, block, True)
-                raise
+                self._race(e, region.buf, region, block, True)
         self._site(region.buf, region, block, False, line)
 
         def mark(lo, hi):    # applied when a write needs the readers (never, for an argument only read)
@@ -81,19 +128,21 @@ class GmRaces:
             try:
                 races.check_overwrite_race(buf, lo[el], hi[el], blocks, what)
             except races.RaceError as e:
-                e.other = self._other(region.buf, region, block, False)
-                raise
+                self._race(e, region.buf, region, block, False)
         buf.written = True
         self._site(region.buf, region, block, True, who.loc[1] if who is not None and who.loc else None)
         buf.log.cover.append((el.start, min(el.stop, buf.n)) if isinstance(el, slice) else (0, el, 1, 1, 1, None))
         tags = buf.writer_tags()
         window = tags[el]
         if atomic:
-            races.check_write_race(buf, window, blocks, what, atomic=True)
+            try:
+                races.check_write_race(buf, window, blocks, what, atomic=True)
+            except races.RaceError as e:
+                self._race(e, region.buf, region, block, True)
             tags[el] = races.tags_after_atomic(window, block)
             return
         other = races.write_conflicts(window, block, False)
-        if other.any():
+        if other.any() and self._other(region.buf, region, block, True) is not None:
             idx = np.arange(buf.n)[el][other]
             self.pending.append((buf, idx, buf.data[idx].copy(), int(window[other][0]), what, who))
         tags[el] = block

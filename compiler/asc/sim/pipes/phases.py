@@ -1,5 +1,8 @@
-"""Blocks that wait for each other (``sync_all``): each block's body runs in a thread of its own, one block
-at a time, in block order, as blocks run everywhere else in this engine. A block reaching a barrier hands
+"""Blocks that wait for each other (``sync_all``, and the flags of ``block_events.py``): each block's body runs
+in a thread of its own, one block at a time, in block order, as blocks run everywhere else in this engine.
+A block waiting for a flag no block has set yet hands over to the next block that can run (on the device
+every block of the launch runs at once, so a block may wait for a later one); it runs again, in block
+order, once the flag is set. A block reaching a barrier hands
 over to the next block; when every block has arrived, they go on in block order, each starting after the
 slowest one arrived (plus a sync), and GM accesses made before the barrier are ordered before those made
 after it (the cross-block race checks start afresh). A block that ends while others wait at a barrier, or
@@ -24,7 +27,17 @@ class Phaser:
         self.state = ["ready"] * len(engines)      # ready -> running -> (waiting -> ready ...) -> done
         self.turn = 0
         self.where = {}                             # waiting block -> (file, line) of its barrier
+        self.waits = {}                             # blocked block -> (condition, what it waits for)
         self.error = None
+        self._events = None
+
+    @property
+    def events(self):
+        """The launch's inter-block flags (``block_events.BlockEvents``)."""
+        if self._events is None:
+            from .block_events import BlockEvents
+            self._events = BlockEvents(self)
+        return self._events
 
     # -- the blocks' side ---------------------------------------------------------------------------------
     def barrier(self, b, loc):
@@ -36,6 +49,27 @@ class Phaser:
             if self.error is not None:
                 raise _Stop
             self.state[b] = "running"
+
+    def wait_until(self, b, ready, loc, what):
+        """Block ``b`` goes on once ``ready()`` holds (checked again each time it runs: another waiter may
+        have taken what it waited for)."""
+        with self.cv:
+            while not ready():
+                self.state[b], self.where[b], self.waits[b] = "blocked", loc, (ready, what)
+                self._hand_over()
+                self.cv.wait_for(lambda: self.error is not None or (self.turn == b and self.state[b] == "ready"))
+                if self.error is not None:
+                    raise _Stop
+                self.state[b] = "running"
+
+    def signalled(self):
+        """A block set a flag: blocked blocks whose condition now holds are ready (they run in block order
+        when the running block hands over)."""
+        with self.cv:
+            for i in list(self.waits):
+                if self.waits[i][0]():
+                    del self.waits[i]
+                    self.state[i] = "ready"
 
     def _body(self, b, run):
         with self.cv:
@@ -67,7 +101,10 @@ class Phaser:
         nxt = next((i for i in range(n) if self.state[i] == "ready"), None)
         if nxt is None:
             waiting = [i for i in range(n) if self.state[i] == "waiting"]
-            if waiting and len(waiting) == n:
+            blocked = [i for i in range(n) if self.state[i] == "blocked"]
+            if blocked:
+                self._deadlock(blocked, waiting)
+            elif waiting and len(waiting) == n:
                 self._open()
                 nxt = 0
             elif waiting:
@@ -82,6 +119,22 @@ class Phaser:
         if nxt is not None:
             self.turn = nxt
         self.cv.notify_all()
+
+    def _deadlock(self, blocked, waiting):
+        """No block can run: the first blocked one's wait is a hang, naming what every block is doing."""
+        first = blocked[0]
+        done = [i for i in range(len(self.state)) if self.state[i] == "done"]
+        others = [f"block {i} waits for {self.waits[i][1]}" for i in blocked[1:]]
+        if waiting:
+            others.append(f"block(s) {', '.join(map(str, waiting))} wait at sync_all")
+        if done:
+            others.append(f"block(s) {', '.join(map(str, done))} ended")
+        self.error = located(
+            PipeHangError, self.where[first],
+            f"block {first} waits for {self.waits[first][1]}, which no block sets any more"
+            f"{' (' + '; '.join(others) + ')' if others else ''}: on the device it waits for ever",
+            "pair every wait with a set another block reaches (the same workspace, block index and event id), "
+            "with the workspace zeroed before the launch", "PipeHangError")
 
     def _open(self):
         """Every block arrived: each goes on after the slowest one (plus a sync), GM ordered across the
