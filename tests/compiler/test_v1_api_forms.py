@@ -327,3 +327,21 @@ def test_get_tpipe_ptr_is_the_kernels_one_tpipe():
     np.testing.assert_array_equal(z, x)
     with pytest.raises(RuntimeError, match=r"TPipe instance is not initialized, use TPipe\(\) to create it"):
         via_tpipe_ptr[1](x, z, False)
+
+
+@asc.jit
+def one_unary(x: asc.GlobalAddress, op: asc.ConstExpr[str], dtype: asc.ConstExpr[object]):
+    a = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0, 128)
+    b = asc.LocalTensor(dtype, asc.TPosition.VECOUT, 1024, 128)
+    getattr(asc, op)(b, a, 128)                                  # line: unary
+
+
+@pytest.mark.parametrize("op,dtype", [("exp", asc.int16), ("ln", asc.int32), ("sqrt", asc.int16),
+                                      ("relu", asc.int16), ("abs", asc.uint16)])
+def test_unary_instructions_refuse_element_types_ascend_c_does_not_instantiate(op, dtype):
+    """exp of an int16 tensor used to run and leave zeros: Ascend C's Exp has half / float only."""
+    x = np.zeros(256, np.float32)
+    with pytest.raises(TypeError, match=rf"Invalid dst data type, got {dtype}, expect one of") as e:
+        one_unary[1](x, op, dtype)
+    assert f"test_v1_api_forms.py:{_line(one_unary, '# line: unary')}: " in str(e.value)
+    one_unary[1](x, op, asc.float16)                             # the float types still run
