@@ -236,9 +236,11 @@ class Form:
     is_set_mask: bool = True
 
 
-def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None):
+def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None, params_required=False):
     """Upstream's overloads: ``(..., count[, is_set_mask])`` or ``(..., mask, repeat_times, repeat_params
-    [, is_set_mask])``, positionally or by keyword (a positional int with ``repeat_times`` given is the mask)."""
+    [, is_set_mask])``, positionally or by keyword (a positional int with ``repeat_times`` given is the mask).
+    ``params_required``: the instruction's mask overloads have no default for ``repeat_params`` (upstream's
+    dispatcher finds no candidate without one), else a missing one is the record's defaults."""
     args = list(args)
     f = Form(kwargs.pop("count", None), kwargs.pop("mask", None), kwargs.pop("repeat_times", None),
              kwargs.pop("repeat_params", None), kwargs.pop("is_set_mask", True))
@@ -266,6 +268,11 @@ def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None):
             raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params",
                         f"write {usage}")
         if f.repeat_params is None:
+            if params_required:
+                raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params "
+                            "(no overload of it takes the mask form without repeat_params)",
+                            f"pass repeat_params=asc.{params_cls.__name__}(...) (blocks 1, repeats 8 for "
+                            "contiguous data), or use the count form")
             f.repeat_params = params_cls()
     return f
 

@@ -20,7 +20,7 @@ def _unary(name):
         dtypes_in(name, TYPES[name], dst=dst, src=src)
         vector_op(name, dst, (src,), parse_form(name, args, kwargs, UnaryRepeatParams,
                                                 f"{name}(dst, src, count) or {name}(dst, src, mask, repeat_times, "
-                                                "repeat_params)"))
+                                                "repeat_params)", params_required=True))
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src, count)`` or its mask forms (UnaryRepeatParams)."
     return op
