@@ -25,6 +25,8 @@ def _operand(scalar, dtype):
 
 def _scalar(name):
     def op(dst, src, scalar, *args, **kwargs):
+        # the call's form first: a call no overload takes is that mistake, whatever its values
+        form = parse_form(name, args, kwargs, UnaryRepeatParams, _USAGE.format(name), params_required=True)
         scalar = _operand(scalar, src.dtype)
         scalar_fits(name, scalar, src.dtype)
         if name in ("shift_left", "shift_right"):
@@ -39,9 +41,7 @@ def _scalar(name):
                             "use a float32 destination, or sources of the destination's dtype")
         else:
             one_type(name, dst, src)
-        vector_op(name, dst, (src,), parse_form(name, args, kwargs, UnaryRepeatParams, _USAGE.format(name),
-                                                       params_required=True),
-                  scalar=scalar, reads_dst=name == "axpy")
+        vector_op(name, dst, (src,), form, scalar=scalar, reads_dst=name == "axpy")
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src, scalar, count)`` or its mask forms (UnaryRepeatParams)."
     return op

@@ -64,6 +64,8 @@ HARDWARE_RULES = (
     ("stride beyond its field", re.compile(r"is outside \[0, 255\] \(the instruction's field\)"),
      "block / repeat strides: uint8 fields"),
     ("on-chip capacity", re.compile(r"capacity"), "UB holds 192 KiB (Ascend910B1)"),
+    ("shift beyond the element's bits", re.compile(r"shifting \w+ by -?\d+ bits is outside"),
+     "Ascend C's ShiftLeft / ShiftRight: scalarValue in [0, bits of T)"),
 )
 # this engine's refusals of element types the Ascend C instruction has no instantiation for: pyasc-dev's front
 # end passes them on and its device compiler (bisheng, absent here) is what rejects them
@@ -73,7 +75,7 @@ DEVICE_RULES = (
 )
 # pyasc-dev's message -> the text of ours naming the same mistake (\1 etc. from upstream's match)
 SAME_MISTAKE = (
-    (re.compile(r"No viable candidates were found to dispatch (\w+)\(\)"),
+    (re.compile(r"No viable candidates were found to dispatch (?:[\w.]*\.vec_)?(\w+)\(\)"),
      r"\1[:(]? ?(?:\(\))?.*(unexpected arguments|missing required|needs an element count|mask form needs|"
      r"got multiple values|takes)"),
     (re.compile(r"Invalid (dst|src0|src1|src) data type, got (\w+)"), r"Invalid \1 data type, got \2"),

@@ -100,6 +100,26 @@ def fits(spec: dict) -> bool:
     return 3 * extent(spec) * itemsize(spec["dtype"]) <= UB_BYTES
 
 
+READS_DST = ("fused_mul_add", "mul_add_dst", "fused_mul_add_relu", "axpy")
+
+
+def defined(spec: dict) -> bool:
+    """False when an instruction that reads its destination revisits, in a later repeat, elements an earlier
+    repeat wrote: whether that repeat sees the new values depends on the vector pipeline, which Ascend C
+    leaves undocumented (the fuzzer keeps away from such calls)."""
+    if spec["op"] not in READS_DST or spec["form"] == "count":
+        return True
+    d = indices(spec)[0]
+    step = _per_repeat(spec)
+    seen: set = set()
+    for lo in range(0, d.size, step):
+        part = set(d[lo:lo + step].tolist())
+        if part & seen:
+            return False
+        seen |= part
+    return True
+
+
 def inputs(spec: dict, seed: int = 0) -> dict[str, np.ndarray]:
     """x (src0 / src), y (src1), z (the destination's starting contents), each of ``extent(spec)`` elements."""
     rng = np.random.default_rng(seed)
@@ -137,25 +157,40 @@ def _math(op: str, a, b, d, s, dt):
     return f()
 
 
+def _per_repeat(spec: dict) -> int:
+    """Elements one repeat processes (the count form: all of them at once)."""
+    if spec["form"] == "count":
+        return max(1, int(spec["count"]))
+    if spec["form"] == "counter":
+        return lanes(spec["dtype"])
+    return max(1, int(active_lanes(spec).sum()))
+
+
 def reference(spec: dict, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """What the kernel leaves in z: ``arrays`` holds the inputs (x, y, z) as the kernel received them."""
+    """What the kernel leaves in z: ``arrays`` holds the inputs (x, y, and z0, z's starting contents). Repeats
+    run one after another: a repeat whose destination overlaps an earlier one's sees (and overwrites) it."""
     dt = NP_DTYPES[spec["dtype"]]
     z = np.array(arrays["z0"], dtype=dt)
     idx = indices(spec)
-    d_idx = idx[0]
     fam = FAMILY_OF[spec["op"]]
     wide = np.float32 if dt in (np.float16, np.float32) else np.int64
-    a = np.asarray(arrays["x"], dt)[idx[1]].astype(wide) if len(idx) > 1 else None
-    b = np.asarray(arrays["y"], dt)[idx[2]].astype(wide) if len(idx) > 2 else None
-    d = z[d_idx].astype(wide)
+    x, y = np.asarray(arrays["x"], dt), np.asarray(arrays["y"], dt)
     s = spec.get("scalar")
     if fam in ("scalar", "axpy", "duplicate") and dt in (np.float16, np.float32):
         s = wide(dt(s))
-    with np.errstate(all="ignore"):
-        v = _math(spec["op"], a, b, d, s, dt)
-    if np.issubdtype(dt, np.integer):
-        v = np.asarray(v).astype(np.int64).astype(dt)
-    z[d_idx] = np.asarray(v).astype(dt)
+    elif s is not None:
+        s = int(s)          # pyasc materialises a float constant for an integer tensor toward zero
+    step = _per_repeat(spec)
+    for lo in range(0, idx[0].size, step):
+        part = [ix[lo:lo + step] for ix in idx]
+        a = x[part[1]].astype(wide) if len(part) > 1 else None
+        b = y[part[2]].astype(wide) if len(part) > 2 else None
+        d = z[part[0]].astype(wide)
+        with np.errstate(all="ignore"):
+            v = np.asarray(_math(spec["op"], a, b, d, s, dt))
+        if np.issubdtype(dt, np.integer):
+            v = v.astype(np.int64)
+        z[part[0]] = v.astype(dt)
     return {"z": z}
 
 
