@@ -79,6 +79,20 @@ def test_both_refusing_agree_only_when_the_messages_name_the_same_mistake():
     assert v1_diff.same_mistake(dup, "TypeError: k.py:27: duplicate: unexpected arguments  ['repeat_time']")
 
 
+def test_a_missing_keyword_is_the_same_mistake_and_an_earlier_stated_rule_explains_another_refusal():
+    up = "CodegenError: TypeError: set_vector_mask() missing 1 required keyword-only argument: 'mode'"
+    assert v1_diff.same_mistake(up, "TypeError: k.py:9: set_vector_mask() missing required keyword argument 'mode'")
+    assert not v1_diff.same_mistake(up, "TypeError: k.py:9: set_vector_mask() missing required keyword argument "
+                                        "'dtype'")
+    # two mistakes: this engine stops at set_vector_mask's length, pyasc's front end at axpy's arguments
+    e = v1_diff.classify(case(), refused("RuntimeError: No viable candidates were found to dispatch axpy()"),
+                         refused("ValueError: k.py:27: set_vector_mask: len 129 is outside [1, 128] for int16"))
+    assert e["outcome"] == "hardware-rule" and "before pyasc's" in e["detail"]
+    e = v1_diff.classify(case(), refused("RuntimeError: No viable candidates were found to dispatch axpy()"),
+                         refused("TypeError: k.py:27: sub: unexpected arguments"))
+    assert e["outcome"] == "message"
+
+
 def test_this_engine_is_held_to_the_cases_recorded_verdict_without_pyasc_dev():
     e = v1_diff.classify(case(here="reject"), None, ran([1.0], [1.0]))
     assert v1_diff.failed(e) and "the case expects rejected" in e["notes"][0]
@@ -141,6 +155,20 @@ def test_a_destination_reading_call_whose_repeats_overlap_is_undefined():
     spec["strides"] = [[1, 8], [2, 4]]
     assert v1_forms.defined(spec)
     assert v1_forms.defined(dict(spec, op="add", strides=[[1, 2], [1, 8], [1, 8]]))
+
+
+def test_the_register_form_sets_the_mask_first_and_the_reference_reads_it():
+    spec = {"op": "abs", "dtype": "float32", "form": "register", "mask": 0, "repeat_times": 2,
+            "register": {"high": 0, "low": 0b101, "mode": "NORMAL"}, "is_set_mask": False,
+            "strides": [[1, 8], [1, 8]], "call": [[None, "mask"], [None, "repeat_times"], [None, "params"],
+                                                  ["is_set_mask", "is_set_mask"]]}
+    assert v1_forms.indices(spec)[0].tolist() == [0, 2, 64, 66]
+    assert v1_forms.call_text(spec)[1:] == [
+        "asc.set_vector_mask(0x0, 0x5, dtype=asc.float32, mode=asc.MaskMode.NORMAL)",
+        "asc.abs(dst, src0, 0, 2, params, is_set_mask=False)", "asc.reset_mask()"]
+    spec["register"] = {"len": 65, "mode": "COUNTER"}
+    assert v1_forms.indices(spec)[0].tolist() == list(range(65))
+    assert v1_forms.call_text(spec)[1] == "asc.set_mask_count()"
 
 
 def test_rendering_spells_the_call_as_the_spec_says():

@@ -148,12 +148,16 @@ def _u64(name, what, v):
     return int(v)
 
 
-def set_vector_mask(*args, dtype=None, mode=0):
+def set_vector_mask(*args, dtype=None, mode=None):
     """``set_vector_mask(len, dtype=, mode=)`` or ``set_vector_mask(mask_high, mask_low, dtype=, mode=)``: the mask
-    instructions with ``is_set_mask=False`` use (Normal: lanes; Counter: the element count)."""
+    instructions with ``is_set_mask=False`` use (Normal: lanes; Counter: the element count). Both keywords are
+    required, as upstream's signature has them."""
     if dtype is None:
         raise error(TypeError, "set_vector_mask() missing required keyword argument 'dtype'",
                     "pass dtype=asc.float16 (the operands' type: it sets how many lanes a repeat has)")
+    if mode is None:
+        raise error(TypeError, "set_vector_mask() missing required keyword argument 'mode'",
+                    "pass mode=asc.MaskMode.NORMAL (lanes) or mode=asc.MaskMode.COUNTER (an element count)")
     reg = register()
     lanes = lanes_of(dtype.sizeof())
     counter = int(mode) == 1

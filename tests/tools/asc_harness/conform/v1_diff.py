@@ -8,7 +8,8 @@ against the case's numpy reference. Per case, one outcome:
 
   agree            both accept and the numbers match numpy
   hardware-rule    pyasc-dev's front end accepts, this engine refuses by a rule upstream's docstrings state
-                   (a mask beyond the lanes of one repeat, a field outside its hardware range), message shown
+                   (a mask beyond the lanes of one repeat, a field outside its hardware range), message shown;
+                   or both reject a kernel of two mistakes and this engine stops at such a rule first
   device-rule      pyasc-dev's front end accepts, this engine refuses an element type the Ascend C instruction
                    is not instantiated for (upstream's device compiler, which the differential stops before,
                    rejects it)
@@ -59,6 +60,9 @@ HARDWARE_RULES = (
      "mask (int): [1, 128] for 16-bit, [1, 64] for 32-bit elements"),
     ("mask bits beyond the lanes of one repeat", re.compile(r"mask list selects none|mask list has 1 or 2 words"),
      "mask (list): 2 words for 16-bit, 1 word for 32-bit elements"),
+    ("mask register length beyond the lanes of one repeat",
+     re.compile(r"set_vector_mask: len \d+ is outside \[1, \d+\]"),
+     "set_vector_mask(len) in Normal mode: the first len lanes of one repeat"),
     ("repeat_times beyond its field", re.compile(r"repeat_times \d+ is outside \[0, 255\]"),
      "repeat_times: [0, 255]"),
     ("stride beyond its field", re.compile(r"is outside \[0, 255\] \(the instruction's field\)"),
@@ -80,6 +84,8 @@ SAME_MISTAKE = (
      r"got multiple values|takes)"),
     (re.compile(r"Invalid (dst|src0|src1|src) data type, got (\w+)"), r"Invalid \1 data type, got \2"),
     (re.compile(r"must be same type"), r"must be same type|one element type"),
+    (re.compile(r"(\w+)\(\) missing \d+ required (?:keyword-only |positional )?arguments?: '(\w+)'"),
+     r"\1\(\) missing required (?:keyword )?argument '\2'"),
 )
 
 
@@ -224,6 +230,11 @@ def classify(case: Case, up: dict | None, here: dict) -> dict:
     elif same_mistake(up.get("message"), here.get("message")):
         entry["outcome"] = "same-mistake"
         entry["detail"] = f"pyasc {_gist(up.get('message'))!r}; here {_one_line(here.get('message'))!r}"
+    elif hardware_rule(here.get("message")):       # a kernel of two mistakes: this engine stops at the one
+        rule = hardware_rule(here.get("message"))  # pyasc's front end does not check
+        entry["outcome"] = "hardware-rule"
+        entry["detail"] = (f"{rule[0]} ({rule[1]}), before pyasc's {_gist(up.get('message'))!r}: "
+                           f"{_one_line(here.get('message'))}")
     else:
         entry["outcome"] = "message"
         entry["detail"] = f"pyasc {_gist(up.get('message'))!r}; here {_one_line(here.get('message'))!r}"

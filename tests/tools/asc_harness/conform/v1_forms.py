@@ -6,7 +6,10 @@ A spec is a plain dict (it is written into each corpus file as ``SPEC``):
 
   op, dtype         the instruction and the element type of every operand
   form              count | mask_int | mask_list | counter (Counter mode: ``set_mask_count`` then the mask
-                    form, whose mask is the number of elements; ``repeat_times`` is ignored)
+                    form, whose mask is the number of elements; ``repeat_times`` is ignored) | register (the
+                    mask register set by ``set_vector_mask`` first, the call with ``is_set_mask=False``; Counter
+                    mode when ``register["mode"]`` is COUNTER)
+  register          {"len": n} or {"high": h, "low": l}, and "mode": NORMAL | COUNTER | None (left out)
   count             the count form's element count
   mask              an int (the first lanes) or a list of 64-bit words (bit i selects lane i)
   repeat_times      repeats of the mask forms
@@ -56,10 +59,22 @@ def lanes(dtype: str) -> int:
     return 256 // itemsize(dtype)
 
 
+def counted(spec: dict) -> int | None:
+    """The element count of a Counter-mode call, else None."""
+    if spec["form"] == "counter":
+        return int(spec["mask"][0] if isinstance(spec["mask"], list) else spec["mask"])
+    if spec["form"] == "register" and spec["register"].get("mode") == "COUNTER":
+        return int(spec["register"]["len"])
+    return None
+
+
 def active_lanes(spec: dict) -> np.ndarray:
     """The lanes of one repeat the mask selects (Normal mode)."""
     n = lanes(spec["dtype"])
     m = spec["mask"]
+    if spec["form"] == "register":
+        reg = spec["register"]
+        m = int(reg["len"]) if "len" in reg else [int(reg["low"]), int(reg["high"])]
     if isinstance(m, list):
         words = [int(w) for w in m] + [0, 0]
         bits = np.unpackbits(np.array(words[:2], dtype=np.uint64).view(np.uint8), bitorder="little")
@@ -73,8 +88,8 @@ def indices(spec: dict) -> list[np.ndarray]:
     if spec["form"] == "count":
         return [np.arange(int(spec["count"]))] * k
     per_blk = 32 // itemsize(spec["dtype"])
-    if spec["form"] == "counter":
-        n = int(spec["mask"][0] if isinstance(spec["mask"], list) else spec["mask"])
+    n = counted(spec)
+    if n is not None:
         active, reps = np.ones(lanes(spec["dtype"]), bool), math.ceil(n / lanes(spec["dtype"]))
     else:
         active, reps, n = active_lanes(spec), int(spec["repeat_times"]), None
@@ -161,7 +176,7 @@ def _per_repeat(spec: dict) -> int:
     """Elements one repeat processes (the count form: all of them at once)."""
     if spec["form"] == "count":
         return max(1, int(spec["count"]))
-    if spec["form"] == "counter":
+    if counted(spec) is not None:
         return lanes(spec["dtype"])
     return max(1, int(active_lanes(spec).sum()))
 
@@ -232,11 +247,19 @@ def call_text(spec: dict) -> list[str]:
     lines = []
     if any(role == "params" for _, role in spec["call"]):
         lines.append(f"params = {_params(spec)}")
-    if spec["form"] == "counter":
+    counter = counted(spec) is not None
+    if counter:
         lines.append("asc.set_mask_count()")
+    if spec["form"] == "register":
+        reg = spec["register"]
+        words = str(reg["len"]) if "len" in reg else f"{hex(int(reg['high']))}, {hex(int(reg['low']))}"
+        mode = f", mode=asc.MaskMode.{reg['mode']}" if reg.get("mode") else ""
+        lines.append(f"asc.set_vector_mask({words}, dtype=asc.{spec['dtype']}{mode})")
     lines.append(f"asc.{op}({operands}, {', '.join(args)})")
-    if spec["form"] == "counter":
+    if counter:
         lines.append("asc.set_mask_norm()")
+    if spec["form"] == "register":
+        lines.append("asc.reset_mask()")
     return lines
 
 

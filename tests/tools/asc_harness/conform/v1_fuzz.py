@@ -29,7 +29,7 @@ EXIT_CODES = """\
   1  a new kind was found (and written to the regression corpus unless --no-write)
   2  cannot run (no pyasc-dev)"""
 DTYPES = ("float16", "float32", "int16", "int32")
-FORMS = ("count", "mask_int", "mask_list", "counter")
+FORMS = ("count", "mask_int", "mask_list", "counter", "register")
 FULL = (1 << 64) - 1
 
 
@@ -51,7 +51,17 @@ def form_specs(draw) -> dict:
         spec["call"] = [["count" if keyword else None, "count"]]
         return spec
     k = v1_forms.OPERANDS[fam]
-    if form == "mask_list":
+    if form == "register":
+        mode = draw(st.sampled_from(("NORMAL", "COUNTER", None)))
+        if mode == "COUNTER" or draw(st.booleans()):
+            top = 3 * lanes if mode == "COUNTER" else lanes
+            spec["register"] = {"len": draw(st.sampled_from((lanes, 1, lanes + 1)) | st.integers(1, top))}
+        else:
+            spec["register"] = {"high": draw(st.sampled_from((0, FULL)) | st.integers(0, FULL)),
+                                "low": draw(st.sampled_from((FULL, 0xFF)) | st.integers(1, FULL))}
+        spec["register"]["mode"] = mode
+        spec["mask"] = draw(st.sampled_from((0, lanes)))     # a placeholder: the register holds the mask
+    elif form == "mask_list":
         lo = draw(st.sampled_from((FULL, 0xFFFF, 1 << 63, 0)) | st.integers(0, FULL))
         hi = draw(st.sampled_from((0, FULL, 1)) | st.integers(0, FULL))
         spec["mask"] = [lo, hi] if draw(st.booleans()) or dtype in ("float16", "int16") else [lo]
@@ -73,6 +83,9 @@ def form_specs(draw) -> dict:
         params_kw = draw(st.sampled_from(("repeat_params", "params"))) if keyword else None
         tail = [[params_kw, "params"]] if draw(st.integers(0, 5)) else []
     spec["call"] = [["mask" if keyword else None, "mask"], [rt_kw, "repeat_times"]] + tail
+    if form == "register":
+        spec["is_set_mask"] = False
+        spec["call"].append(["is_set_mask" if keyword or not tail or fam == "duplicate" else None, "is_set_mask"])
     return spec
 
 
