@@ -255,11 +255,23 @@ def test_a_disagreement_is_written_once_as_a_case_the_differential_loads(tmp_pat
     assert loaded.expect == "reject" and loaded.path == path
 
 
+def test_cases_running_upstreams_kernel_tests_load_only_where_the_sources_are(tmp_path):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "u.py").write_text('UPSTREAM_TEST = "test/kernels/test_x.py"\nEXPECT = "accept"\n'
+                                         "def run():\n    return {}\n")
+    with pytest.raises(Exception, match="no v1 case"):
+        v1_diff.load_corpus(tmp_path / "c")                        # no sources: nothing to run
+    (tmp_path / "up" / "test" / "kernels").mkdir(parents=True)
+    (tmp_path / "up" / "test" / "kernels" / "test_x.py").write_text("def test_x(backend):\n    pass\n")
+    assert [c.name for c in v1_diff.load_corpus(tmp_path / "c", upstream=tmp_path / "up")] == ["u"]
+
+
 # -- this engine against the committed corpus (no pyasc-dev) ------------------------------------------------
 def test_this_engine_meets_every_committed_v1_case_and_numpy():
-    cases = v1_diff.load_corpus(CORPUS)
-    assert len(cases) >= 250
-    entries = v1_diff.run_cases(cases, None)
+    upstream = v1_diff.upstream_sources(ROOT)           # upstream's kernel tests too, when the sources are here
+    cases = v1_diff.load_corpus(CORPUS, upstream=upstream)
+    assert len(cases) >= 300
+    entries = v1_diff.run_cases(cases, None, upstream=upstream)
     bad = [f"{e['case']}: {e['notes']}" for e in entries if v1_diff.failed(e)]
     assert not bad, "\n".join(bad[:10])
     assert sum(e["here"] == "accepted" for e in entries) >= 150      # most run, and were checked against numpy
@@ -271,8 +283,9 @@ def test_this_engine_meets_every_committed_v1_case_and_numpy():
                                                  "~/.cache/asc-embedded/pyasc-dev/bin/python; make conformance)")
 def test_the_differential_agrees_with_pyasc_dev_on_the_docstring_corpus_and_a_fuzz_budget():
     python = Path(PYASC_DEV_PYTHON)
-    cases = v1_diff.load_corpus(CORPUS, ["docs/add_*", "docs/axpy_*", "fuzz/*"])
-    entries = v1_diff.run_cases(cases, python)
+    upstream = v1_diff.upstream_sources(ROOT)
+    cases = v1_diff.load_corpus(CORPUS, ["docs/add_*", "docs/axpy_*", "fuzz/*", "upstream/*test_vadd*"], upstream)
+    entries = v1_diff.run_cases(cases, python, upstream=upstream)
     assert not [e for e in entries if v1_diff.failed(e)]
     assert {e["pyasc"] for e in entries} == {"accepted", "rejected"}
     specs, found = v1_fuzz.fuzz(python, 12, 11)

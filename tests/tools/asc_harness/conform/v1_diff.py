@@ -99,7 +99,19 @@ class Case:
     tolerance: dict | None = None
 
 
-def load_corpus(corpus: Path, patterns: Sequence[str] = ()) -> list[Case]:
+def upstream_sources(root: Path) -> Path | None:
+    """Upstream's pyasc v1 sources beside the repository (../shared/upstream/pyasc-v1; a worktree one level
+    deeper), or None."""
+    for up in (root.parent, root.parent.parent):
+        d = up / "shared" / "upstream" / "pyasc-v1"
+        if d.is_dir():
+            return d
+    return None
+
+
+def load_corpus(corpus: Path, patterns: Sequence[str] = (), upstream: Path | None = None) -> list[Case]:
+    """The cases under ``corpus``; those running one of upstream's kernel tests (``UPSTREAM_TEST``) only when
+    ``upstream`` (the v1 sources) holds it."""
     import fnmatch
 
     if not corpus.is_dir():
@@ -120,6 +132,9 @@ def load_corpus(corpus: Path, patterns: Sequence[str] = ()) -> list[Case]:
             raise HarnessError(f"v1 case {name}: EXPECT / HERE must be 'accept' or 'reject'")
         if "run" not in kf.functions:
             raise HarnessError(f"v1 case {name}: defines no run()")
+        test = kf.values.get("UPSTREAM_TEST")
+        if test and not (upstream and (upstream / test).is_file()):
+            continue
         spec = kf.values.get("SPEC")
         tol = kf.values.get("TOLERANCE")
         if tol is None and isinstance(spec, dict):
@@ -133,13 +148,14 @@ def load_corpus(corpus: Path, patterns: Sequence[str] = ()) -> list[Case]:
 
 # -- running ---------------------------------------------------------------------------------------------
 def run_side(side: str, python: Path, paths: list[Path], platform: str = "Ascend910B1",
-             timeout_s: float = TIMEOUT_S) -> list[dict]:
+             timeout_s: float = TIMEOUT_S, upstream: Path | None = None) -> list[dict]:
     """One driver run over ``paths``: per case its verdict, message and (here) outputs and reference."""
     with tempfile.TemporaryDirectory(prefix="asc-v1diff-") as tmp:
         results = Path(tmp) / "results.json"
         readable = sorted({str(p.parent) for p in paths} | {str(python.parent), str(DRIVER.parent)})
         sb = sandbox.run([str(python), str(DRIVER), side, str(results), tmp, *map(str, paths)],
-                         timeout_s=timeout_s, memory_mb=MEMORY_MB, env_extra={"V1_PLATFORM": platform},
+                         timeout_s=timeout_s, memory_mb=MEMORY_MB,
+                         env_extra={"V1_PLATFORM": platform, "V1_UPSTREAM": str(upstream or "")},
                          writable=[tmp], readable=readable, network=False)
         try:
             data = json.loads(results.read_text(encoding="utf-8"))
@@ -285,10 +301,11 @@ def table(entries: list[dict], everything: bool = False) -> str:
     return tabulate(rows, headers=["case", "pyasc", "here", "outcome", "detail"]) if rows else ""
 
 
-def run_cases(cases: list[Case], python: Path | None, platform: str = "Ascend910B1") -> list[dict]:
+def run_cases(cases: list[Case], python: Path | None, platform: str = "Ascend910B1",
+              upstream: Path | None = None) -> list[dict]:
     paths = [c.path for c in cases]
-    ups = run_side("pyasc", python, paths) if python else [None] * len(cases)
-    heres = run_side("here", Path(sys.executable), paths, platform)
+    ups = run_side("pyasc", python, paths, upstream=upstream) if python else [None] * len(cases)
+    heres = run_side("here", Path(sys.executable), paths, platform, upstream=upstream)
     return [classify(c, u, h) for c, u, h in zip(cases, ups, heres)]
 
 
@@ -302,10 +319,12 @@ def record(cases: list[Case], entries: list[dict]) -> int:
             continue
         text = case.path.read_text(encoding="utf-8")
         lines = [ln for ln in text.splitlines() if not ln.startswith(("EXPECT = ", "HERE = "))]
-        at = next((i for i, ln in enumerate(lines) if ln.startswith("SPEC = ")), 0) + 1
+        at = next((i for i, ln in enumerate(lines) if ln.startswith(("SPEC = ", "UPSTREAM_TEST = "))), 0) + 1
         new = [f"EXPECT = {word[e['pyasc']]!r}"]
         if e["outcome"] in ("hardware-rule", "device-rule"):
             new.append(f"HERE = {word[e['here']]!r}   # {e['detail'].split(':')[0]}")
+        elif case.differs and e["here"] in word:
+            new.append(f"HERE = {word[e['here']]!r}   # kept on purpose: DIFFERS")
         out = "\n".join(lines[:at] + new + lines[at:]) + "\n"
         if out != text:
             case.path.write_text(out, encoding="utf-8")
@@ -322,6 +341,9 @@ def _parser():
     p.add_argument("--pyasc-python", metavar="PATH",
                    help="interpreter of a pyasc-dev virtualenv (default: $PYASC_DEV_PYTHON, else --venv)")
     p.add_argument("--venv", type=Path, default=DEFAULT_VENV, help=f"the pyasc-dev virtualenv ({DEFAULT_VENV})")
+    p.add_argument("--upstream", type=Path, default=upstream_sources(root),
+                   help="upstream's pyasc v1 sources, whose kernel tests the upstream/ cases run "
+                        "(default ../shared/upstream/pyasc-v1 beside the repository)")
     p.add_argument("--here-only", action="store_true", help="check this engine against the corpus, no pyasc-dev")
     p.add_argument("--all", action="store_true", help="list every case, not only the notable ones")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
@@ -335,10 +357,10 @@ def _main(argv: Sequence[str] | None) -> int:
     import os
 
     args = _parser().parse_args(argv)
-    cases = load_corpus(args.corpus, args.cases)
+    cases = load_corpus(args.corpus, args.cases, args.upstream)
     python = None if args.here_only else pyasc_interpreter(args.pyasc_python, Path(
         os.environ.get("PYASC_DEV_VENV") or args.venv), False)
-    entries = run_cases(cases, python, args.platform)
+    entries = run_cases(cases, python, args.platform, args.upstream)
     if args.record and python:
         print(f"recorded the verdicts of {record(cases, entries)} cases")
     summary = summarise(entries)
