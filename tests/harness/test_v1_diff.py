@@ -74,6 +74,13 @@ def test_both_refusing_agree_only_when_the_messages_name_the_same_mistake():
     up = "TypeError: Invalid dst data type, got int16, expect {'src': ['float16'], 'dst': ['float16']}"
     assert v1_diff.same_mistake(up, "TypeError: k.py:3: Invalid dst data type, got int16, expect one of float16")
     assert not v1_diff.same_mistake(up, "TypeError: k.py:3: Invalid src0 data type, got int16, expect one of")
+    # copy is a plain function: Python's own messages for its signature
+    assert v1_diff.same_mistake("TypeError: copy() missing 2 required positional arguments: 'repeat_time' and "
+                                "'repeat_params'", "TypeError: k.py:27: copy has no count form")
+    assert v1_diff.same_mistake("TypeError: copy() got an unexpected keyword argument 'params'",
+                                "TypeError: k.py:28: copy: unexpected arguments  ['params']")
+    assert not v1_diff.same_mistake("TypeError: copy() got an unexpected keyword argument 'params'",
+                                    "TypeError: k.py:28: copy: unexpected arguments  ['count']")
     # duplicate's dispatcher names its module
     dup = "RuntimeError: No viable candidates were found to dispatch asc.language.basic.vec_duplicate()"
     assert v1_diff.same_mistake(dup, "TypeError: k.py:27: duplicate: unexpected arguments  ['repeat_time']")

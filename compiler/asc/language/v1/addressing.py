@@ -320,9 +320,11 @@ class Addressing:
     rep_count: int = 0       # repeats that run (Counter mode derives them from the count)
 
 
-def resolve(name, f, tensors, strides, lane_itemsize=None):
+def resolve(name, f, tensors, strides, lane_itemsize=None, per_repeat_count=False):
     """The addressing of a call in form ``f`` over ``tensors`` (dst first) with their (block, repeat) strides,
-    the mask register applied (``is_set_mask`` sets it first, as Ascend C's templates do)."""
+    the mask register applied (``is_set_mask`` sets it first, as Ascend C's templates do). ``per_repeat_count``:
+    in Counter mode the mask is the element count of each repeat and ``repeat_times`` counts (``copy``'s
+    docstring), instead of the count of the whole call."""
     reg = register()
     isz = lane_itemsize or max(t.itemsize for t in tensors)
     lanes = lanes_of(isz)
@@ -340,6 +342,13 @@ def resolve(name, f, tensors, strides, lane_itemsize=None):
             m = f.mask
             reg.hi, reg.lo = 0, whole(name, "mask", m[0] if isinstance(m, (list, tuple)) else m)
         n = reg.lo
+        if per_repeat_count:
+            if not 1 <= n <= lanes:
+                raise error(ValueError, f"mask {n} is outside [1, {lanes}] for {256 // lanes}-byte elements",
+                            f"in Counter mode {name}'s mask counts the elements of each repeat (at most {lanes})")
+            active = np.arange(lanes) < n
+            idx = [repeat_indices(active, rt, b, r, t.itemsize) for t, (b, r) in zip(tensors, strides)]
+            return Addressing(idx, n * rt, rt, active, "mask", rt)
         rt = math.ceil(n / lanes)
         active = np.ones(lanes, bool)
         idx = [repeat_indices(active, rt, b, r, t.itemsize)[:n] for t, (b, r) in zip(tensors, strides)]
@@ -383,13 +392,13 @@ def operand_regions(t, idx, count):
 
 # -- the elementwise issue path -----------------------------------------------------------------------------
 def vector_op(name, dst, srcs, form, params_cls=BinaryRepeatParams, scalar=None, extra=None, reads_dst=False,
-              lane_itemsize=None):
+              lane_itemsize=None, per_repeat_count=False):
     """Issue an elementwise instruction: ``dst[i] = f(srcs[i]...)`` over the form's addressing."""
     tensors = [dst] + list(srcs)
     local(name, *tensors)
     aligned(name, *tensors)
     strides = param_strides(form.repeat_params, len(tensors)) if form.count is None else None
-    a = resolve(name, form, tensors, strides, lane_itemsize)
+    a = resolve(name, form, tensors, strides, lane_itemsize, per_repeat_count)
     idx = a.idx or [None] * len(tensors)
     per_src = [(t, operand_regions(t, ix, a.count)) for t, ix in zip(srcs, idx[1:])]
     reads = [r for _, regs in per_src for r in regs]

@@ -84,8 +84,13 @@ SAME_MISTAKE = (
      r"got multiple values|takes)"),
     (re.compile(r"Invalid (dst|src0|src1|src) data type, got (\w+)"), r"Invalid \1 data type, got \2"),
     (re.compile(r"must be same type"), r"must be same type|one element type"),
-    (re.compile(r"(\w+)\(\) missing \d+ required (?:keyword-only |positional )?arguments?: '(\w+)'"),
+    (re.compile(r"(\w+)\(\) missing \d+ required keyword-only arguments?: '(\w+)'"),
      r"\1\(\) missing required (?:keyword )?argument '\2'"),
+    # a plain function's signature (copy): the count form it lacks, the repeat parameters left out
+    (re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: '(\w+)'"),
+     r"\1(?:\(\))?:? (?:has no count form|the mask form needs|missing required argument '\2')"),
+    (re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'"),
+     r"\1(?:\(\))?:? (?:(?:got an )?unexpected (?:keyword )?arguments?.*'\2'|has no count form)"),
 )
 
 

@@ -40,11 +40,12 @@ FAMILIES = {
     "scalar": ("adds", "muls", "maxs", "mins", "leaky_relu", "shift_left", "shift_right"),
     "axpy": ("axpy",),
     "duplicate": ("duplicate",),
+    "copy": ("copy",),
 }
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
 PARAMS_CLASS = {"binary": "BinaryRepeatParams", "unary": "UnaryRepeatParams", "scalar": "UnaryRepeatParams",
-                "axpy": "UnaryRepeatParams"}
-OPERANDS = {"binary": 3, "unary": 2, "scalar": 2, "axpy": 2, "duplicate": 1}
+                "axpy": "UnaryRepeatParams", "copy": "CopyRepeatParams"}
+OPERANDS = {"binary": 3, "unary": 2, "scalar": 2, "axpy": 2, "duplicate": 1, "copy": 2}
 NP_DTYPES = {"float16": np.float16, "float32": np.float32, "int16": np.int16, "int32": np.int32,
              "uint16": np.uint16}
 FULL = (1 << 64) - 1
@@ -60,7 +61,10 @@ def lanes(dtype: str) -> int:
 
 
 def counted(spec: dict) -> int | None:
-    """The element count of a Counter-mode call, else None."""
+    """The element count of a Counter-mode call, else None. ``copy`` is the exception its docstring states: in
+    Counter mode its mask is the number of elements of each repeat and ``repeat_time`` counts."""
+    if spec["op"] == "copy":
+        return None
     if spec["form"] == "counter":
         return int(spec["mask"][0] if isinstance(spec["mask"], list) else spec["mask"])
     if spec["form"] == "register" and spec["register"].get("mode") == "COUNTER":
@@ -75,6 +79,10 @@ def active_lanes(spec: dict) -> np.ndarray:
     if spec["form"] == "register":
         reg = spec["register"]
         m = int(reg["len"]) if "len" in reg else [int(reg["low"]), int(reg["high"])]
+    elif spec["form"] == "counter":     # copy: the first ``mask`` elements of each repeat
+        m = int(m[0] if isinstance(m, list) else m)
+    if spec["form"] == "register" and spec["register"].get("mode") == "COUNTER":
+        m = int(spec["register"]["len"])
     if isinstance(m, list):
         words = [int(w) for w in m] + [0, 0]
         bits = np.unpackbits(np.array(words[:2], dtype=np.uint64).view(np.uint8), bitorder="little")
@@ -167,7 +175,7 @@ def _math(op: str, a, b, d, s, dt):
         "relu": lambda: np.maximum(a, 0),
         "adds": lambda: a + s, "muls": lambda: a * s, "maxs": lambda: np.maximum(a, s),
         "mins": lambda: np.minimum(a, s), "leaky_relu": lambda: np.where(a >= 0, a, a * s),
-        "axpy": lambda: d + a * s, "duplicate": lambda: np.full(d.shape, s),
+        "axpy": lambda: d + a * s, "duplicate": lambda: np.full(d.shape, s), "copy": lambda: a,
     }[op]
     return f()
 
@@ -237,7 +245,8 @@ def call_text(spec: dict) -> list[str]:
     """The kernel lines of the call (and, in Counter mode, the mode switches around it)."""
     op, fam = spec["op"], FAMILY_OF[spec["op"]]
     operands = {"binary": "dst, src0, src1", "unary": "dst, src0", "scalar": f"dst, src0, {spec.get('scalar')!r}",
-                "axpy": f"dst, src0, {spec.get('scalar')!r}", "duplicate": f"dst, {spec.get('scalar')!r}"}[fam]
+                "axpy": f"dst, src0, {spec.get('scalar')!r}", "duplicate": f"dst, {spec.get('scalar')!r}",
+                "copy": "dst, src0"}[fam]
     values = {"count": str(spec.get("count")), "mask": _mask_text(spec) if "mask" in spec else None,
               "repeat_times": str(spec.get("repeat_times")), "params": "params",
               "is_set_mask": str(spec.get("is_set_mask", True)),
@@ -247,7 +256,7 @@ def call_text(spec: dict) -> list[str]:
     lines = []
     if any(role == "params" for _, role in spec["call"]):
         lines.append(f"params = {_params(spec)}")
-    counter = counted(spec) is not None
+    counter = spec["form"] == "counter" or spec.get("register", {}).get("mode") == "COUNTER"
     if counter:
         lines.append("asc.set_mask_count()")
     if spec["form"] == "register":

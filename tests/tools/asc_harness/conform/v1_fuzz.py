@@ -36,7 +36,7 @@ FULL = (1 << 64) - 1
 @st.composite
 def form_specs(draw) -> dict:
     """One elementwise call form; its plainest choices first (Hypothesis leans to them)."""
-    fam = draw(st.sampled_from(("binary", "unary", "scalar", "axpy", "duplicate")))
+    fam = draw(st.sampled_from(("binary", "unary", "scalar", "axpy", "duplicate", "copy")))
     op = draw(st.sampled_from(v1_forms.FAMILIES[fam]))
     dtype = draw(st.sampled_from(DTYPES))
     form = draw(st.sampled_from(FORMS))
@@ -67,7 +67,7 @@ def form_specs(draw) -> dict:
         spec["mask"] = [lo, hi] if draw(st.booleans()) or dtype in ("float16", "int16") else [lo]
     else:
         spec["mask"] = draw(st.one_of(st.sampled_from((lanes, 1, lanes - 1, lanes + 1, 128)),
-                                      st.integers(1, 3 * lanes if form == "counter" else lanes)))
+                                      st.integers(1, 3 * lanes if form == "counter" and fam != "copy" else lanes)))
     spec["repeat_times"] = draw(st.one_of(st.sampled_from((1, 2, 4, 0)), st.integers(0, 8)))
     blk = draw(st.sampled_from((1, 2, 0)) | st.integers(0, 4))
     rep = draw(st.sampled_from((8, 16, 4, 0)) | st.integers(0, 16))
@@ -75,7 +75,7 @@ def form_specs(draw) -> dict:
                                      for _ in range(k - 1)]
     # how the call spells the mask form: positional or by keyword, upstream's spellings and the variants
     # its own examples use (repeat_time=, params=), the repeat parameters left out
-    rt_kw = draw(st.sampled_from(("repeat_times", "repeat_time"))) if keyword else None
+    rt_kw = draw(st.sampled_from(("repeat_times", "repeat_time")[::-1 if fam == "copy" else 1])) if keyword else None
     if fam == "duplicate":
         tail = [["dst_block_stride" if keyword else None, "dst_blk"],
                 ["dst_repeat_stride" if keyword else None, "dst_rep"]]
