@@ -40,16 +40,20 @@ dashboard: $(STAMP)
 	$(BIN)/dashboard
 
 # Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
-# Then the surface reports (asctile, v1), a fixed-budget differential fuzz and the on-chip memory figures against
-# pyasc-dev's compiler; every step runs, the worst status is kept.
+# Then the surface reports (asctile, v1), a fixed-budget differential fuzz, what pyasc-dev's compiler says of each
+# corpus kernel (verdicts, on-chip memory), the v1 differential (its corpus through pyasc-dev's own v1 front end)
+# and the v1 fuzzer; every step runs, the worst status is kept.
 FUZZ_EXAMPLES ?= 40
+V1_FUZZ_EXAMPLES ?= 200
 conformance: $(STAMP)
 	@rc=0; \
 	$(BIN)/conformance --setup --venv "$(PYASC_DEV_VENV)" --json .conformance/report.json || rc=$$?; \
 	$(BIN)/conformance-surface --venv "$(PYASC_DEV_VENV)" --json .conformance/surface.json || rc=$$?; \
 	$(BIN)/python -m asc_harness.conform.surface_v1 --venv "$(PYASC_DEV_VENV)" --json .conformance/surface_v1.json || rc=$$?; \
 	$(BIN)/conformance-fuzz --venv "$(PYASC_DEV_VENV)" --examples $(FUZZ_EXAMPLES) --json .conformance/fuzz.json || rc=$$?; \
-	$(BIN)/python -m asc_harness.conform.memory --venv "$(PYASC_DEV_VENV)" --json .conformance/memory.json || rc=$$?; \
+	$(BIN)/python -m asc_harness.conform.compile_check --venv "$(PYASC_DEV_VENV)" --json .conformance/compile.json || rc=$$?; \
+	$(BIN)/python -m asc_harness.conform.v1_diff --venv "$(PYASC_DEV_VENV)" --json .conformance/v1.json || rc=$$?; \
+	$(BIN)/python -m asc_harness.conform.v1_fuzz --venv "$(PYASC_DEV_VENV)" --examples $(V1_FUZZ_EXAMPLES) --json .conformance/v1_fuzz.json || rc=$$?; \
 	exit $$rc
 
 # Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in

@@ -327,3 +327,74 @@ def test_get_tpipe_ptr_is_the_kernels_one_tpipe():
     np.testing.assert_array_equal(z, x)
     with pytest.raises(RuntimeError, match=r"TPipe instance is not initialized, use TPipe\(\) to create it"):
         via_tpipe_ptr[1](x, z, False)
+
+
+@asc.jit
+def one_unary(x: asc.GlobalAddress, op: asc.ConstExpr[str], dtype: asc.ConstExpr[object]):
+    a = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0, 128)
+    b = asc.LocalTensor(dtype, asc.TPosition.VECOUT, 1024, 128)
+    getattr(asc, op)(b, a, 128)                                  # line: unary
+
+
+@pytest.mark.parametrize("op,dtype", [("exp", asc.int16), ("ln", asc.int32), ("sqrt", asc.int16),
+                                      ("relu", asc.int16), ("abs", asc.uint16)])
+def test_unary_instructions_refuse_element_types_ascend_c_does_not_instantiate(op, dtype):
+    """exp of an int16 tensor used to run and leave zeros: Ascend C's Exp has half / float only."""
+    x = np.zeros(256, np.float32)
+    with pytest.raises(TypeError, match=rf"Invalid dst data type, got {dtype}, expect one of") as e:
+        one_unary[1](x, op, dtype)
+    assert f"test_v1_api_forms.py:{_line(one_unary, '# line: unary')}: " in str(e.value)
+    one_unary[1](x, op, asc.float16)                             # the float types still run
+
+
+@asc.jit
+def mask_form_without_params(x: asc.GlobalAddress, op: asc.ConstExpr[str]):
+    a = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
+    b = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 256)
+    if op == "add":
+        asc.add(b, a, a, 128, 2)                                  # line: add
+    elif op == "exp":
+        asc.exp(b, a, mask=128, repeat_times=2)                   # line: exp
+    else:
+        asc.adds(b, a, 2.0, [0xFFFF, 0], 1)                       # line: adds
+
+
+@pytest.mark.parametrize("op", ["add", "exp", "adds"])
+def test_the_mask_form_without_repeat_params_is_refused_as_upstream_does(op):
+    """pyasc's dispatcher has no mask overload without repeat_params; the engine used to default it."""
+    with pytest.raises(TypeError, match=rf"{op}: the mask form needs mask, repeat_times and repeat_params") as e:
+        mask_form_without_params[1](np.zeros(16, np.float32), op)
+    assert "pass repeat_params=asc." in str(e.value)
+    assert f"test_v1_api_forms.py:{_line(mask_form_without_params, f'# line: {op}')}: " in str(e.value)
+
+
+@asc.jit
+def int_scalar_ops(x: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    w_gm = asc.GlobalTensor()
+    w_gm.set_global_buffer(w)
+    a = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 128)
+    b = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 1024, 128)
+    c = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 2048, 64)
+    asc.data_copy(a, x_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(b, a, -1.5, 128)
+    asc.duplicate(c, 2.7, 64)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, 128)
+    asc.data_copy(w_gm, c, 64)
+
+
+def test_a_float_scalar_for_an_integer_tensor_truncates_toward_zero_as_pyasc_materialises_it():
+    """pyasc-dev emits ``Adds<int16_t>(..., -1)`` for -1.5 and ``Duplicate<int32_t>(..., 2)`` for 2.7; the engine
+    used to refuse both."""
+    x = np.arange(-64, 64, dtype=np.int16)
+    z, w = np.zeros(128, np.int16), np.zeros(64, np.int32)
+    int_scalar_ops[1](x, z, w)
+    np.testing.assert_array_equal(z, x - 1)                       # toward zero: -1, not -2 (floor) or -2 (RINT)
+    np.testing.assert_array_equal(w, np.full(64, 2, np.int32))    # 2, not 3 (round to nearest)

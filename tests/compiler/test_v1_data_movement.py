@@ -81,6 +81,38 @@ def test_copy_with_mask_and_repeat_strides(platform):
     np.testing.assert_array_equal(got, want)
 
 
+def test_copy_in_counter_mode_copies_the_mask_elements_of_each_of_its_repeats(platform):
+    """copy's docstring: in Counter mode its mask is each repeat's element count and repeat_time counts. The
+    engine used to take the mask as the whole call's count (one repeat of 40 here)."""
+    x = np.arange(512, dtype=np.float32)
+    z = np.full(512, -1, np.float32)
+
+    def body(a, b, m, d):
+        asc.set_mask_count()
+        asc.copy(d, a, 40, 3, asc.CopyRepeatParams(1, 1, 8, 8))
+        asc.set_mask_norm()
+    got = run(body, x, None, None, z)
+    want = np.full(512, -1, np.float32)
+    for r in range(3):
+        want[r * 64:r * 64 + 40] = x[r * 64:r * 64 + 40]
+    np.testing.assert_array_equal(got, want)          # element 64 + 39 copied, 64 + 40 not, repeat 2 too
+
+
+def test_copy_takes_upstreams_signature_only(platform):
+    x = np.arange(128, dtype=np.float32)
+
+    def without_params(a, b, m, d):
+        asc.copy(d, a, 64, 1)
+
+    def plural_keyword(a, b, m, d):
+        asc.copy(d, a, mask=64, repeat_times=1, repeat_params=asc.CopyRepeatParams(1, 1, 8, 8))
+
+    with pytest.raises(TypeError, match="copy: the mask form needs mask, repeat_times and repeat_params"):
+        run(without_params, x, None, None, np.zeros(128, np.float32))
+    with pytest.raises(TypeError, match="copy\\(\\) got an unexpected keyword argument 'repeat_times'"):
+        run(plural_keyword, x, None, None, np.zeros(128, np.float32))
+
+
 @asc.jit
 def atomic_rows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int], kind: asc.ConstExpr[str]):
     b = asc.get_block_idx()

@@ -167,3 +167,18 @@ def test_the_last_repeat_with_a_stride_reaches_the_end_of_ub_and_one_more_is_pas
     with pytest.raises(Exception, match=rf"adds touches bytes \[{cap - 1280}, {cap + 512}\) of UB .* which has "
                        rf"{cap} bytes"):
         strided_to_the_end[1](x, z, 4)
+
+
+@asc.jit
+def vector_mask_without_mode(x: asc.GlobalAddress):
+    asc.set_vector_mask(64, dtype=asc.float32)                   # line: no mode
+
+
+def test_set_vector_mask_needs_its_mode_as_upstreams_signature_does():
+    """pyasc's set_vector_mask(*args, dtype, mode) has no default mode; the engine used to take Normal."""
+    import inspect
+    with pytest.raises(TypeError, match=r"set_vector_mask\(\) missing required keyword argument 'mode'") as e:
+        vector_mask_without_mode[1](np.zeros(16, np.float32))
+    lines, first = inspect.getsourcelines(vector_mask_without_mode.fn)
+    line = first + next(i for i, t in enumerate(lines) if "# line: no mode" in t)
+    assert f"test_v1_mask_modes.py:{line}: " in str(e.value) and "mode=asc.MaskMode.NORMAL" in str(e.value)

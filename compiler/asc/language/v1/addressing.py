@@ -148,12 +148,16 @@ def _u64(name, what, v):
     return int(v)
 
 
-def set_vector_mask(*args, dtype=None, mode=0):
+def set_vector_mask(*args, dtype=None, mode=None):
     """``set_vector_mask(len, dtype=, mode=)`` or ``set_vector_mask(mask_high, mask_low, dtype=, mode=)``: the mask
-    instructions with ``is_set_mask=False`` use (Normal: lanes; Counter: the element count)."""
+    instructions with ``is_set_mask=False`` use (Normal: lanes; Counter: the element count). Both keywords are
+    required, as upstream's signature has them."""
     if dtype is None:
         raise error(TypeError, "set_vector_mask() missing required keyword argument 'dtype'",
                     "pass dtype=asc.float16 (the operands' type: it sets how many lanes a repeat has)")
+    if mode is None:
+        raise error(TypeError, "set_vector_mask() missing required keyword argument 'mode'",
+                    "pass mode=asc.MaskMode.NORMAL (lanes) or mode=asc.MaskMode.COUNTER (an element count)")
     reg = register()
     lanes = lanes_of(dtype.sizeof())
     counter = int(mode) == 1
@@ -236,9 +240,11 @@ class Form:
     is_set_mask: bool = True
 
 
-def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None):
+def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None, params_required=False):
     """Upstream's overloads: ``(..., count[, is_set_mask])`` or ``(..., mask, repeat_times, repeat_params
-    [, is_set_mask])``, positionally or by keyword (a positional int with ``repeat_times`` given is the mask)."""
+    [, is_set_mask])``, positionally or by keyword (a positional int with ``repeat_times`` given is the mask).
+    ``params_required``: the instruction's mask overloads have no default for ``repeat_params`` (upstream's
+    dispatcher finds no candidate without one), else a missing one is the record's defaults."""
     args = list(args)
     f = Form(kwargs.pop("count", None), kwargs.pop("mask", None), kwargs.pop("repeat_times", None),
              kwargs.pop("repeat_params", None), kwargs.pop("is_set_mask", True))
@@ -266,6 +272,11 @@ def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None):
             raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params",
                         f"write {usage}")
         if f.repeat_params is None:
+            if params_required:
+                raise error(TypeError, f"{name}: the mask form needs mask, repeat_times and repeat_params "
+                            "(no overload of it takes the mask form without repeat_params)",
+                            f"pass repeat_params=asc.{params_cls.__name__}(...) (blocks 1, repeats 8 for "
+                            "contiguous data), or use the count form")
             f.repeat_params = params_cls()
     return f
 
@@ -309,9 +320,11 @@ class Addressing:
     rep_count: int = 0       # repeats that run (Counter mode derives them from the count)
 
 
-def resolve(name, f, tensors, strides, lane_itemsize=None):
+def resolve(name, f, tensors, strides, lane_itemsize=None, per_repeat_count=False):
     """The addressing of a call in form ``f`` over ``tensors`` (dst first) with their (block, repeat) strides,
-    the mask register applied (``is_set_mask`` sets it first, as Ascend C's templates do)."""
+    the mask register applied (``is_set_mask`` sets it first, as Ascend C's templates do). ``per_repeat_count``:
+    in Counter mode the mask is the element count of each repeat and ``repeat_times`` counts (``copy``'s
+    docstring), instead of the count of the whole call."""
     reg = register()
     isz = lane_itemsize or max(t.itemsize for t in tensors)
     lanes = lanes_of(isz)
@@ -329,6 +342,13 @@ def resolve(name, f, tensors, strides, lane_itemsize=None):
             m = f.mask
             reg.hi, reg.lo = 0, whole(name, "mask", m[0] if isinstance(m, (list, tuple)) else m)
         n = reg.lo
+        if per_repeat_count:
+            if not 1 <= n <= lanes:
+                raise error(ValueError, f"mask {n} is outside [1, {lanes}] for {256 // lanes}-byte elements",
+                            f"in Counter mode {name}'s mask counts the elements of each repeat (at most {lanes})")
+            active = np.arange(lanes) < n
+            idx = [repeat_indices(active, rt, b, r, t.itemsize) for t, (b, r) in zip(tensors, strides)]
+            return Addressing(idx, n * rt, rt, active, "mask", rt)
         rt = math.ceil(n / lanes)
         active = np.ones(lanes, bool)
         idx = [repeat_indices(active, rt, b, r, t.itemsize)[:n] for t, (b, r) in zip(tensors, strides)]
@@ -372,13 +392,13 @@ def operand_regions(t, idx, count):
 
 # -- the elementwise issue path -----------------------------------------------------------------------------
 def vector_op(name, dst, srcs, form, params_cls=BinaryRepeatParams, scalar=None, extra=None, reads_dst=False,
-              lane_itemsize=None):
+              lane_itemsize=None, per_repeat_count=False):
     """Issue an elementwise instruction: ``dst[i] = f(srcs[i]...)`` over the form's addressing."""
     tensors = [dst] + list(srcs)
     local(name, *tensors)
     aligned(name, *tensors)
     strides = param_strides(form.repeat_params, len(tensors)) if form.count is None else None
-    a = resolve(name, form, tensors, strides, lane_itemsize)
+    a = resolve(name, form, tensors, strides, lane_itemsize, per_repeat_count)
     idx = a.idx or [None] * len(tensors)
     per_src = [(t, operand_regions(t, ix, a.count)) for t, ix in zip(srcs, idx[1:])]
     reads = [r for _, regs in per_src for r in regs]

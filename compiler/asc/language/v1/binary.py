@@ -33,7 +33,8 @@ def _check(name, dst, src0, src1):
 def _binary(name):
     def op(dst, src0, src1, *args, **kwargs):
         _check(name, dst, src0, src1)
-        vector_op(name, dst, (src0, src1), parse_form(name, args, kwargs, BinaryRepeatParams),
+        vector_op(name, dst, (src0, src1), parse_form(name, args, kwargs, BinaryRepeatParams,
+                                                               params_required=True),
                   reads_dst=name in READS_DST)
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src0, src1, count)`` or its mask forms (BinaryRepeatParams)."

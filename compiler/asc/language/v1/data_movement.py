@@ -259,10 +259,13 @@ def copy(dst, src, *args, **kwargs):
         if not isinstance(t, LocalTensor):
             raise error(TypeError, f"{name} takes LocalTensor operands, got {type(t).__name__}",
                         "copy GM with data_copy")
+    if "repeat_times" in kwargs:     # upstream's copy is a plain function of repeat_time
+        raise error(TypeError, "copy() got an unexpected keyword argument 'repeat_times'",
+                    "copy's parameter is repeat_time: copy(dst, src, mask, repeat_time, repeat_params)")
     if "repeat_time" in kwargs:
         kwargs["repeat_times"] = kwargs.pop("repeat_time")
     f = parse_form(name, args, kwargs, CopyRepeatParams,
-                   "copy(dst, src, mask, repeat_time, CopyRepeatParams(...))")
+                   "copy(dst, src, mask, repeat_time, CopyRepeatParams(...))", params_required=True)
     if f.count is not None:
         raise error(TypeError, "copy has no count form", "write copy(dst, src, mask, repeat_time, repeat_params)")
     dtypes_in(name, ("float16", "bfloat16", "int16", "uint16", "float32", "int32", "uint32"), dst=dst)
@@ -270,7 +273,8 @@ def copy(dst, src, *args, **kwargs):
     p = f.repeat_params
     _field_range("CopyRepeatParams", p, [(k, 0, 65535) for k in p.__dataclass_fields__])
     f.repeat_params = [(int(p.dst_stride), int(p.dst_repeat_size)), (int(p.src_stride), int(p.src_repeat_size))]
-    vector_op(name, dst, (src,), f)
+    # Counter mode: the mask is each repeat's element count and repeat_time counts (copy's docstring)
+    vector_op(name, dst, (src,), f, per_repeat_count=True)
 
 
 

@@ -3,6 +3,8 @@ mins leaky_relu``, ``shift_left shift_right``, ``axpy`` (``dst += src * scalar``
 half source) and ``duplicate`` (``dst[i] = scalar``)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...ir.registry import define
 from ..core.errors import error
 from .addressing import Form, dtypes_in, one_type, parse_form, vector_cost, vector_op
@@ -13,8 +15,19 @@ _SHIFT = ("int16", "uint16", "int32", "uint32")
 _USAGE = "{0}(dst, src, scalar, count) or {0}(dst, src, scalar, mask, repeat_times, repeat_params)"
 
 
+def _operand(scalar, dtype):
+    """The scalar as the instruction receives it: pyasc's front end materialises a float constant given for an
+    integer tensor into that type, truncating toward zero (``adds(int16, ..., -1.5)`` adds -1)."""
+    if isinstance(scalar, (float, np.floating)) and np.dtype(str(dtype)).kind in "iu" and np.isfinite(scalar):
+        return int(scalar)
+    return scalar
+
+
 def _scalar(name):
     def op(dst, src, scalar, *args, **kwargs):
+        # the call's form first: a call no overload takes is that mistake, whatever its values
+        form = parse_form(name, args, kwargs, UnaryRepeatParams, _USAGE.format(name), params_required=True)
+        scalar = _operand(scalar, src.dtype)
         scalar_fits(name, scalar, src.dtype)
         if name in ("shift_left", "shift_right"):
             dtypes_in(name, _SHIFT, dst=dst, src=src)
@@ -28,8 +41,7 @@ def _scalar(name):
                             "use a float32 destination, or sources of the destination's dtype")
         else:
             one_type(name, dst, src)
-        vector_op(name, dst, (src,), parse_form(name, args, kwargs, UnaryRepeatParams, _USAGE.format(name)),
-                  scalar=scalar, reads_dst=name == "axpy")
+        vector_op(name, dst, (src,), form, scalar=scalar, reads_dst=name == "axpy")
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src, scalar, count)`` or its mask forms (UnaryRepeatParams)."
     return op
@@ -42,6 +54,7 @@ adds, muls, leaky_relu, maxs, mins, axpy, shift_left, shift_right = (
 def duplicate(dst, scalar, *args, **kwargs):
     """``duplicate(dst, scalar, count)`` or ``(dst, scalar, mask, repeat_times, dst_block_stride,
     dst_repeat_stride[, is_set_mask])``."""
+    scalar = _operand(scalar, dst.dtype)
     scalar_fits("duplicate", scalar, dst.dtype)
     if len(args) >= 2 or "repeat_times" in kwargs or "mask" in kwargs:
         a = list(args)

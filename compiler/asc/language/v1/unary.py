@@ -14,12 +14,13 @@ TYPES = {"exp": _FLOAT, "sqrt": _FLOAT, "ln": _FLOAT, "reciprocal": _FLOAT, "rsq
 
 def _unary(name):
     def op(dst, src, *args, **kwargs):
-        if name == "bitwise_not":
-            dtypes_in(name, TYPES[name], dst=dst, src=src)
         one_type(name, dst, src)
+        # Ascend C instantiates each instruction for these types only (pyasc's front end leaves it to the
+        # device compiler): exp of an int16 tensor has no meaning to compute
+        dtypes_in(name, TYPES[name], dst=dst, src=src)
         vector_op(name, dst, (src,), parse_form(name, args, kwargs, UnaryRepeatParams,
                                                 f"{name}(dst, src, count) or {name}(dst, src, mask, repeat_times, "
-                                                "repeat_params)"))
+                                                "repeat_params)", params_required=True))
     op.__name__ = name
     op.__doc__ = f"``{name}(dst, src, count)`` or its mask forms (UnaryRepeatParams)."
     return op

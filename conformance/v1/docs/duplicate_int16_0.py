@@ -1,0 +1,48 @@
+"""duplicate in int16, the call form of upstream's docstring example 1:
+    asc.duplicate(dst_local, scalar, mask=mask, repeat_times=2, dst_block_stride=1, dst_repeat_stride=8)"""
+import numpy as np
+
+import asc
+
+SPEC = {'op': 'duplicate', 'dtype': 'int16', 'scalar': 18.0, 'call': [['mask', 'mask'], ['repeat_times', 'repeat_times'], ['dst_block_stride', 'dst_blk'], ['dst_repeat_stride', 'dst_rep']], 'form': 'mask_int', 'mask': 128, 'repeat_times': 2, 'strides': [[1, 8]]}
+EXPECT = 'accept'
+N = 256
+
+
+@asc.jit
+def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    y_gm = asc.GlobalTensor()
+    y_gm.set_global_buffer(y, N)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    src0 = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, N)
+    src1 = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 512, N)
+    dst = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 1024, N)
+    asc.data_copy(src0, x_gm, N)
+    asc.data_copy(src1, y_gm, N)
+    asc.data_copy(dst, z_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.duplicate(dst, 18.0, mask=128, repeat_times=2, dst_block_stride=1, dst_repeat_stride=8)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, dst, N)
+
+
+def run():
+    arrays = inputs()
+    arrays["z0"] = arrays["z"].copy()
+    kernel[1](arrays["x"], arrays["y"], arrays["z"])
+    return arrays
+
+
+def inputs():
+    from v1_forms import inputs as make  # the driver puts the conform directory on sys.path
+    return make(SPEC)
+
+
+def reference(arrays):
+    from v1_forms import reference as ref
+    return ref(SPEC, arrays)

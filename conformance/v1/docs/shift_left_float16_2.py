@@ -1,0 +1,49 @@
+"""shift_left in float16, the call form of upstream's docstring example 3:
+    asc.shift_left(dst, src, scalar, count=512)"""
+import numpy as np
+
+import asc
+
+SPEC = {'op': 'shift_left', 'dtype': 'float16', 'scalar': 2.0, 'call': [['count', 'count']], 'form': 'count', 'count': 512}
+EXPECT = 'accept'
+HERE = 'reject'   # element type the Ascend C instruction does not take
+N = 512
+
+
+@asc.jit
+def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    y_gm = asc.GlobalTensor()
+    y_gm.set_global_buffer(y, N)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, N)
+    src1 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, N)
+    dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, N)
+    asc.data_copy(src0, x_gm, N)
+    asc.data_copy(src1, y_gm, N)
+    asc.data_copy(dst, z_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.shift_left(dst, src0, 2.0, count=512)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, dst, N)
+
+
+def run():
+    arrays = inputs()
+    arrays["z0"] = arrays["z"].copy()
+    kernel[1](arrays["x"], arrays["y"], arrays["z"])
+    return arrays
+
+
+def inputs():
+    from v1_forms import inputs as make  # the driver puts the conform directory on sys.path
+    return make(SPEC)
+
+
+def reference(arrays):
+    from v1_forms import reference as ref
+    return ref(SPEC, arrays)
