@@ -98,6 +98,19 @@ class GmRaces:
             self.pending.append((buf, idx, buf.data[idx].copy(), int(window[other][0]), what, who))
         tags[el] = block
 
+    def cover_blocks(self, region, stride, first, nblk):
+        """Blocks ``first``.. wrote ``region`` moved by ``stride`` bytes a block (blocks run as lanes, no two
+        touching the same bytes): what the coverage warnings count of them."""
+        buf = self._buffer(region.buf)
+        el = self.elements(region, buf.data.itemsize)
+        step = stride // buf.data.itemsize
+        cover = buf.log.cover
+        for b in range(first, nblk):
+            if isinstance(el, slice):
+                cover.append((el.start + b * step, min(el.stop + b * step, buf.n)))
+            else:
+                cover.append((0, el + b * step, 1, 1, 1, None))
+
     def check_values(self, block):
         """[(who, message, hint)] for pending writes whose values differ from the other block's."""
         out = []
