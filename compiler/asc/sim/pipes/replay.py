@@ -63,8 +63,8 @@ def freeze(op):
     attrs = {}
     for k, v in op.attrs.items():
         if type(v) is list:
-            v = [_snapshot(t) if hasattr(t, "np_dtype") else t for t in v]
-        elif hasattr(v, "np_dtype"):
+            v = [_snapshot(t) if hasattr(type(t), "np_dtype") else t for t in v]
+        elif hasattr(type(v), "np_dtype"):     # a tensor (its class's property; not computed here)
             v = _snapshot(v)
         attrs[k] = v
     return type(op)(op.name, op.pipe, op.reads, op.writes, attrs, op.loc)

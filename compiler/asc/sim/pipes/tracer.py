@@ -59,6 +59,10 @@ class SymbolicTrace(BlockEngine):
         pass
 
 
+def _tensor(x):
+    return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
+
+
 def _check_attrs(op):
     """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, a tensor's
     fields, an attribute itself."""
@@ -67,7 +71,7 @@ def _check_attrs(op):
             raise Untraced(f"{op.name}: an on-chip address depends on the block")
     for v in op.attrs.values():
         for x in (v if type(v) in (list, tuple) else (v,)):
-            if type(x) is BlockIndex or hasattr(x, "np_dtype") or not hasattr(x, "__dict__"):
+            if type(x) is BlockIndex or _tensor(x) or not hasattr(x, "__dict__"):
                 continue
             if any(type(y) is BlockIndex for y in vars(x).values()):
                 raise Untraced(f"{op.name}: a parameter depends on the block")
@@ -75,12 +79,12 @@ def _check_attrs(op):
 
 def _variant(op):
     return any(type(r.lo) is BlockIndex or type(r.hi) is BlockIndex for r in op.reads + op.writes) or any(
-        type(x) is BlockIndex or (hasattr(x, "np_dtype") and any(type(y) is BlockIndex for y in x.__dict__.values()))
+        type(x) is BlockIndex or (_tensor(x) and any(type(y) is BlockIndex for y in x.__dict__.values()))
         for v in op.attrs.values() for x in (v if type(v) is list else (v,)))
 
 
 def _tensor_at(t, b):
-    if not hasattr(t, "np_dtype"):
+    if not _tensor(t):
         return at(t, b)
     d = t.__dict__
     if not any(type(v) is BlockIndex for v in d.values()):
