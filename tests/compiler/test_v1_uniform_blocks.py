@@ -98,6 +98,19 @@ def shifted_windows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, step: in
 
 
 @asc.jit
+def reversed_windows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Block b takes the (blocks - 1 - b)-th window: addresses falling with the block."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + (asc.get_block_num() - 1 - b) * n, n)
+    z_gm.set_global_buffer(z + (asc.get_block_num() - 1 - b) * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
 def race_in_block_1(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     """Block 1 alone skips the wait before its vector instruction: a race only that block has."""
     b = asc.get_block_idx()
@@ -176,6 +189,7 @@ def _launches():
          lambda: (x.copy(), np.zeros(4 * N, np.float32), N, N // 2)),
         ("uninitialised tail", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N - 4, N)),
         ("windows apart", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N // 2, N)),
+        ("windows in reverse block order", reversed_windows, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("race in block 1 only", race_in_block_1, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("range of the block index", tiles_per_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("tiles with a tail of block arithmetic", tiles_and_tail, 2, lambda: (x.copy(), np.zeros_like(x), N // 2, 2)),
@@ -275,6 +289,7 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
 @pytest.mark.parametrize("name,path", [
     ("tutorial 01", "lanes"), ("tutorial 02", "lanes"), ("tiles with a tail of block arithmetic", "lanes"),
     ("windows apart", "lanes"),
+    ("windows in reverse block order", "per block: an access moving backwards with the block"),
     ("past the end in the last block only", "per block: an access past its argument's end in a later block"),
     ("write past the end in the last block only", "per block: an access past its argument's end in a later block"),
     ("windows overlap, equal values", "per block: blocks whose GM windows overlap"),

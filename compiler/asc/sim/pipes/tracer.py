@@ -133,8 +133,10 @@ def _gm_spans(stream, gm, nblk):
                 if r.space != "GM":
                     continue
                 s = stride(r.lo)
-                if stride(r.hi) != s or s < 0:
+                if stride(r.hi) != s:
                     return "an access whose size depends on the block"
+                if s < 0:
+                    return "an access moving backwards with the block"
                 lo, hi = at(r.lo, 0), at(r.hi, 0)
                 if hi + s * (nblk - 1) > gm[r.buf].nbytes:
                     return "an access past its argument's end in a later block"
