@@ -22,7 +22,7 @@ from ..sim.memory import any_overlap
 from ..sim.pipes.engine import _SYNC, BlockEngine, Launch
 from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
-from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, run_as_lanes
+from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, apart, run_as_lanes
 from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
 from ..ir.block_index import BlockDependent
 from .v1_structure import structure_key, verify_replay
@@ -156,6 +156,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
     timings, recorded = [], []
     ops = stream.of(0)
     bytes0 = dict(launch.bytes)
+    why = apart(launch, stream, blocks)
     for b in range(blocks):
         if b:
             ops = stream.of(b)
@@ -167,9 +168,9 @@ def _run_traced(jit_fn, launch, block_values, blocks):
         timings.append(eng.timing)
         recorded.append([op for op in ops if op.name not in _SYNC] if recording else None)
         if b == 0:
-            why = "block 0 warned" if launch.warnings else "block 0 held a pipe" if eng.reordered else \
-                run_as_lanes(launch, stream, ops, blocks, bytes0)
+            why = why or ("block 0 warned" if launch.warnings else "block 0 held a pipe" if eng.reordered else None)
             if why is None:
+                run_as_lanes(launch, stream, ops, blocks, bytes0)
                 TRACE_STATS["lanes"] += 1
                 return [eng.timing] * blocks, recorded * blocks
             TRACE_STATS["per block: " + why] += 1

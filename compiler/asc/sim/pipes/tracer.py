@@ -185,21 +185,31 @@ def _lane_step(op, variant, nblk):
     return None
 
 
-def run_as_lanes(launch, stream, ops0, nblk, bytes0):
-    """Blocks 1.. of ``stream`` (block 0 ran ``ops0`` in full) as lanes; returns the reason they cannot be,
-    or None once they ran (``launch.tape``: the tape of every block, for a later launch)."""
-    gm = launch.gm
-    spans = _gm_spans(stream, gm, nblk)
+def apart(launch, stream, nblk):
+    """Why blocks 1.. of ``stream`` cannot run as lanes whatever block 0 does (an access outside its argument
+    in some block, blocks meeting in GM, too much on-chip memory to stack), or None: then no two blocks
+    touch the same GM bytes, and the launch's GM log keeps only what the coverage warning needs."""
+    spans = _gm_spans(stream, launch.gm, nblk)
     if isinstance(spans, str):
         return spans
-    if not _disjoint(spans, gm):
+    if not _disjoint(spans, launch.gm):
         return "blocks whose GM windows overlap"
+    cap = BlockEngine.capacities(launch.hw)
+    spaces = {r.space for op in stream.ops for r in op.reads + op.writes if r.space != "GM"}
+    if nblk * sum(cap[s] for s in spaces) > _SCRATCH_BUDGET:
+        return "on-chip memory of every block past the scratch budget"
+    launch.gm_races.apart = True
+    return None
+
+
+def run_as_lanes(launch, stream, ops0, nblk, bytes0):
+    """Blocks 1.. of ``stream`` (``apart``; block 0 ran ``ops0`` in full, from ``bytes0`` GM bytes moved) as
+    lanes; ``launch.tape``: the tape of every block, for a later launch."""
+    gm = launch.gm
     cap = BlockEngine.capacities(launch.hw)
     data = [(op, v) for op, v in zip(stream.ops, stream.variant) if op.name not in _SYNC]
     data0 = [op for op in ops0 if op.name not in _SYNC]
     spaces = {r.space for op in data0 for r in op.reads + op.writes if r.space != "GM"}
-    if nblk * sum(cap[s] for s in spaces) > _SCRATCH_BUDGET:
-        return "on-chip memory of every block past the scratch budget"
     steps = []
     for op, v in data:
         st = _lane_step(op, v, nblk)
@@ -212,7 +222,7 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
     scratch = {s: np.empty((nblk, cap[s]), np.uint8) for s in sorted(spaces)}
     init = _reads_unwritten([data0], cap)
     launch.tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
-    # their GM checks: in bounds (above), no other block's bytes (above); what they wrote, for coverage
+    # their GM checks hold (``apart``); what they moved, and wrote for the coverage warning
     for key in ("in", "out"):
         launch.bytes[key] += (launch.bytes[key] - bytes0[key]) * (nblk - 1)
     if launch.checks:
@@ -221,4 +231,3 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
                 if r.space == "GM":
                     launch.gm_races.cover_blocks(_region_at(r, 0), stride(r.lo), 1, nblk)
     launch.tape.replay(gm, first=1)
-    return None
