@@ -63,24 +63,43 @@ def _tensor(x):
     return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
 
 
+_PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray, dict))
+
+
 def _check_attrs(op):
     """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, a tensor's
-    fields, an attribute itself."""
+    fields, an attribute itself or an item of a list attribute."""
     for r in op.reads + op.writes:
         if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
             raise Untraced(f"{op.name}: an on-chip address depends on the block")
     for v in op.attrs.values():
-        for x in (v if type(v) in (list, tuple) else (v,)):
-            if type(x) is BlockIndex or _tensor(x) or not hasattr(x, "__dict__"):
+        for x in (v if type(v) is list else (v,)):
+            t = type(x)
+            if t in _PLAIN or t is BlockIndex or _tensor(x):
                 continue
-            if any(type(y) is BlockIndex for y in vars(x).values()):
-                raise Untraced(f"{op.name}: a parameter depends on the block")
+            if t is tuple:
+                inner = x
+            else:
+                d = getattr(x, "__dict__", None)
+                inner = d.values() if d else ()
+            for y in inner:
+                if type(y) is BlockIndex:
+                    raise Untraced(f"{op.name}: a parameter depends on the block")
 
 
 def _variant(op):
-    return any(type(r.lo) is BlockIndex or type(r.hi) is BlockIndex for r in op.reads + op.writes) or any(
-        type(x) is BlockIndex or (_tensor(x) and any(type(y) is BlockIndex for y in x.__dict__.values()))
-        for v in op.attrs.values() for x in (v if type(v) is list else (v,)))
+    for r in op.reads + op.writes:
+        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
+            return True
+    for v in op.attrs.values():
+        for x in (v if type(v) is list else (v,)):
+            if type(x) is BlockIndex:
+                return True
+            if _tensor(x):
+                for y in x.__dict__.values():
+                    if type(y) is BlockIndex:
+                        return True
+    return False
 
 
 def _tensor_at(t, b):
