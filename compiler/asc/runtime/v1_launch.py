@@ -22,7 +22,7 @@ from ..sim.memory import any_overlap
 from ..sim.pipes.engine import _SYNC, BlockEngine, Launch
 from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
-from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, apart, run_as_lanes
+from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, apart, run_as_lanes, run_data
 from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
 from ..ir.block_index import BlockDependent
 from .v1_structure import structure_key, verify_replay
@@ -162,9 +162,16 @@ def _run_traced(jit_fn, launch, block_values, blocks):
             ops = stream.of(b)
         eng = BlockEngine(launch, b)
         eng.recorded = None
-        for op in ops:
-            eng.issue(op)
-        eng.finish()
+        if b == 0 and why is None:
+            eng.deferred = []       # blocks apart: block 0's data may run with the others' as lanes
+        try:
+            for op in ops:
+                eng.issue(op)
+            eng.finish()
+        except Exception:
+            if eng.deferred:
+                run_data(launch, eng.deferred)    # what block 0 ran before the error, as in full
+            raise
         timings.append(eng.timing)
         recorded.append([op for op in ops if op.name not in _SYNC] if recording else None)
         if b == 0:
@@ -174,6 +181,8 @@ def _run_traced(jit_fn, launch, block_values, blocks):
                 TRACE_STATS["lanes"] += 1
                 return [eng.timing] * blocks, recorded * blocks
             TRACE_STATS["per block: " + why] += 1
+            if eng.deferred:
+                run_data(launch, eng.deferred)
     return timings, recorded
 
 

@@ -26,6 +26,7 @@ from ...ir.pipe_ops import Region
 from .engine import _SYNC, BlockEngine
 from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, forward_copies, sink_copies
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
+from .uniform import _run_each
 
 STATS = Counter()     # how launches went: "lanes", "per block: <why>", "untraced: <why>"
 
@@ -221,9 +222,15 @@ def apart(launch, stream, nblk):
     return None
 
 
+def run_data(launch, ops):
+    """The data of one block's ops, in the order its engine ran them (on fresh on-chip memory, as its
+    engine's)."""
+    _run_each(launch, [ops])
+
+
 def run_as_lanes(launch, stream, ops0, nblk, bytes0):
-    """Blocks 1.. of ``stream`` (``apart``; block 0 ran ``ops0`` in full, from ``bytes0`` GM bytes moved) as
-    lanes; ``launch.tape``: the tape of every block, for a later launch."""
+    """Every block's data of ``stream`` as lanes (``apart``; block 0's checks ran ``ops0`` in full, from
+    ``bytes0`` GM bytes moved); ``launch.tape``: the tape of every block, for a later launch."""
     gm = launch.gm
     cap = BlockEngine.capacities(launch.hw)
     data = [(op, v) for op, v in zip(stream.ops, stream.variant) if op.name not in _SYNC]
@@ -249,4 +256,4 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
             for r in op.writes:
                 if r.space == "GM":
                     launch.gm_races.cover_blocks(_region_at(r, 0), stride(r.lo), 1, nblk)
-    launch.tape.replay(gm, first=1)
+    launch.tape.replay(gm)
