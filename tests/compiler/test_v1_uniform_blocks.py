@@ -111,6 +111,23 @@ def reversed_windows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
 
 
 @asc.jit
+def fails_after_a_copy_out(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, hang: asc.ConstExpr[bool]):
+    """Every block copies its window out, then races (a vector write of the buffer the copy-out still
+    reads) or hangs (a wait no set_flag answers): block 0's error, with its copy-out in z as in full."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+    if hang:
+        asc.wait_flag(asc.HardEvent.V_MTE3, 1)
+    asc.muls(a, a, 2.0, n)
+
+
+@asc.jit
 def race_in_block_1(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     """Block 1 alone skips the wait before its vector instruction: a race only that block has."""
     b = asc.get_block_idx()
@@ -190,6 +207,8 @@ def _launches():
         ("uninitialised tail", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N - 4, N)),
         ("windows apart", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N // 2, N)),
         ("windows in reverse block order", reversed_windows, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("race after a copy out", fails_after_a_copy_out, 4, lambda: (x.copy(), np.zeros_like(x), N, False)),
+        ("hang after a copy out", fails_after_a_copy_out, 4, lambda: (x.copy(), np.zeros_like(x), N, True)),
         ("race in block 1 only", race_in_block_1, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("range of the block index", tiles_per_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("tiles with a tail of block arithmetic", tiles_and_tail, 2, lambda: (x.copy(), np.zeros_like(x), N // 2, 2)),
