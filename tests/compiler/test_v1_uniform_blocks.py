@@ -335,3 +335,28 @@ def test_each_launch_takes_the_path_its_stream_allows(name, path, monkeypatch):
         assert taken == []
     else:
         assert len(taken) == 1 and taken[0].startswith(path), taken
+
+
+@asc.jit
+def prints_its_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Python's print of the block index in the body (a debugging line): each block's own number."""
+    b = asc.get_block_idx()
+    print(f"block {b} of {asc.get_block_num()}")
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+def test_printing_the_block_index_prints_each_blocks_number(monkeypatch, capsys):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    monkeypatch.delenv("ASC_V1_BLOCKS", raising=False)
+    x = np.arange(4 * N, dtype=np.float32)
+    z = np.zeros_like(x)
+    prints_its_block[4](x, z, N)
+    np.testing.assert_array_equal(z, x)
+    assert capsys.readouterr().out == "".join(f"block {b} of 4\n" for b in range(4))

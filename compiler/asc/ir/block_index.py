@@ -76,7 +76,12 @@ class BlockIndex:
     __rfloordiv__ = __rmod__ = __truediv__ = __rtruediv__ = __pow__ = __rpow__ = _concrete
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = _concrete
 
-    def __repr__(self):
+    def __str__(self, *_):     # printing or formatting it wants the block's number
+        raise BlockDependent("the block index as text")
+
+    __repr__ = __format__ = __str__
+
+    def text(self):
         return f"({self.c} + {self.k} * block)"
 
 

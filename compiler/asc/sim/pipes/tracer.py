@@ -64,28 +64,38 @@ def _tensor(x):
     return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
 
 
-_PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray, dict))
+_PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray))
 
 
 def _check_attrs(op):
-    """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, a tensor's
-    fields, an attribute itself or an item of a list attribute."""
+    """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, an attribute
+    itself or an item of a list attribute, a tensor's own field. Anywhere else (a parameter object, a
+    nested container) the op is not traced."""
     for r in op.reads + op.writes:
         if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
             raise Untraced(f"{op.name}: an on-chip address depends on the block")
     for v in op.attrs.values():
         for x in (v if type(v) is list else (v,)):
             t = type(x)
-            if t in _PLAIN or t is BlockIndex or _tensor(x):
+            if t in _PLAIN or t is BlockIndex:
                 continue
-            if t is tuple:
-                inner = x
-            else:
-                d = getattr(x, "__dict__", None)
-                inner = d.values() if d else ()
-            for y in inner:
-                if type(y) is BlockIndex:
-                    raise Untraced(f"{op.name}: a parameter depends on the block")
+            inner = [y for y in x.__dict__.values() if type(y) is not BlockIndex] if _tensor(x) else [x]
+            if any(_holds_index(y, 3) for y in inner):
+                raise Untraced(f"{op.name}: a parameter depends on the block")
+
+
+def _holds_index(x, depth):
+    t = type(x)
+    if t is BlockIndex:
+        return True
+    if t in _PLAIN or not depth:
+        return False
+    if t in (list, tuple, set, frozenset):
+        return any(_holds_index(y, depth - 1) for y in x)
+    if t is dict:
+        return any(_holds_index(y, depth - 1) for y in x.values())
+    d = getattr(x, "__dict__", None)
+    return bool(d) and any(_holds_index(y, depth - 1) for y in d.values())
 
 
 def _variant(op):
