@@ -1,6 +1,8 @@
-"""Blocks 1.. of a first launch that issue block 0's instructions again run as block 0 ran (its checks and
-schedule, their own GM checks and data: sim/pipes/uniform.py). Whatever path a launch takes, it must leave
-every buffer, report and error exactly as running each block in full does (``ASC_V1_BLOCKS=each``)."""
+"""A first launch traces the body once with a symbolic block index and runs blocks 1.. as lanes
+(sim/pipes/tracer.py), or, when it cannot, runs blocks 1.. that issue block 0's instructions again as block 0
+ran (its checks and schedule, their own GM checks and data: sim/pipes/uniform.py). Whatever path a launch
+takes, it must leave every buffer, report and error exactly as running each block in full does
+(``ASC_V1_BLOCKS=each``)."""
 from __future__ import annotations
 
 import importlib.util
@@ -14,6 +16,7 @@ import asc.runtime as rt
 import asc.runtime.config as config
 from asc.runtime import v1_launch
 from asc.sim.executor import KernelRuntimeError
+from asc.sim.pipes import tracer
 
 import test_v1_races as races
 import test_v1_replay as replay
@@ -76,6 +79,110 @@ def bad_event_in_last_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     asc.data_copy(z_gm, a, n)
 
 
+@asc.jit
+def shifted_windows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, step: int):
+    """Block b copies n elements of x at b * step to z at b * step: ``step`` < n makes the blocks' windows
+    overlap (written with equal values when x is the same there, else a cross-block error)."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * step)
+    z_gm.set_global_buffer(z + step * b)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(a, a, 1.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
+def reversed_windows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Block b takes the (blocks - 1 - b)-th window: addresses falling with the block."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + (asc.get_block_num() - 1 - b) * n, n)
+    z_gm.set_global_buffer(z + (asc.get_block_num() - 1 - b) * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
+def fails_after_a_copy_out(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, hang: asc.ConstExpr[bool]):
+    """Every block copies its window out, then races (a vector write of the buffer the copy-out still
+    reads) or hangs (a wait no set_flag answers): block 0's error, with its copy-out in z as in full."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+    if hang:
+        asc.wait_flag(asc.HardEvent.V_MTE3, 1)
+    asc.muls(a, a, 2.0, n)
+
+
+@asc.jit
+def race_in_block_1(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Block 1 alone skips the wait before its vector instruction: a race only that block has."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if b != 1:
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(a, a, 3.0, n)
+    if b == 1:
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
+def tiles_per_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Block b runs b + 1 tiles (``range`` of the block index): a stream per block."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    for i in range(b + 1):
+        asc.data_copy(a, x_gm, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.adds(a, a, float(i), n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy(z_gm, a, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit
+def tiles_and_tail(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: int):
+    """Every block the same tiles at its own offset (block arithmetic: b * tiles * n, // and % of it),
+    duplicate and a reduction: traced once, blocks 1.. as lanes."""
+    base = asc.get_block_idx() * tiles * n
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + base // 2 * 2, tiles * n)
+    z_gm.set_global_buffer(z + base % n + base, tiles * n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4, n)
+    asc.duplicate(c, 0.5, n)
+    for i in range(tiles):
+        asc.data_copy(a, x_gm[i * n:], n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.add(a, a, c, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy(z_gm[i * n:], a, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
 def _launches():
     x = np.arange(4 * N, dtype=np.float32) - 100
     out = [
@@ -89,6 +196,22 @@ def _launches():
         ("missing flag", races.copy_add_copy, 2, lambda: (x.copy(), np.zeros_like(x), 2, True, False, True)),
         ("shift through gm", races.shift_through_gm, 2, lambda: (np.zeros(2 * N, np.float32), 0)),
         ("event id out of range in block 3", bad_event_in_last_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("past the end in the last block only", shifted_windows, 4,
+         lambda: (x[:4 * N - 64].copy(), np.zeros(4 * N, np.float32), N, N)),
+        ("write past the end in the last block only", shifted_windows, 4,
+         lambda: (x.copy(), np.zeros(4 * N - 64, np.float32), N, N)),
+        ("windows overlap, equal values", shifted_windows, 4,
+         lambda: (np.ones(4 * N, np.float32), np.zeros(4 * N, np.float32), N, N // 2)),
+        ("windows overlap, other values", shifted_windows, 4,
+         lambda: (x.copy(), np.zeros(4 * N, np.float32), N, N // 2)),
+        ("uninitialised tail", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N - 4, N)),
+        ("windows apart", shifted_windows, 4, lambda: (x.copy(), np.zeros(4 * N, np.float32), N // 2, N)),
+        ("windows in reverse block order", reversed_windows, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("race after a copy out", fails_after_a_copy_out, 4, lambda: (x.copy(), np.zeros_like(x), N, False)),
+        ("hang after a copy out", fails_after_a_copy_out, 4, lambda: (x.copy(), np.zeros_like(x), N, True)),
+        ("race in block 1 only", race_in_block_1, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("range of the block index", tiles_per_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
+        ("tiles with a tail of block arithmetic", tiles_and_tail, 2, lambda: (x.copy(), np.zeros_like(x), N // 2, 2)),
     ]
     if UPSTREAM is not None:
         t1 = _tutorial(UPSTREAM / "tutorials" / "01_add" / "add.py")
@@ -116,17 +239,18 @@ def test_blocks_run_as_block_0_leave_what_running_each_block_leaves(name, kernel
     config.set_platform(config.Backend.Model, platform)
     monkeypatch.setenv("ASC_REPLAY", "off")
     results = {}
-    for mode in ("", "each"):
+    for mode in ("", "untraced", "each"):
         monkeypatch.setenv("ASC_V1_BLOCKS", mode)
         args = make()
         results[mode] = _outcome(kernel, blocks, args), [a.view(np.uint8).copy() for a in args
                                                         if isinstance(a, np.ndarray)]
-    (rep_u, err_u), bufs_u = results[""]
     (rep_e, err_e), bufs_e = results["each"]
-    assert err_u == err_e
-    assert rep_u == rep_e
-    for a, b in zip(bufs_u, bufs_e):
-        np.testing.assert_array_equal(a, b)
+    for mode in ("", "untraced"):
+        (rep_u, err_u), bufs_u = results[mode]
+        assert err_u == err_e
+        assert rep_u == rep_e
+        for a, b in zip(bufs_u, bufs_e):
+            np.testing.assert_array_equal(a, b)
 
 
 def test_uniform_blocks_skip_the_engine_for_blocks_1_on(monkeypatch):
@@ -179,3 +303,60 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
         np.testing.assert_array_equal(out[""][0], out["each"][0])
         assert out[""][1] == out["each"][1]
     check()
+
+
+@pytest.mark.parametrize("name,path", [
+    ("tutorial 01", "lanes"), ("tutorial 02", "lanes"), ("tiles with a tail of block arithmetic", "lanes"),
+    ("windows apart", "lanes"),
+    ("windows in reverse block order", "per block: an access moving backwards with the block"),
+    ("past the end in the last block only", "per block: an access past its argument's end in a later block"),
+    ("write past the end in the last block only", "per block: an access past its argument's end in a later block"),
+    ("windows overlap, equal values", "per block: blocks whose GM windows overlap"),
+    ("windows overlap, other values", "per block: blocks whose GM windows overlap"),
+    ("reads neighbour", "untraced: the block index as a value"),     # (b + 1) % block_num
+    ("race in block 1 only", "untraced: the block index as a value"),
+    ("range of the block index", "untraced: the block index as a value"),
+    ("data branch", None),     # one block: nothing to trace
+    ("tail", "untraced: the block index as a value"),
+    ("uninitialised tail", "per block: block 0 warned"),     # the warning of block 0 only, as in full
+    ("missing flag", None),    # block 0's race error ends the launch
+])
+def test_each_launch_takes_the_path_its_stream_allows(name, path, monkeypatch):
+    """The trace runs blocks 1.. as lanes exactly when their stream is block 0's at a per-block GM offset,
+    in bounds and apart; else blocks 1.. run the stream in full, or the body runs per block."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    monkeypatch.delenv("ASC_V1_BLOCKS", raising=False)
+    _, kernel, blocks, make = next(c for c in _launches() if c[0] == name)
+    tracer.STATS.clear()
+    _outcome(kernel, blocks, make())
+    taken = [k for k, v in tracer.STATS.items() if v]
+    if path is None:
+        assert taken == []
+    else:
+        assert len(taken) == 1 and taken[0].startswith(path), taken
+
+
+@asc.jit
+def prints_its_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """Python's print of the block index in the body (a debugging line): each block's own number."""
+    b = asc.get_block_idx()
+    print(f"block {b} of {asc.get_block_num()}")
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + b * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+def test_printing_the_block_index_prints_each_blocks_number(monkeypatch, capsys):
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    monkeypatch.delenv("ASC_V1_BLOCKS", raising=False)
+    x = np.arange(4 * N, dtype=np.float32)
+    z = np.zeros_like(x)
+    prints_its_block[4](x, z, N)
+    np.testing.assert_array_equal(z, x)
+    assert capsys.readouterr().out == "".join(f"block {b} of 4\n" for b in range(4))

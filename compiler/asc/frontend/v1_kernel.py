@@ -22,8 +22,14 @@ def uses_v1(node):
 
 
 def called_names(node):
-    """Names the kernel calls directly (``helper(...)``): a kernel whose helpers use v1 is a v1 kernel."""
-    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    """Names the kernel calls directly (``helper(...)``): a kernel whose helpers use v1 is a v1 kernel (cached
+    per kernel: a launch asks each time)."""
+    key = (id(node), "()")
+    hit = _ATTRS.get(key)
+    if hit is None or hit[0] is not node:
+        hit = _ATTRS[key] = (node, frozenset(n.func.id for n in ast.walk(node)
+                                             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)))
+    return hit[1]
 
 
 def uses_auto_tensors(node):

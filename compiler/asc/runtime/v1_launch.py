@@ -19,10 +19,12 @@ from .footprint import check_launch_memory
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
-from ..sim.pipes.engine import BlockEngine, Launch
+from ..sim.pipes.engine import _SYNC, BlockEngine, Launch
 from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
+from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, apart, run_as_lanes, run_data
 from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
+from ..ir.block_index import BlockDependent
 from .v1_structure import structure_key, verify_replay
 from ..sim.schedule import launch_ticks
 from . import launcher as _launcher
@@ -53,14 +55,17 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
         launch.phased = phased
         launch.recording = recording
         launch.uniform = uniform
-        return launch, _run_blocks(jit_fn, launch, values, blocks)
+        return launch, _run_blocks(jit_fn, launch, values, blocks, traced)
 
     # A launch whose structure ran before replays its data ops (sim/pipes/replay.py); not with arguments
     # that share memory, nor while a timeline is recorded.
     replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
-    # blocks that issue block 0's stream again run as block 0 ran; ASC_V1_BLOCKS=each runs each in full
+    # the body traced once for every block, else blocks that issue block 0's stream again run as block 0
+    # ran; ASC_V1_BLOCKS=untraced skips the trace, ASC_V1_BLOCKS=each runs each block's body in full
     shared = any_overlap(list(gm.values()))    # overlaps of different dtypes stay separate buffers
-    uniform = environ.get("ASC_V1_BLOCKS", "").strip().lower() != "each" and not shared
+    blocks_mode = environ.get("ASC_V1_BLOCKS", "").strip().lower()
+    uniform = blocks_mode != "each" and not shared
+    traced = uniform and blocks_mode != "untraced"
     key = None
     if not record and replay_mode != "off" and not shared:
         key = structure_key(jit_fn, hw, core_num, checks, bool(insert_sync), kind, values, options)
@@ -98,14 +103,21 @@ def _first_and_timings(result):
     return launch, timings
 
 
-def _run_blocks(jit_fn, launch, values, blocks):
-    """Run every block: (their pipe timings, their recorded data ops or None). Blocks 1.. that issue block
-    0's stream again run as block 0 ran (``sim/pipes/uniform.py``), the others in full, in turn."""
+def _run_blocks(jit_fn, launch, values, blocks, traced=False):
+    """Run every block: (their pipe timings, their recorded data ops or None). The body traced once for
+    every block (``sim/pipes/tracer.py``), else: blocks 1.. that issue block 0's stream again run as block 0
+    ran (``sim/pipes/uniform.py``), the others in full, in turn."""
     def block_values():
         return {k: (v.kernel_copy() if is_struct(v) else v) for k, v in values.items()}
 
     if launch.phased:
         return _run_phased(jit_fn, launch, block_values, blocks)
+    if traced and blocks > 1:
+        result = _run_traced(jit_fn, launch, block_values, blocks)
+        if result is not None:
+            if launch.checks:
+                launch.warnings.extend(launch.gm_races.coverage())
+            return result
     timings, recorded = [], []
     for b in range(blocks):
         eng = BlockEngine(launch, b)
@@ -123,6 +135,63 @@ def _run_blocks(jit_fn, launch, values, blocks):
     if launch.checks:
         launch.warnings.extend(launch.gm_races.coverage())
     return timings, recorded
+
+
+def _run_traced(jit_fn, launch, block_values, blocks):
+    """The body run once with a symbolic block index, its stream run for every block (block 0 in full, the
+    others as lanes or in full); None when the body cannot be traced (the launch state as it was)."""
+    before = (list(launch.warnings), dict(launch.peak))
+    tr = SymbolicTrace(launch)
+    try:
+        run_block(jit_fn, tr, block_values())
+        if launch.warnings != before[0]:
+            raise Untraced("a warning while tracing")     # block 0's warnings must come in program order
+    except Exception as e:     # the stream may depend on the block or on data, or the body failed: block by block
+        TRACE_STATS["untraced: " + _untraced_why(e)] += 1
+        launch.warnings[:], launch.peak = before
+        return None
+    stream = Stream(tr.stream)
+    launch.uniform = False      # the engines below need not keep their ops: the stream has them
+    recording = launch.recording
+    timings, recorded = [], []
+    ops = stream.of(0)
+    bytes0 = dict(launch.bytes)
+    why = apart(launch, stream, blocks)
+    for b in range(blocks):
+        if b:
+            ops = stream.of(b)
+        eng = BlockEngine(launch, b)
+        eng.recorded = None
+        if b == 0 and why is None:
+            eng.deferred = []       # blocks apart: block 0's data may run with the others' as lanes
+        try:
+            for op in ops:
+                eng.issue(op)
+            eng.finish()
+        except Exception:
+            if eng.deferred:
+                run_data(launch, eng.deferred)    # what block 0 ran before the error, as in full
+            raise
+        timings.append(eng.timing)
+        recorded.append([op for op in ops if op.name not in _SYNC] if recording else None)
+        if b == 0:
+            why = why or ("block 0 warned" if launch.warnings else "block 0 held a pipe" if eng.reordered else None)
+            if why is None:
+                run_as_lanes(launch, stream, ops, blocks, bytes0)
+                TRACE_STATS["lanes"] += 1
+                return [eng.timing] * blocks, recorded * blocks
+            TRACE_STATS["per block: " + why] += 1
+            if eng.deferred:
+                run_data(launch, eng.deferred)
+    return timings, recorded
+
+
+def _untraced_why(e):
+    if isinstance(e, BlockDependent):
+        return f"the block index as a value ({e})"
+    if isinstance(e, Untraced):
+        return str(e)
+    return f"an error ({type(e).__name__})"
 
 
 def _run_phased(jit_fn, launch, block_values, blocks):

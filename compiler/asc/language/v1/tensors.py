@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ir.block_index import BlockIndex
 from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
 from ...ir.registry import define
 from ..core import dtype as dt
@@ -29,6 +30,8 @@ def _index(i, what):
             raise error(IndexError, f"{what}[start:stop:step] is not supported: only [offset:] gives a sub-tensor",
                         "write t[offset:] (and pass the element count to the instruction)")
         i = 0 if i.start is None else i.start
+    if type(i) is BlockIndex:       # a traced kernel's offset of the block (ir/block_index.py)
+        return i
     if not isinstance(i, (int, np.integer)):
         raise error(TypeError, f"{what} index must be an integer, got {type(i).__name__}")
     return int(i)
@@ -41,10 +44,13 @@ class GmPointer:
         self.buf, self.dtype, self.size, self.offset = buf, dtype, size, offset
 
     def __add__(self, n):
+        if type(n) is BlockIndex:       # a traced kernel's offset of the block (ir/block_index.py)
+            return GmPointer(self.buf, self.dtype, self.size, n + self.offset)
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise error(TypeError, f"a GM address moves by whole elements: {self.buf} + {n!r}",
                         "compute the offset with integer arithmetic (// instead of /)")
-        return GmPointer(self.buf, self.dtype, self.size, self.offset + int(n))
+        return GmPointer(self.buf, self.dtype, self.size, self.offset + n if type(self.offset) is BlockIndex
+                         else self.offset + int(n))
 
     __radd__ = __add__
 

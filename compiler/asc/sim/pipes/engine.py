@@ -112,6 +112,7 @@ class BlockEngine(MemoryViews):
         self.timing = PipeSchedule(hw, launch.record)
         self.recorded = [] if launch.recording else None   # the data ops run, for a replay
         self.trace = [] if launch.uniform else None        # every op issued (blocks run as block 0)
+        self.deferred = None              # set: the data ops run, in order, for the caller to run their data
 
     @staticmethod
     def capacities(hw):
@@ -196,7 +197,11 @@ class BlockEngine(MemoryViews):
                 t, ev = self._order(op, r, pipe, n, write)
                 if t > after:
                     after, after_event = t, ev
-        result = IMPLS[op.name](self, op) if not past else self._past_the_end(op, past)
+        if self.deferred is not None:      # the data runs later, across the blocks (``tracer.py``)
+            self.deferred.append(op)
+            result = None
+        else:
+            result = IMPLS[op.name](self, op) if not past else self._past_the_end(op, past)
         if self.recorded is not None:
             if replayable(op):
                 self.recorded.append(op if self.trace is not None else freeze(op))

@@ -63,6 +63,7 @@ class GmRaces:
         self.sites = {}       # GM argument -> [(lo, hi, block, segment, write, line)] of the launch's accesses
         self.clocks = BlockClocks()
         self.read_before = set()  # arguments read before a barrier (sync_all)
+        self.apart = False        # set when no two blocks can touch the same GM bytes: log for coverage only
 
     def _buffer(self, name):
         b = self.buffers.get(name)
@@ -102,6 +103,10 @@ class GmRaces:
     def read(self, region, block, what, line=None):
         """Block ``block`` reads ``region``: a race if another block wrote any of it in this launch."""
         buf = self._buffer(region.buf)
+        if self.apart:
+            if not buf.log.read_marks:
+                buf.log.read_marks.append((0, _no_mark))     # read: coverage leaves it alone
+            return
         el = self.elements(region, buf.data.itemsize)
         blocks = np.array([block])
         if buf.has_writes():
@@ -121,6 +126,10 @@ class GmRaces:
         block wrote, the values must agree (checked after the write, ``check_values``) unless atomic. ``who``:
         the instruction, handed back with the verdict."""
         buf = self._buffer(region.buf)
+        if self.apart:
+            self.cover_blocks(region, 0, 0, 1)
+            buf.written = True
+            return
         el = self.elements(region, buf.data.itemsize)
         blocks = np.array([block])
         if buf.has_reads():
@@ -147,6 +156,19 @@ class GmRaces:
             self.pending.append((buf, idx, buf.data[idx].copy(), int(window[other][0]), what, who))
         tags[el] = block
 
+    def cover_blocks(self, region, stride, first, nblk):
+        """Blocks ``first``.. wrote ``region`` moved by ``stride`` bytes a block (blocks run as lanes, no two
+        touching the same bytes): what the coverage warnings count of them."""
+        buf = self._buffer(region.buf)
+        el = self.elements(region, buf.data.itemsize)
+        step = stride // buf.data.itemsize
+        cover = buf.log.cover
+        for b in range(first, nblk):
+            if isinstance(el, slice):
+                cover.append((el.start + b * step, min(el.stop + b * step, buf.n)))
+            else:
+                cover.append((0, el + b * step, 1, 1, 1, None))
+
     def check_values(self, block):
         """[(who, message, hint)] for pending writes whose values differ from the other block's."""
         out = []
@@ -172,3 +194,7 @@ class GmRaces:
         """The tile engine's coverage warnings: arguments the kernel writes (and never reads) with elements no
         block wrote."""
         return coverage_warnings([b for b in self.buffers.values() if b.name not in self.read_before])
+
+
+def _no_mark(lo, hi):
+    """The reader marks of a launch whose blocks stay apart: nothing (no write ever asks who read)."""

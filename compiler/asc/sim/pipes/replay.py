@@ -15,6 +15,7 @@ block in turn. Otherwise the blocks replay one after another, as they ran.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from types import SimpleNamespace
 
 import numpy as np
@@ -63,8 +64,8 @@ def freeze(op):
     attrs = {}
     for k, v in op.attrs.items():
         if type(v) is list:
-            v = [_snapshot(t) if hasattr(t, "np_dtype") else t for t in v]
-        elif hasattr(v, "np_dtype"):
+            v = [_snapshot(t) if hasattr(type(t), "np_dtype") else t for t in v]
+        elif hasattr(type(v), "np_dtype"):     # a tensor (its class's property; not computed here)
             v = _snapshot(v)
         attrs[k] = v
     return type(op)(op.name, op.pipe, op.reads, op.writes, attrs, op.loc)
@@ -84,8 +85,12 @@ class _BlockMemory(MemoryViews):
 class Tape:
     def __init__(self, steps, scratch, init, report):
         self.steps, self.scratch, self.init, self.report = steps, scratch, init, report
-        self.nbytes = array_bytes(scratch) + array_bytes(steps)   # what runtime.caches.REPLAY charges for it
         self.batched = any(kind == "lanes" for kind, _ in steps)
+
+    @cached_property
+    def nbytes(self):
+        """What runtime.caches.REPLAY charges for the tape (counted when it is kept, not per launch)."""
+        return array_bytes(self.scratch) + array_bytes(self.steps)
 
     def replay(self, gm, first=0):
         """Run the recorded data ops on the GM buffers ``gm`` (name -> host view), of blocks ``first`` on."""

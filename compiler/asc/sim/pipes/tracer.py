@@ -1,0 +1,269 @@
+"""A v1 kernel traced once for every block, then run with the blocks as lanes.
+
+The kernel's Python body runs once with a symbolic block index (``ir/block_index.py``): the instructions it
+issues (``SymbolicTrace``) have GM addresses that are affine functions of the block, and every block issues
+that stream at its own addresses. The body stops the trace (``Untraced``) where the stream could depend on
+the block or on data: Python asking for a concrete block index, an instruction that hands a value back or
+keeps state (``replay.replayable`` is false), or any error; the launch then runs block by block as before.
+
+Block 0 runs the stream in full (every check, its numerics, its schedule). When it neither warned nor held a
+pipe, each GM access of the stream stays inside its argument in the last block too, and no block's window of
+an argument written meets another block's, blocks 1.. need nothing of the engine: their on-chip checks,
+warnings and schedule are block 0's, their GM checks pass (bounds, cross-block races: checked over every
+block with the affine ranges), and their data runs as lanes (``lane_steps``: one numpy call per instruction
+over a ``(blocks, bytes)`` view; instructions of other families block by block). Otherwise blocks 1.. run
+the stream in full one after another (``concrete``): the same checks, in the same order, as running the
+body per block.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...ir.block_index import BlockDependent, BlockIndex, at, stride
+from ...ir.pipe_ops import Region
+from .engine import _SYNC, BlockEngine
+from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, forward_copies, sink_copies
+from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
+from .uniform import _run_each
+
+STATS = Counter()     # how launches went: "lanes", "per block: <why>", "untraced: <why>"
+
+
+class Untraced(Exception):
+    """The stream cannot be traced once for every block (the reason in the message)."""
+
+
+class SymbolicTrace(BlockEngine):
+    """The body of every block at once: allocations and queues as block 0's, instructions collected."""
+
+    def __init__(self, launch):
+        super().__init__(launch, 0)
+        self.block_idx = BlockIndex()      # what the kernel's get_block_idx() returns
+        self.trace = self.recorded = None
+        self.stream = []
+
+    def issue(self, op):
+        if op.name not in _SYNC:
+            if not replayable(op):
+                raise Untraced(f"instruction {op.name}")
+            op = freeze(op)
+            _check_attrs(op)
+        self.n += 1
+        self.ops.append(None)
+        self.ends.append(0.0)
+        self.stream.append(op)
+        return None
+
+    def finish(self):
+        pass
+
+
+def _tensor(x):
+    return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
+
+
+_PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray))
+
+
+def _check_attrs(op):
+    """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, an attribute
+    itself or an item of a list attribute, a tensor's own field. Anywhere else (a parameter object, a
+    nested container) the op is not traced."""
+    for r in op.reads + op.writes:
+        if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
+            raise Untraced(f"{op.name}: an on-chip address depends on the block")
+    for v in op.attrs.values():
+        for x in (v if type(v) is list else (v,)):
+            t = type(x)
+            if t in _PLAIN or t is BlockIndex:
+                continue
+            inner = [y for y in x.__dict__.values() if type(y) is not BlockIndex] if _tensor(x) else [x]
+            if any(_holds_index(y, 3) for y in inner):
+                raise Untraced(f"{op.name}: a parameter depends on the block")
+
+
+def _holds_index(x, depth):
+    t = type(x)
+    if t is BlockIndex:
+        return True
+    if t in _PLAIN or not depth:
+        return False
+    if t in (list, tuple, set, frozenset):
+        return any(_holds_index(y, depth - 1) for y in x)
+    if t is dict:
+        return any(_holds_index(y, depth - 1) for y in x.values())
+    d = getattr(x, "__dict__", None)
+    return bool(d) and any(_holds_index(y, depth - 1) for y in d.values())
+
+
+def _variant(op):
+    for r in op.reads + op.writes:
+        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
+            return True
+    for v in op.attrs.values():
+        for x in (v if type(v) is list else (v,)):
+            if type(x) is BlockIndex:
+                return True
+            if _tensor(x):
+                for y in x.__dict__.values():
+                    if type(y) is BlockIndex:
+                        return True
+    return False
+
+
+def _tensor_at(t, b):
+    if not _tensor(t):
+        return at(t, b)
+    d = t.__dict__
+    if not any(type(v) is BlockIndex for v in d.values()):
+        return t
+    c = object.__new__(type(t))
+    c.__dict__.update({k: at(v, b) for k, v in d.items()})
+    return c
+
+
+def _region_at(r, b):
+    if type(r.lo) is not BlockIndex and type(r.hi) is not BlockIndex:
+        return r
+    return Region(r.space, r.buf, at(r.lo, b), at(r.hi, b), r.granules, r.position, r.owner, r.exact)
+
+
+def concrete(op, b, variant=True):
+    """The op block ``b`` issues."""
+    if not variant:
+        return op
+    attrs = {k: [_tensor_at(x, b) for x in v] if type(v) is list else _tensor_at(v, b) for k, v in op.attrs.items()}
+    return type(op)(op.name, op.pipe, tuple(_region_at(r, b) for r in op.reads),
+                    tuple(_region_at(r, b) for r in op.writes), attrs, op.loc)
+
+
+class Stream:
+    """A traced stream: per op, whether it differs per block; ``of(b)``: block ``b``'s ops."""
+
+    def __init__(self, ops):
+        self.ops = ops
+        self.variant = [op.name not in _SYNC and _variant(op) for op in ops]
+
+    def of(self, b):
+        return [concrete(op, b, v) for op, v in zip(self.ops, self.variant)]
+
+
+# -- blocks 1.. as lanes ------------------------------------------------------------------------------
+def _gm_spans(stream, gm, nblk):
+    """Per GM argument, [(lo, hi, stride, write)] of block 0's accesses, or the reason the blocks cannot
+    run as lanes (an access outside its argument in some block, one moving backwards)."""
+    spans = {}
+    for op, v in zip(stream.ops, stream.variant):
+        if op.name in _SYNC:
+            continue
+        for regions, write in ((op.reads, False), (op.writes, True)):
+            for r in regions:
+                if r.space != "GM":
+                    continue
+                s = stride(r.lo)
+                if stride(r.hi) != s:
+                    return "an access whose size depends on the block"
+                if s < 0:
+                    return "an access moving backwards with the block"
+                lo, hi = at(r.lo, 0), at(r.hi, 0)
+                if hi + s * (nblk - 1) > gm[r.buf].nbytes:
+                    return "an access past its argument's end in a later block"
+                if r.granules is not None or r.exact is not None:
+                    if s:
+                        return "a strided GM access that moves with the block"
+                spans.setdefault(r.buf, []).append((lo, hi, s, write))
+    return spans
+
+
+def _disjoint(spans, gm):
+    """Whether no block's accesses of an argument some block writes meet another block's (each argument's
+    accesses move by one stride, and one block's span of it fits in that stride)."""
+    for buf, acc in spans.items():
+        if not any(w for *_, w in acc):
+            continue
+        isz = gm[buf].itemsize
+        strides = {s for _, _, s, _ in acc}
+        if len(strides) != 1:
+            return False
+        s = strides.pop()
+        lo = min(a for a, _, _, _ in acc) // isz
+        hi = max(-(-h // isz) for _, h, _, _ in acc)
+        if s % isz or (hi - lo) * isz > s:
+            return False
+    return True
+
+
+def _operand(t, v):
+    a = t.addr
+    if t.space == "GM":
+        return ("GM", t.buf, at(a, 0), stride(a) if v else 0)
+    return (t.space, None, a, 0)
+
+
+def _lane_step(op, variant, nblk):
+    a = op.attrs
+    if op.name == "data_copy":
+        return LaneCopy(_operand(a["dst"], variant), _operand(a["src"], variant), a["segments"], nblk)
+    if op.name in ELEMENTWISE:
+        ts = [a["dst"]] + list(a["srcs"])
+        if any(t.space == "GM" for t in ts):
+            return None
+        return LaneVector(op.name, [_operand(t, False) for t in ts], [t.np_dtype for t in ts], a["idx"],
+                          a["count"], a["scalar"], nblk)
+    return None
+
+
+def apart(launch, stream, nblk):
+    """Why blocks 1.. of ``stream`` cannot run as lanes whatever block 0 does (an access outside its argument
+    in some block, blocks meeting in GM, too much on-chip memory to stack), or None: then no two blocks
+    touch the same GM bytes, and the launch's GM log keeps only what the coverage warning needs."""
+    spans = _gm_spans(stream, launch.gm, nblk)
+    if isinstance(spans, str):
+        return spans
+    if not _disjoint(spans, launch.gm):
+        return "blocks whose GM windows overlap"
+    cap = BlockEngine.capacities(launch.hw)
+    spaces = {r.space for op in stream.ops for r in op.reads + op.writes if r.space != "GM"}
+    if nblk * sum(cap[s] for s in spaces) > _SCRATCH_BUDGET:
+        return "on-chip memory of every block past the scratch budget"
+    launch.gm_races.apart = True
+    return None
+
+
+def run_data(launch, ops):
+    """The data of one block's ops, in the order its engine ran them (on fresh on-chip memory, as its
+    engine's)."""
+    _run_each(launch, [ops])
+
+
+def run_as_lanes(launch, stream, ops0, nblk, bytes0):
+    """Every block's data of ``stream`` as lanes (``apart``; block 0's checks ran ``ops0`` in full, from
+    ``bytes0`` GM bytes moved); ``launch.tape``: the tape of every block, for a later launch."""
+    gm = launch.gm
+    cap = BlockEngine.capacities(launch.hw)
+    data = [(op, v) for op, v in zip(stream.ops, stream.variant) if op.name not in _SYNC]
+    data0 = [op for op in ops0 if op.name not in _SYNC]
+    spaces = {r.space for op in data0 for r in op.reads + op.writes if r.space != "GM"}
+    steps = []
+    for op, v in data:
+        st = _lane_step(op, v, nblk)
+        if st is not None:
+            steps.append(("lanes", st))
+        else:
+            steps.extend(("block", (b, concrete(op, b, v))) for b in range(nblk))
+    if all(kind == "lanes" for kind, _ in steps):
+        steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
+    scratch = {s: np.empty((nblk, cap[s]), np.uint8) for s in sorted(spaces)}
+    init = _reads_unwritten([data0], cap)
+    launch.tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
+    # their GM checks hold (``apart``); what they moved, and wrote for the coverage warning
+    for key in ("in", "out"):
+        launch.bytes[key] += (launch.bytes[key] - bytes0[key]) * (nblk - 1)
+    if launch.checks:
+        for op, v in data:
+            for r in op.writes:
+                if r.space == "GM":
+                    launch.gm_races.cover_blocks(_region_at(r, 0), stride(r.lo), 1, nblk)
+    launch.tape.replay(gm)
