@@ -25,6 +25,15 @@ EDGES = {
         {"id": "last_tile_one_row", "shape": [33, 48], "sections": [16, 24, 8]},
         {"id": "leading_dims", "shape": [3, 5, 7], "sections": [1, 5, 1]},
     ],
+    "broadcast_f16": [
+        {"id": "row_one_row", "shape": [1, 24], "kind": "row"},
+        {"id": "column_one_row", "shape": [1, 24], "kind": "column"},
+        # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row (x's tile reads past its end).
+        {"id": "row_last_tile_one_row", "shape": [33, 40], "kind": "row"},
+        {"id": "column_last_tile_one_row", "shape": [33, 40], "kind": "column"},
+        # the widest rows: two rows of 8192 columns a tile (TILE_ELEMENTS), 33 tiles over 32 blocks.
+        {"id": "column_widest", "shape": [65, 8192], "kind": "column"},
+    ],
 }
 
 
