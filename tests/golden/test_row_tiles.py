@@ -34,6 +34,14 @@ EDGES = {
         # the widest rows: two rows of 8192 columns a tile (TILE_ELEMENTS), 33 tiles over 32 blocks.
         {"id": "column_widest", "shape": [65, 8192], "kind": "column"},
     ],
+    "reduce_sum_bf16": [
+        {"id": "one_row", "shape": [1, 24]},
+        {"id": "two_rows", "shape": [2, 8192]},
+        # tiles of 2 rows (never one: a one-element store writes a whole 32-byte block); the 17th holds
+        # the last row alone, its store clipped to one element.
+        {"id": "last_tile_one_row", "shape": [33, 1000]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
 }
 
 
