@@ -9,9 +9,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, dropout/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 1e-3, rtol 1e-3.
-    regime      1-D tiling, TILE_SIZE = 2048 float16 elements: two copy_in (x, mask), two
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): two copy_in (x, mask), two
                 multiplies, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: the last tile is partial
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: the last tile is partial
                 (copy_in reads and copy_out writes only elements inside the tensors).
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
@@ -55,7 +56,9 @@ CASES = [
 
 SEED = 2026
 KEEP_PROB = 0.8
-TILE_SIZE = 2048
+MAX_TILE = 2816         # elements a tile (UB: the float32 temporaries of the compute)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -72,6 +75,15 @@ def dropout_kernel(x_ptr: asc2.GlobalAddress, mask_ptr: asc2.GlobalAddress, out_
         asc2.copy_out((x * mask * scale).to(asc2.float16), out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     x = (torch.randn(case["shape"], generator=gen, dtype=torch.float32) * 2).to(torch.float16)
@@ -86,8 +98,9 @@ def launch(x, mask, keep_prob):
         raise ValueError(f"keep_prob must be in (0, 1], got {keep_prob}")
     x, mask = x.contiguous(), mask.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), tile)
     return out
 
 

@@ -9,9 +9,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, select/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 0, rtol 0 (a select copies elements exactly).
-    regime      1-D tiling, TILE_SIZE = 2048 elements: three copy_in, two casts, a compare, a
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): three copy_in, two casts, a compare, a
                 select, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
 
@@ -50,7 +51,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 4096         # elements a tile (UB: the float32 temporaries of the compute)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -69,6 +72,15 @@ def select_kernel(mask_ptr: asc2.GlobalAddress, x_ptr: asc2.GlobalAddress, y_ptr
         asc2.copy_out(asc2.where(keep, x, y), out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     shape = case["shape"]
@@ -83,8 +95,9 @@ def launch(mask, x, y):
         raise ValueError(f"shapes differ: {tuple(mask.shape)}, {tuple(x.shape)}, {tuple(y.shape)}")
     mask, x, y = mask.contiguous(), x.contiguous(), y.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.numel(), num_tiles, TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.numel(), num_tiles, tile)
     return out
 
 
