@@ -42,6 +42,13 @@ EDGES = {
         {"id": "last_tile_one_row", "shape": [33, 1000]},
         {"id": "widest", "shape": [40, 8192]},
     ],
+    "layer_norm_f16": [
+        {"id": "one_row", "shape": [1, 24]},
+        # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row.
+        {"id": "last_tile_one_row", "shape": [33, 24]},
+        # the widest rows (MAX_COLS): two a tile, within UB only through reuse_alloc=2.
+        {"id": "widest", "shape": [64, 4096]},
+    ],
 }
 
 
