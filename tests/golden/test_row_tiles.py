@@ -1,4 +1,4 @@
-"""Goldens that move tiles of whole rows, at the row counts where such a tiling breaks.
+"""Goldens that move tiles of whole rows (or stream rows in column tiles), at the counts where a tiling breaks.
 
 A kernel that loads and stores [tile_rows, cols] windows (instead of one row at a time) must still be
 right for one row, for a row count whose last tile holds a single row (the rows past the end are
@@ -48,6 +48,11 @@ EDGES = {
         {"id": "last_tile_one_row", "shape": [33, 24]},
         # the widest rows (MAX_COLS): two a tile, within UB only through reuse_alloc=2.
         {"id": "widest", "shape": [64, 4096]},
+    ],
+    # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
+    "rms_norm_bf16": [
+        {"id": "tail_tile_one_column", "shape": [3, 4097]},
+        {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},
     ],
 }
 
