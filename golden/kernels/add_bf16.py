@@ -7,8 +7,9 @@ Operation
 Cell metadata (mirrors capabilities.yaml, add/bfloat16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 1e-2, rtol 7.8125e-3.
-    regime      1-D tiling, TILE_SIZE = 2048 bfloat16 elements (4 KiB): two copy_in, add, copy_out.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): two copy_in, add, copy_out.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
     reference   aclnnAdd (ops-math) float16 at [32, 4096]: 4398 camodel ticks; it is a float16
@@ -49,7 +50,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 8192         # elements a tile: 16 KiB of the widest dtype
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -66,6 +69,15 @@ def add_kernel(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, out_ptr: as
         asc2.copy_out(x + y, out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     x = (torch.rand(case["shape"], generator=gen, dtype=torch.float32) * 10 - 5).to(torch.bfloat16)
@@ -78,8 +90,9 @@ def launch(x, y):
         raise ValueError(f"x {tuple(x.shape)} and y {tuple(y.shape)} differ in shape")
     x, y = x.contiguous(), y.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    add_kernel[min(CORE_NUM, num_tiles)](x, y, out, x.numel(), num_tiles, TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    add_kernel[min(CORE_NUM, num_tiles)](x, y, out, x.numel(), num_tiles, tile)
     return out
 
 

@@ -8,7 +8,8 @@ Cell metadata (mirrors capabilities.yaml, add/float16/Ascend950PR_9599; do not d
     shapes      [1, 128], [4, 2048], [32, 4096], [100003] -- each treated as a flat vector of
                 128, 8192, 131072 and 100003 elements.
     tolerance   atol 1e-3, rtol 1e-3.
-    regime      1-D tiling: TILE_SIZE = 2048 float16 elements (4 KiB) per load / store; one tile of
+    regime      1-D tiling: tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE) per load / store; one tile of
                 x and one of y are loaded per step.
     tail        100003 is prime, so the last tile is partial: the 1-D loads read only the elements
                 inside the tensors (padding the rest of the tile) and the 1-D store writes only those.
@@ -26,7 +27,7 @@ Non-obvious constraints
     * Empty tiles: the seed's "tile_per_block" layout gives trailing blocks tiles that start past
       the end of small inputs; on the C310 CANN simulator such empty DMAs were reported to fail the
       MTE burst alignment check. The block-strided loop and the clamped core count avoid them.
-    * TILE_SIZE is a compile-time constant (``asc2.ConstExpr[int]``): it is a load shape.
+    * The tile size is a compile-time constant (``asc2.ConstExpr[int]``): it is a load shape.
     * UB budget (static allocation on C310, 248 KiB): two input tiles and one output tile, each
       cloned once by ``unroll_factor=2`` -> 6 x 4 KiB = 24 KiB.
     * The tile loop has no carried dependency (disjoint tiles): ``unroll_factor=2`` and the default ``gm_barrier=False``.
@@ -61,7 +62,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 8192         # elements a tile: 16 KiB of the widest dtype
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -78,6 +81,15 @@ def add_kernel(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, out_ptr: as
         asc2.copy_out(x + y, out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     rng = np.random.default_rng(SEED)
     x = (rng.random(case["shape"], dtype=np.float32) * 10 - 5).astype(np.float16)
@@ -89,8 +101,9 @@ def launch(x, y):
     if x.shape != y.shape:
         raise ValueError(f"add needs inputs of the same shape, got {x.shape} and {y.shape}")
     out = np.zeros_like(x)
-    num_tiles = asc.ceildiv(x.size, TILE_SIZE)
-    add_kernel[min(CORE_NUM, num_tiles)](x, y, out, x.size, num_tiles, TILE_SIZE)
+    tile = tile_size(x.size)
+    num_tiles = -(-x.size // tile)
+    add_kernel[min(CORE_NUM, num_tiles)](x, y, out, x.size, num_tiles, tile)
     return out
 
 

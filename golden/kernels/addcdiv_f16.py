@@ -8,9 +8,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, addcdiv/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 2e-3, rtol 2e-3.
-    regime      1-D tiling, TILE_SIZE = 2048 float16 elements: three copy_in, three casts, a
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): three copy_in, three casts, a
                 division, a scalar multiply, an add, a cast and one copy_out per tile.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
 
@@ -19,6 +20,8 @@ Non-obvious constraints
     * tensor2 is kept away from zero (|tensor2| >= 0.5) so the quotient stays finite and moderate.
     * UB: 3 float16 inputs and about 5 float32 temporaries of 2048 elements, doubled by the unroll:
       under 100 KiB, inside C220's 192 KiB as well as C310's 248 KiB.
+    * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
+      ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -51,11 +54,13 @@ CASES = [
 
 SEED = 2026
 VALUE = 0.5
-TILE_SIZE = 2048
+MAX_TILE = 6144         # elements a tile (UB: 28 bytes an element with reuse_alloc=2, C220 has 192 KiB)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def addcdiv_kernel(in_ptr: asc2.GlobalAddress, t1_ptr: asc2.GlobalAddress, t2_ptr: asc2.GlobalAddress,
                    out_ptr: asc2.GlobalAddress, size: int, num_tiles: int, value: float,
                    tile_size: asc2.ConstExpr[int]):
@@ -69,6 +74,15 @@ def addcdiv_kernel(in_ptr: asc2.GlobalAddress, t1_ptr: asc2.GlobalAddress, t2_pt
         t1 = asc2.copy_in(t1_gm, [offset], [tile_size]).to(asc2.float32)
         t2 = asc2.copy_in(t2_gm, [offset], [tile_size]).to(asc2.float32)
         asc2.copy_out((x + t1 / t2 * value).to(asc2.float16), out_gm, [offset])
+
+
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
 
 
 def make_inputs(case):
@@ -86,8 +100,9 @@ def launch(x, t1, t2, value):
         raise ValueError(f"shapes differ: {tuple(x.shape)}, {tuple(t1.shape)}, {tuple(t2.shape)}")
     x, t1, t2 = x.contiguous(), t1.contiguous(), t2.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    addcdiv_kernel[min(CORE_NUM, num_tiles)](x, t1, t2, out, x.numel(), num_tiles, float(value), TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    addcdiv_kernel[min(CORE_NUM, num_tiles)](x, t1, t2, out, x.numel(), num_tiles, float(value), tile)
     return out
 
 

@@ -13,9 +13,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, apply_adam/float32/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 1e-6, rtol 1e-5.
-    regime      1-D tiling, TILE_SIZE = 1024 float32 elements (4 KiB): four copy_in, about twelve
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): four copy_in, about twelve
                 vector ops (including sqrt and a division), three copy_out into the source windows.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
     reference   aclnnApplyAdam (ops-nn, SIMT micro-API) at [32, 4096] on Ascend950PR_9599: 8170
@@ -29,6 +30,8 @@ Non-obvious constraints
     * UB: 4 input tiles and ~8 float32 temporaries of 4 KiB, doubled by the unroll (~96 KiB), fits
       C220's 192 KiB; 2048-element tiles would not leave C220 enough room once temporaries are
       counted.
+    * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
+      ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -62,11 +65,13 @@ CASES = [
 
 SEED = 2026
 LR, BETA1, BETA2, EPS, STEP = 1e-3, 0.9, 0.999, 1e-8, 10
-TILE_SIZE = 1024
+MAX_TILE = 2048         # elements a tile: 8 KiB of float32 (seven tiles in flight)
+TILE_ALIGN = 128        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def apply_adam_kernel(param_ptr: asc2.GlobalAddress, m_ptr: asc2.GlobalAddress, v_ptr: asc2.GlobalAddress,
                       grad_ptr: asc2.GlobalAddress, size: int, num_tiles: int, lr_t: float,
                       one_minus_beta1: float, one_minus_beta2: float, eps: float, tile_size: asc2.ConstExpr[int]):
@@ -86,6 +91,15 @@ def apply_adam_kernel(param_ptr: asc2.GlobalAddress, m_ptr: asc2.GlobalAddress, 
         asc2.copy_out(m, m_gm, [offset])
         asc2.copy_out(v, v_gm, [offset])
         asc2.copy_out(param, param_gm, [offset])
+
+
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
 
 
 def make_inputs(case):
@@ -110,10 +124,11 @@ def apply_adam_(param, m, v, grad, lr, beta1, beta2, eps, step):
         raise ValueError(f"step counts from 1, got {step}")
     if not (param.is_contiguous() and m.is_contiguous() and v.is_contiguous()):
         raise ValueError("param, m and v must be contiguous: the kernel writes into their buffers")
-    num_tiles = -(-param.numel() // TILE_SIZE)
+    tile = tile_size(param.numel())
+    num_tiles = -(-param.numel() // tile)
     apply_adam_kernel[min(CORE_NUM, num_tiles)](param, m, v, grad.contiguous(), param.numel(), num_tiles,
                                                  _lr_t(lr, beta1, beta2, step), 1.0 - beta1, 1.0 - beta2, eps,
-                                                 TILE_SIZE)
+                                                 tile)
     return param, m, v
 
 

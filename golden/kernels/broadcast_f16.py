@@ -10,20 +10,24 @@ Cell metadata (mirrors capabilities.yaml, broadcast/float16/<platform>; do not d
     shapes      [1, 128] row, [2500, 24] row, [32, 4096] row, [100, 1623] column,
                 [7000, 128] column (``full_only``).
     tolerance   atol 0, rtol 0 (a copy).
-    regime      one output row per step: the row kernel loads x once per block into a tile of
-                tile_cols = cols rounded up to 16 and stores it into every row it owns; the column
-                kernel reads x[r] as a scalar (``copy_in`` without a shape) and stores
-                ``asc2.full([tile_cols], x[r])``.
-    tail        each output row is its own 1-D global tensor (``y_ptr + r * cols``), so the store of
-                a padded tile writes only the row's cols elements (24 and 1623 are not multiples of
-                16, and 2500 / 7000 rows are not multiples of 32 blocks).
+    regime      tiles of tile_rows whole rows (tile_cols = cols rounded up to 16; at most
+                TILE_ELEMENTS a tile, the row tiles spread evenly over the blocks), one copy_out each:
+                the row kernel loads x once per block and broadcasts it to a [tile_rows, tile_cols]
+                tile (``broadcast_to``; a tile of one row is stored as loaded), stored into every row
+                tile the block owns; the column kernel loads the tile's tile_rows values of x (1-D) and
+                broadcasts them along the columns (``reshape(tile_rows, 1).broadcast_to(...)``).
+    tail        y is a [rows, cols] global tensor; real_shape [tile_rows, cols] writes only the
+                row's cols elements (24 and 1623 are not multiples of 16), and the rows of the last
+                row tile past `rows` are clipped (2500 / 7000 rows are not multiples of tile_rows).
     partitioning
-                row r goes to block r % block_num, launched on min(CORE_NUM, rows) blocks.
+                row tile i goes to block i % block_num, launched on min(CORE_NUM, row tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``
-      (rows are independent and nothing read is written by this launch).
-    * cols and rows are runtime ints; only tile_cols is a ConstExpr (at most MAX_COLS = 8192).
+    * August 2026 dialect; builtin ``range`` with the default ``gm_barrier=False`` (rows are
+      independent and nothing read is written by this launch). The column kernel's loop is
+      unrolled twice (a row tile's load overlaps the previous store); the row kernel's only stores.
+    * cols and rows are runtime ints; tile_rows and tile_cols are ConstExprs (tile_cols at most
+      MAX_COLS = 8192).
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -54,25 +58,31 @@ CASES = [
 SEED = 2026
 ALIGN = 16
 MAX_COLS = 8192
+TILE_ELEMENTS = 16384  # 32 KiB of float16 a tile of rows
 CORE_NUM = 32
 
 
 @asc2.jit(always_compile=True)
 def broadcast_row_kernel(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int,
-                         tile_cols: asc2.ConstExpr[int]):
-    row = asc2.copy_in(asc2.global_tensor(x_ptr, [num_cols]), [0], [tile_cols])
-    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        asc2.copy_out(row, asc2.global_tensor(y_ptr + r * num_cols, [num_cols]), [0])
+                         row_tiles: int, tile_rows: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int]):
+    block = asc2.copy_in(asc2.global_tensor(x_ptr, [1, num_cols]), [0, 0], [1, tile_cols])
+    if tile_rows > 1:   # a compile-time choice: a tile of one row is stored as loaded
+        block = block.broadcast_to(tile_rows, tile_cols)   # built once per block, stored into every row tile
+    y_gm = asc2.global_tensor(y_ptr, [num_rows, num_cols])
+    for i in range(asc2.block_idx(), row_tiles, asc2.block_num()):
+        asc2.copy_out(block, y_gm, [i * tile_rows, 0], real_shape=[tile_rows, num_cols])
 
 
 @asc2.jit(always_compile=True)
 def broadcast_column_kernel(x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int,
-                            tile_cols: asc2.ConstExpr[int]):
+                            row_tiles: int, tile_rows: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows])
-    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        value = asc2.copy_in(x_gm, [r])
-        asc2.copy_out(asc2.full([tile_cols], value, dtype=asc2.float16),
-                      asc2.global_tensor(y_ptr + r * num_cols, [num_cols]), [0])
+    y_gm = asc2.global_tensor(y_ptr, [num_rows, num_cols])
+    for i in range(asc2.block_idx(), row_tiles, asc2.block_num(), unroll_factor=2):
+        r = i * tile_rows
+        values = asc2.copy_in(x_gm, [r], [tile_rows])
+        block = values.reshape(tile_rows, 1).broadcast_to(tile_rows, tile_cols)
+        asc2.copy_out(block, y_gm, [r, 0], real_shape=[tile_rows, num_cols])
 
 
 def make_inputs(case):
@@ -90,10 +100,19 @@ def launch(x, rows, cols, is_row):
     if cols > MAX_COLS:
         raise ValueError(f"rows of {cols} columns exceed one UB tile (max {MAX_COLS})")
     tile_cols = -(-cols // ALIGN) * ALIGN
+    tile_rows, row_tiles = row_tiling(rows, tile_cols)
     y = torch.zeros((rows, cols), dtype=x.dtype)
     kernel = broadcast_row_kernel if is_row else broadcast_column_kernel
-    kernel[min(CORE_NUM, rows)](x.contiguous(), y, rows, cols, tile_cols)
+    kernel[min(CORE_NUM, row_tiles)](x.contiguous(), y, rows, cols, row_tiles, tile_rows, tile_cols)
     return y
+
+
+def row_tiling(rows, tile_cols):
+    """(tile_rows, row_tiles): at most TILE_ELEMENTS a tile, the row tiles spread evenly over CORE_NUM."""
+    per_core = -(-rows // CORE_NUM)
+    tiles_per_core = -(-per_core // max(1, TILE_ELEMENTS // tile_cols))
+    tile_rows = -(-per_core // tiles_per_core)
+    return tile_rows, -(-rows // tile_rows)
 
 
 def reference(x, rows, cols, is_row):

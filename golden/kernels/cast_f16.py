@@ -10,8 +10,9 @@ Cell metadata (mirrors capabilities.yaml, cast/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``); the
                 case ids name the direction.
     tolerance   atol 0, rtol 0.
-    regime      1-D tiling, TILE_SIZE = 2048 elements: copy_in, one cast, copy_out.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): copy_in, one cast, copy_out.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
 
@@ -50,7 +51,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 4096         # elements a tile: 16 KiB of the widest dtype
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 
@@ -88,6 +91,15 @@ def cast_to_float32_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddres
 KERNELS = {"float16": cast_to_float16_kernel, "bfloat16": cast_to_bfloat16_kernel, "float32": cast_to_float32_kernel}
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     x = torch.randn(case["shape"], generator=gen, dtype=torch.float32) * 2
@@ -98,9 +110,10 @@ def make_inputs(case):
 def launch(x, like):
     x = x.contiguous()
     out = torch.zeros(x.shape, dtype=like.dtype)
-    num_tiles = -(-x.numel() // TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
     KERNELS[str(like.dtype).removeprefix("torch.")][min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles,
-                                                                               TILE_SIZE)
+                                                                               tile)
     return out
 
 

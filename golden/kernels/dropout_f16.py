@@ -9,9 +9,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, dropout/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 1e-3, rtol 1e-3.
-    regime      1-D tiling, TILE_SIZE = 2048 float16 elements: two copy_in (x, mask), two
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): two copy_in (x, mask), two
                 multiplies, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: the last tile is partial
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: the last tile is partial
                 (copy_in reads and copy_out writes only elements inside the tensors).
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
@@ -24,6 +25,8 @@ Non-obvious constraints
     * 1 / keep_prob is computed on the host and passed as a runtime float32 scalar (the kernel
       multiplies; the reference divides, which is the same value for keep_prob = 0.8 up to float32
       rounding of 1.25, which is exact).
+    * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
+      ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1's 48 AIV cores too.
 
 Tolerance
@@ -55,11 +58,13 @@ CASES = [
 
 SEED = 2026
 KEEP_PROB = 0.8
-TILE_SIZE = 2048
+MAX_TILE = 8192         # elements a tile (UB: reuse_alloc=2 shares the float32 temporaries)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def dropout_kernel(x_ptr: asc2.GlobalAddress, mask_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
                    size: int, num_tiles: int, scale: float, tile_size: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
@@ -70,6 +75,15 @@ def dropout_kernel(x_ptr: asc2.GlobalAddress, mask_ptr: asc2.GlobalAddress, out_
         x = asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32)
         mask = asc2.copy_in(mask_gm, [offset], [tile_size]).to(asc2.float32)
         asc2.copy_out((x * mask * scale).to(asc2.float16), out_gm, [offset])
+
+
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
 
 
 def make_inputs(case):
@@ -86,8 +100,9 @@ def launch(x, mask, keep_prob):
         raise ValueError(f"keep_prob must be in (0, 1], got {keep_prob}")
     x, mask = x.contiguous(), mask.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), tile)
     return out
 
 

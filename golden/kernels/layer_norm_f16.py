@@ -9,25 +9,30 @@ Operation
 Cell metadata (mirrors capabilities.yaml, layer_norm/float16/<platform>; do not drift)
     shapes      [8, 256], [2500, 24], [100, 1623], [7000, 1, 128] (``full_only``).
     tolerance   atol 1e-2, rtol 1e-2.
-    regime      full row in UB: each row is one 1-D tile of tile_cols = cols rounded up to 16
-                elements (32 bytes); two reductions (sum, then sum of squared deviations) in float32.
-    tail        rows of 24 and 1623 columns are not a multiple of 16: each row is addressed as its
-                own 1-D global tensor (``x_ptr + row * cols``), so copy_in reads only that row's
-                columns (padding the tile with zeros) and copy_out writes only them. The padded lanes
-                hold x = 0, i.e. a deviation of -mean each, which the variance subtracts exactly:
-                var = (sum((x - mean)^2) - (tile_cols - cols) * mean^2) / cols.
+    regime      tiles of tile_rows whole rows in UB (tile_cols = cols rounded up to 16 elements; at
+                most TILE_ELEMENTS a tile, the row tiles spread evenly over the blocks); per tile two
+                reductions along the rows in float32 (``reduce_sum(t, 1, keep_dims=True)``: the sum,
+                then the sum of squared deviations), the per-row statistics as [tile_rows, 1] tiles
+                broadcast against the rows, and one store.
+    tail        rows of 24 and 1623 columns are not a multiple of 16: real_shape [tile_rows, cols]
+                reads only the rows' columns (padding the tile with zeros) and writes only them; the
+                last row tile's rows past `rows` are clipped (2500 / 7000 rows are not multiples of
+                tile_rows). The padded lanes hold x = 0, i.e. a deviation of -mean each, which the
+                variance subtracts exactly: var = (sum((x - mean)^2) - (tile_cols - cols) * mean^2) / cols.
+                (``asc2.layer_norm`` would normalise over the padded lanes too.)
     partitioning
-                row r goes to block r % block_num (``range(block_idx, rows, block_num)``), launched on
-                min(CORE_NUM, rows) blocks; 2500 and 7000 rows are not multiples of 32.
+                row tile i goes to block i % block_num, launched on min(CORE_NUM, row tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect: ``global_tensor`` / ``copy_in(..., pad_value=0)`` / ``copy_out`` and the
-      builtin ``range`` with ``unroll_factor=2`` (default ``gm_barrier=False``: rows are independent).
-    * gamma and beta are loaded once per block (outside the row loop) and widened to float32.
-    * cols and rows are runtime ints (dynamic lengths); only tile_cols is a ConstExpr, so one
-      compiled kernel serves every row length that rounds to the same tile.
-    * MAX_COLS = 4096: x, its float32 copy and ~4 float32 temporaries of 16 KiB, doubled by the
-      unroll, stay under C220's 192 KiB of UB.
+    * August 2026 dialect: ``global_tensor`` / ``copy_in(..., real_shape=...)`` / ``copy_out`` and the
+      builtin ``range`` with the default ``gm_barrier=False`` (rows are independent), not unrolled
+      (each trip's chain of vector ops is long, and a second copy of the body costs its first-run
+      fetch and its UB).
+    * gamma and beta are loaded once per block (outside the row loop), widened to float32 and, for
+      tiles of several rows, broadcast to the tile's shape once.
+    * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
+      ReuseTensorAllocation); without it the rows of MAX_COLS = 4096 columns overflow C220's 192 KiB.
+    * cols and rows are runtime ints (dynamic lengths); tile_rows and tile_cols are ConstExprs.
     * Row element offsets are int32: rows * cols must stay below 2^31.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
@@ -63,25 +68,33 @@ SEED = 2026
 EPS = 1e-5
 ALIGN = 16
 MAX_COLS = 4096
+TILE_ELEMENTS = 8192   # elements a tile of rows (x, its float32 copy and temporaries: reuse_alloc=2 shares their buffers)
 CORE_NUM = 32
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def layer_norm_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, beta_ptr: asc2.GlobalAddress,
-                      out_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int, epsilon: float,
-                      tile_cols: asc2.ConstExpr[int]):
-    gamma = asc2.copy_in(asc2.global_tensor(gamma_ptr, [num_cols]), [0], [tile_cols], pad_value=0).to(asc2.float32)
-    beta = asc2.copy_in(asc2.global_tensor(beta_ptr, [num_cols]), [0], [tile_cols], pad_value=0).to(asc2.float32)
+                      out_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int, epsilon: float, row_tiles: int,
+                      tile_rows: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int]):
+    gamma_gm = asc2.global_tensor(gamma_ptr, [1, num_cols])
+    beta_gm = asc2.global_tensor(beta_ptr, [1, num_cols])
+    gamma = asc2.copy_in(gamma_gm, [0, 0], [1, tile_cols], real_shape=[1, num_cols]).to(asc2.float32)
+    beta = asc2.copy_in(beta_gm, [0, 0], [1, tile_cols], real_shape=[1, num_cols]).to(asc2.float32)
+    if tile_rows > 1:   # compile-time: whole tiles of rows, built once per block (not broadcast every trip)
+        gamma = gamma.broadcast_to(tile_rows, tile_cols)
+        beta = beta.broadcast_to(tile_rows, tile_cols)
+    x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
+    out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
     pad = tile_cols - num_cols
-    for row in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        x_gm = asc2.global_tensor(x_ptr + row * num_cols, [num_cols])
-        out_gm = asc2.global_tensor(out_ptr + row * num_cols, [num_cols])
-        x = asc2.copy_in(x_gm, [0], [tile_cols], pad_value=0).to(asc2.float32)
-        mean = asc2.reduce_sum(x) / num_cols
+    for i in range(asc2.block_idx(), row_tiles, asc2.block_num()):
+        r = i * tile_rows
+        x = asc2.copy_in(x_gm, [r, 0], [tile_rows, tile_cols], real_shape=[tile_rows, num_cols]).to(asc2.float32)
+        mean = asc2.reduce_sum(x, 1, keep_dims=True) / num_cols          # [tile_rows, 1]
         d = x - mean
-        var = (asc2.reduce_sum(d * d) - mean * mean * pad) / num_cols
-        y = d * (1.0 / asc2.sqrt(var + epsilon)) * gamma + beta
-        asc2.copy_out(y.to(asc2.float16), out_gm, [0])
+        # the padded lanes hold x = 0, a deviation of -mean each, which the variance takes back out
+        var = (asc2.reduce_sum(d * d, 1, keep_dims=True) - mean * mean * pad) / num_cols
+        y = d * asc2.rsqrt(var + epsilon) * gamma + beta
+        asc2.copy_out(y.to(asc2.float16), out_gm, [r, 0], real_shape=[tile_rows, num_cols])
 
 
 def make_inputs(case):
@@ -104,10 +117,19 @@ def launch(x, gamma, beta, eps):
     x = x.contiguous()
     num_rows = x.numel() // num_cols
     tile_cols = -(-num_cols // ALIGN) * ALIGN
+    tile_rows, row_tiles = row_tiling(num_rows, tile_cols)
     out = torch.zeros_like(x)
-    layer_norm_kernel[min(CORE_NUM, num_rows)](x, gamma.contiguous(), beta.contiguous(), out, num_rows, num_cols,
-                                               float(eps), tile_cols)
+    layer_norm_kernel[min(CORE_NUM, row_tiles)](x, gamma.contiguous(), beta.contiguous(), out, num_rows, num_cols,
+                                                float(eps), row_tiles, tile_rows, tile_cols)
     return out
+
+
+def row_tiling(rows, tile_cols):
+    """(tile_rows, row_tiles): at most TILE_ELEMENTS a tile, the row tiles spread evenly over CORE_NUM."""
+    per_core = -(-rows // CORE_NUM)
+    tiles_per_core = -(-per_core // max(1, TILE_ELEMENTS // tile_cols))
+    tile_rows = -(-per_core // tiles_per_core)
+    return tile_rows, -(-rows // tile_rows)
 
 
 def reference(x, gamma, beta, eps):

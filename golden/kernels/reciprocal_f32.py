@@ -8,8 +8,9 @@ Operation
 Cell metadata (mirrors capabilities.yaml, reciprocal/float32/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 1e-6, rtol 1e-6.
-    regime      1-D tiling, TILE_SIZE = 2048 float32 elements (8 KiB) per copy_in / copy_out.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE) per copy_in / copy_out.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
 
@@ -47,7 +48,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 4096         # elements a tile: 16 KiB of the widest dtype
+TILE_ALIGN = 128        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -62,6 +65,15 @@ def reciprocal_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, si
         asc2.copy_out(asc2.full_like(x, 1.0) / x, out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     magnitude = torch.rand(case["shape"], generator=gen, dtype=torch.float32) * 4 + 0.25
@@ -72,8 +84,9 @@ def make_inputs(case):
 def launch(x):
     x = x.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    reciprocal_kernel[min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles, TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    reciprocal_kernel[min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles, tile)
     return out
 
 

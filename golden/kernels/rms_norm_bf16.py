@@ -10,14 +10,14 @@ Operation
               round to bfloat16, store. Used when cols is a multiple of ALIGN = 16 and at most
               FULL_ROW_MAX_COLS = 4096.
     split_d   (``rms_norm_split_d_kernel``) -- the row is streamed in 1-D tiles of tile_cols =
-              min(1024, cols rounded up to 16) columns: a first pass accumulates x^2 into a float32
-              tile (reduced once per row), a second pass reloads x and gamma and writes the scaled
-              tiles. Used for every other shape.
+              min(SPLIT_TILE_COLS = 4096, cols rounded up to 16) columns: a first pass accumulates x^2
+              into a float32 tile (reduced once per row), a second pass reloads x and gamma and writes
+              the scaled tiles. Used for every other shape.
 
 Cell metadata (mirrors capabilities.yaml, rms_norm/bfloat16/<platform>; do not drift)
-    shapes      (8, 256) full_row; (8, 1055) split_d (the second tile holds the 31-column tail);
+    shapes      (8, 256) full_row; (8, 1055) split_d (one tile of 1056 columns);
                 (2500, 24) split_d (one partial tile per row, 2500 rows over 32 blocks);
-                (64, 100003) split_d (98 tiles per row, ``full_only``).
+                (64, 100003) split_d (25 tiles per row, ``full_only``).
     tolerance   atol 1.5625e-2, rtol 7.8125e-3.
     regime      full_row: whole row in UB; split_d: two streaming passes over the row.
     tail        split_d addresses each row as its own 1-D global tensor (``x_ptr + row * cols``), so
@@ -38,8 +38,8 @@ Non-obvious constraints
       its own buffer, and a runtime trip count with ``unroll_factor=2`` makes three copies (two plus
       the remainder), nested in the row loop's three: full_row at 4096 columns would count
       265 KiB and split_d at 1024 columns 328 KiB, over C310's 248 KiB. Both kernels are
-      compiled with ``reuse_alloc=2`` (dead tiles' buffers reused, element-wise results in place):
-      81 KiB and 44 KiB.
+      compiled with ``reuse_alloc=2`` (dead tiles' buffers reused, element-wise results in place),
+      which keeps split_d's 4096-column tiles (fewer trips of the two passes) within C220's 192 KiB.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -76,7 +76,7 @@ EPS = 1e-6
 CORE_NUM = 32
 ALIGN = 16
 FULL_ROW_MAX_COLS = 4096
-SPLIT_TILE_COLS = 1024
+SPLIT_TILE_COLS = 4096
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)

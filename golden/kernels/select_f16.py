@@ -9,9 +9,10 @@ Operation
 Cell metadata (mirrors capabilities.yaml, select/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), flat views.
     tolerance   atol 0, rtol 0 (a select copies elements exactly).
-    regime      1-D tiling, TILE_SIZE = 2048 elements: three copy_in, two casts, a compare, a
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE): three copy_in, two casts, a compare, a
                 select, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
     partitioning
                 tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
 
@@ -21,6 +22,8 @@ Non-obvious constraints
       not lowered on C220 (pyasc compares integers through a float cast of 16/32-bit tiles there),
       so this form is valid on both Ascend950PR_9599 and Ascend910B1.
     * A 2048-element int8 tile is 2 KiB, a multiple of the 32-byte DMA block.
+    * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
+      ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -50,11 +53,13 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 8192         # elements a tile (UB: reuse_alloc=2 shares the float32 temporaries)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def select_kernel(mask_ptr: asc2.GlobalAddress, x_ptr: asc2.GlobalAddress, y_ptr: asc2.GlobalAddress,
                   out_ptr: asc2.GlobalAddress, size: int, num_tiles: int, tile_size: asc2.ConstExpr[int]):
     mask_gm = asc2.global_tensor(mask_ptr, [size])
@@ -67,6 +72,15 @@ def select_kernel(mask_ptr: asc2.GlobalAddress, x_ptr: asc2.GlobalAddress, y_ptr
         x = asc2.copy_in(x_gm, [offset], [tile_size])
         y = asc2.copy_in(y_gm, [offset], [tile_size])
         asc2.copy_out(asc2.where(keep, x, y), out_gm, [offset])
+
+
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
 
 
 def make_inputs(case):
@@ -83,8 +97,9 @@ def launch(mask, x, y):
         raise ValueError(f"shapes differ: {tuple(mask.shape)}, {tuple(x.shape)}, {tuple(y.shape)}")
     mask, x, y = mask.contiguous(), x.contiguous(), y.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.numel(), num_tiles, TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.numel(), num_tiles, tile)
     return out
 
 

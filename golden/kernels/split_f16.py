@@ -10,21 +10,24 @@ Cell metadata (mirrors capabilities.yaml, split/float16/<platform>; do not drift
     shapes      [8, 96] -> 32 + 32 + 32; [2500, 24] -> 8 + 8 + 8; [100, 1623] -> 541 + 541 + 541;
                 [7000, 1, 128] -> 64 + 32 + 32 (``full_only``).
     tolerance   atol 0, rtol 0 (a copy).
-    regime      each section is streamed in 1-D tiles of TILE elements (cols' largest section
-                rounded up to 16, at most 1024); one copy_in and one copy_out per tile.
-    tail        the row and every output row are their own 1-D global tensors (``x_ptr + r * cols``,
-                ``out_k + r * s_k``): a section's last tile may read past its section (inside the
-                row) but copy_out writes only the s_k elements of the output row. Sections of 8 or
-                541 columns start at offsets that are not 32-byte aligned in global memory.
+    regime      tiles of tile_rows whole rows: per row tile and section one 2-D copy_in of the section's
+                columns (a strided window of x, as Ascend C's strided DataCopyPad) and one copy_out into
+                the section's output; TILE = the widest section rounded up to 16 (at most MAX_TILE),
+                tile_rows = at most TILE_ELEMENTS / TILE rows, chosen so the row tiles spread evenly
+                over the blocks.
+    tail        x is a [rows, cols] global tensor and each output a [rows, s_k] one; real_shape
+                [tile_rows, s_k] keeps a window inside its section (8 or 541 columns are not whole
+                32-byte blocks, and start at offsets that are not 32-byte aligned), and the last row
+                tile's rows past `rows` are clipped (2500 / 7000 rows are not multiples of tile_rows).
     partitioning
-                row r goes to block r % block_num, launched on min(CORE_NUM, rows) blocks.
+                row tile i goes to block i % block_num, launched on min(CORE_NUM, row tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect; every loop is the builtin ``range`` with ``unroll_factor=2`` and the
-      default ``gm_barrier=False`` (rows and tiles are independent; nothing is read that this
-      launch writes).
-    * Section widths and tile counts are runtime ints: one compiled kernel serves every split
-      whose widest section rounds to the same tile.
+    * August 2026 dialect; one builtin ``range`` over the row tiles with the default
+      ``gm_barrier=False`` (row tiles are independent; nothing is read that this launch writes). It
+      is not unrolled: each tile op's code costs a first-run fetch (C220), and the three sections'
+      copies already overlap within a trip (each has its own buffer).
+    * Section widths and the row count are runtime ints; tile_rows and TILE are ConstExprs.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -53,25 +56,28 @@ CASES = [
 
 SEED = 2026
 ALIGN = 16
-MAX_TILE = 1024
+TILE_ELEMENTS = 16384  # 32 KiB of float16 a tile, one per section
+MAX_TILE = TILE_ELEMENTS
 CORE_NUM = 32
 
 
 @asc2.jit(always_compile=True)
 def split3_kernel(x_ptr: asc2.GlobalAddress, o0_ptr: asc2.GlobalAddress, o1_ptr: asc2.GlobalAddress,
                   o2_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int, s0: int, s1: int, s2: int,
-                  n0: int, n1: int, n2: int, tile: asc2.ConstExpr[int]):
-    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        x_gm = asc2.global_tensor(x_ptr + r * num_cols, [num_cols])
-        o0_gm = asc2.global_tensor(o0_ptr + r * s0, [s0])
-        o1_gm = asc2.global_tensor(o1_ptr + r * s1, [s1])
-        o2_gm = asc2.global_tensor(o2_ptr + r * s2, [s2])
-        for t in range(n0, unroll_factor=2):
-            asc2.copy_out(asc2.copy_in(x_gm, [t * tile], [tile]), o0_gm, [t * tile])
-        for t in range(n1, unroll_factor=2):
-            asc2.copy_out(asc2.copy_in(x_gm, [s0 + t * tile], [tile]), o1_gm, [t * tile])
-        for t in range(n2, unroll_factor=2):
-            asc2.copy_out(asc2.copy_in(x_gm, [s0 + s1 + t * tile], [tile]), o2_gm, [t * tile])
+                  row_tiles: int, tile_rows: asc2.ConstExpr[int], tile: asc2.ConstExpr[int]):
+    x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
+    o0_gm = asc2.global_tensor(o0_ptr, [num_rows, s0])
+    o1_gm = asc2.global_tensor(o1_ptr, [num_rows, s1])
+    o2_gm = asc2.global_tensor(o2_ptr, [num_rows, s2])
+    for i in range(asc2.block_idx(), row_tiles, asc2.block_num()):
+        r = i * tile_rows
+        # real_shape keeps each window inside its section; rows past num_rows are clipped.
+        first = asc2.copy_in(x_gm, [r, 0], [tile_rows, tile], real_shape=[tile_rows, s0])
+        asc2.copy_out(first, o0_gm, [r, 0], real_shape=[tile_rows, s0])
+        second = asc2.copy_in(x_gm, [r, s0], [tile_rows, tile], real_shape=[tile_rows, s1])
+        asc2.copy_out(second, o1_gm, [r, 0], real_shape=[tile_rows, s1])
+        third = asc2.copy_in(x_gm, [r, s0 + s1], [tile_rows, tile], real_shape=[tile_rows, s2])
+        asc2.copy_out(third, o2_gm, [r, 0], real_shape=[tile_rows, s2])
 
 
 def make_inputs(case):
@@ -86,11 +92,21 @@ def launch(x, sections):
         raise ValueError(f"three positive sections summing to {num_cols} expected, got {sections}")
     x = x.contiguous()
     num_rows = x.numel() // num_cols
-    tile = min(MAX_TILE, -(-max(sections) // ALIGN) * ALIGN)
+    tile = -(-max(sections) // ALIGN) * ALIGN
+    if tile > MAX_TILE:
+        raise ValueError(f"sections {sections} are wider than one UB tile row (max {MAX_TILE} elements)")
     outs = [torch.zeros((*x.shape[:-1], s), dtype=x.dtype) for s in sections]
-    counts = [-(-s // tile) for s in sections]
-    split3_kernel[min(CORE_NUM, num_rows)](x, *outs, num_rows, num_cols, *sections, *counts, tile)
+    tile_rows, row_tiles = row_tiling(num_rows, tile)
+    split3_kernel[min(CORE_NUM, row_tiles)](x, *outs, num_rows, num_cols, *sections, row_tiles, tile_rows, tile)
     return tuple(outs)
+
+
+def row_tiling(rows, tile):
+    """(tile_rows, row_tiles): at most TILE_ELEMENTS a tile, the row tiles spread evenly over CORE_NUM."""
+    per_core = -(-rows // CORE_NUM)
+    tiles_per_core = -(-per_core // max(1, TILE_ELEMENTS // tile))
+    tile_rows = -(-per_core // tiles_per_core)
+    return tile_rows, -(-rows // tile_rows)
 
 
 def reference(x, sections):

@@ -9,8 +9,9 @@ Cell metadata (mirrors capabilities.yaml, tanh/float16/<platform>; do not drift)
     shapes      [1, 128], [2500, 24], [32, 4096], [100003], [7000, 1, 128] (``full_only``), each
                 treated as a flat vector (128, 60000, 131072, 100003 and 896000 elements).
     tolerance   atol 1e-3, rtol 1e-3.
-    regime      1-D tiling, TILE_SIZE = 2048 float16 elements (4 KiB) per copy_in / copy_out.
-    tail        60000 and 100003 are not multiples of TILE_SIZE x CORE_NUM (65536): the last tile is
+    regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
+                512-byte bursts, MIN_TILE to MAX_TILE) per copy_in / copy_out.
+    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: the last tile is
                 partial; copy_in reads only the elements inside the tensor and copy_out writes only
                 those. [1, 128] is smaller than one tile.
     partitioning
@@ -54,7 +55,9 @@ CASES = [
 ]
 
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = 4096         # elements a tile (UB: the float32 temporaries of the compute)
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 CORE_NUM = 32
 
 
@@ -69,6 +72,15 @@ def tanh_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: in
         asc2.copy_out(asc2.tanh(x).to(asc2.float16), out_gm, [offset])
 
 
+def tile_size(n):
+    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    block costs more than it saves)."""
+    per_block = -(-n // (CORE_NUM * MAX_TILE))
+    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(MAX_TILE, max(MIN_TILE, tile))
+
+
 def make_inputs(case):
     gen = torch.Generator().manual_seed(SEED)
     x = (torch.randn(case["shape"], generator=gen, dtype=torch.float32) * 2).to(torch.float16)
@@ -78,8 +90,9 @@ def make_inputs(case):
 def launch(x):
     x = x.contiguous()
     out = torch.zeros_like(x)
-    num_tiles = -(-x.numel() // TILE_SIZE)
-    tanh_kernel[min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles, TILE_SIZE)
+    tile = tile_size(x.numel())
+    num_tiles = -(-x.numel() // tile)
+    tanh_kernel[min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles, tile)
     return out
 
 
