@@ -40,8 +40,8 @@ dashboard: $(STAMP)
 	$(BIN)/dashboard
 
 # Differential conformance against pyasc-dev (docs/conformance.md); exact exit code: run $(BIN)/conformance.
-# Then the surface reports (asctile, v1), a fixed-budget differential fuzz and the on-chip memory figures against
-# pyasc-dev's compiler; every step runs, the worst status is kept.
+# Then the surface reports (asctile, v1), a fixed-budget differential fuzz and what pyasc-dev's compiler says of
+# each corpus kernel (verdicts, on-chip memory); every step runs, the worst status is kept.
 FUZZ_EXAMPLES ?= 40
 conformance: $(STAMP)
 	@rc=0; \
@@ -49,7 +49,7 @@ conformance: $(STAMP)
 	$(BIN)/conformance-surface --venv "$(PYASC_DEV_VENV)" --json .conformance/surface.json || rc=$$?; \
 	$(BIN)/python -m asc_harness.conform.surface_v1 --venv "$(PYASC_DEV_VENV)" --json .conformance/surface_v1.json || rc=$$?; \
 	$(BIN)/conformance-fuzz --venv "$(PYASC_DEV_VENV)" --examples $(FUZZ_EXAMPLES) --json .conformance/fuzz.json || rc=$$?; \
-	$(BIN)/python -m asc_harness.conform.memory --venv "$(PYASC_DEV_VENV)" --json .conformance/memory.json || rc=$$?; \
+	$(BIN)/python -m asc_harness.conform.compile_check --venv "$(PYASC_DEV_VENV)" --json .conformance/compile.json || rc=$$?; \
 	exit $$rc
 
 # Mutation testing (not part of `make test`): one module at a time, MUTATION_MIN minutes each; scores in

@@ -1,5 +1,5 @@
-"""conformance-memory: the on-chip figures of pyasc-dev's compiler against this engine's memory plan, compared
-per launch and judged by the side of the platform's capacity each falls on."""
+"""conformance-compile: pyasc-dev's compiler against this engine per launch: the verdicts and messages, and
+the on-chip figures judged by the side of the platform's capacity each falls on."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from asc_harness.conform import memory
+from asc_harness.conform import compile_check as memory
 
 C310_UB = 248 * 1024
-DRIVER = Path(memory.__file__).with_name("memory_driver.py")
+DRIVER = Path(memory.__file__).with_name("compile_driver.py")
 
 
 def _run(up, here, caps=None):
@@ -25,7 +25,8 @@ def _run(up, here, caps=None):
 
 def test_figures_on_both_sides_of_the_capacity_disagree_by_one_byte():
     (row,) = _run([{"case": "a", "memory": {"UB": C310_UB}}], [{"case": "a", "memory": {"UB": C310_UB + 1}}])
-    assert row["status"] == "DISAGREE" and row["memories"] == ["UB"]
+    assert (row["status"], row["aspect"]) == ("DISAGREE", "memory")
+    assert "pyasc-dev 253952, here 253953" in row["detail"]
     (row,) = _run([{"case": "a", "memory": {"UB": C310_UB}}], [{"case": "a", "memory": {"UB": C310_UB - 1}}])
     assert row["status"] == "differs"                      # both fit: the figures differ, the verdict agrees
     (row,) = _run([{"case": "a", "memory": {"UB": 4096}}], [{"case": "a", "memory": {"UB": 4096}}])
@@ -35,16 +36,46 @@ def test_figures_on_both_sides_of_the_capacity_disagree_by_one_byte():
 def test_a_memory_only_one_engine_reports_counts_as_zero_there():
     """pyasc-dev reports L1 / L0 for cube kernels; a plan without them has 0 bytes there."""
     (row,) = _run([{"case": "a", "memory": {"UB": 0, "L1": 600 * 1024}}], [{"case": "a", "memory": {"UB": 0}}])
-    assert row["status"] == "DISAGREE" and row["memories"] == ["L1"]
+    assert row["status"] == "DISAGREE" and row["detail"].startswith("L1:")
 
 
-def test_launches_are_matched_by_case_and_a_missing_figure_is_not_compared():
-    rows = _run([{"case": "a", "memory": {"UB": 10}}, {"case": "b", "error": "RuntimeError: Failed to run passes"}],
+def test_a_kernel_only_one_compiler_refuses_is_a_compile_disagreement():
+    refused = {"case": "a", "error": "RuntimeError: Failed to run passes: ...", "line": 12,
+               "message": "'asctile.cast' op from 'f32' to 'i8' is not supported"}
+    (row,) = _run([refused], [{"case": "a", "memory": {"UB": 10}}])
+    assert (row["status"], row["aspect"]) == ("DISAGREE", "compile")
+    assert "pyasc-dev's compiler refuses (line 12)" in row["detail"] and "'f32' to 'i8'" in row["detail"]
+    (row,) = _run([{"case": "a", "memory": {"UB": 10}}], [{"case": "a", "error": "ValueError: no", "message": "no"}])
+    assert row["status"] == "DISAGREE" and "this engine refuses" in row["detail"]
+
+
+def test_both_refusing_agree_only_when_pyascs_message_is_in_this_engines():
+    up = {"case": "a", "error": "RuntimeError: ...", "message": "Not supporting tiles with dims greater than 2"}
+    (row,) = _run([up], [{"case": "a", "error": "CodegenError: at k.py:13:9:\nNot supporting tiles with dims "
+                                                 "greater than 2\nhint: ..."}])
+    assert row["status"] == "both refuse"
+    (row,) = _run([up], [{"case": "a", "error": "CodegenError: rank 3 is not supported", "message": "rank 3"}])
+    assert (row["status"], row["aspect"]) == ("DISAGREE", "compile")
+
+
+def test_launches_are_matched_by_case_and_the_summary_counts_them():
+    rows = _run([{"case": "a", "memory": {"UB": 10}}, {"case": "b", "error": "E: x", "message": "x"},
+                 {"case": "c", "memory": {"UB": 8}}],
                 [{"case": "b", "memory": {"UB": 10}}, {"case": "a", "memory": {"UB": 12}}])
-    assert [(r["launch"], r["status"]) for r in rows] == [("a", "differs"), ("b", "not compared")]
-    assert "Failed to run passes" in rows[1]["note"]
+    assert [(r["launch"], r["status"]) for r in rows] == [("a", "differs"), ("b", "DISAGREE"),
+                                                          ("c", "not compared")]
+    memory.judge(rows, {("other", "compile"): {"kind": "engine-check", "reason": "r"}})
     s = memory.summary(rows)
-    assert (s["compared"], s["differs"], s["here_higher"], s["ub_ratio_median"]) == (1, 1, 1, 1.2)
+    assert (s["both_compile"], s["differs"], s["pyasc_refuses"], s["compile_disagree"]) == (1, 1, 1, 1)
+    assert (s["not_allowed"], s["here_higher"], s["ub_ratio_median"]) == (1, 1, 1.2)
+
+
+def test_an_allow_list_entry_allows_its_case_and_aspect_only():
+    rows = _run([{"case": "a", "error": "E: x", "message": "x"}], [{"case": "a", "memory": {"UB": 1}}])
+    memory.judge(rows, {("c", "memory"): {"kind": "engine-check", "reason": "r"}})
+    assert rows[0]["allowed"] is None
+    memory.judge(rows, {("c", "compile"): {"kind": "engine-check", "reason": "why"}})
+    assert rows[0]["allowed"] == {"kind": "engine-check", "reason": "why"}
 
 
 CASE = '''
@@ -104,6 +135,15 @@ def test_pyasc_dev_reports_the_same_ub_for_a_plain_copy(tmp_path):
     assert [r["status"] for r in rows] == ["equal", "equal"], rows
 
 
+@pytest.mark.skipif(not os.environ.get("PYASC_DEV_PYTHON"), reason="no pyasc-dev interpreter configured")
+def test_pyasc_devs_compiler_refuses_what_its_interpreter_lets_through():
+    """A float32 -> int8 cast passes pyasc-dev's interpreter mode; its compiler refuses it at the line."""
+    case = Path(memory.__file__).parents[4] / "conformance" / "corpus" / "ops" / "casts_int8_int64.py"
+    up = memory.run_driver(Path(os.environ["PYASC_DEV_PYTHON"]), case, "Ascend950PR_9599", 300)
+    (first,) = up["launches"]
+    assert "'f32' to 'i8' is not supported" in first["message"] and first["line"] == 12, first
+
+
 def test_the_command_compares_a_corpus_and_exits_by_the_verdicts(tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -119,5 +159,6 @@ def test_the_command_compares_a_corpus_and_exits_by_the_verdicts(tmp_path, capsy
     out = capsys.readouterr().out
     assert rc == 0, out
     report = json.loads((tmp_path / "m.json").read_text())
-    assert report["summary"]["equal"] == 2 and report["summary"]["compared"] == 2
-    assert "copy" in out and "bad" not in out
+    assert report["summary"]["equal"] == 2 and report["summary"]["both_compile"] == 2
+    assert report["summary"]["both_refuse"] == 1     # bad.py: both raise its own error
+    assert "copy" in out
