@@ -50,12 +50,18 @@ def test_a_kernel_only_one_compiler_refuses_is_a_compile_disagreement():
 
 
 def test_both_refusing_agree_only_when_pyascs_message_is_in_this_engines():
-    up = {"case": "a", "error": "RuntimeError: ...", "message": "Not supporting tiles with dims greater than 2"}
+    up = {"case": "a", "error": "RuntimeError: Failed to run passes: ...",
+          "message": "Not supporting tiles with dims greater than 2"}
     (row,) = _run([up], [{"case": "a", "error": "CodegenError: at k.py:13:9:\nNot supporting tiles with dims "
                                                  "greater than 2\nhint: ..."}])
     assert row["status"] == "both refuse"
-    (row,) = _run([up], [{"case": "a", "error": "CodegenError: rank 3 is not supported", "message": "rank 3"}])
+    (row,) = _run([up], [{"case": "a", "error": "CodegenError: at k.py:13:9:\n  13 | t = x.T\n"
+                                                 "RuntimeError: rank 3 is not supported\nhint: h", "message": "?"}])
     assert (row["status"], row["aspect"]) == ("DISAGREE", "compile")
+    assert row["detail"].endswith("here 'RuntimeError: rank 3 is not supported'")
+    front_end = {"case": "a", "error": "CodegenError: at <source>:3:4: offsets must be ints", "message": "x"}
+    (row,) = _run([front_end], [{"case": "a", "error": "CodegenError: 'offsets' needs ints", "message": "y"}])
+    assert row["status"] == "both refuse"           # front-end messages are conformance's to compare
 
 
 def test_launches_are_matched_by_case_and_the_summary_counts_them():

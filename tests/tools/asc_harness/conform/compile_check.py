@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -70,20 +71,31 @@ def run_driver(python: Path, case_path: Path, platform: str, timeout_s: float) -
             return {"launches": [], "error": f"the driver wrote no result (exit {sb.exit_code}): {tail}"}
 
 
+_EXC_LINE = re.compile(r"^(?:\w+\.)*(\w*(?:Error|Exception)): (.*)$", re.M)
+
+
+def _own_text(launch: dict) -> str:
+    """The error line of a rejection (``Type: message``), without the source excerpt around it."""
+    text = str(launch.get("error") or "")
+    found = _EXC_LINE.findall(text)
+    return f"{found[-1][0]}: {found[-1][1]}" if found else (launch.get("message") or text)
+
+
 def _compile_row(row: dict, u: dict, h: dict) -> None:
-    """Both engines reached the launch and at least one refused it: the verdicts, or the messages."""
+    """Both engines reached the launch and at least one refused it: the verdicts, or the messages. Messages
+    are compared for refusals of pyasc-dev's pass pipeline only (its front end's are ``conformance``'s)."""
     if "memory" in u:
         row["status"], row["aspect"] = "DISAGREE", "compile"
-        row["detail"] = f"this engine refuses what pyasc-dev's compiler accepts: {_one_line(h.get('message'))}"
+        row["detail"] = f"this engine refuses what pyasc-dev's compiler accepts: {_one_line(_own_text(h))}"
     elif "memory" in h:
         row["status"], row["aspect"] = "DISAGREE", "compile"
         row["detail"] = f"pyasc-dev's compiler refuses (line {u.get('line')}): {_one_line(u.get('message'))}"
-    elif str(u.get("message") or "").strip() in str(h.get("error") or ""):
+    elif "Failed to run passes" not in str(u.get("error")) or str(u.get("message") or "").strip() in str(h.get("error")):
         row["status"] = "both refuse"
     else:
         row["status"], row["aspect"] = "DISAGREE", "compile"
         row["detail"] = (f"both refuse, with other messages: pyasc-dev {_one_line(u.get('message'))!r}; here "
-                         f"{_one_line(h.get('message'))!r}")
+                         f"{_one_line(_own_text(h))!r}")
 
 
 def _one_line(text, limit: int = 200) -> str:
