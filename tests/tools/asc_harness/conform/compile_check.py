@@ -81,16 +81,18 @@ def _own_text(launch: dict) -> str:
     return f"{found[-1][0]}: {found[-1][1]}" if found else (launch.get("message") or text)
 
 
-def _compile_row(row: dict, u: dict, h: dict) -> None:
+def _compile_row(row: dict, u: dict, h: dict, expect: str) -> None:
     """Both engines reached the launch and at least one refused it: the verdicts, or the messages. Messages
-    are compared for refusals of pyasc-dev's pass pipeline only (its front end's are ``conformance``'s)."""
+    are compared for refusals of pyasc-dev's pass pipeline of kernels meant to compile only (front-end
+    messages and those of the corpus's invalid kernels are ``conformance``'s)."""
     if "memory" in u:
         row["status"], row["aspect"] = "DISAGREE", "compile"
         row["detail"] = f"this engine refuses what pyasc-dev's compiler accepts: {_one_line(_own_text(h))}"
     elif "memory" in h:
         row["status"], row["aspect"] = "DISAGREE", "compile"
         row["detail"] = f"pyasc-dev's compiler refuses (line {u.get('line')}): {_one_line(u.get('message'))}"
-    elif "Failed to run passes" not in str(u.get("error")) or str(u.get("message") or "").strip() in str(h.get("error")):
+    elif expect == "reject" or "Failed to run passes" not in str(u.get("error")) \
+            or str(u.get("message") or "").strip() in str(h.get("error")):
         row["status"] = "both refuse"
     else:
         row["status"], row["aspect"] = "DISAGREE", "compile"
@@ -103,7 +105,8 @@ def _one_line(text, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def compare_launches(case: str, platform: str, up: dict, here: dict, caps: dict[str, int]) -> list[dict]:
+def compare_launches(case: str, platform: str, up: dict, here: dict, caps: dict[str, int],
+                     expect: str = "accept") -> list[dict]:
     """One row per launch pyasc-dev reached: the verdicts, and the figures per memory when both compiled."""
     rows = []
     ours = {l["case"]: l for l in here.get("launches", [])}
@@ -116,7 +119,7 @@ def compare_launches(case: str, platform: str, up: dict, here: dict, caps: dict[
             row["status"], row["detail"] = "not compared", "a launch only one engine reached"
             continue
         if row["pyasc"] is None or row["here"] is None:
-            _compile_row(row, u, h)
+            _compile_row(row, u, h, expect)
             continue
         differ, disagree = [], []
         for mem in sorted(set(row["pyasc"]) | set(row["here"])):
@@ -196,7 +199,7 @@ def _main(argv: Sequence[str] | None) -> int:
         case, platform = job
         up = run_driver(python, case.path, platform, args.timeout)
         here = run_driver(Path(sys.executable), case.path, platform, args.timeout)
-        rows = compare_launches(case.name, platform, up, here, capacities(platform))
+        rows = compare_launches(case.name, platform, up, here, capacities(platform), case.expect)
         problems = [f"{case.name} @ {platform}: {side}: {d['error']}" for side, d in (("pyasc", up), ("here", here))
                     if d.get("error")]
         return rows, problems
