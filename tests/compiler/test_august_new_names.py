@@ -302,7 +302,7 @@ def test_cv_strategy_rejects_a_split_that_is_not_by_an_axis():
 def test_empty_tiles_are_poison_until_written():
     @asctile.jit
     def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
-        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64], asctile.TensorLocation.UB)
         other = asctile.empty_like(x)
         asctile.copy_out(asctile.where(x > 0, x, other), asctile.global_tensor(out_ptr, [64]), [0])
 
@@ -311,6 +311,31 @@ def test_empty_tiles_are_poison_until_written():
     k[1](x, out)
     np.testing.assert_array_equal(out[x > 0], x[x > 0])
     assert np.isnan(out[x <= 0]).all()
+
+
+@pytest.mark.parametrize("make", ["asctile.empty_like(x)", "asctile.empty([64], asctile.float32)"])
+def test_an_auto_located_empty_tile_is_refused_at_its_first_use_as_pyasc_devs_compiler_does(make, tmp_path):
+    """empty's default location is Auto, and empty_like takes its tile's: Auto for a copy_in without one.
+    pyasc-dev's compiler places no such tile in UB; a location given (or no use) compiles."""
+    src = f"""
+import numpy as np
+from asc.experimental import asctile
+
+@asctile.jit
+def k(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
+    x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+    other = {make}
+    unused = asctile.empty([64], asctile.float32)
+    asctile.copy_out(asctile.where(x > 0, x, other), asctile.global_tensor(out_ptr, [64]), [0])
+"""
+    path = tmp_path / "empty_auto.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location("empty_auto", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with raises(CodegenError, "Direct data transfer from auto to UB is not supported") as e:
+        mod.k[1](np.ones(64, np.float32), np.zeros(64, np.float32))
+    assert f"{path}:10:" in str(e.value)        # the where that reads it, as pyasc reports it
 
 
 @pytest.mark.parametrize("dtype,output_rstd", [(np.float32, True), (np.float16, False)])
@@ -360,7 +385,9 @@ def test_broadcast_tensors_and_transpose_with_axes():
         r = asctile.copy_in(asctile.global_tensor(r_ptr, [16]), [0], [16])
         xb, rb = asctile.broadcast_tensors(x, r)
         asctile.copy_out((xb + rb).reshape(16, 16), asctile.global_tensor(s_ptr, [16, 16]), [0, 0])
-        t = asctile.transpose(x, 2, 0, 1).reshape(16, 16)
+        # a rank-3 transpose compiles (Ascend950PR_9599) only straight from a copy_in used by nothing else
+        x3 = asctile.copy_in(asctile.global_tensor(x_ptr, [2, 8, 16]), [0, 0, 0], [2, 8, 16])
+        t = asctile.transpose(x3, 2, 0, 1).reshape(16, 16)
         asctile.copy_out(t, asctile.global_tensor(t_ptr, [16, 16]), [0, 0])
 
     x, r = randn((2, 8, 16), np.float32, seed=8), randn(16, np.float32, seed=9)
@@ -368,6 +395,37 @@ def test_broadcast_tensors_and_transpose_with_axes():
     k[1](x, r, s, t)
     np.testing.assert_array_equal(s, x + r)
     np.testing.assert_array_equal(t.reshape(16, 2, 8), x.transpose(2, 0, 1))
+
+
+@pytest.mark.parametrize("platform", ["Ascend950PR_9599", "Ascend910B1"])
+def test_a_rank_3_transpose_compiles_only_where_a_copy_in_folds_it(platform):
+    """pyasc-dev's vector unit transposes 2-D tiles; Ascend950PR_9599 folds a rank-3 transpose into the copy_in
+    of a tile nothing else reads; Ascend910B1 folds none."""
+    from asc.runtime import config
+
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, t_ptr: asctile.GlobalAddress, also: asctile.ConstExpr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [2, 8, 16]), [0, 0, 0], [2, 8, 16])
+        t = asctile.global_tensor(t_ptr, [16, 2, 8])
+        asctile.copy_out(x.transpose(2, 0, 1), t, [0, 0, 0])
+        if also:
+            asctile.copy_out(x, asctile.global_tensor(x_ptr, [2, 8, 16]), [0, 0, 0])
+
+    x, t = randn((2, 8, 16), np.float32, seed=3), np.zeros((16, 2, 8), np.float32)
+    previous = config.current_platform()
+    config.set_platform(config.Backend.Model, getattr(config.Platform, platform))
+    try:
+        if platform == "Ascend950PR_9599":
+            k[1](x, t, False)
+            np.testing.assert_array_equal(t, x.transpose(2, 0, 1))
+        else:
+            with raises(CodegenError, "Not supporting tiles with dims greater than 2"):
+                k[1](x, t, False)
+        with raises(CodegenError, "Not supporting tiles with dims greater than 2") as e:
+            k[1](x, t, True)          # the copy_in's tile is also stored: nothing to fold into
+        assert f":{line_of(k, 'x.transpose(2, 0, 1)')}:" in str(e.value)
+    finally:
+        config.set_platform(config.Backend.Model, previous)
 
 
 def test_transpose_axes_errors_use_upstreams_text():
@@ -415,7 +473,7 @@ def _rounded_f16(x, mode):
 
 
 @pytest.mark.parametrize("mode,int_ref", [("Rint", np.rint), ("Floor", np.floor), ("Ceil", np.ceil),
-                                          ("Trunc", np.trunc), ("NoRound", np.trunc),
+                                          ("Trunc", np.trunc),
                                           ("Round", lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5))])
 def test_round_modes_of_casts_to_int_and_to_float16(mode, int_ref):
     x = np.concatenate([np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3e9, -3e9, np.nan, 1.0001, -1.0001,
@@ -431,20 +489,75 @@ def test_round_modes_of_casts_to_int_and_to_float16(mode, int_ref):
     assert h[2] == np.float16(2.5)
 
 
+@asctile.jit
+def round_f16_kernel(x_ptr: asctile.GlobalAddress, h_ptr: asctile.GlobalAddress, mode: asctile.ConstExpr):
+    x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+    asctile.copy_out(x.to(asctile.float16, mode), asctile.global_tensor(h_ptr, [64]), [0])
+
+
 def test_round_to_odd_and_half_away_on_float16_ties():
     x = np.zeros(64, np.float32)
     x[:4] = [2049.0, 2051.0, -2049.0, 2050.0]  # float16 spacing is 2 above 2048: ties and an exact value
-    x[4:10] = [2.5, -2.5, 0.5, -0.25, 4.25, 3.75]  # to int: inexact values, even and odd truncations
+    x[4:10] = [2.5, -2.5, 0.5, -0.25, 4.25, 3.75]
     i, h = np.zeros(64, np.int32), np.zeros(64, np.float16)
-    round_kernel[1](x, i, h, asctile.RoundMode.Odd)
+    round_f16_kernel[1](x, h, asctile.RoundMode.Odd)   # round to odd: float32 -> float16 only
     assert h[:4].tolist() == [2050.0, 2050.0, -2050.0, 2050.0]  # 2048 has an even last bit, 2050 an odd one
-    assert i[:4].tolist() == [2049, 2051, -2049, 2050]
-    assert i[4:10].tolist() == [3, -3, 1, -1, 5, 3]   # toward zero, then the odd neighbour away from zero
     round_kernel[1](x, i, h, asctile.RoundMode.Round)
     assert h[:4].tolist() == [2050.0, 2052.0, -2050.0, 2050.0]
     assert i[4:10].tolist() == [3, -3, 1, 0, 4, 4]    # half away from zero
     round_kernel[1](x, i, h, asctile.RoundMode.Rint)
     assert h[:4].tolist() == [2048.0, 2052.0, -2048.0, 2050.0]
+
+
+def test_no_round_converts_exact_pairs_and_float32_to_float16_like_rint():
+    x = np.array([0.5, 1.5, 2.5, 65519.0, 2049.0, -2049.0] + [0.0] * 58, np.float32)
+    h = np.zeros(64, np.float16)
+    round_f16_kernel[1](x, h, asctile.RoundMode.NoRound)
+    np.testing.assert_array_equal(h, x.astype(np.float16))   # round half to even, as the default
+
+
+@pytest.mark.parametrize("mode,pair,text", [
+    ("NoRound", "f32 -> i32", "round_mode noround is not supported for cast from 'f32' to 'i32'"),
+    ("Odd", "f32 -> i32", "round_mode odd is not supported for cast from 'f32' to 'i32'"),
+    ("Floor", "f16 -> f32", "round_mode floor is not supported for cast from 'f16' to 'f32'"),
+])
+def test_a_rounding_mode_the_conversion_does_not_take_is_refused_as_pyasc_devs_compiler_does(mode, pair, text):
+    """pyasc-dev's front end takes any mode; its compiler refuses these (conformance-compile checks the table)."""
+    src = {"f32 -> i32": (np.float32, asctile.int32), "f16 -> f32": (np.float16, asctile.float32)}[pair]
+
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, dst: asctile.ConstExpr, m: asctile.ConstExpr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(x.to(dst, m), asctile.global_tensor(y_ptr, [64]), [0])
+
+    with raises(CodegenError, text):
+        k[1](np.zeros(64, src[0]), np.zeros(64, np.float32 if pair == "f16 -> f32" else np.int32), src[1],
+             getattr(asctile.RoundMode, mode))
+
+
+@pytest.mark.parametrize("src,dst,via", [(np.float32, "int8", "float16"), (np.int8, "float32", "float16"),
+                                         (np.int32, "int8", "float16"), (np.int16, "int64", "float32")])
+def test_a_conversion_the_vector_unit_lacks_is_refused_with_a_two_step_hint(src, dst, via):
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, d: asctile.ConstExpr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(x.to(d), asctile.global_tensor(y_ptr, [64]), [0])
+
+    short = {"float32": "f32", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "float16": "f16"}
+    s = short[np.dtype(src).name]
+    with raises(CodegenError, f"'asctile.cast' op from '{s}' to '{short[dst]}' is not supported") as e:
+        k[1](np.zeros(64, src), np.zeros(64, getattr(np, dst)), getattr(asctile, dst))
+    assert f".to(asctile.{via}).to(asctile.{dst})" in str(e.value)
+    k2_out = np.zeros(64, getattr(np, dst))      # the hint's two steps compile and run
+    x = (np.arange(64) - 32).astype(src)
+
+    @asctile.jit
+    def k2(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, m: asctile.ConstExpr, d: asctile.ConstExpr):
+        t = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(t.to(m).to(d), asctile.global_tensor(y_ptr, [64]), [0])
+
+    k2[1](x, k2_out, getattr(asctile, via), getattr(asctile, dst))
+    np.testing.assert_array_equal(k2_out, x.astype(getattr(np, dst)))
 
 
 def test_round_mode_with_a_scalar_is_rejected_with_upstreams_text():
@@ -515,3 +628,25 @@ def test_layer_norm_in_a_masked_region_masks_its_output_only():
     np.testing.assert_allclose(out[:32], ref[:32], rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(out[32:], 0.0)  # masked-off lanes without `other` are zero
     assert mean[0] == pytest.approx(x.mean(), rel=1e-5)
+
+
+@pytest.mark.parametrize("chain,src,accepted", [
+    (("int8", "int16"), np.float32, True),      # narrow then widen: folded into float32 -> int16
+    (("int8", "float32"), np.float32, True),    # folded into nothing (float32 -> float32)
+    (("float16", "float32"), np.int8, True),    # widen then widen: two supported steps
+    (("int32", "int8"), np.float32, False),     # the second step, int32 -> int8, has no conversion
+])
+def test_conversion_chains_are_checked_as_pyasc_devs_canonicaliser_folds_them(chain, src, accepted):
+    @asctile.jit
+    def k(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, a: asctile.ConstExpr, b: asctile.ConstExpr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(x.to(a).to(b), asctile.global_tensor(y_ptr, [64]), [0])
+
+    x = (np.arange(64) - 32).astype(src)
+    y = np.zeros(64, getattr(np, chain[1]))
+    if accepted:
+        k[1](x, y, getattr(asctile, chain[0]), getattr(asctile, chain[1]))
+        np.testing.assert_array_equal(y, x.astype(getattr(np, chain[1])))
+    else:
+        with raises(CodegenError, "'asctile.cast' op from 'i32' to 'i8' is not supported"):
+            k[1](x, y, getattr(asctile, chain[0]), getattr(asctile, chain[1]))

@@ -30,6 +30,7 @@ from .tile import (atomic_ops, binary_ops, bitwise_ops, creation_ops, debug_ops,
                    low_level_ops, memory_ops, norm_ops, prog_model_ops, reduction_ops, shape_ops, subblock_ops,
                    unary_ops)
 from .tile.range import asctile_range, range as asc2_range
+from .tile.cast_rules import cast_fault
 from .tile.round_mode import RoundMode
 from .tile.tensor import Tensor, tensor
 from .tile.tile import Tile, cast as tile_cast
@@ -73,6 +74,7 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
             raise error(ValueError, "'real_shape' and 'pad_value' need a tile shape",
                         "pass a shape to load a tile, or drop them to read one scalar")
         return memory_ops.load_tile(src, offsets=offsets, clip=True)
+    user_pad = real_shape is not None or pad_value is not None
     if real_shape is not None and pad_value is None:
         pad_value = 0  # as pyasc: real_shape without a pad value pads with zeros
     cube_pad = False
@@ -86,7 +88,46 @@ def copy_in(src, offsets, shape=None, location=Location.Auto, *, real_shape=None
         elif where == Location.Auto:
             pad_value, cube_pad = 0, True
     return memory_ops.load_tile(src, shape, offsets=offsets, location=location, pad_value=pad_value,
-                                real_shape=real_shape, clip=True, cube_pad=cube_pad)
+                                real_shape=real_shape, clip=True, cube_pad=cube_pad, user_pad=user_pad)
+
+
+_NO_TRANSFER = ("Direct data transfer from {} to UB is not supported. Please call copy() with explicit locations to "
+                "fulfill the requested data flow.")
+
+
+def compile_fault(fn):
+    """What pyasc-dev's compiler refuses in the traced function ``fn`` (August) beyond its front end, once
+    dead code is gone: the first (op, message, hint), else None.
+
+    - a copy_in with ``pad_value`` / ``real_shape`` (a load with a real shape) into L1 / L0A / L0B, given or
+      an Auto location resolved from its uses: that load is lowered into UB only;
+    - a used ``copy`` from UB to UB (its docstring's example included): no data mover has that route;
+    - a used ``empty`` / ``empty_like`` tile left at ``TensorLocation.Auto``: nothing places it in UB;
+    - a conversion the vector unit lacks, or a rounding mode the conversion does not take (``cast_rules``)."""
+    uses = {}
+    for op in fn.walk():
+        for v in op.operands:
+            uses.setdefault(v.id, []).append(op)
+    refused = cast_fault(fn, uses)
+    if refused is not None:
+        op, message, hint = refused
+        return op, message, _localise(hint, fn.dialect)
+    for op in fn.walk():
+        loc = op.result.type.location if op.results and hasattr(op.result.type, "location") else None
+        if op.name == "tile.load" and op.attrs.get("user_pad") and loc in memory_ops.CUBE_SIDE_LOADS:
+            return op, f"'asctile.load' op only supports 'real_shape' with UB location, got {loc.name}", _localise(
+                "a load into L1 / L0A / L0B fills what lies past the tensor with 0 by itself: drop pad_value / "
+                "real_shape here (or copy into UB when another pad value is needed)", fn.dialect)
+        used = op.results and uses.get(op.result.id)
+        if used and op.name == "tile.copy" and loc == Location.UB and op.operands[0].type.location == Location.UB:
+            return op, _NO_TRANSFER.format("UB"), _localise(
+                "a UB tile cannot be copied into UB: copy_in each window from global memory (or compute on the "
+                "whole tile)", fn.dialect)
+        if used and op.name == "tile.empty" and op.attrs.get("auto_location"):
+            return used[0], _NO_TRANSFER.format("auto"), _localise(   # at its first use, as pyasc reports it
+                "give the tile a location: @empty(shape, dtype, @TensorLocation.UB) (empty_like takes the location "
+                "of its tile, which is Auto for a copy_in without one)", fn.dialect)
+    return None
 
 
 def copy_out(src, dst, offsets, *, real_shape=None):

@@ -14,7 +14,8 @@ from ..language.core.errors import error
 from ..language.core.ir_value import GlobalAddress, PlainValue
 from ..language.tile.memory_ops import resolve_auto_locations
 from .caches import KernelTapes
-from ..language.tile.shape_ops import cube_transpose_fault
+from ..language.dialect import compile_fault
+from ..language.tile.shape_ops import cube_transpose_fault, ub_transpose_fault
 from .memory_plan import plan
 from .platforms import hardware
 
@@ -69,6 +70,8 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
     fn_ir.warnings = list(builder.warnings)
     resolve_auto_locations(fn_ir)
     fault = cube_transpose_fault(fn_ir)
+    if fault is None and visitor.dialect.august:
+        fault = ub_transpose_fault(fn_ir, hw.arch.value == "c310") or compile_fault(fn_ir)
     if fault is not None:
         op, message, hint = fault
         loc = op.loc

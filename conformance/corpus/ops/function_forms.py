@@ -32,7 +32,7 @@ def functions(x_ptr, y_ptr, i_ptr, out_ptr, cmp_ptr, int_ptr):
     asctile.copy_out(asctile.broadcast_to(asctile.reduce_min(x, 1, keep_dims=True), 1, 64), out, [13, 0])
     asctile.copy_out(asctile.broadcast_to(asctile.reduce_prod(x, 1, keep_dims=True), 1, 64), out, [14, 0])
     asctile.copy_out(asctile.rms_norm(x, asctile.zeros_like(x) + 1.0, 1e-6), out, [15, 0])
-    asctile.copy_out(asctile.where(asctile.greater(x, 0.0), x, asctile.empty_like(x)), out, [16, 0])
+    asctile.copy_out(asctile.where(asctile.greater(x, 0.0), x, asctile.empty_like(x, asctile.TensorLocation.UB)), out, [16, 0])
     one, zero = asctile.zeros_like(x) + 1.0, asctile.zeros_like(x)
     cmp = asctile.global_tensor(cmp_ptr, [5, 64])
     asctile.copy_out(asctile.where(asctile.greater(x, y), one, zero), cmp, [0, 0])

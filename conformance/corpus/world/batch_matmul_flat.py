@@ -25,7 +25,7 @@ def bmm_kernel(a_ptr, b_ptr, c_ptr, batch, m: asctile.ConstExpr[int], k: asctile
     for t in asctile.range(asctile.block_idx(), batch * m_tiles, asctile.block_num()):
         bi = t // m_tiles
         m0 = (t % m_tiles) * bm
-        a_l0 = asctile.copy_in(a, [bi * m + m0, 0], [bm, k], asctile.TensorLocation.L0A, pad_value=0.0)
+        a_l0 = asctile.copy_in(a, [bi * m + m0, 0], [bm, k], asctile.TensorLocation.L0A)
         b_l0 = asctile.copy_in(b, [bi * k, 0], [k, n], asctile.TensorLocation.L0B)
         acc = asctile.zeros_acc([bm, n], asctile.float32)
         asctile.matmul_acc(acc, a_l0, b_l0)

@@ -24,7 +24,7 @@ def gemm_kernel(a_ptr, b_ptr, c_ptr, d_ptr, m: asctile.ConstExpr[int], n: asctil
     d = asctile.global_tensor(d_ptr, [m, n])
     a_l1 = asctile.copy_in(a, [0, 0], [m, k], asctile.TensorLocation.L1)
     for j in asctile.range(asctile.block_idx(), asctile.ceildiv(n, bn), asctile.block_num()):
-        b_tile = asctile.copy_in(b, [0, j * bn], [k, bn], pad_value=0.0)
+        b_tile = asctile.copy_in(b, [0, j * bn], [k, bn])
         acc = asctile.zeros_acc([m, bn], asctile.float32)
         asctile.matmul_acc(acc, a_l1, b_tile)
         asctile.copy_out(acc, c, [0, j * bn])

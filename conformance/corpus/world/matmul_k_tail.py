@@ -1,6 +1,6 @@
 """Matmul whose K is not a multiple of the L1 K step (K = 100 and 200 with base_k 64): each K step loads
-[bm, base_k] / [base_k, bn] panels into L1 with ``pad_value=0`` (the last step's columns / rows past K are
-zeros, so they add nothing), then into L0A / L0B, accumulating into L0C; 16 cores."""
+[bm, base_k] / [base_k, bn] panels into L1 (a load into L1 fills what lies past the tensor with 0, so the
+last step's columns / rows past K add nothing; pyasc-dev's compiler refuses an explicit ``pad_value`` there), then into L0A / L0B, accumulating into L0C; 16 cores."""
 import numpy as np
 
 from asc.experimental import asctile
@@ -25,8 +25,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, m: asctile.ConstExpr[int], n: asctile.Con
         n0 = (t % n_tiles) * bn
         acc = asctile.zeros_acc([bm, bn], asctile.float32)
         for kk in asctile.range(0, k, bk):
-            a_l1 = asctile.copy_in(a, [m0, kk], [bm, bk], asctile.TensorLocation.L1, pad_value=0.0)
-            b_l1 = asctile.copy_in(b, [kk, n0], [bk, bn], asctile.TensorLocation.L1, pad_value=0.0)
+            a_l1 = asctile.copy_in(a, [m0, kk], [bm, bk], asctile.TensorLocation.L1)
+            b_l1 = asctile.copy_in(b, [kk, n0], [bk, bn], asctile.TensorLocation.L1)
             asctile.matmul_acc(acc, asctile.copy(a_l1, [0, 0], [bm, bk], asctile.TensorLocation.L0A),
                                asctile.copy(b_l1, [0, 0], [bk, bn], asctile.TensorLocation.L0B))
         asctile.copy_out(acc, c, [m0, n0])

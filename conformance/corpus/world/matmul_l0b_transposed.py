@@ -23,8 +23,8 @@ def linear_kernel(x_ptr, w_ptr, y_ptr, m: asctile.ConstExpr[int], n: asctile.Con
     for t in asctile.range(asctile.block_idx(), asctile.ceildiv(m, bm) * n_tiles, asctile.block_num()):
         m0 = (t // n_tiles) * bm
         n0 = (t % n_tiles) * bn
-        x_l1 = asctile.copy_in(x, [m0, 0], [bm, k], asctile.TensorLocation.L1, pad_value=0.0)
-        w_l1 = asctile.copy_in(w, [n0, 0], [bn, k], asctile.TensorLocation.L1, pad_value=0.0)
+        x_l1 = asctile.copy_in(x, [m0, 0], [bm, k], asctile.TensorLocation.L1)
+        w_l1 = asctile.copy_in(w, [n0, 0], [bn, k], asctile.TensorLocation.L1)
         acc = asctile.zeros_acc([bm, bn], asctile.float32)
         for kk in asctile.range(0, k, bk):
             x_l0 = asctile.copy(x_l1, [0, kk], [bm, bk], asctile.TensorLocation.L0A)

@@ -30,8 +30,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, m: asctile.ConstExpr[int], n: asctile.Con
     for t in asctile.range(asctile.block_idx(), asctile.ceildiv(m, bm) * n_tiles, asctile.block_num()):
         m0 = (t // n_tiles) * bm
         n0 = (t % n_tiles) * bn
-        a_l1 = asctile.copy_in(a, [m0, 0], [bm, k], asctile.TensorLocation.L1, pad_value=0.0)
-        b_l1 = asctile.copy_in(b, [0, n0], [k, bn], asctile.TensorLocation.L1, pad_value=0.0)
+        a_l1 = asctile.copy_in(a, [m0, 0], [bm, k], asctile.TensorLocation.L1)
+        b_l1 = asctile.copy_in(b, [0, n0], [k, bn], asctile.TensorLocation.L1)
         acc = asctile.zeros_acc([bm, bn], asctile.float32)
         for kk in asctile.range(0, k, bk):
             a_l0 = asctile.copy(a_l1, [0, kk], [bm, bk], asctile.TensorLocation.L0A)

@@ -15,6 +15,7 @@ from ...ir.registry import define
 from ...ir.types import Location
 from ..core import dtype as dt
 from ..core.errors import error
+from .memory_ops import is_auto_load
 from .tensor import Tensor
 from .tile import Tile, as_location, emit_tile
 from .utils import verify_shape
@@ -33,9 +34,11 @@ def empty(shape, dtype, location=Location.Auto):
     if not isinstance(dtype, dt.DataType):
         raise error(TypeError, f"'dtype' argument must be DataType, got {type(dtype).__name__}",
                     "pass a dtype such as @float32")
+    auto = location is None or (isinstance(location, (Location, str)) and as_location(location) == Location.Auto)
     location = _location(location)
     shape = verify_shape(shape)
-    return emit_tile("tile.empty", [], shape, dtype, location)
+    # an Auto tile is placed by nothing in pyasc-dev's compiler: used, it fails there (dialect.compile_fault)
+    return emit_tile("tile.empty", [], shape, dtype, location, **({"auto_location": True} if auto else {}))
 
 
 def empty_like(tensor, location=None):
@@ -43,8 +46,9 @@ def empty_like(tensor, location=None):
     if not isinstance(tensor, Tile):
         raise error(TypeError, f"'tensor' argument must be LocalTensor, got {type(tensor).__name__}",
                     "pass a tile")
-    loc = tensor.handle.type.location if location is None else location
-    return empty(tensor.shape, tensor.dtype, loc)
+    if location is None:   # the tile's location: Auto for a copy_in left at Auto (resolved later)
+        location = Location.Auto if is_auto_load(tensor) else tensor.handle.type.location
+    return empty(tensor.shape, tensor.dtype, location)
 
 
 def _ascend_c(name, what):

@@ -86,11 +86,12 @@ def load(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB
 
 
 def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Location.UB, pad_value=0,
-              real_shape=None, clip=False, cube_pad=False):
+              real_shape=None, clip=False, cube_pad=False, user_pad=False):
     """``load``; ``clip``: the window is clamped to the tensor in every dimension (the August ``copy_in``,
     as pyasc-dev's interpreter clips it): what lies outside is padding, a window wholly outside reads
     nothing, and a scalar outside the tensor reads 0 with a warning (``sim/ops/memory.py``); ``cube_pad``:
-    an Auto load's ``pad_value`` holds only if it resolves to L1 / L0A / L0B."""
+    an Auto load's ``pad_value`` holds only if it resolves to L1 / L0A / L0B; ``user_pad``: the kernel gave
+    ``pad_value`` or ``real_shape`` (which pyasc-dev lowers for UB loads only: ``dialect.compile_fault``)."""
     _check_tensor(tensor, "load")
     if shape is None:
         if tile_id is not None:
@@ -123,7 +124,7 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
                     "load the bias as a 1-D tile, e.g. shape [n]")
     offs = _offsets(tensor, shape, tile_id, offsets)
     real = _real_shape(real_shape, shape, "tile")
-    if real and location in (Location.L1, Location.L0A, Location.L0B):
+    if real and location in CUBE_SIDE_LOADS and not tracing_august():   # August: padded_cube_load_fault
         raise error(RuntimeError, f"real_shape is not supported for loads into {location.name}",
                     "load the full tile into L1 / L0A / L0B, or load into UB with real_shape")
     operands = [tensor.handle] + offs
@@ -137,6 +138,8 @@ def load_tile(tensor, shape=None, *, tile_id=None, offsets=None, location=Locati
         attrs["pad_default"] = True
     if cube_pad:
         attrs["cube_pad"] = True
+    if user_pad:
+        attrs["user_pad"] = True
     return emit_tile("tile.load", operands + real, shape, tensor.dtype, location, has_pad=has_pad,
                      has_real=bool(real), **attrs)
 

@@ -178,6 +178,33 @@ def cube_transpose_fault(fn):
     return None
 
 
+_RANK_OVER_2 = "Not supporting tiles with dims greater than 2"
+
+
+def ub_transpose_fault(fn, c310):
+    """pyasc-dev's rule for transposes of UB tiles of rank 3 or more (August), checked on the traced
+    function ``fn``: the vector unit transposes 2-D tiles only, so such a transpose compiles only where
+    Ascend950PR_9599 folds it into the copy_in that fills the tile (a strided DMA: the tile comes straight
+    from a copy_in and is used by nothing else); Ascend910B1 folds none. Returns (op, message, hint) of
+    the first transpose breaking it, else None."""
+    uses, transposes = {}, []
+    for op in fn.walk():
+        for v in op.operands:
+            uses.setdefault(v.id, []).append(op)
+        if op.name == "tile.transpose" and op.attrs.get("perm") is not None:
+            transposes.append(op)
+    for op in transposes:
+        src = op.operands[0]
+        if c310 and getattr(src.owner, "name", None) == "tile.load" and len(uses[src.id]) == 1:
+            continue
+        hint = ("on this platform the vector unit transposes 2-D tiles only, and a copy_in is folded into a "
+                "transpose only when its tile is used by nothing else: " if c310 else
+                "Ascend910B1 transposes 2-D tiles only: ")
+        hint += "copy the data in already permuted (one copy_in per slice), or transpose 2-D slices"
+        return op, _RANK_OVER_2, localise(hint, fn.dialect)
+    return None
+
+
 def _tile_transpose(input, *axis):
     return transpose_axes(input, *axis) if tracing_august() else transpose(input, *axis)
 

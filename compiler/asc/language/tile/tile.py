@@ -181,7 +181,7 @@ def cast(tile, dtype, round_mode=None) -> Tile:
             raise error(RuntimeError, f"Unsupported quant mode from {tile.dtype} to {dtype}",
                         "fixpipe converts float32 -> float16 / bfloat16 / int8 and int32 -> float16 / int8")
         return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, Location.L0C)
-    _cast_rule(tile.dtype, dtype)
+    _cast_rule(tile.dtype, dtype)   # August: pyasc-dev's compiler table is checked once traced (cast_rules)
     return emit_tile("tile.cast", [tile.handle], tile.shape, dtype, location_of(tile))
 
 

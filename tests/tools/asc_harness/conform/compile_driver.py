@@ -1,6 +1,7 @@
-"""Memory driver: the on-chip bytes one engine's compiler allots a corpus case, never imported by the harness.
+"""Compile driver: what one engine's compiler says of a corpus case (accepted with its on-chip bytes, or
+rejected with its message), never imported by the harness.
 
-Usage: python memory_driver.py CASE.py RESULT.json PLATFORM
+Usage: python compile_driver.py CASE.py RESULT.json PLATFORM
 
 Under pyasc-dev (``asc`` without this project's ``asc.runtime.launcher.check_launch_memory``) the kernel
 goes through pyasc's real code generator and pass pipeline with the final C++ compilation replaced: its
@@ -9,8 +10,10 @@ goes through pyasc's real code generator and pass pipeline with the final C++ co
 memory plan (``compiled.memory``, checked the same way at launch) is recorded and the launch stops before
 anything runs. One figure per launch: each case of a golden-interface file, the first launch of ``run()``.
 
-Writes {"launches": [{"case": id, "memory": {"UB": bytes, ...}} | {"case": id, "error": text}], "error":
-text of a failure outside a launch}. Standard library and numpy only.
+Writes {"launches": [{"case": id, "memory": {"UB": bytes, ...}} | {"case": id, "error": text, "message": the
+error's own text (pyasc's pass diagnostics: the first ``error:`` line's text; its code generator's
+``error_message``), "line": its kernel line or null}], "error": text of a failure outside a launch}.
+Standard library and numpy only.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
+
+_DIAGNOSTIC = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):\d+: error: (?P<text>.*)$", re.M)
 
 
 class Stop(Exception):
@@ -47,6 +53,24 @@ def _install_probe(platform):
     ours.launch = stop_before_running
 
 
+def describe(exc, case_path):
+    """The rejection: its full text, its own message and the kernel line it names (when it names one)."""
+    text = str(exc)
+    found = _DIAGNOSTIC.search(text)
+    if found:      # pyasc's pass pipeline: "FILE:LINE:COL: error: TEXT" diagnostics
+        message, line = found.group("text").strip(), int(found.group("line"))
+    else:
+        message = getattr(exc, "error_message", None) or text
+        line = getattr(exc, "lineno", None)
+        if line is None:
+            import traceback
+            here = [f.lineno for f in traceback.extract_tb(exc.__traceback__)
+                    if os.path.abspath(f.filename) == os.path.abspath(case_path)]
+            line = here[-1] if here else None
+    return {"error": f"{type(exc).__name__}: {text}"[:2000], "message": str(message)[:1000],
+            "line": line}
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.splitlines()[2], file=sys.stderr)
@@ -69,7 +93,7 @@ def main(argv):
             except Stop as stop:
                 result["launches"].append({"case": case_id, "memory": stop.args[0]})
             except Exception as exc:  # noqa: BLE001 - a kernel rejected before its memory is known
-                result["launches"].append({"case": case_id, "error": f"{type(exc).__name__}: {exc}"[:2000]})
+                result["launches"].append({"case": case_id, **describe(exc, case_path)})
     except Exception as exc:  # noqa: BLE001 - the case cannot be loaded
         result["error"] = f"{type(exc).__name__}: {exc}"[:2000]
     tmp = result_path + ".tmp"
