@@ -85,8 +85,10 @@ def _unbuffered(fn, align):
 
 
 def _work_bytes(op, align=32):
+    """The scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes`` trait), else the
+    April rule's temporaries."""
     work = traits(op.name).work_bytes
-    return work(op, align) if work is not None else 0
+    return work(op, align) if work is not None else _temp_bytes(op, align)
 
 
 def _temp_bytes(op, align=32):
@@ -95,11 +97,11 @@ def _temp_bytes(op, align=32):
 
 
 # -- reuse_alloc=0 and static allocation: every tile its own buffer ------------------------------------
-def _static_sum(block, copies_of, skip=frozenset(), work=lambda op, align: 0, align=32):
+def _static_sum(block, copies_of, skip=frozenset(), work=_temp_bytes, align=32):
     total = 0
     for op in block.ops:
         sizes = [0 if r.id in skip else _ub_bytes(op, r, align) for r in op.results]
-        total += work(op, align) + sum(sizes) + (_temp_bytes(op, align) if any(sizes) else 0)
+        total += sum(sizes) + (work(op, align) if any(sizes) or traits(op.name).work_bytes else 0)
         for region in op.regions:
             total += copies_of(op) * _static_sum(region, copies_of, skip, work, align)
     return total
@@ -159,7 +161,7 @@ def _reuse_peak(block, skip=frozenset(), align=32):
             buffer_of[r.id] = buf
             end[buf] = max(end.get(buf, i), last.get(r.id, i))
         live += born
-        peak = max(peak, live + inner + _temp_bytes(op, align) + _work_bytes(op, align))
+        peak = max(peak, live + inner + _work_bytes(op, align))
         for buf in [b for b, e in end.items() if e == i]:
             live -= size.pop(buf)
             del end[buf]
