@@ -25,7 +25,9 @@ class Traits:
     ``constant``: a compile-time constant tile (hoisted to the kernel's start); ``scalar_constants``: a
     constant tile operand is read as a scalar (``x + full(c)`` is one Adds): it needs no UB of its own;
     ``work_bytes``: UB the op's instruction uses as scratch while it runs, ``work_bytes(op, align)`` bytes
-    when buffers are allocated in units of ``align`` bytes."""
+    when buffers are allocated in units of ``align`` bytes (pyasc-dev's lowering; replaces ``temp_factor``
+    where both are given); ``source_scratch``: when the op is the last reader of its first operand it
+    works in that tile instead (no ``work_bytes``)."""
     reads_gm: Optional[int] = None
     writes_gm: Optional[int] = None
     dma: bool = False
@@ -37,6 +39,7 @@ class Traits:
     constant: bool = False
     scalar_constants: bool = False
     work_bytes: Optional[Callable] = None
+    source_scratch: bool = False
 
 
 NO_TRAITS = Traits()

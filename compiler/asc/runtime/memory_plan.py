@@ -84,11 +84,23 @@ def _unbuffered(fn, align):
     return ids, hoisted
 
 
-def _work_bytes(op, align=32):
-    """The scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes`` trait), else the
-    April rule's temporaries."""
-    work = traits(op.name).work_bytes
-    return work(op, align) if work is not None else _temp_bytes(op, align)
+def _scratch(fn):
+    """``work(op, align)``: the scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes``
+    trait; none for a ``source_scratch`` op that is the last reader of its tile operand, which it then
+    works in: isReuseSource, decided on program order), else the April rule's temporaries."""
+    last = {}
+    for op in fn.walk():
+        for v in op.operands:
+            last[v.id] = op
+
+    def work(op, align=32):
+        t = traits(op.name)
+        if t.work_bytes is None:
+            return _temp_bytes(op, align)
+        if t.source_scratch and last.get(op.operands[0].id) is op:
+            return 0
+        return t.work_bytes(op, align)
+    return work
 
 
 def _temp_bytes(op, align=32):
@@ -123,15 +135,15 @@ def _uses_in(op):
             yield from inner.operands
 
 
-def _region_peak(op, skip, align):
+def _region_peak(op, skip, work, align):
     """UB a region-holding op needs while it runs, beyond the tiles live around it."""
     if op.name == "scf.for":
-        body = _reuse_peak(op.regions[0], skip, align)
+        body = _reuse_peak(op.regions[0], skip, work, align)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((_reuse_peak(r, skip, align) for r in op.regions), default=0)
+    return max((_reuse_peak(r, skip, work, align) for r in op.regions), default=0)
 
 
-def _reuse_peak(block, skip=frozenset(), align=32):
+def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32):
     """Peak UB of ``block`` with buffer reuse: tiles from outside the block are counted by its owner, the
     tiles ``skip`` not at all."""
     last = {}
@@ -141,7 +153,7 @@ def _reuse_peak(block, skip=frozenset(), align=32):
     buffer_of, size, end = {}, {}, {}
     live, peak = 0, 0
     for i, op in enumerate(block.ops):
-        inner = _region_peak(op, skip, align) if op.regions else 0
+        inner = _region_peak(op, skip, work, align) if op.regions else 0
         born = 0
         for r in op.results:
             nbytes = _ub_bytes(op, r, align)
@@ -161,7 +173,7 @@ def _reuse_peak(block, skip=frozenset(), align=32):
             buffer_of[r.id] = buf
             end[buf] = max(end.get(buf, i), last.get(r.id, i))
         live += born
-        peak = max(peak, live + inner + _work_bytes(op, align))
+        peak = max(peak, live + inner + work(op, align))
         for buf in [b for b, e in end.items() if e == i]:
             live -= size.pop(buf)
             del end[buf]
@@ -229,8 +241,9 @@ def plan(fn, hw, options):
     if reuse is not None or getattr(fn.dialect, "august", False):   # pyasc-dev's allocation (above)
         align = 32 if hw.arch.value == "c310" else 1   # C220's TPipe buffers are counted unrounded
         skip, hoisted = _unbuffered(fn, align)
-        return {"UB": hoisted + (_reuse_peak(fn.body, skip, align) if reuse else
-                                 _static_sum(fn.body, _august_copies, skip, _work_bytes, align))}
+        work = _scratch(fn)
+        return {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align) if reuse else
+                                 _static_sum(fn.body, _august_copies, skip, work, align))}
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")
     if static and not options.reuse_ub:
         return {"UB": _static_sum(fn.body, _april_copies)}

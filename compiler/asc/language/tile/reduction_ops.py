@@ -125,4 +125,11 @@ def _reduce_all_work(op, align):
 
 
 define("tile.reduce_all", cost=_reduce_cost, work_bytes=_reduce_all_work)
-define("tile.reduce", cost=_reduce_cost)
+def _reduce_work(op, align):
+    """The scratch of a reduction over dims (pyasc-dev's lowering): the input's elements as float32 (or
+    wider), unless the reduction is the last reader of its input and works in it (``source_scratch``)."""
+    t = op.operands[0].type
+    return -(-max(4, t.dtype.sizeof()) * t.size // align) * align
+
+
+define("tile.reduce", cost=_reduce_cost, work_bytes=_reduce_work, source_scratch=True)
