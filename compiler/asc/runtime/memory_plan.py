@@ -61,7 +61,15 @@ def _ub_bytes(op, r, align=32):
     return _round(t.nbytes, align)
 
 
-def _unbuffered(fn, align):
+def _scalar_read(user, value, arch):
+    """Whether ``user`` reads the constant tile ``value`` as a scalar (its ``scalar_constants`` trait)."""
+    rule = traits(user.name).scalar_constants
+    if not callable(rule):
+        return bool(rule)
+    return all(rule(user, i, arch) for i, v in enumerate(user.operands) if v is value)
+
+
+def _unbuffered(fn, align, arch):
     """The UB tiles of an August kernel that get no buffer where they are made, and the bytes of the
     hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
     (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
@@ -76,7 +84,7 @@ def _unbuffered(fn, align):
         if traits(op.name).constant:
             r = op.results[0]
             ids.add(r.id)
-            if not all(traits(u.name).scalar_constants for u in users.get(r.id, [])):
+            if not all(_scalar_read(u, r, arch) for u in users.get(r.id, [])):
                 hoisted += _ub_bytes(op, r, align)
         elif op.name in _LOOPS:
             ids.update(r.id for r in op.results
@@ -84,7 +92,7 @@ def _unbuffered(fn, align):
     return ids, hoisted
 
 
-def _scratch(fn):
+def _scratch(fn, arch):
     """``work(op, align)``: the scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes``
     trait; none for a ``source_scratch`` op that is the last reader of its tile operand, which it then
     works in: isReuseSource, decided on program order), else the April rule's temporaries."""
@@ -99,7 +107,7 @@ def _scratch(fn):
             return _temp_bytes(op, align)
         if t.source_scratch and last.get(op.operands[0].id) is op:
             return 0
-        return t.work_bytes(op, align)
+        return t.work_bytes(op, align, arch)
     return work
 
 
@@ -240,8 +248,8 @@ def plan(fn, hw, options):
     reuse = getattr(options, "reuse_alloc", None)
     if reuse is not None or getattr(fn.dialect, "august", False):   # pyasc-dev's allocation (above)
         align = 32 if hw.arch.value == "c310" else 1   # C220's TPipe buffers are counted unrounded
-        skip, hoisted = _unbuffered(fn, align)
-        work = _scratch(fn)
+        skip, hoisted = _unbuffered(fn, align, hw.arch.value)
+        work = _scratch(fn, hw.arch.value)
         return {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align) if reuse else
                                  _static_sum(fn.body, _august_copies, skip, work, align))}
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")

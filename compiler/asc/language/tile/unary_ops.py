@@ -126,7 +126,7 @@ def _unary_cost(op, hw):
 
 
 define("tile.unary", cost=_unary_cost, in_place=True)
-def _softmax_work(op, align):
+def _softmax_work(op, align, arch):
     """The scratch pyasc-dev's lowering gives a softmax of [rows, cols] (as its compiler counts it,
     measured): the input as float32, and a row max and row sum of float32 per row padded to a 32-byte
     block of the input dtype; at least 288 bytes, and for 16-bit inputs at least one float32 row more."""
