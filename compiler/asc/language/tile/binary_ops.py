@@ -159,8 +159,19 @@ define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=Tr
 
 
 define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True, work_bytes=_scalar_work)
-define("tile.cmp", cost=vector_cost("compare"), scalar_constants=True)
-define("tile.cmp_scalar", cost=vector_cost("compare"))
+def _compare_work(op, align, arch):
+    """Integer comparisons in pyasc-dev's lowering: C220 compares through float casts of the tile operands
+    (LowerAscTileI1: a tile each); an integer tile compared with a scalar gets the scalar filled into a tile."""
+    if not op.operands[0].type.dtype.is_int():
+        return 0
+    tile = -(-op.operands[0].type.nbytes // align) * align
+    if op.name == "tile.cmp_scalar":
+        return tile
+    return 2 * tile if arch == "c220" else 0
+
+
+define("tile.cmp", cost=vector_cost("compare"), scalar_constants=True, work_bytes=_compare_work)
+define("tile.cmp_scalar", cost=vector_cost("compare"), work_bytes=_compare_work)
 
 
 # -- cube: matrix multiply ------------------------------------------------------------------------
