@@ -61,15 +61,44 @@ def _ub_bytes(op, r, align=32):
     return _round(t.nbytes, align)
 
 
-def _scalar_read(user, value, arch):
+def _scalar_read(user, value, arch, same):
     """Whether ``user`` reads the constant tile ``value`` as a scalar (its ``scalar_constants`` trait)."""
     rule = traits(user.name).scalar_constants
     if not callable(rule):
         return bool(rule)
-    return all(rule(user, i, arch) for i, v in enumerate(user.operands) if v is value)
+    return all(rule(user, i, arch) for i, v in enumerate(user.operands) if same.get(v.id, v.id) == value.id)
 
 
-def _unbuffered(fn, align, arch):
+def _common(fn):
+    """pyasc-dev's CSE: a side-effect-free op computing what an op before it (in its block or an enclosing
+    one) computes from the same operands is removed. Returns {result id: id of the equal earlier result}."""
+    same = {}
+
+    def key(v):
+        o = v.owner
+        if getattr(o, "name", None) == "scalar.const":
+            return ("const", repr(o.attrs.get("value")), str(v.type))
+        return same.get(v.id, v.id)
+
+    def visit(block, seen):
+        seen = dict(seen)
+        for op in block.ops:
+            for region in op.regions:
+                visit(region, seen)
+            t = traits(op.name)
+            if op.regions or len(op.results) != 1 or not (op.operands or t.constant) or t.dma or t.atomic \
+                    or t.reads_gm is not None or t.writes_gm is not None:
+                continue
+            k = (op.name, tuple(key(v) for v in op.operands), repr(sorted(op.attrs.items())), str(op.results[0].type))
+            if k in seen:
+                same[op.results[0].id] = seen[k]
+            else:
+                seen[k] = op.results[0].id
+    visit(fn.body, {})
+    return same
+
+
+def _unbuffered(fn, align, arch, same):
     """The UB tiles of an August kernel that get no buffer where they are made, and the bytes of the
     hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
     (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
@@ -78,13 +107,13 @@ def _unbuffered(fn, align, arch):
     users = {}
     for op in fn.walk():
         for v in op.operands:
-            users.setdefault(v.id, []).append(op)
-    ids, hoisted = set(), 0
+            users.setdefault(same.get(v.id, v.id), []).append(op)
+    ids, hoisted = set(same), 0
     for op in fn.walk():
-        if traits(op.name).constant:
+        if traits(op.name).constant and op.results[0].id not in same:
             r = op.results[0]
             ids.add(r.id)
-            if not all(_scalar_read(u, r, arch) for u in users.get(r.id, [])):
+            if not all(_scalar_read(u, r, arch, same) for u in users.get(r.id, [])):
                 hoisted += _ub_bytes(op, r, align)
         elif op.name in _LOOPS:
             ids.update(r.id for r in op.results
@@ -92,20 +121,22 @@ def _unbuffered(fn, align, arch):
     return ids, hoisted
 
 
-def _scratch(fn, arch):
+def _scratch(fn, arch, same):
     """``work(op, align)``: the scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes``
     trait; none for a ``source_scratch`` op that is the last reader of its tile operand, which it then
     works in: isReuseSource, decided on program order), else the April rule's temporaries."""
     last = {}
     for op in fn.walk():
         for v in op.operands:
-            last[v.id] = op
+            last[same.get(v.id, v.id)] = op
 
     def work(op, align=32):
         t = traits(op.name)
+        if op.results and op.results[0].id in same:   # a common subexpression: computed once
+            return 0
         if t.work_bytes is None:
             return _temp_bytes(op, align)
-        if t.source_scratch and last.get(op.operands[0].id) is op:
+        if t.source_scratch and last.get(same.get(op.operands[0].id, op.operands[0].id)) is op:
             return 0
         return t.work_bytes(op, align, arch)
     return work
@@ -143,25 +174,27 @@ def _uses_in(op):
             yield from inner.operands
 
 
-def _region_peak(op, skip, work, align):
+def _region_peak(op, skip, work, align, same):
     """UB a region-holding op needs while it runs, beyond the tiles live around it."""
     if op.name == "scf.for":
-        body = _reuse_peak(op.regions[0], skip, work, align)
+        body = _reuse_peak(op.regions[0], skip, work, align, same)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((_reuse_peak(r, skip, work, align) for r in op.regions), default=0)
+    return max((_reuse_peak(r, skip, work, align, same) for r in op.regions), default=0)
 
 
-def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32):
+def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32, same=None):
     """Peak UB of ``block`` with buffer reuse: tiles from outside the block are counted by its owner, the
-    tiles ``skip`` not at all."""
+    tiles ``skip`` not at all; a use of a tile in ``same`` (a common subexpression) reads the tile it
+    equals."""
+    same = same or {}
     last = {}
     for i, op in enumerate(block.ops):
         for v in _uses_in(op):
-            last[v.id] = i
+            last[same.get(v.id, v.id)] = i
     buffer_of, size, end = {}, {}, {}
     live, peak = 0, 0
     for i, op in enumerate(block.ops):
-        inner = _region_peak(op, skip, work, align) if op.regions else 0
+        inner = _region_peak(op, skip, work, align, same) if op.regions else 0
         born = 0
         for r in op.results:
             nbytes = _ub_bytes(op, r, align)
@@ -170,7 +203,8 @@ def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32):
             source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
             if source is not None and source.id in buffer_of:      # a view of its operand's buffer
                 buf = buffer_of[source.id]
-            elif traits(op.name).in_place and (buf := _reusable(op, i, nbytes, buffer_of, size, end)) is not None:
+            elif traits(op.name).in_place and \
+                    (buf := _reusable(op, i, nbytes, buffer_of, size, end, same)) is not None:
                 pass                                                  # the result overwrites that operand
             elif nbytes:
                 buf = r.id
@@ -188,10 +222,10 @@ def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32):
     return peak
 
 
-def _reusable(op, i, nbytes, buffer_of, size, end):
+def _reusable(op, i, nbytes, buffer_of, size, end, same):
     """The buffer of a UB operand of ``op`` read for the last time by ``op`` and as large as its result."""
     for o in op.operands:
-        buf = buffer_of.get(o.id)
+        buf = buffer_of.get(same.get(o.id, o.id))
         if buf is not None and end.get(buf) == i and size.get(buf) == nbytes:
             return buf
     return None
@@ -248,9 +282,10 @@ def plan(fn, hw, options):
     reuse = getattr(options, "reuse_alloc", None)
     if reuse is not None or getattr(fn.dialect, "august", False):   # pyasc-dev's allocation (above)
         align = 32 if hw.arch.value == "c310" else 1   # C220's TPipe buffers are counted unrounded
-        skip, hoisted = _unbuffered(fn, align, hw.arch.value)
-        work = _scratch(fn, hw.arch.value)
-        return {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align) if reuse else
+        same = _common(fn)
+        skip, hoisted = _unbuffered(fn, align, hw.arch.value, same)
+        work = _scratch(fn, hw.arch.value, same)
+        return {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align, same) if reuse else
                                  _static_sum(fn.body, _august_copies, skip, work, align))}
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")
     if static and not options.reuse_ub:

@@ -125,7 +125,16 @@ def _unary_cost(op, hw):
     return (pipe, t)
 
 
-define("tile.unary", cost=_unary_cost, in_place=True)
+def _unary_work(op, align, arch):
+    """pyasc-dev expands ``exp2`` and ``rsqrt`` into two instructions with two temporary tiles (as its
+    compiler counts them); the other unary ops are one instruction each."""
+    tile = -(-op.results[0].type.nbytes // align) * align
+    return 2 * tile if op.attrs["kind"] in ("exp2", "rsqrt") else 0
+
+
+define("tile.unary", cost=_unary_cost, in_place=True, work_bytes=_unary_work)
+
+
 def _softmax_work(op, align, arch):
     """The scratch pyasc-dev's lowering gives a softmax of [rows, cols] (as its compiler counts it,
     measured): the input as float32, and a row max and row sum of float32 per row padded to a 32-byte
