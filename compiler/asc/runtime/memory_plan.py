@@ -22,6 +22,7 @@ from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
 _LOOPS = ("scf.for", "scf.while")
+_CUBE = (Location.L1, Location.L0A, Location.L0B, Location.L0C, Location.BT)
 
 
 def _round(n, align=32):
@@ -54,11 +55,18 @@ def unrolled_pieces(loop):
     return [(u, main > 1)] + ([(1, rest > 1)] if rest else [])
 
 
-def _ub_bytes(op, r, align=32):
+def _ub_bytes(op, r, align=32, location=Location.UB):
+    """The buffer ``r`` takes in ``location`` (none for a view, nor for ``matmul_acc`` updating its
+    accumulator); an L0A / L0B / BT tile not copied from L1 is staged through an L1 buffer of its size
+    (pyasc-dev's FulfillDataTransfer)."""
     t = r.type
-    if not isinstance(t, TileType) or t.location != Location.UB or traits(op.name).zero_copy:
-        return 0
-    return _round(t.nbytes, align)
+    if not isinstance(t, TileType) or traits(op.name).zero_copy or op.name in _LOOPS and location != Location.UB \
+            or traits(op.name).accumulator and any(getattr(o.type, "location", None) == t.location for o in op.operands):
+        return 0   # a view; a cube loop's result (the buffer it carried); an accumulator updated in place
+    if location == Location.L1 and t.location in (Location.L0A, Location.L0B, Location.BT):
+        source = op.operands[0].type if op.operands else None
+        return 0 if getattr(source, "location", None) == Location.L1 else _round(t.nbytes, align)
+    return _round(t.nbytes, align) if t.location == location else 0
 
 
 def _scalar_read(user, value, arch, same):
@@ -148,13 +156,16 @@ def _temp_bytes(op, align=32):
 
 
 # -- reuse_alloc=0 and static allocation: every tile its own buffer ------------------------------------
-def _static_sum(block, copies_of, skip=frozenset(), work=_temp_bytes, align=32):
+def _static_sum(block, copies_of, skip=frozenset(), work=_temp_bytes, align=32, location=Location.UB):
+    """The bytes of every tile in ``location`` of every copy (and, in UB, each op's scratch)."""
     total = 0
     for op in block.ops:
-        sizes = [0 if r.id in skip else _ub_bytes(op, r, align) for r in op.results]
-        total += sum(sizes) + (work(op, align) if any(sizes) or traits(op.name).work_bytes else 0)
+        sizes = [0 if r.id in skip else _ub_bytes(op, r, align, location) for r in op.results]
+        total += sum(sizes)
+        if location == Location.UB and (any(sizes) or traits(op.name).work_bytes):
+            total += work(op, align)
         for region in op.regions:
-            total += copies_of(op) * _static_sum(region, copies_of, skip, work, align)
+            total += copies_of(op) * _static_sum(region, copies_of, skip, work, align, location)
     return total
 
 
@@ -285,8 +296,14 @@ def plan(fn, hw, options):
         same = _common(fn)
         skip, hoisted = _unbuffered(fn, align, hw.arch.value, same)
         work = _scratch(fn, hw.arch.value, same)
-        return {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align, same) if reuse else
+        used = {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align, same) if reuse else
                                  _static_sum(fn.body, _august_copies, skip, work, align))}
+        for loc in _CUBE:   # every cube tile of every copy; on C220 they are TPipe buffers counted as UB
+            n = _static_sum(fn.body, _august_copies, skip, work, align, loc)
+            key = loc.name if hw.arch.value == "c310" else "UB"
+            if n:
+                used[key] = used.get(key, 0) + n
+        return used
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")
     if static and not options.reuse_ub:
         return {"UB": _static_sum(fn.body, _april_copies)}
