@@ -1,8 +1,10 @@
-"""On-chip capacity checks of a traced kernel.
+"""On-chip capacity checks of a traced kernel: the bytes per memory the launch checks.
 
 Cube operands are checked per tile against the L0A / L0B / L0C / L1 budgets. The UB figure is what the
 kernel's allocator would use, each tile rounded up to 32 bytes (in August kernels on C220, whose TPipe
-buffers pyasc-dev counts as they are, not rounded):
+buffers pyasc-dev counts as they are, not rounded), plus each op's scratch (its ``work_bytes`` trait,
+pyasc-dev's lowering; April kernels: ``temp_factor``). August kernels also get pyasc-dev's L1 / L0A /
+L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
 
 - August kernels follow pyasc-dev's ``reuse_alloc`` (``asctile/runtime/compiler.py``; 0 when not
   given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
@@ -22,6 +24,7 @@ from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
 _LOOPS = ("scf.for", "scf.while")
+_CAST = "tile.cast"
 _CUBE = (Location.L1, Location.L0A, Location.L0B, Location.L0C, Location.BT)
 
 
@@ -111,7 +114,7 @@ def _unbuffered(fn, align, arch, same):
     hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
     (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
     (``x + full(c)`` is one Adds: no buffer at all); a loop's result tile is the buffer the loop carried
-    unless only stores read it."""
+    unless only stores read it; a cast read only by another cast is folded into it."""
     users = {}
     for op in fn.walk():
         for v in op.operands:
@@ -126,6 +129,8 @@ def _unbuffered(fn, align, arch, same):
         elif op.name in _LOOPS:
             ids.update(r.id for r in op.results
                        if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
+        elif op.name == _CAST and [u.name for u in users.get(op.results[0].id, [])] == [_CAST]:
+            ids.add(op.results[0].id)   # FoldCast: a cast read only by a cast is folded into it
     return ids, hoisted
 
 
