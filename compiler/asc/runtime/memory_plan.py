@@ -24,7 +24,7 @@ from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
 _LOOPS = ("scf.for", "scf.while")
-_CAST = "tile.cast"
+_CAST, _TRANSPOSE = "tile.cast", "tile.transpose"
 _CUBE = (Location.L1, Location.L0A, Location.L0B, Location.L0C, Location.BT)
 
 
@@ -114,7 +114,8 @@ def _unbuffered(fn, align, arch, same):
     hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
     (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
     (``x + full(c)`` is one Adds: no buffer at all); a loop's result tile is the buffer the loop carried
-    unless only stores read it; a cast read only by another cast is folded into it."""
+    unless only stores read it; a cast read only by another cast is folded into it; on C310 a load read
+    only by a transpose loads the transposed tile."""
     users = {}
     for op in fn.walk():
         for v in op.operands:
@@ -131,6 +132,9 @@ def _unbuffered(fn, align, arch, same):
                        if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
         elif op.name == _CAST and [u.name for u in users.get(op.results[0].id, [])] == [_CAST]:
             ids.add(op.results[0].id)   # FoldCast: a cast read only by a cast is folded into it
+        elif op.name == _TRANSPOSE and arch == "c310" and traits(getattr(op.operands[0].owner, "name", "")).reads_gm \
+                is not None and users.get(op.operands[0].id) == [op]:
+            ids.add(op.operands[0].id)   # VectorTransposeToLoadStore: the load writes the transposed tile
     return ids, hoisted
 
 
