@@ -21,7 +21,8 @@ class Traits:
     model); ``atomic``: an atomic read-modify-write; ``accumulator``: its result is a cube accumulator
     ``matmul_acc`` may update in place; ``zero_copy``: its result aliases its operand (no UB of its own);
     ``temp_factor``: extra UB it needs, in multiples of its result's size; ``in_place``: an element-wise
-    vector op, whose result may overwrite an operand of its size it is the last reader of (UB reuse);
+    vector op, whose result may overwrite an operand of its size it is the last reader of (UB reuse;
+    True, or ``in_place(op)``);
     ``constant``: a compile-time constant tile (hoisted to the kernel's start); ``scalar_constants``: a
     constant tile operand is read as a scalar (``x + full(c)`` is one Adds): it needs no UB of its own
     (True, or ``scalar_constants(op, operand index, arch)``);
@@ -36,7 +37,7 @@ class Traits:
     accumulator: bool = False
     zero_copy: bool = False
     temp_factor: int = 0
-    in_place: bool = False
+    in_place: object = False
     constant: bool = False
     scalar_constants: object = False
     work_bytes: Optional[Callable] = None

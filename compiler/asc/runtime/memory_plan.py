@@ -194,19 +194,18 @@ def _uses_in(op):
             yield from inner.operands
 
 
-def _region_peak(op, skip, work, align, same):
+def _region_peak(op, skip, work, align, same, locations):
     """UB a region-holding op needs while it runs, beyond the tiles live around it."""
     if op.name == "scf.for":
-        body = _reuse_peak(op.regions[0], skip, work, align, same)
+        body = _reuse_peak(op.regions[0], skip, work, align, same, locations)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((_reuse_peak(r, skip, work, align, same) for r in op.regions), default=0)
+    return max((_reuse_peak(r, skip, work, align, same, locations) for r in op.regions), default=0)
 
 
-def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32, same=None):
-    """Peak UB of ``block`` with buffer reuse: tiles from outside the block are counted by its owner, the
-    tiles ``skip`` not at all; a use of a tile in ``same`` (a common subexpression) reads the tile it
-    equals."""
-    same = same or {}
+def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
+    """Peak bytes of the tiles in ``locations`` of ``block`` with buffer reuse: tiles from outside the
+    block are counted by its owner, the tiles ``skip`` not at all; a use of a tile in ``same`` (a common
+    subexpression) reads the tile it equals."""
     last = {}
     for i, op in enumerate(block.ops):
         for v in _uses_in(op):
@@ -214,16 +213,16 @@ def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32, same=None):
     buffer_of, size, end = {}, {}, {}
     live, peak = 0, 0
     for i, op in enumerate(block.ops):
-        inner = _region_peak(op, skip, work, align, same) if op.regions else 0
+        inner = _region_peak(op, skip, work, align, same, locations) if op.regions else 0
         born = 0
         for r in op.results:
-            nbytes = _ub_bytes(op, r, align)
-            if not isinstance(r.type, TileType) or r.type.location != Location.UB or r.id in skip:
+            nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
+            if not isinstance(r.type, TileType) or r.type.location not in locations or r.id in skip:
                 continue
             source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
             if source is not None and source.id in buffer_of:      # a view of its operand's buffer
                 buf = buffer_of[source.id]
-            elif traits(op.name).in_place and \
+            elif _in_place(op) and \
                     (buf := _reusable(op, i, nbytes, buffer_of, size, end, same)) is not None:
                 pass                                                  # the result overwrites that operand
             elif nbytes:
@@ -240,6 +239,12 @@ def _reuse_peak(block, skip=frozenset(), work=_temp_bytes, align=32, same=None):
             live -= size.pop(buf)
             del end[buf]
     return peak
+
+
+def _in_place(op):
+    """Whether ``op``'s result may overwrite an operand (its ``in_place`` trait: True or a predicate)."""
+    rule = traits(op.name).in_place
+    return rule(op) if callable(rule) else bool(rule)
 
 
 def _reusable(op, i, nbytes, buffer_of, size, end, same):
@@ -305,9 +310,13 @@ def plan(fn, hw, options):
         same = _common(fn)
         skip, hoisted = _unbuffered(fn, align, hw.arch.value, same)
         work = _scratch(fn, hw.arch.value, same)
-        used = {"UB": hoisted + (_reuse_peak(fn.body, skip, work, align, same) if reuse else
-                                 _static_sum(fn.body, _august_copies, skip, work, align))}
-        for loc in _CUBE:   # every cube tile of every copy; on C220 they are TPipe buffers counted as UB
+        c220 = hw.arch.value == "c220"   # its cube tiles are TPipe buffers, counted (and reused) as UB
+        if reuse:
+            used = {"UB": hoisted + _reuse_peak(fn.body, skip, work, align, same,
+                                                (Location.UB,) + (_CUBE if c220 else ()))}
+        else:
+            used = {"UB": hoisted + _static_sum(fn.body, _august_copies, skip, work, align)}
+        for loc in () if reuse and c220 else _CUBE:   # every cube tile of every copy
             n = _static_sum(fn.body, _august_copies, skip, work, align, loc)
             key = loc.name if hw.arch.value == "c310" else "UB"
             if n:

@@ -132,7 +132,13 @@ def _unary_work(op, align, arch):
     return 2 * tile if op.attrs["kind"] in ("exp2", "rsqrt") else 0
 
 
-define("tile.unary", cost=_unary_cost, in_place=True, work_bytes=_unary_work)
+def _unary_in_place(op):
+    """pyasc-dev computes these in place under ``reuse_alloc``; its expansions of the others (sin, tanh,
+    erf, floor, exp2, ...) keep the input and the result apart."""
+    return op.attrs["kind"] in ("abs", "relu", "exp", "log", "sqrt")
+
+
+define("tile.unary", cost=_unary_cost, in_place=_unary_in_place, work_bytes=_unary_work)
 
 
 def _softmax_work(op, align, arch):
