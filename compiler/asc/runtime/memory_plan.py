@@ -120,7 +120,7 @@ def _unbuffered(fn, align, arch, same):
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(same.get(v.id, v.id), []).append(op)
-    ids, hoisted = set(same), 0
+    ids, hoisted = set(same) | _dead(fn, users), 0
     for op in fn.walk():
         if traits(op.name).constant and op.results[0].id not in same:
             r = op.results[0]
@@ -136,6 +136,21 @@ def _unbuffered(fn, align, arch, same):
                 is not None and users.get(op.operands[0].id) == [op]:
             ids.add(op.operands[0].id)   # VectorTransposeToLoadStore: the load writes the transposed tile
     return ids, hoisted
+
+
+def _dead(fn, users):
+    """Tiles no op with an effect reads (pyasc-dev's canonicalizer drops the ops making them, loads too)."""
+    dead, changed = set(), True
+    ops = [op for op in fn.walk() if op.results and not op.regions and traits(op.name).writes_gm is None
+           and not traits(op.name).atomic and all(isinstance(r.type, TileType) for r in op.results)]
+    while changed:
+        changed = False
+        for op in ops:
+            if op.results[0].id not in dead and all(
+                    all(u.results and u.results[0].id in dead for u in users.get(r.id, [])) for r in op.results):
+                dead.update(r.id for r in op.results)
+                changed = True
+    return dead
 
 
 def _scratch(fn, arch, same):
