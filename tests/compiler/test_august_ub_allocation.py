@@ -187,3 +187,26 @@ def test_cube_buffers_of_unrolled_copies_count_against_l0a_and_on_c220_against_u
         _matmul_rows(2, C310)
     with pytest.raises(RuntimeError, match=re.escape("UB overflow: 196608 is available, 294912 is used.")):
         _matmul_rows(2, C220)
+
+
+@asctile.jit
+def common_and_dead(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, n: asctile.ConstExpr,
+                    reuse: asctile.ConstExpr):
+    """abs(t) twice (one computation), a load nothing reads, and a float32 -> float16 -> float32 round trip."""
+    x, y = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(y_ptr, [2 * n])
+    t = asctile.copy_in(x, [0], [n])
+    unused = asctile.copy_in(y, [0], [n])  # noqa: F841 - dropped by pyasc-dev's canonicalizer
+    asctile.copy_out(asctile.abs(t) + 1.0, y, [0])
+    asctile.copy_out(asctile.abs(t).to(asctile.float16).to(asctile.float32), y, [n])
+
+
+@pytest.mark.parametrize("reuse,tiles", [(0, 3), (2, 2)])
+def test_repeated_computations_unused_loads_and_cast_round_trips_take_no_buffer(reuse, tiles):
+    # pyasc-dev: t, abs(t) and abs(t) + 1 (reuse_alloc=2: the sum in t's buffer); the second abs is the
+    # first (CSE), the unused load is dropped, the round trip folds to abs(t) itself
+    config.set_platform(config.Backend.Model, C310)
+    x = np.linspace(-2, 2, 1024, dtype=np.float32)
+    y = np.zeros(2048, np.float32)
+    common_and_dead[1](x, y, 1024, reuse, reuse_alloc=reuse)
+    np.testing.assert_array_equal(y[:1024], np.abs(x) + 1)
+    assert last_launch_report()["peak_ub_bytes"] == tiles * 4096

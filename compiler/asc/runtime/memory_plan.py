@@ -132,6 +132,10 @@ def _unbuffered(fn, align, arch, same):
                        if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
         elif op.name == _CAST and [u.name for u in users.get(op.results[0].id, [])] == [_CAST]:
             ids.add(op.results[0].id)   # FoldCast: a cast read only by a cast is folded into it
+            inner = users[op.results[0].id][0]
+            if inner.results[0].type == op.operands[0].type:   # ... a round trip is the source itself
+                same[inner.results[0].id] = same.get(op.operands[0].id, op.operands[0].id)
+                ids.add(inner.results[0].id)
         elif op.name == _TRANSPOSE and arch == "c310" and traits(getattr(op.operands[0].owner, "name", "")).reads_gm \
                 is not None and users.get(op.operands[0].id) == [op]:
             ids.add(op.operands[0].id)   # VectorTransposeToLoadStore: the load writes the transposed tile
@@ -223,6 +227,8 @@ def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
     subexpression) reads the tile it equals."""
     last = {}
     for i, op in enumerate(block.ops):
+        if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
+            continue
         for v in _uses_in(op):
             last[same.get(v.id, v.id)] = i
     buffer_of, size, end = {}, {}, {}
