@@ -21,11 +21,15 @@ class Traits:
     model); ``atomic``: an atomic read-modify-write; ``accumulator``: its result is a cube accumulator
     ``matmul_acc`` may update in place; ``zero_copy``: its result aliases its operand (no UB of its own);
     ``temp_factor``: extra UB it needs, in multiples of its result's size; ``in_place``: an element-wise
-    vector op, whose result may overwrite an operand of its size it is the last reader of (UB reuse);
+    vector op, whose result may overwrite an operand of its size it is the last reader of (UB reuse;
+    True, or ``in_place(op)``);
     ``constant``: a compile-time constant tile (hoisted to the kernel's start); ``scalar_constants``: a
-    constant tile operand is read as a scalar (``x + full(c)`` is one Adds): it needs no UB of its own;
-    ``work_bytes``: UB the op's instruction uses as scratch while it runs, ``work_bytes(op, align)`` bytes
-    when buffers are allocated in units of ``align`` bytes."""
+    constant tile operand is read as a scalar (``x + full(c)`` is one Adds): it needs no UB of its own
+    (True, or ``scalar_constants(op, operand index, arch)``);
+    ``work_bytes``: UB the op's instruction uses as scratch while it runs, ``work_bytes(op, align, arch)`` bytes
+    when buffers are allocated in units of ``align`` bytes (pyasc-dev's lowering; replaces ``temp_factor``
+    where both are given); ``source_scratch``: when the op is the last reader of its first operand it
+    works in that tile instead (no ``work_bytes``)."""
     reads_gm: Optional[int] = None
     writes_gm: Optional[int] = None
     dma: bool = False
@@ -33,10 +37,11 @@ class Traits:
     accumulator: bool = False
     zero_copy: bool = False
     temp_factor: int = 0
-    in_place: bool = False
+    in_place: object = False
     constant: bool = False
-    scalar_constants: bool = False
+    scalar_constants: object = False
     work_bytes: Optional[Callable] = None
+    source_scratch: bool = False
 
 
 NO_TRAITS = Traits()

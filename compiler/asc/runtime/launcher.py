@@ -44,10 +44,11 @@ def _host_view(name, value):
 
 def launch(jit_fn, compiled, core_num, runtime):
     hw = hardware(compiled.platform)
-    used = compiled.memory["UB"]
-    if used > hw.ub_bytes:
-        raise error(RuntimeError, f"UB overflow: {hw.ub_bytes} is available, {used} is used.",
-                    "use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes UB space")
+    for mem, used in compiled.memory.items():   # the memory plan's bytes per on-chip memory
+        capacity = getattr(hw, f"{mem.lower()}_bytes", None)
+        if capacity is not None and used > capacity:
+            raise error(RuntimeError, f"{mem} overflow: {capacity} is available, {used} is used.",
+                        f"use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes {mem} space")
     environ = os.environ
     written_args = compiled.written_args
     ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]

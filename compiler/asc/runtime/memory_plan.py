@@ -1,8 +1,10 @@
-"""On-chip capacity checks of a traced kernel.
+"""On-chip capacity checks of a traced kernel: the bytes per memory the launch checks.
 
 Cube operands are checked per tile against the L0A / L0B / L0C / L1 budgets. The UB figure is what the
 kernel's allocator would use, each tile rounded up to 32 bytes (in August kernels on C220, whose TPipe
-buffers pyasc-dev counts as they are, not rounded):
+buffers pyasc-dev counts as they are, not rounded), plus each op's scratch (its ``work_bytes`` trait,
+pyasc-dev's lowering; April kernels: ``temp_factor``). August kernels also get pyasc-dev's L1 / L0A /
+L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
 
 - August kernels follow pyasc-dev's ``reuse_alloc`` (``asctile/runtime/compiler.py``; 0 when not
   given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
@@ -22,6 +24,8 @@ from ..ir.registry import traits
 from ..ir.types import Location, TileType
 
 _LOOPS = ("scf.for", "scf.while")
+_CAST, _TRANSPOSE = "tile.cast", "tile.transpose"
+_CUBE = (Location.L1, Location.L0A, Location.L0B, Location.L0C, Location.BT)
 
 
 def _round(n, align=32):
@@ -54,39 +58,124 @@ def unrolled_pieces(loop):
     return [(u, main > 1)] + ([(1, rest > 1)] if rest else [])
 
 
-def _ub_bytes(op, r, align=32):
+def _ub_bytes(op, r, align=32, location=Location.UB):
+    """The buffer ``r`` takes in ``location`` (none for a view, nor for ``matmul_acc`` updating its
+    accumulator); an L0A / L0B / BT tile not copied from L1 is staged through an L1 buffer of its size
+    (pyasc-dev's FulfillDataTransfer)."""
     t = r.type
-    if not isinstance(t, TileType) or t.location != Location.UB or traits(op.name).zero_copy:
-        return 0
-    return _round(t.nbytes, align)
+    if not isinstance(t, TileType) or traits(op.name).zero_copy or op.name in _LOOPS and location != Location.UB \
+            or traits(op.name).accumulator and any(getattr(o.type, "location", None) == t.location for o in op.operands):
+        return 0   # a view; a cube loop's result (the buffer it carried); an accumulator updated in place
+    if location == Location.L1 and t.location in (Location.L0A, Location.L0B, Location.BT):
+        source = op.operands[0].type if op.operands else None
+        return 0 if getattr(source, "location", None) == Location.L1 else _round(t.nbytes, align)
+    return _round(t.nbytes, align) if t.location == location else 0
 
 
-def _unbuffered(fn, align):
+def _scalar_read(user, value, arch, same):
+    """Whether ``user`` reads the constant tile ``value`` as a scalar (its ``scalar_constants`` trait)."""
+    rule = traits(user.name).scalar_constants
+    if not callable(rule):
+        return bool(rule)
+    return all(rule(user, i, arch) for i, v in enumerate(user.operands) if same.get(v.id, v.id) == value.id)
+
+
+def _common(fn):
+    """pyasc-dev's CSE: a side-effect-free op computing what an op before it (in its block or an enclosing
+    one) computes from the same operands is removed. Returns {result id: id of the equal earlier result}."""
+    same = {}
+
+    def key(v):
+        o = v.owner
+        if getattr(o, "name", None) == "scalar.const":
+            return ("const", repr(o.attrs.get("value")), str(v.type))
+        return same.get(v.id, v.id)
+
+    def visit(block, seen):
+        seen = dict(seen)
+        for op in block.ops:
+            for region in op.regions:
+                visit(region, seen)
+            t = traits(op.name)
+            if op.regions or len(op.results) != 1 or not (op.operands or t.constant) or t.dma or t.atomic \
+                    or t.reads_gm is not None or t.writes_gm is not None:
+                continue
+            k = (op.name, tuple(key(v) for v in op.operands), repr(sorted(op.attrs.items())), str(op.results[0].type))
+            if k in seen:
+                same[op.results[0].id] = seen[k]
+            else:
+                seen[k] = op.results[0].id
+    visit(fn.body, {})
+    return same
+
+
+def _unbuffered(fn, align, arch, same):
     """The UB tiles of an August kernel that get no buffer where they are made, and the bytes of the
     hoisted ones (as pyasc-dev's compiler counts them): a constant tile is hoisted to the kernel's start
     (live throughout, one buffer even in an unrolled loop), unless only ops with a scalar form read it
     (``x + full(c)`` is one Adds: no buffer at all); a loop's result tile is the buffer the loop carried
-    unless only stores read it."""
+    unless only stores read it; a cast read only by another cast is folded into it; on C310 a load read
+    only by a transpose loads the transposed tile."""
     users = {}
     for op in fn.walk():
         for v in op.operands:
-            users.setdefault(v.id, []).append(op)
-    ids, hoisted = set(), 0
+            users.setdefault(same.get(v.id, v.id), []).append(op)
+    ids, hoisted = set(same) | _dead(fn, users), 0
     for op in fn.walk():
-        if traits(op.name).constant:
+        if traits(op.name).constant and op.results[0].id not in same:
             r = op.results[0]
             ids.add(r.id)
-            if not all(traits(u.name).scalar_constants for u in users.get(r.id, [])):
+            if not all(_scalar_read(u, r, arch, same) for u in users.get(r.id, [])):
                 hoisted += _ub_bytes(op, r, align)
         elif op.name in _LOOPS:
             ids.update(r.id for r in op.results
                        if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
+        elif op.name == _CAST and [u.name for u in users.get(op.results[0].id, [])] == [_CAST]:
+            ids.add(op.results[0].id)   # FoldCast: a cast read only by a cast is folded into it
+            inner = users[op.results[0].id][0]
+            if inner.results[0].type == op.operands[0].type:   # ... a round trip is the source itself
+                same[inner.results[0].id] = same.get(op.operands[0].id, op.operands[0].id)
+                ids.add(inner.results[0].id)
+        elif op.name == _TRANSPOSE and arch == "c310" and traits(getattr(op.operands[0].owner, "name", "")).reads_gm \
+                is not None and users.get(op.operands[0].id) == [op]:
+            ids.add(op.operands[0].id)   # VectorTransposeToLoadStore: the load writes the transposed tile
     return ids, hoisted
 
 
-def _work_bytes(op, align=32):
-    work = traits(op.name).work_bytes
-    return work(op, align) if work is not None else 0
+def _dead(fn, users):
+    """Tiles no op with an effect reads (pyasc-dev's canonicalizer drops the ops making them, loads too)."""
+    dead, changed = set(), True
+    ops = [op for op in fn.walk() if op.results and not op.regions and traits(op.name).writes_gm is None
+           and not traits(op.name).atomic and all(isinstance(r.type, TileType) for r in op.results)]
+    while changed:
+        changed = False
+        for op in ops:
+            if op.results[0].id not in dead and all(
+                    all(u.results and u.results[0].id in dead for u in users.get(r.id, [])) for r in op.results):
+                dead.update(r.id for r in op.results)
+                changed = True
+    return dead
+
+
+def _scratch(fn, arch, same):
+    """``work(op, align)``: the scratch of ``op`` as pyasc-dev's lowering allots it (its ``work_bytes``
+    trait; none for a ``source_scratch`` op that is the last reader of its tile operand, which it then
+    works in: isReuseSource, decided on program order), else the April rule's temporaries."""
+    last = {}
+    for op in fn.walk():
+        for v in op.operands:
+            last[same.get(v.id, v.id)] = op
+
+    def work(op, align=32):
+        t = traits(op.name)
+        if op.results and op.results[0].id in same:   # a common subexpression: computed once
+            return 0
+        if t.work_bytes is None:
+            return _temp_bytes(op, align)
+        if t.source_scratch and last.get(same.get(op.operands[0].id, op.operands[0].id)) is op:
+            return 0
+        return t.work_bytes(op, align, arch)
+    return work
 
 
 def _temp_bytes(op, align=32):
@@ -95,13 +184,16 @@ def _temp_bytes(op, align=32):
 
 
 # -- reuse_alloc=0 and static allocation: every tile its own buffer ------------------------------------
-def _static_sum(block, copies_of, skip=frozenset(), work=lambda op, align: 0, align=32):
+def _static_sum(block, copies_of, skip=frozenset(), work=_temp_bytes, align=32, location=Location.UB):
+    """The bytes of every tile in ``location`` of every copy (and, in UB, each op's scratch)."""
     total = 0
     for op in block.ops:
-        sizes = [0 if r.id in skip else _ub_bytes(op, r, align) for r in op.results]
-        total += work(op, align) + sum(sizes) + (_temp_bytes(op, align) if any(sizes) else 0)
+        sizes = [0 if r.id in skip else _ub_bytes(op, r, align, location) for r in op.results]
+        total += sum(sizes)
+        if location == Location.UB and (any(sizes) or traits(op.name).work_bytes):
+            total += work(op, align)
         for region in op.regions:
-            total += copies_of(op) * _static_sum(region, copies_of, skip, work, align)
+            total += copies_of(op) * _static_sum(region, copies_of, skip, work, align, location)
     return total
 
 
@@ -121,34 +213,38 @@ def _uses_in(op):
             yield from inner.operands
 
 
-def _region_peak(op, skip, align):
+def _region_peak(op, skip, work, align, same, locations):
     """UB a region-holding op needs while it runs, beyond the tiles live around it."""
     if op.name == "scf.for":
-        body = _reuse_peak(op.regions[0], skip, align)
+        body = _reuse_peak(op.regions[0], skip, work, align, same, locations)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((_reuse_peak(r, skip, align) for r in op.regions), default=0)
+    return max((_reuse_peak(r, skip, work, align, same, locations) for r in op.regions), default=0)
 
 
-def _reuse_peak(block, skip=frozenset(), align=32):
-    """Peak UB of ``block`` with buffer reuse: tiles from outside the block are counted by its owner, the
-    tiles ``skip`` not at all."""
+def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
+    """Peak bytes of the tiles in ``locations`` of ``block`` with buffer reuse: tiles from outside the
+    block are counted by its owner, the tiles ``skip`` not at all; a use of a tile in ``same`` (a common
+    subexpression) reads the tile it equals."""
     last = {}
     for i, op in enumerate(block.ops):
+        if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
+            continue
         for v in _uses_in(op):
-            last[v.id] = i
+            last[same.get(v.id, v.id)] = i
     buffer_of, size, end = {}, {}, {}
     live, peak = 0, 0
     for i, op in enumerate(block.ops):
-        inner = _region_peak(op, skip, align) if op.regions else 0
+        inner = _region_peak(op, skip, work, align, same, locations) if op.regions else 0
         born = 0
         for r in op.results:
-            nbytes = _ub_bytes(op, r, align)
-            if not isinstance(r.type, TileType) or r.type.location != Location.UB or r.id in skip:
+            nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
+            if not isinstance(r.type, TileType) or r.type.location not in locations or r.id in skip:
                 continue
             source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
             if source is not None and source.id in buffer_of:      # a view of its operand's buffer
                 buf = buffer_of[source.id]
-            elif traits(op.name).in_place and (buf := _reusable(op, i, nbytes, buffer_of, size, end)) is not None:
+            elif _in_place(op) and \
+                    (buf := _reusable(op, i, nbytes, buffer_of, size, end, same)) is not None:
                 pass                                                  # the result overwrites that operand
             elif nbytes:
                 buf = r.id
@@ -159,17 +255,23 @@ def _reuse_peak(block, skip=frozenset(), align=32):
             buffer_of[r.id] = buf
             end[buf] = max(end.get(buf, i), last.get(r.id, i))
         live += born
-        peak = max(peak, live + inner + _temp_bytes(op, align) + _work_bytes(op, align))
+        peak = max(peak, live + inner + work(op, align))
         for buf in [b for b, e in end.items() if e == i]:
             live -= size.pop(buf)
             del end[buf]
     return peak
 
 
-def _reusable(op, i, nbytes, buffer_of, size, end):
+def _in_place(op):
+    """Whether ``op``'s result may overwrite an operand (its ``in_place`` trait: True or a predicate)."""
+    rule = traits(op.name).in_place
+    return rule(op) if callable(rule) else bool(rule)
+
+
+def _reusable(op, i, nbytes, buffer_of, size, end, same):
     """The buffer of a UB operand of ``op`` read for the last time by ``op`` and as large as its result."""
     for o in op.operands:
-        buf = buffer_of.get(o.id)
+        buf = buffer_of.get(same.get(o.id, o.id))
         if buf is not None and end.get(buf) == i and size.get(buf) == nbytes:
             return buf
     return None
@@ -226,9 +328,21 @@ def plan(fn, hw, options):
     reuse = getattr(options, "reuse_alloc", None)
     if reuse is not None or getattr(fn.dialect, "august", False):   # pyasc-dev's allocation (above)
         align = 32 if hw.arch.value == "c310" else 1   # C220's TPipe buffers are counted unrounded
-        skip, hoisted = _unbuffered(fn, align)
-        return {"UB": hoisted + (_reuse_peak(fn.body, skip, align) if reuse else
-                                 _static_sum(fn.body, _august_copies, skip, _work_bytes, align))}
+        same = _common(fn)
+        skip, hoisted = _unbuffered(fn, align, hw.arch.value, same)
+        work = _scratch(fn, hw.arch.value, same)
+        c220 = hw.arch.value == "c220"   # its cube tiles are TPipe buffers, counted (and reused) as UB
+        if reuse:
+            used = {"UB": hoisted + _reuse_peak(fn.body, skip, work, align, same,
+                                                (Location.UB,) + (_CUBE if c220 else ()))}
+        else:
+            used = {"UB": hoisted + _static_sum(fn.body, _august_copies, skip, work, align)}
+        for loc in () if reuse and c220 else _CUBE:   # every cube tile of every copy
+            n = _static_sum(fn.body, _august_copies, skip, work, align, loc)
+            key = loc.name if hw.arch.value == "c310" else "UB"
+            if n:
+                used[key] = used.get(key, 0) + n
+        return used
     static = options.static_alloc if options.static_alloc is not None else (hw.arch.value == "c310")
     if static and not options.reuse_ub:
         return {"UB": _static_sum(fn.body, _april_copies)}

@@ -137,12 +137,41 @@ for _name, _fn in (("__add__", add), ("__sub__", sub), ("__mul__", mul), ("__tru
 
 
 # -- op definitions and costs (executed by asc.sim.ops) -----------------------------------
-define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True, scalar_constants=True)
+_COMMUTATIVE = ("add", "mul", "max", "min")
 
 
-define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True)
-define("tile.cmp", cost=vector_cost("compare"), scalar_constants=True)
-define("tile.cmp_scalar", cost=vector_cost("compare"))
+def _scalar_operand(op, index, arch):
+    """pyasc-dev reads a constant operand as the scalar of one instruction (``x + full(c)`` is one Adds)
+    where the instruction has a scalar form: either side of a commutative op; the right of ``-`` and
+    ``/`` on C310 only (C220 has no Subs / Divs)."""
+    return op.attrs["kind"] in _COMMUTATIVE or (index == 1 and arch == "c310")
+
+
+def _scalar_work(op, align, arch):
+    """The tile pyasc-dev fills with the scalar: for ``-`` and ``/`` on C220 (no Subs / Divs there), and on
+    C310 for a scalar read straight from a reduction (UnscalarizeReduction keeps it a broadcast tile)."""
+    need = op.attrs["kind"] in ("sub", "div") if arch == "c220" else \
+        getattr(op.operands[1].owner, "name", None) == "tile.reduce_all"
+    return -(-op.results[0].type.nbytes // align) * align if need else 0
+
+
+define("tile.binary", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True, scalar_constants=_scalar_operand)
+
+
+define("tile.binary_scalar", cost=vector_cost(lambda op: op.attrs["kind"]), in_place=True, work_bytes=_scalar_work)
+def _compare_work(op, align, arch):
+    """Integer comparisons in pyasc-dev's lowering: C220 compares through float casts of the tile operands
+    (LowerAscTileI1: a tile each); an integer tile compared with a scalar gets the scalar filled into a tile."""
+    if not op.operands[0].type.dtype.is_int():
+        return 0
+    tile = -(-op.operands[0].type.nbytes // align) * align
+    if op.name == "tile.cmp_scalar":
+        return tile
+    return 2 * tile if arch == "c220" else 0
+
+
+define("tile.cmp", cost=vector_cost("compare"), scalar_constants=True, work_bytes=_compare_work)
+define("tile.cmp_scalar", cost=vector_cost("compare"), work_bytes=_compare_work)
 
 
 # -- cube: matrix multiply ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ For an input of shape [A, R] (or [R]) and ``gamma`` / ``beta`` of shape [R]:
 in float32; ``output`` is rounded once to the input's dtype, ``mean`` and ``rstd`` / ``var`` stay
 float32 with shape [A] (or [1] for a 1-D input). ``output_rstd=False`` returns the variance instead of
 rstd (on C220 upstream ignores it and always returns rstd; so does this engine). Cost: one fused vector
-call of weight 8 (rms_norm's 6 plus the mean pass), with scratch UB of twice the output.
+call of weight 8 (rms_norm's 6 plus the mean pass), with scratch UB of twice the output (pyasc-dev's lowering: ``_work``).
 """
 from __future__ import annotations
 
@@ -64,4 +64,15 @@ def _cost(op, hw):
     return (pipe, 8.0 * ticks)
 
 
-define("tile.layer_norm", cost=_cost, temp_factor=2)
+def _work(op, align, arch):
+    """The scratch pyasc-dev's lowering gives a layer_norm of [rows, cols] (as its compiler counts it,
+    measured): float32 input: three float32 copies of the input and a float32 per row; 16-bit input: two
+    float32 copies of the input and of gamma and beta."""
+    t = op.operands[0].type
+    cols = t.shape[-1]
+    if t.dtype.sizeof() == 2:
+        return 8 * t.size + 8 * cols
+    return 12 * t.size + -(-4 * (t.size // cols) // align) * align
+
+
+define("tile.layer_norm", cost=_cost, temp_factor=2, work_bytes=_work)

@@ -115,14 +115,21 @@ def _reduce_cost(op, hw):
     return reduce_cost(op, hw)
 
 
-def _reduce_all_work(op, align):
+def _reduce_all_work(op, align, arch):
     """The scratch of a reduction to a scalar (pyasc-dev's lowering, as its compiler counts it): one
-    partial result per 256-byte repeat, and the result, each in whole allocation units of ``align``."""
+    partial result per 256-byte repeat, in whole 32-byte blocks, and the result, in a whole allocation
+    unit of ``align`` bytes."""
     t = op.operands[0].type
     size = t.dtype.sizeof()
-    unit = lambda n: (n + align - 1) // align * align  # noqa: E731
-    return unit(-(-t.nbytes // 256) * size) + unit(size)
+    return -(-t.nbytes // 256 * size // 32) * 32 + -(-size // align) * align
 
 
 define("tile.reduce_all", cost=_reduce_cost, work_bytes=_reduce_all_work)
-define("tile.reduce", cost=_reduce_cost)
+def _reduce_work(op, align, arch):
+    """The scratch of a reduction over dims (pyasc-dev's lowering): the input's elements as float32 (or
+    wider), unless the reduction is the last reader of its input and works in it (``source_scratch``)."""
+    t = op.operands[0].type
+    return -(-max(4, t.dtype.sizeof()) * t.size // align) * align
+
+
+define("tile.reduce", cost=_reduce_cost, work_bytes=_reduce_work, source_scratch=True)

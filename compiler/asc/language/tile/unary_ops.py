@@ -125,6 +125,33 @@ def _unary_cost(op, hw):
     return (pipe, t)
 
 
-define("tile.unary", cost=_unary_cost, in_place=True)
-define("tile.softmax", cost=vector_cost("softmax"), temp_factor=2)
+def _unary_work(op, align, arch):
+    """pyasc-dev expands ``exp2`` and ``rsqrt`` into two instructions with two temporary tiles (as its
+    compiler counts them); the other unary ops are one instruction each."""
+    tile = -(-op.results[0].type.nbytes // align) * align
+    return 2 * tile if op.attrs["kind"] in ("exp2", "rsqrt") else 0
+
+
+def _unary_in_place(op):
+    """pyasc-dev computes these in place under ``reuse_alloc``; its expansions of the others (sin, tanh,
+    erf, floor, exp2, ...) keep the input and the result apart."""
+    return op.attrs["kind"] in ("abs", "relu", "exp", "log", "sqrt")
+
+
+define("tile.unary", cost=_unary_cost, in_place=_unary_in_place, work_bytes=_unary_work)
+
+
+def _softmax_work(op, align, arch):
+    """The scratch pyasc-dev's lowering gives a softmax of [rows, cols] (as its compiler counts it,
+    measured): the input as float32, and a row max and row sum of float32 per row padded to a 32-byte
+    block of the input dtype; at least 288 bytes, and for 16-bit inputs at least one float32 row more."""
+    t = op.operands[0].type
+    cols = t.shape[-1]
+    rows = t.size // cols
+    per_block = 32 // t.dtype.sizeof()
+    need = 4 * t.size + 2 * 4 * (-(-rows // per_block) * per_block)
+    return max(need, 288 + (4 * cols if t.dtype.sizeof() == 2 else 0))
+
+
+define("tile.softmax", cost=vector_cost("softmax"), temp_factor=2, work_bytes=_softmax_work)
 define("tile.rms_norm", cost=vector_cost("rms_norm"), temp_factor=2)
