@@ -43,7 +43,7 @@ def run(tile, trips, unroll, reuse=0, platform=C310):
 
 
 def overflow(tile, trips, unroll, reuse=0, platform=C310):
-    with pytest.raises(RuntimeError, match=r"UB overflow: \d+ is available, (\d+) is used") as e:
+    with pytest.raises(RuntimeError, match=r"UB overflow: \d+ bytes are available, (\d+) bytes are used") as e:
         run(tile, trips, unroll, reuse, platform)
     return int(e.value.args[0].split(", ")[1].split()[0])
 
@@ -116,7 +116,7 @@ def _row_max(n, keep, platform=C310):
 def test_a_reduction_whose_input_stays_live_takes_a_float32_work_buffer():
     # float16 row of n: the row (2n), the result and its broadcast (32 each), and 4n of float32 scratch
     assert _row_max(42304, keep=True) == 6 * 42304 + 64 == 253888
-    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 is available, 253984 is used.")):
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 253984 bytes are used.")):
         _row_max(42320, keep=True)
     # the reduction is the row's last reader: it works in the row itself (isReuseSource), no scratch
     assert _row_max(42320, keep=False) == 2 * 42320 + 64
@@ -134,7 +134,7 @@ def test_softmax_scratch_is_the_input_as_float32_and_padded_row_statistics():
     x = np.ones((3, 10576), np.float16)
     softmax_rows[1](x, 10576)
     assert last_launch_report()["peak_ub_bytes"] == 24 * 10576 + 128 == 253952
-    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 is available, 254336 is used.")):
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254336 bytes are used.")):
         softmax_rows[1](np.ones((3, 10592), np.float16), 10592)
 
 
@@ -151,7 +151,7 @@ def test_c220_fills_the_scalar_of_a_subtraction_into_a_tile():
     minus_scalar[1](x, 16384, 1.5)
     np.testing.assert_array_equal(x, np.arange(16384, dtype=np.float32) - 1.5)
     assert last_launch_report()["peak_ub_bytes"] == 3 * 65536 == 196608
-    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 196608 is available, 196704 is used.")):
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 196608 bytes are available, 196704 bytes are used.")):
         minus_scalar[1](np.ones(16392, np.float32), 16392, 1.5)
     config.set_platform(config.Backend.Model, C310)
     minus_scalar[1](np.ones(16392, np.float32), 16392, 1.5)
@@ -183,9 +183,9 @@ def test_cube_buffers_of_unrolled_copies_count_against_l0a_and_on_c220_against_u
     _matmul_rows(1, C310)
     _matmul_rows(1, C220)    # C220 counts its TPipe cube buffers as UB: 155648 bytes
     # two copies: each tile still fits, but two L0A buffers do not (C220: 294912 bytes of "UB")
-    with pytest.raises(RuntimeError, match=re.escape("L0A overflow: 65536 is available, 131072 is used.")):
+    with pytest.raises(RuntimeError, match=re.escape("L0A overflow: 65536 bytes are available, 131072 bytes are used.")):
         _matmul_rows(2, C310)
-    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 196608 is available, 294912 is used.")):
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 196608 bytes are available, 294912 bytes are used.")):
         _matmul_rows(2, C220)
 
 

@@ -46,8 +46,10 @@ def launch(jit_fn, compiled, core_num, runtime):
     hw = hardware(compiled.platform)
     for mem, used in compiled.memory.items():   # the memory plan's bytes per on-chip memory
         capacity = getattr(hw, f"{mem.lower()}_bytes", None)
-        if capacity is not None and used > capacity:
-            raise error(RuntimeError, f"{mem} overflow: {capacity} is available, {used} is used.",
+        if capacity is not None and used > capacity:   # pyasc-dev's launcher text for August kernels, April's else
+            text = (f"{mem} overflow: {capacity} bytes are available, {used} bytes are used." if jit_fn.is_august
+                    else f"{mem} overflow: {capacity} is available, {used} is used.")
+            raise error(RuntimeError, text,
                         f"use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes {mem} space")
     environ = os.environ
     written_args = compiled.written_args
