@@ -151,7 +151,8 @@ class BlockSchedule:
         """The stages of a DMA whose windows in this block lie partly or wholly past the end of the tensor
         (``short`` bytes outside over the block's instances of it). Clamping takes the block's last tiles:
         so many instances read nothing (their setup only), one moves the bursts of what is inside, the
-        others whole tiles; each instance is charged the average, so the block's engine time is exact."""
+        others whole tiles; each instance is charged the average, so the block's engine time is exact. A
+        store given a negative length (C220) moves what its length field keeps of it (``_note_wrapped``)."""
         engine, store, nbytes, runs, each = st.dma
         hw = self.hw
         n = max(1.0, self.visits.get(st.ctrl, 1.0) if st.ctrl is not None else 1.0)
@@ -160,6 +161,10 @@ class BlockSchedule:
         total = whole * hw.dma_busy(runs, each, store) + empty * hw.dma_busy(runs, 0, store)
         if part:
             total += hw.dma_busy(runs, (nbytes - part) / runs, store)
+        wrapped = self.visits.get(("wrapped", st.key)) if store else None
+        if wrapped:   # stores past the end given a negative length: they move what their length field keeps
+            k = self.visits[("wrapped_n", st.key)]
+            total += k * (hw.dma_busy(1, wrapped / k, store) - hw.dma_busy(runs, 0, store))
         return tuple((p, total / n if p == engine else d, lat) for p, d, lat in st.stages)
 
     def _op(self, st):
