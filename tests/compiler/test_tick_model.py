@@ -565,3 +565,32 @@ def test_a_clamped_tile_in_a_loop_charges_its_block_the_bytes_inside():
         unary_kernel[1](x, np.zeros_like(x), n, 49, 256, 2, True)
         busy[n] = unary_kernel.last_launch["pipes"]["MTE2"]
     assert busy[49 * 256] - busy[48 * 256 + 64] == pytest.approx(6 * 128 / hw.mte2_bytes_per_tick, abs=1.0)
+
+
+@asc2.jit
+def cube_loop_kernel(a_ptr, b_ptr, c_ptr, n_tiles: int):
+    a_gm = asc2.tensor(a_ptr, [16, 16])
+    b_gm = asc2.tensor(b_ptr, [16, 16 * n_tiles])
+    c_gm = asc2.tensor(c_ptr, [16, 16 * n_tiles])
+    for j in asc2.range(n_tiles):
+        b = asc2.load(b_gm, [16, 16], offsets=[0, j * 16], location=asc2.TileLocation.L0B)
+        a = asc2.load(a_gm, [16, 16], offsets=[0, 0], location=asc2.TileLocation.L0A)
+        asc2.store(a @ b, c_gm, offsets=[0, j * 16])
+
+
+def test_a_cube_load_refills_its_l1_copy_while_the_previous_trip_still_holds_l0():
+    # one buffer per tile (unroll_factor=1): trip 2's GM -> L1 copy of b needs only the L1 buffer, which
+    # trip 1's L1 -> L0B copy has read; only its L1 -> L0B copy waits for trip 1's mmad to release L0B
+    from asc.sim import timeline
+    a = torch.rand((16, 16), dtype=torch.float16)
+    b = torch.rand((16, 32), dtype=torch.float16)
+    c = torch.zeros((16, 32), dtype=torch.float32)
+    with timeline.recording():
+        cube_loop_kernel[1](a, b, c, 2)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+    ev = cube_loop_kernel.last_launch["timeline"]
+    loads = [e for e in ev if e["pipe"] == "MTE2"]
+    copies = [e for e in ev if e["pipe"] == "MTE1"]
+    mmads = [e for e in ev if e["pipe"] == "M"]
+    assert loads[2]["start"] < mmads[0]["start"]                          # b's refill overlaps trip 1
+    assert copies[2]["start"] >= mmads[0]["start"] + mmads[0]["dur"]     # its L0B copy waits for the mmad

@@ -204,12 +204,24 @@ class BlockSchedule:
         if (pipe == MTE2 or pipe == MTE1) and self.gate > t:
             t = self.gate
         slot = self.slot
+        war = t
         for vid in st.tile_outs:                     # the buffer must no longer be read (WAR)
             w = read.get((vid, slot))
             if w is not None:
                 wt = w[0] + hw.sync if w[1] != pipe else w[0]
-                if wt > t:
-                    t = wt
+                if wt > war:
+                    war = wt
+        late = 0.0
+        staged = len(st.stages) > 1 and st.last == MTE1
+        if staged:
+            # a GM -> L1 -> L0 load: its L1 copy needs only its own L1 buffer back (read by the previous
+            # L1 -> L0 copy of the same tile and clone); only the L0 copy waits for the L0 buffer's readers
+            w = read.get((st.key, "L1", slot))
+            if w is not None and w[0] + hw.sync > t:
+                t = w[0] + hw.sync
+            late = war
+        else:
+            t = war
         if st.macs:
             self.macs += st.macs
         stages = st.stages
@@ -217,8 +229,10 @@ class BlockSchedule:
             short = self.visits.get(("short", st.key))
             if short:
                 stages = self._clamped(st, short)
-        end = self._place(stages, t, st.name, st.line, cause, st.fused, st.alias)
+        end = self._place(stages, t, st.name, st.line, cause, st.fused, st.alias, late)
         last = st.last
+        if staged:
+            read[(st.key, "L1", slot)] = (self._last_start + stages[-1][1], MTE1)
         if last == MTE3 and end > self.stored:
             self.stored = end
         if pipe != S:
@@ -242,10 +256,11 @@ class BlockSchedule:
             self.free[S] += self.hw.cold_fetch
             self.busy[S] += self.hw.cold_fetch
 
-    def _place(self, stages, t, name, line, cause=None, fused=False, alias=False):
+    def _place(self, stages, t, name, line, cause=None, fused=False, alias=False, late=0.0):
         """Run an instruction's stages ``(pipe, busy, latency)`` in turn, the first no earlier than ``t`` (its
-        operands ready, the scalar unit has issued it), each on its pipe once the pipe is free; returns when
-        its result is ready. ``cause``: the ``ready`` entry that set ``t`` (a flow arrow in the timeline)."""
+        operands ready, the scalar unit has issued it), each on its pipe once the pipe is free, the last of
+        several no earlier than ``late`` (its output buffer released); returns when its result is ready.
+        ``cause``: the ``ready`` entry that set ``t`` (a flow arrow in the timeline)."""
         hw = self.hw
         free = self.free
         events = self.events
@@ -256,7 +271,10 @@ class BlockSchedule:
                 dur -= hw.vector_issue
             if not first:
                 end += hw.sync
+                if late > end:
+                    end = late
             s = free[p] if free[p] > end else end
+            self._last_start = s
             if dur <= 0.0 and alias:
                 end = s
                 break
