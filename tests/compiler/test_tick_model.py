@@ -594,3 +594,30 @@ def test_a_cube_load_refills_its_l1_copy_while_the_previous_trip_still_holds_l0(
     mmads = [e for e in ev if e["pipe"] == "M"]
     assert loads[2]["start"] < mmads[0]["start"]                          # b's refill overlaps trip 1
     assert copies[2]["start"] >= mmads[0]["start"] + mmads[0]["dur"]     # its L0B copy waits for the mmad
+
+
+@asc2.jit
+def nested_cube_kernel(a_ptr, b_ptr, c_ptr, n_tiles: int):
+    a_gm = asc2.tensor(a_ptr, [16, 16])
+    b_gm = asc2.tensor(b_ptr, [16, 16 * n_tiles])
+    c_gm = asc2.tensor(c_ptr, [16, 16 * n_tiles])
+    for j in asc2.range(n_tiles, unroll_factor=2):
+        b = asc2.load(b_gm, [16, 16], offsets=[0, j * 16], location=asc2.TileLocation.L0B)
+        for i in asc2.range(1):
+            a = asc2.load(a_gm, [16, 16], offsets=[i * 16, 0], location=asc2.TileLocation.L0A)
+            asc2.store(a @ b, c_gm, offsets=[0, j * 16])
+
+
+def test_a_loop_inside_an_unrolled_clone_has_buffers_of_its_own():
+    # unroll_factor=2 clones the outer body, inner loop included: the second clone's a has its own L1 and
+    # L0A buffers, so its GM load follows the first clone's loads on MTE2 without waiting for a release
+    from asc.sim import timeline
+    a = torch.rand((16, 16), dtype=torch.float16)
+    b = torch.rand((16, 32), dtype=torch.float16)
+    c = torch.zeros((16, 32), dtype=torch.float32)
+    with timeline.recording():
+        nested_cube_kernel[1](a, b, c, 2)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-2)
+    loads = [e for e in nested_cube_kernel.last_launch["timeline"] if e["pipe"] == "MTE2"]
+    assert len(loads) == 4
+    assert loads[3]["start"] == pytest.approx(loads[2]["start"] + loads[2]["dur"])

@@ -316,11 +316,14 @@ class BlockSchedule:
         self.done += d
         self.stored += d
 
-    def _trip(self, st, t, tail=False):
+    def _trip(self, st, t, tail=False, outer=(0, 0)):
         hw = self.hw
-        self.slot = k = t % st.uf
+        k = t % st.uf
         # the remainder trips run in a tail loop: a copy of the body's code of its own
-        self.copy = (st.key, "tail" if tail and st.uf > 1 else k)
+        copy = (st.key, "tail" if tail and st.uf > 1 else k)
+        # inside a clone of an enclosing unrolled loop, this loop is a clone too: tiles and code of its own
+        self.slot = k if outer[0] == 0 else (outer[0], k)
+        self.copy = copy if outer[1] == 0 else (outer[1],) + copy
         if st.uf > 1 and hw.interleave_clones:
             # the clones of one unrolled group issue side by side: each starts at the group's issue point
             if k == 0:
@@ -348,6 +351,8 @@ class BlockSchedule:
             return
         n = int(round(self.visits.get(("trips", st.key), 0.0) / entries))
         outer_slot, outer_copy = self.slot, self.copy
+        # an enclosing unrolled loop's clone group (its issue point), which this loop's groups must not move
+        outer_group = getattr(self, "_group", None), getattr(self, "_group_end", None)
         code = st.n_instr * st.uf
         # a body larger than the instruction cache thrashes it (least recently used lines are the next
         # needed): every trip refetches all of it, not only the overflow
@@ -374,9 +379,10 @@ class BlockSchedule:
             if miss:
                 self.free[S] += miss
                 self.busy[S] += miss
-            self._trip(st, t, t >= n - n % st.uf)
+            self._trip(st, t, t >= n - n % st.uf, (outer_slot, outer_copy))
             t += 1
         self.slot, self.copy = outer_slot, outer_copy
+        self._group, self._group_end = outer_group
 
 
 def block_schedules(compiled, hw, visits, core_num, record=False):
