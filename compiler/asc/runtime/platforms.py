@@ -266,7 +266,8 @@ SOURCES = {
         "store_partial": ("set (tick model v3 fit): a store of part of a 512-byte line (the 256-byte elementwise "
                           "tiles, the 32-byte reduce rows) reads the line back first -- one GM read round trip; "
                           "held as mte3_setup is", "low", (0, 800)),
-        "dma_length_modulus": ("spec: DataCopyPad's burst length holds 1 to 2 097 151 bytes (a 21-bit field); the "
+        "dma_length_modulus": ("inferred: DataCopyPad's burst length takes 1 to 2 097 151 bytes (Ascend C's "
+                               "DataCopyExtParams range as recalled, not in the shared sources: a 21-bit field); the "
                                "negative length pyasc's April lowering gives a store past the end keeps its low 21 "
                                "bits, ~2 MiB written past the tensor. Camodel's abs and gelu sums put ~50k ticks on "
                                "their 128-element launches beyond their trips, which this accounts for; the field's "
