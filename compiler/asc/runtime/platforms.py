@@ -55,6 +55,9 @@ class Hardware:
     mte3_bytes_per_tick: float
     dma_burst: float          # GM access granularity: a DMA moves whole bursts of this many bytes
     store_partial: float      # a store that covers part of a burst reads the burst back first (RMW)
+    dma_length_modulus: float # a store given a negative length (its window starts past the end of its
+                              # tensor) moves that length modulo this many bytes (the length field's
+                              # width); 0: not modelled
     mte1_latency: float
     mte1_bytes_per_tick: float
     fix_latency: float
@@ -131,7 +134,7 @@ _C310 = Hardware(
     launch_ticks=1520.0, block_stagger=30.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=250.0, issue=2.0,
     loop_trip=6.0, sync=81.0,
     mte2_setup=245.0, mte2_latency=200.0, mte2_bytes_per_tick=24.5, mte3_setup=227.0, mte3_latency=104.0,
-    mte3_bytes_per_tick=15.9, dma_burst=128.0, store_partial=0.0,
+    mte3_bytes_per_tick=15.9, dma_burst=128.0, store_partial=0.0, dma_length_modulus=0.0,
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=386.0, fix_bytes_per_tick=32.0,
     vector_issue=13.2, vector_op=5.7, vector_repeat=1.0, vf_fusion=True, vector_chain=0.0, tile_alloc=0.0,
     vector_to_scalar=358.0, cube_to_vector=300.0, loop_barrier=150.0,
@@ -141,23 +144,25 @@ _C310 = Hardware(
 _C220 = Hardware(
     CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB,
     l0c_bytes=128 * KiB, vector_bytes=256, aiv_cores=48, aic_cores=24, clock_mhz=1800.0,
-    launch_ticks=1000.0, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0,
+    launch_ticks=1085.0, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0,
     loop_trip=6.0, sync=22.0,
-    mte2_setup=296.0, mte2_latency=0.0, mte2_bytes_per_tick=46.8, mte3_setup=256.0, mte3_latency=50.0,
-    mte3_bytes_per_tick=14.4, dma_burst=512.0, store_partial=479.0,
+    mte2_setup=245.7, mte2_latency=0.0, mte2_bytes_per_tick=44.9, mte3_setup=256.0, mte3_latency=50.0,
+    mte3_bytes_per_tick=57.2, dma_burst=512.0, store_partial=479.0, dma_length_modulus=2.0 ** 21,
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=165.0, fix_bytes_per_tick=32.0,
-    vector_issue=32.7, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=75.4, tile_alloc=0.0,
-    vector_to_scalar=125.0, cube_to_vector=800.0, loop_barrier=0.0,
-    cold_fetch=406.0, interleave_clones=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
+    vector_issue=26.3, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=53.1, tile_alloc=0.0,
+    vector_to_scalar=148.9, cube_to_vector=800.0, loop_barrier=0.0,
+    cold_fetch=378.1, interleave_clones=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
     mmad_macs_per_tick=4096.0,
-    vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 30.0)))
+    vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 11.0)))
 
 _TABLES = {CompilationArch.C310: _C310, CompilationArch.C220: _C220}
 
 # Physical ranges of the weights (in simple vector calls): a call that expands to k dependent instructions
 # weighs about k. Transcendentals are short polynomial / table sequences on C310; C220 has no erf instruction,
 # so erf is AscendC's software sequence (a clamp, two polynomials of degree 4-6 in Horner form -- a mul and an
-# add per degree -- and a division: 20-40 instructions).
+# add per degree -- and a division: 20-40 instructions). C220's erf weight (11) is sized by camodel's ~40 %
+# spread of abs / leaky_relu / gelu (erf) float16 at TILE 128 (no figures): about a third of the sequence's
+# instructions wait for a drain.
 WEIGHT_RANGES = {"exp": (1, 4), "exp2": (1, 4), "log": (1, 4), "log2": (1, 4), "sqrt": (1, 4), "rsqrt": (1, 4),
                  "div": (1, 4), "tanh": (3, 10), "erf": (4, 40), "sin": (3, 10), "cos": (3, 10), "tan": (4, 12),
                  "sinh": (3, 10), "cosh": (3, 10), "softmax": (3, 10), "rms_norm": (4, 10),
@@ -225,6 +230,8 @@ SOURCES = {
                       (32, 512)),
         "store_partial": ("0: the 128-byte granularity writes with byte masks; no C310 row separates it",
                           "guess", (0, 800)),
+        "dma_length_modulus": ("0: a store wholly past the end loses the launch's output on the C310 simulator "
+                               "(an error here): no ticks to model", "high", (0, 0)),
         "fix_latency": ("fitted (matmul 32x32x32 row only)", "low", (50, 600)),
         "vector_issue": ("fitted: one vector-function call (fused default build)", "medium", (5, 60)),
         "vector_op": ("fitted: latency of one op inside a fused vector function", "medium", (0, 20)),
@@ -248,12 +255,23 @@ SOURCES = {
         "sync": ("fitted: set_flag / wait_flag handshake between two pipes", "low", (10, 100)),
         "mte2_setup": ("fitted (reduce_sum row sweep)", "medium", (50, 500)),
         "mte2_bytes_per_tick": ("fitted (reduce_sum row sweep: 8 KiB rows)", "medium", _C220_DMA),
-        "mte3_setup": ("fitted", "low", (20, 500)),
-        "mte3_bytes_per_tick": ("fitted: a core's share of the HBM write bandwidth", "low", _C220_DMA),
+        "mte3_setup": ("set (tick model v3 fit): a GM write's setup; with store_partial it makes a 256-byte "
+                       "tile's store ~740 ticks, which the C220 elementwise rows cannot separate from the "
+                       "past-the-end stores' cost (a valley the fit slides along), so both stay put", "low",
+                       (20, 500)),
+        "mte3_bytes_per_tick": ("fitted: a core's share of the HBM write bandwidth; sized by the past-the-end "
+                                "stores of the 128-element gelu launch (~2 MiB each)", "low", _C220_DMA),
         "dma_burst": ("spec: GM -> L1 / UB DMA works in 512-byte cache lines on A2 (hiascend storage units)",
                       "medium", (32, 512)),
-        "store_partial": ("fitted: a store of part of a 512-byte line (the 256-byte elementwise tiles, the 32-byte "
-                          "reduce rows) reads the line back first -- one GM read round trip", "low", (0, 800)),
+        "store_partial": ("set (tick model v3 fit): a store of part of a 512-byte line (the 256-byte elementwise "
+                          "tiles, the 32-byte reduce rows) reads the line back first -- one GM read round trip; "
+                          "held as mte3_setup is", "low", (0, 800)),
+        "dma_length_modulus": ("inferred: DataCopyPad's burst length takes 1 to 2 097 151 bytes (Ascend C's "
+                               "DataCopyExtParams range as recalled, not in the shared sources: a 21-bit field); the "
+                               "negative length pyasc's April lowering gives a store past the end keeps its low 21 "
+                               "bits, ~2 MiB written past the tensor. Camodel's abs and gelu sums put ~50k ticks on "
+                               "their 128-element launches beyond their trips, which this accounts for; the field's "
+                               "width is the documented range, its wrapping inferred", "low", (2.0 ** 16, 2.0 ** 21)),
         "fix_latency": ("not measured on C220: C310 guess", "guess", (50, 600)),
         "vector_issue": ("fitted", "low", (5, 60)),
         "vector_op": ("0: not separable from vector_issue on the C220 rows (DMA- and store-bound)", "guess",
@@ -261,8 +279,8 @@ SOURCES = {
         "vector_chain": ("spec mechanism: pipe_barrier(PIPE_V) between dependent calls and between the "
                          "instructions a heavy call expands to (InsertSync, perf-calibration §3.3): the V "
                          "pipeline's depth; the C220 rows hide it under DMA", "low", (0, 100)),
-        "tile_alloc": ("spec mechanism: TPipe allocation is scalar work per tile on A2 (§3.3); not separable "
-                       "from the per-DMA setup on the C220 rows: 0", "guess", (0, 200)),
+        "tile_alloc": ("fitted: TPipe allocation is scalar work per tile on A2 (§3.3); the fit finds none beyond "
+                       "what the read-back-bound reduce rows already spend (0)", "low", (0, 200)),
         "vector_to_scalar": ("fitted (reduce_sum row sweep): V -> S flag, then the scalar load from UB", "medium",
                              (30, 600)),
         "cube_to_vector": ("spec mechanism: on A2 the cube hands its result to the vector core through GM -- a "
@@ -281,9 +299,8 @@ SOURCES = {
 FITTED = {
     CompilationArch.C310: ("launch_ticks", "sync", "mte2_setup", "mte2_bytes_per_tick", "mte3_setup",
                            "mte3_bytes_per_tick", "vector_issue", "vector_op", "vector_to_scalar", "cold_fetch"),
-    CompilationArch.C220: ("launch_ticks", "mte2_setup", "mte2_bytes_per_tick", "mte3_setup",
-                           "mte3_bytes_per_tick", "store_partial", "vector_issue", "vector_chain",
-                           "vector_to_scalar", "cold_fetch"),
+    CompilationArch.C220: ("launch_ticks", "mte2_setup", "mte2_bytes_per_tick", "mte3_bytes_per_tick",
+                           "vector_issue", "vector_chain", "tile_alloc", "vector_to_scalar", "cold_fetch"),
 }
 
 

@@ -151,7 +151,8 @@ class BlockSchedule:
         """The stages of a DMA whose windows in this block lie partly or wholly past the end of the tensor
         (``short`` bytes outside over the block's instances of it). Clamping takes the block's last tiles:
         so many instances read nothing (their setup only), one moves the bursts of what is inside, the
-        others whole tiles; each instance is charged the average, so the block's engine time is exact."""
+        others whole tiles; each instance is charged the average, so the block's engine time is exact. A
+        store given a negative length (C220) moves what its length field keeps of it (``_note_wrapped``)."""
         engine, store, nbytes, runs, each = st.dma
         hw = self.hw
         n = max(1.0, self.visits.get(st.ctrl, 1.0) if st.ctrl is not None else 1.0)
@@ -160,6 +161,10 @@ class BlockSchedule:
         total = whole * hw.dma_busy(runs, each, store) + empty * hw.dma_busy(runs, 0, store)
         if part:
             total += hw.dma_busy(runs, (nbytes - part) / runs, store)
+        wrapped = self.visits.get(("wrapped", st.key)) if store else None
+        if wrapped:   # stores past the end given a negative length: they move what their length field keeps
+            k = self.visits[("wrapped_n", st.key)]
+            total += k * (hw.dma_busy(1, wrapped / k, store) - hw.dma_busy(runs, 0, store))
         return tuple((p, total / n if p == engine else d, lat) for p, d, lat in st.stages)
 
     def _op(self, st):
@@ -199,12 +204,24 @@ class BlockSchedule:
         if (pipe == MTE2 or pipe == MTE1) and self.gate > t:
             t = self.gate
         slot = self.slot
+        war = t
         for vid in st.tile_outs:                     # the buffer must no longer be read (WAR)
             w = read.get((vid, slot))
             if w is not None:
                 wt = w[0] + hw.sync if w[1] != pipe else w[0]
-                if wt > t:
-                    t = wt
+                if wt > war:
+                    war = wt
+        late = 0.0
+        staged = len(st.stages) > 1 and st.last == MTE1
+        if staged:
+            # a GM -> L1 -> L0 load: its L1 copy needs only its own L1 buffer back (read by the previous
+            # L1 -> L0 copy of the same tile and clone); only the L0 copy waits for the L0 buffer's readers
+            w = read.get((st.key, "L1", slot))
+            if w is not None and w[0] + hw.sync > t:
+                t = w[0] + hw.sync
+            late = war
+        else:
+            t = war
         if st.macs:
             self.macs += st.macs
         stages = st.stages
@@ -212,8 +229,10 @@ class BlockSchedule:
             short = self.visits.get(("short", st.key))
             if short:
                 stages = self._clamped(st, short)
-        end = self._place(stages, t, st.name, st.line, cause, st.fused, st.alias)
+        end = self._place(stages, t, st.name, st.line, cause, st.fused, st.alias, late)
         last = st.last
+        if staged:
+            read[(st.key, "L1", slot)] = (self._last_start + stages[-1][1], MTE1)
         if last == MTE3 and end > self.stored:
             self.stored = end
         if pipe != S:
@@ -237,10 +256,11 @@ class BlockSchedule:
             self.free[S] += self.hw.cold_fetch
             self.busy[S] += self.hw.cold_fetch
 
-    def _place(self, stages, t, name, line, cause=None, fused=False, alias=False):
+    def _place(self, stages, t, name, line, cause=None, fused=False, alias=False, late=0.0):
         """Run an instruction's stages ``(pipe, busy, latency)`` in turn, the first no earlier than ``t`` (its
-        operands ready, the scalar unit has issued it), each on its pipe once the pipe is free; returns when
-        its result is ready. ``cause``: the ``ready`` entry that set ``t`` (a flow arrow in the timeline)."""
+        operands ready, the scalar unit has issued it), each on its pipe once the pipe is free, the last of
+        several no earlier than ``late`` (its output buffer released); returns when its result is ready.
+        ``cause``: the ``ready`` entry that set ``t`` (a flow arrow in the timeline)."""
         hw = self.hw
         free = self.free
         events = self.events
@@ -251,7 +271,10 @@ class BlockSchedule:
                 dur -= hw.vector_issue
             if not first:
                 end += hw.sync
+                if late > end:
+                    end = late
             s = free[p] if free[p] > end else end
+            self._last_start = s
             if dur <= 0.0 and alias:
                 end = s
                 break
@@ -293,11 +316,14 @@ class BlockSchedule:
         self.done += d
         self.stored += d
 
-    def _trip(self, st, t, tail=False):
+    def _trip(self, st, t, tail=False, outer=(0, 0)):
         hw = self.hw
-        self.slot = k = t % st.uf
+        k = t % st.uf
         # the remainder trips run in a tail loop: a copy of the body's code of its own
-        self.copy = (st.key, "tail" if tail and st.uf > 1 else k)
+        copy = (st.key, "tail" if tail and st.uf > 1 else k)
+        # inside a clone of an enclosing unrolled loop, this loop is a clone too: tiles and code of its own
+        self.slot = k if outer[0] == 0 else (outer[0], k)
+        self.copy = copy if outer[1] == 0 else (outer[1],) + copy
         if st.uf > 1 and hw.interleave_clones:
             # the clones of one unrolled group issue side by side: each starts at the group's issue point
             if k == 0:
@@ -325,6 +351,8 @@ class BlockSchedule:
             return
         n = int(round(self.visits.get(("trips", st.key), 0.0) / entries))
         outer_slot, outer_copy = self.slot, self.copy
+        # an enclosing unrolled loop's clone group (its issue point), which this loop's groups must not move
+        outer_group = getattr(self, "_group", None), getattr(self, "_group_end", None)
         code = st.n_instr * st.uf
         # a body larger than the instruction cache thrashes it (least recently used lines are the next
         # needed): every trip refetches all of it, not only the overflow
@@ -351,9 +379,10 @@ class BlockSchedule:
             if miss:
                 self.free[S] += miss
                 self.busy[S] += miss
-            self._trip(st, t, t >= n - n % st.uf)
+            self._trip(st, t, t >= n - n % st.uf, (outer_slot, outer_copy))
             t += 1
         self.slot, self.copy = outer_slot, outer_copy
+        self._group, self._group_end = outer_group
 
 
 def block_schedules(compiled, hw, visits, core_num, record=False):

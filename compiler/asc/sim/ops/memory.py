@@ -416,7 +416,7 @@ def _exec_store(ex, op, value, t, *offsets):
     clip = op.attrs.get("clip", False)
     acc = _store_window(op, t, offsets, vtype.shape, L)
     if not clip:
-        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape)
+        past_end_store(ex, op, t, acc, offsets[:rank], vtype.shape, vtype.nbytes / max(1, vtype.size))
     note_short(ex, op, acc, vtype)
     if type(acc) is NdAccess:
         vals = value.compute() if type(value) is FreshBinary else value
@@ -487,11 +487,12 @@ def note_short(ex, op, acc, ttype):
                                             minlength=ex.core_num))
 
 
-def past_end_store(ex, op, t, acc, offsets, shape):
+def past_end_store(ex, op, t, acc, offsets, shape, item):
     """A store whose window starts at or past the tensor's last element (``acc.outside``): pyasc's lowering
     gives its DMA the length ``numel - offset``, negative here. On C310 the CANN simulator then loses the
     launch's output (an error; a warning with ``ASC_CHECKS=off``); on C220 the launch runs and nothing of
-    that tile is written (a warning). Either way nothing is written here."""
+    that tile is written (a warning). Either way nothing is written here; the schedule charges the DMA
+    the bytes its wrapped length moves (``_note_wrapped``). ``item``: bytes per element."""
     bad = acc.outside
     if bad is None:
         return
@@ -504,12 +505,34 @@ def past_end_store(ex, op, t, acc, offsets, shape):
             f"at offsets {where} lies wholly past the end of the tensor: pyasc's "
             "lowering gives this DMA a negative length, "
             + ("and on this platform the CANN simulator then loses the launch's output" if c310 else
-               "which writes nothing on this platform (on Ascend950 / C310 the launch's output is lost)"))
+               "which writes nothing on this platform (on Ascend950 / C310 the launch's output is lost); its DMA "
+               "still runs, for ~2 MiB when its length wraps (the launch's ticks include it)"))
     hint = ("stop the tile loop at asc.ceildiv(size, tile) (e.g. range(start, min(start + per_block, num_tiles))) "
             "or guard the store with `if offset < size:`")
     if c310 and ex.checks:
         raise OutOfBoundsError(text, hint, bad)
     ex.warn(op, f"{text}; {hint}", PastEndWarning)
+    _note_wrapped(ex, op, t, lane_offs, bad, blocks, item)
+
+
+def _note_wrapped(ex, op, t, lane_offs, bad, blocks, item):
+    """Record, per block, the bytes the past-the-end stores' DMAs move (``("wrapped", op id)``, and their
+    count ``("wrapped_n", op id)``): the length field keeps the negative length ``numel - offset`` modulo
+    its width (``dma_length_modulus``), so a store starting past the end writes about that much past the
+    tensor; one starting exactly at the end has length 0 and moves nothing."""
+    modulus = ex.hw.dma_length_modulus
+    if not modulus:
+        return
+    linear, numel = lane_offs[0], t.dims[0]
+    for o, d in zip(lane_offs[1:], t.dims[1:]):
+        linear, numel = linear * d + o, numel * d
+    over = (np.broadcast_to(linear - numel, (ex.lanes,))[bad] * item).astype(np.int64)
+    neg = over > 0
+    if not np.any(neg):
+        return
+    where = blocks[bad][neg]
+    ex._visit(("wrapped", op.id), np.bincount(where, weights=modulus - over[neg] % modulus, minlength=ex.core_num))
+    ex._visit(("wrapped_n", op.id), np.bincount(where, minlength=ex.core_num).astype(np.float64))
 
 
 def stored_values(value, lanes, shape, rows, cols, whole):
@@ -563,7 +586,7 @@ def _exec_atomic(ex, op, value, t, *offsets):
         acc = _store_window(op, t, offsets, vtype.shape, L)
     else:
         acc = _access(t, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
-        past_end_store(ex, op, t, acc, offsets, vtype.shape)
+        past_end_store(ex, op, t, acc, offsets, vtype.shape, vtype.nbytes / max(1, vtype.size))
         if not acc.full and len(t.dims) == 2 and np.any(_spilling(acc, L)):
             raise _row_spill(t, acc, offsets, vtype.shape, L, f"atomic_{op.attrs['kind']}")
     vals = np.broadcast_to(value, (L,) + vtype.shape).reshape(L, acc.rows, acc.cols)
