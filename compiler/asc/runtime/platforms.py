@@ -79,6 +79,14 @@ class Hardware:
     mmad_macs_per_tick: float
     vector_weights: tuple = ()  # (op kind, weight in simple vector calls): transcendentals expand to several
 
+    def __hash__(self):
+        # The table keys the launch's schedule and replay memos: its 46 fields are hashed once, not per launch.
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
+            object.__setattr__(self, "_hash", h)
+        return h
+
     def dma_busy(self, runs, each, store=False, setups=1) -> float:
         """Engine occupancy of ``setups`` DMAs moving ``runs`` contiguous runs of ``each`` bytes: the setup,
         plus whole bursts of each run at the engine's rate; a store covering part of a burst reads it back

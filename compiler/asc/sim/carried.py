@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .fp_errors import ignored
 from .lanes import Env, Shared, UnsetAccumulator, per_lane
 from .ops.arith import _UFUNC, binary_values, compute_dtype
 from .undefined import Undef
@@ -128,7 +129,7 @@ def fold_values(plan, hoisted, carried, L, tmax):
             init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
             acc[...] = init
             chunk = max(1, _CHUNK_BYTES // max(1, tmax * acc[:1].nbytes))
-            with np.errstate(all="ignore"):
+            with ignored():
                 for lo in range(0, L, chunk):
                     part = acc[lo:lo + chunk]
                     for t in range(tmax):

@@ -19,6 +19,7 @@ from ..ir.types import TileType
 from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
+from .fp_errors import launch_scope
 from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
@@ -133,7 +134,8 @@ class Executor:
         env.rec = self.recorder
         for a, v in zip(self.fn.args, arg_values):
             env[a.id] = v
-        self.run_block(self.fn.body, env)
+        with launch_scope():
+            self.run_block(self.fn.body, env)
         self._flush_ticks()
 
     def run_block(self, block, env):

@@ -9,12 +9,12 @@ launch is reported as a race (``races.py``); atomic updates may share elements w
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .chunks import lane_chunks
 from .errors import OutOfBoundsError
 from .lanes import gather, per_lane
 from .races import NO_WRITER
+from .views import strided
 
 
 class AccessLog:
@@ -136,9 +136,9 @@ def _overlap(a, na, b, nb):
 
 
 def any_overlap(views):
-    """Whether two of the 1-d views share memory (``bind_buffers`` says the same, without making buffers)."""
-    spans = [(v.ctypes.data, v.nbytes) for v in views]
-    return any(_overlap(a, na, b, nb) for i, (a, na) in enumerate(spans) for b, nb in spans[:i])
+    """Whether two of the 1-d views share memory (``bind_buffers`` says the same, without making buffers).
+    For contiguous 1-d views the memory bounds numpy compares are their byte ranges."""
+    return any(np.may_share_memory(a, b) for i, a in enumerate(views) for b in views[:i])
 
 
 def bind_buffers(args):
@@ -148,6 +148,8 @@ def bind_buffers(args):
     different element sizes, or offset by a fraction of an element, keep separate logs (their elements
     do not line up). A buffer is read-only (loads may alias it without copying) when the kernel never
     stores through it and it overlaps none that it stores through."""
+    if not any_overlap([v for _, v, _ in args]):   # the common case: every argument its own memory
+        return {name: Buffer(name, view, read_only=not written) for name, view, written in args}, False
     spans = [(v.ctypes.data, v.nbytes, v.itemsize) for _, v, _ in args]
     group = list(range(len(args)))
     read_only = [not written for _, _, written in args]
@@ -225,7 +227,7 @@ def tags_window(tags, view_like, data):
     """The window of a per-element array (writer tags, reader spans) matching a strided view of data."""
     es, ts = data.itemsize, tags.itemsize
     start = (view_like.__array_interface__["data"][0] - data.__array_interface__["data"][0]) // es
-    return as_strided(tags[start:], shape=view_like.shape, strides=tuple(s // es * ts for s in view_like.strides))
+    return strided(tags, start, view_like.shape, tuple(s // es * ts for s in view_like.strides))
 
 
 def _geometry(view):
@@ -258,7 +260,7 @@ def sliding_windows(arr, rows, cols, row_stride):
     starting at element s."""
     es = arr.itemsize
     extent = (rows - 1) * row_stride + cols
-    return as_strided(arr, shape=(arr.shape[0] - extent + 1, rows, cols), strides=(es, row_stride * es, es))
+    return strided(arr, 0, (arr.shape[0] - extent + 1, rows, cols), (es, row_stride * es, es))
 
 
 def _lanes(v, lanes, lo, hi):
@@ -396,7 +398,7 @@ class Access:
         es = data.itemsize
         step = self._regular_step(starts, lanes)
         if step == 0:
-            v = as_strided(data[self.start_lo:], shape=(1, self.rows, self.cols), strides=(0, rs * es, es))
+            v = strided(data, self.start_lo, (1, self.rows, self.cols), (0, rs * es, es))
             return v, None
         order = None
         if step is None:
@@ -406,7 +408,7 @@ class Access:
             step = int(d[0])
             if step <= 0 or np.any(d != step):
                 return None
-        v = as_strided(data[self.start_lo:], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
+        v = strided(data, self.start_lo, (lanes, self.rows, self.cols), (step * es, rs * es, es))
         return v, order
 
     def sliding(self, arr):
@@ -429,7 +431,7 @@ class Access:
         d = np.diff(u)
         if d.min() == d.max():
             es, rs = data.itemsize, int(self.row_stride)
-            v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(int(d[0]) * es, rs * es, es))
+            v = strided(data, int(u[0]), (u.size, self.rows, self.cols), (int(d[0]) * es, rs * es, es))
             return v, inv, None
         return self.sliding(data)[u], inv, u
 
