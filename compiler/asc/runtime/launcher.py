@@ -11,7 +11,7 @@ from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
 from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
-from ..sim.executor import Executor, KernelRuntimeError
+from ..sim.executor import Executor, KernelRuntimeError, cube_op_ids
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
@@ -136,10 +136,13 @@ def publish(jit_fn, report, hw, record, trace_dir):
 
 def _executor(compiled, hw, core_num, checks, order, aliased):
     # Loop trips may run batched only if no argument is another's memory under a different name.
+    cube = compiled.__dict__.get("_cube_ops")
+    if cube is None:
+        cube = compiled.__dict__["_cube_ops"] = cube_op_ids(compiled.costs)
     return Executor(compiled.fn, hw, core_num, compiled.costs,
                     batchable=frozenset() if aliased else compiled.batchable_loops,
                     gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
-                    hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
+                    hoistable={} if aliased else compiled.hoistable, plans=compiled.plans, cube_ops=cube)
 
 
 def _remember(tapes, key, tape, report):
@@ -181,13 +184,9 @@ def _block_order(core_num, spec):
     return np.random.default_rng(int(seed)).permutation(core_num).astype(np.int64), text
 
 
-_CUBE_PIPE = PIPES.index("M")
-
-
 def _report(jit_fn, compiled, ex, hw, core_num, record):
     which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
-    busy = ex.busy
-    cube = bool(busy[_CUBE_PIPE].any())
+    cube = ex.cube
     ticks, starts = launch_ticks(hw, which, scheds, cube=cube)
     # each pipe's busy ticks on its busiest block, as scheduled (fused vector calls share one issue overhead)
     per_block = np.array([s.busy for s in scheds])[which]

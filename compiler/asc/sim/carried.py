@@ -92,11 +92,8 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
     out = fold_values(plan, hoisted, carried, L, tmax)
     if ex.recorder is not None:
         ex.recorder.fold(fold_values, op, plan, hoisted, carried, L, tmax, out)
-    for b, _, _ in plan:
-        pipe, ticks, extra, _ = ex.costs[b.id]
-        ex._pending[pipe] += ticks * tmax
-        for p, tk in extra:
-            ex._pending[p] += tk * tmax
+    if any(b.id in ex.cube_ops for b, _, _ in plan):
+        ex.cube = True
     return out
 
 

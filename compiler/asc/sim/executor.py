@@ -27,6 +27,13 @@ from .ops.tile import mask_lanes
 from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
+_CUBE = PIPES.index("M")
+
+
+def cube_op_ids(costs):
+    """The ids of the ops that occupy the cube (``costs``: op id -> (pipe, ticks, further (pipe, ticks), ...))."""
+    return frozenset(i for i, (pipe, ticks, extra, _) in costs.items()
+                     if (pipe == _CUBE and ticks) or any(p == _CUBE and t for p, t in extra))
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
 
 
@@ -56,7 +63,7 @@ def _interleaved(lb, step, trips):
 
 class Executor:
     def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
-                 block_order=None, hoistable=None, plans=None):
+                 block_order=None, hoistable=None, plans=None, cube_ops=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
         self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
@@ -71,8 +78,10 @@ class Executor:
         self.blocks = np.arange(core_num, dtype=np.int64) if block_order is None else block_order
         self.lanes = core_num
         self.costs = costs                       # op id -> (pipe, ticks, further (pipe, ticks), all stages)
-        self.busy = np.zeros((len(PIPES), core_num))
-        self._pending = [0.0] * len(PIPES)   # ticks per pipe of every lane of the current lane set
+        # The ticks come from the schedule of the visits below (``sim/schedule.py``); the run itself only
+        # notes whether an op of the cube ran (the launch is then timed on the cube cores).
+        self.cube_ops = cube_op_ids(costs) if cube_ops is None else cube_ops
+        self.cube = False
         self.visits = {}                     # ("enter"|"trips"|"then"|"else", op id) -> count per block
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
@@ -88,7 +97,6 @@ class Executor:
     def _set_lanes(self, blocks, counts=None):
         """Make ``blocks`` the current lanes; ``counts``: their per-block counts when the caller knows
         them (``block_counts`` of a lane set it saved, or derived from the one it expands)."""
-        self._flush_ticks()
         self.blocks = blocks
         self.lanes = blocks.shape[0]
         self._counts = counts
@@ -98,13 +106,6 @@ class Executor:
         if self._counts is None:
             self._counts = np.bincount(self.blocks, minlength=self.core_num).astype(np.float64)
         return self._counts
-
-    def _flush_ticks(self):
-        """Charge the ticks accumulated for the current lanes to their blocks (one numpy op per lane set
-        instead of one per executed op)."""
-        if any(self._pending):
-            self.busy += np.asarray(self._pending)[:, None] * self.block_counts
-            self._pending = [0.0] * len(PIPES)
 
     def _visit(self, key, per_block):
         """Record per-block counts of a loop / branch for the schedule (``sim/schedule.py``)."""
@@ -136,7 +137,6 @@ class Executor:
             env[a.id] = v
         with launch_scope():
             self.run_block(self.fn.body, env)
-        self._flush_ticks()
 
     def run_block(self, block, env):
         return self.run_ops(block.ops, env)
@@ -209,12 +209,10 @@ class Executor:
                 out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
-        pipe, ticks, extra, _ = self.costs[op.id]
-        if ticks:
-            self._pending[pipe] += ticks
-        for p, t in extra:
-            self._pending[p] += t
-        if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
+        if op.id in self.cube_ops and self.lanes:
+            self.cube = True
+        if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and \
+                PIPES[self.costs[op.id][0]] == "V":
             out = self._apply_mask(op, out)
         if undef is not None:
             try:

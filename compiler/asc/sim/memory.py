@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import lane_facts
 from .chunks import lane_chunks
 from .errors import OutOfBoundsError
 from .lanes import gather, per_lane
@@ -291,15 +292,18 @@ class Access:
             (n,), (o,) = tensor.dims, offs
             rows, cols = 1, shape[0]
             row_off, col_off, row_dim, col_dim = _ZERO, o, _ONE, n
+            raw_row, raw_col = _ZERO, offsets[0]
         else:
             (m, n), (r, c) = tensor.dims, offs
             rows, cols = shape
             row_off, col_off, row_dim, col_dim = r, c, m, n
+            raw_row, raw_col = offsets
         row_stride = n
         self.rows, self.cols = rows, cols
-        # Checks on (min, max) spans: one reduction per lane array instead of one pass per condition.
-        c_lo, c_hi = _span(col_off)
-        r_lo, r_hi = _span(row_off)
+        # Checks on (min, max) spans: one reduction per lane array instead of one pass per condition, and
+        # per offset array rather than per access (``lane_facts``: a tile's loads and store share theirs).
+        c_lo, c_hi = lane_facts.span(raw_col)
+        r_lo, r_hi = lane_facts.span(raw_row)
         if c_lo < 0 or r_lo < 0:
             raise negative_offsets(what, tensor, offs)
         # Lanes whose window starts at or past the tensor's last element (``outside``): pyasc's lowering clamps
@@ -345,7 +349,19 @@ class Access:
                     "asc.ceildiv(size, tile) or guard the access with an if", bad)
         self.starts = tensor.base + row_off * row_stride + col_off if r_hi or row_stride.ndim else tensor.base + col_off
         self.row_stride = row_stride
-        self.start_lo, self.start_hi = _span(self.starts)
+        # start = base + row * row_stride + col: with one of row / col the same in every lane, the starts'
+        # span and spacing are those of the other, scaled (no pass over the starts themselves).
+        self._varying = None
+        if tensor.base.ndim == 0 and row_stride.ndim == 0 and int(row_stride) >= 0 and \
+                (np.ndim(raw_row) == 0 or np.ndim(raw_col) == 0):
+            b, rs = int(tensor.base), int(row_stride)
+            self.start_lo, self.start_hi = b + r_lo * rs + c_lo, b + r_hi * rs + c_hi
+            if np.ndim(raw_col):
+                self._varying = (raw_col, 1)
+            elif np.ndim(raw_row):
+                self._varying = (raw_row, rs)
+        else:
+            self.start_lo, self.start_hi = _span(self.starts)
         self._step = _UNKNOWN
         # Bounds of the buffer itself (a tensor may claim more elements than its buffer holds).
         size = buf.data.shape[0]
@@ -380,6 +396,10 @@ class Access:
     def _find_step(self, starts, lanes):
         if lanes == 1 or self.start_lo == self.start_hi:
             return 0
+        if self._varying is not None:
+            v, scale = self._varying
+            step = lane_facts.step(v, lanes)
+            return None if step is None else step * scale
         span = self.start_hi - self.start_lo
         if span % (lanes - 1):
             return None
