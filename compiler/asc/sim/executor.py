@@ -20,35 +20,22 @@ from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
 from .fp_errors import launch_scope
-from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
+from .lanes import Env, Shared, UnsetAccumulator, gather, int64_const, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
 from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
+_SPECIAL = (Shared, UnsetAccumulator, Undef)
 _CUBE = PIPES.index("M")
+_const = IMPLS["scalar.const"].execute
 
 
 def cube_op_ids(costs):
     """The ids of the ops that occupy the cube (``costs``: op id -> (pipe, ticks, further (pipe, ticks), ...))."""
     return frozenset(i for i, (pipe, ticks, extra, _) in costs.items()
                      if (pipe == _CUBE and ticks) or any(p == _CUBE and t for p, t in extra))
-_SPECIAL = (Shared, UnsetAccumulator, Undef)
-
-
-_INT64 = {}
-
-
-def _int64(v):
-    """A 0-d int64 array of ``v`` (the few distinct loop bounds of a kernel are made once; callers only read them)."""
-    a = _INT64.get(v)
-    if a is None:
-        if len(_INT64) >= 4096:
-            _INT64.clear()
-        a = _INT64[v] = np.asarray(v, dtype=np.int64)
-        a.flags.writeable = False
-    return a
 
 
 def _interleaved(lb, step, trips):
@@ -161,6 +148,9 @@ class Executor:
             elif name == "mask.region":
                 self._mask(op, env)
                 outs = []
+            elif name == "scalar.const" and (self.recorder is None or op.results[0].id in self.recorder.structure):
+                env[op.results[0].id] = _const(self, op)   # (made once per value; no operands, no ticks to note)
+                continue
             else:
                 store = fuse.get(op.id) if fuse else None
                 outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
@@ -266,12 +256,12 @@ class Executor:
         if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
-            return _int64(trips), _int64(lo), _int64(st)
+            return int64_const(trips), int64_const(lo), int64_const(st)
         if np.ndim(step) == 0 and step != 0:   # a common step (grid-stride loops: the start varies per lane)
             st = int(step)
             lb, ub = np.asarray(lb, dtype=np.int64), np.asarray(ub, dtype=np.int64)
             trips = (ub - lb + st - 1) // st if st > 0 else (lb - ub - st - 1) // -st
-            return np.maximum(trips, 0), lb, _int64(st)
+            return np.maximum(trips, 0), lb, int64_const(st)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))

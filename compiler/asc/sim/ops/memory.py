@@ -9,7 +9,7 @@ from ...ir.kernel_warnings import PastEndWarning, UndefinedStoreWarning, Uniniti
 from ..checks import track_gm_access
 from ..chunks import detached, gather_windows, lane_chunks, lane_part, lanes_from, scatter_windows, window_parts
 from ..errors import OutOfBoundsError, RaceError, SimError
-from ..lanes import Shared, gather, per_lane, scalar_for_tile
+from ..lanes import Shared, gather, int64_const, per_lane, scalar_for_tile
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
 from ..nd_access import NdAccess
 from .arith import FreshBinary
@@ -22,9 +22,9 @@ from . import impl
 @impl("tensor.make")
 def _exec_tensor(ex, op, ptr, *dyn):
     dyn = iter(dyn)
-    dims = [np.asarray(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
+    dims = [int64_const(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
     for d in dims:
-        if d.ndim == 0 and d >= 0:
+        if d.ndim == 0 and int(d) >= 0:
             continue
         bad = np.nonzero(np.broadcast_to(d < 0, (ex.lanes,)))[0]
         if bad.size:
