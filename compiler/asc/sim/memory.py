@@ -386,20 +386,20 @@ class Access:
         return int(np.sum(np.broadcast_to(self.valid_cols, (lanes,)))) * self.rows
 
     # -- fast path: every lane's window fully inside, windows at a constant stride ----------------
-    def _regular_step(self, starts, lanes):
+    def _regular_step(self, lanes):
         """The constant distance between consecutive lanes' windows, or None."""
-        if self._step is not _UNKNOWN:
-            return self._step
-        self._step = self._find_step(starts, lanes)
+        if self._step is _UNKNOWN:
+            self._step = self._find_step(lanes)
         return self._step
 
-    def _find_step(self, starts, lanes):
+    def _find_step(self, lanes):
         if lanes == 1 or self.start_lo == self.start_hi:
             return 0
         if self._varying is not None:
             v, scale = self._varying
             step = lane_facts.step(v, lanes)
             return None if step is None else step * scale
+        starts = per_lane(self.starts, lanes)
         span = self.start_hi - self.start_lo
         if span % (lanes - 1):
             return None
@@ -411,17 +411,17 @@ class Access:
 
     def strided_view(self, data, lanes):
         """(view, order) with view[k] the window of lane order[k]; None when windows are irregular."""
-        if not self.full or np.ndim(self.row_stride) != 0:
+        if not self.full or self.row_stride.ndim != 0:
             return None
-        starts = per_lane(self.starts, lanes)
         rs = int(self.row_stride)
         es = data.itemsize
-        step = self._regular_step(starts, lanes)
+        step = self._regular_step(lanes)
         if step == 0:
             v = strided(data, self.start_lo, (1, self.rows, self.cols), (0, rs * es, es))
             return v, None
         order = None
         if step is None:
+            starts = per_lane(self.starts, lanes)
             order = np.argsort(starts, kind="stable")
             starts = starts[order]
             d = np.diff(starts)
@@ -440,13 +440,11 @@ class Access:
         or the only window); lanes may share windows (e.g. every block loading the same operand).
         ``starts`` is None when ``windows`` is a view of ``data``, else the windows' first elements
         (they were copied). None when some window is not fully inside the tensor."""
-        if not self.full or np.ndim(self.row_stride) != 0:
+        if not self.full or self.row_stride.ndim != 0:
             return None
-        starts = per_lane(self.starts, lanes)
-        step = self._regular_step(starts, lanes)
-        if step is not None:
+        if self._regular_step(lanes) is not None:
             return self.strided_view(data, lanes)[0], None, None
-        u, inv = np.unique(starts, return_inverse=True)
+        u, inv = np.unique(per_lane(self.starts, lanes), return_inverse=True)
         inv = inv.reshape(-1)
         d = np.diff(u)
         if d.min() == d.max():

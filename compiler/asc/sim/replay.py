@@ -21,6 +21,8 @@ from .chunks import gather_windows, scatter_windows, window_parts
 from .fp_errors import launch_scope
 from .lanes import Shared, gather
 from .memory import sliding_windows
+from .ops.arith import FreshBinary
+from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
 from .sizes import array_bytes
 from .undefined import Undef, lanes_of, merge_lanes, wrap
 from .views import strided
@@ -334,8 +336,6 @@ class _StoreStep:
 
     def run(self, slots, ex, datas):
         """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
-        from .ops.arith import FreshBinary
-        from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
         L = self.lanes

@@ -150,7 +150,7 @@ def _disjoint_lanes(acc, L):
         return True
     if not acc.full or np.ndim(acc.row_stride) != 0:
         return False
-    step = acc._regular_step(per_lane(acc.starts, L), L)
+    step = acc._regular_step(L)
     return step is not None and step >= (acc.rows - 1) * int(acc.row_stride) + acc.cols
 
 
@@ -163,7 +163,7 @@ def _note_cover(buf, acc, L):
     if acc.full and np.ndim(acc.row_stride) == 0:
         rs = int(acc.row_stride)
         length = acc.cols if acc.rows == 1 else (acc.rows * rs if acc.cols == rs else 0)
-        if length and acc._regular_step(per_lane(acc.starts, L), L) in (length, 0):
+        if length and acc._regular_step(L) in (length, 0):
             step = length if acc.start_hi > acc.start_lo else 0
             buf.log.cover.append((buf.off + acc.start_lo, buf.off + acc.start_lo + (L - 1) * step + length))
             return

@@ -47,9 +47,9 @@ def _exec_scalar_binary(ex, op, a, b):
             if rdt.is_int():
                 return int_div(a, b, kind)
             if kind == "mod":
-                r = np.fmod(a, b).astype(rdt.to_numpy())
+                r = np.fmod(a, b).astype(rdt.to_numpy(), copy=False)
             else:
-                r = np.true_divide(a, b).astype(rdt.to_numpy())
+                r = np.true_divide(a, b).astype(rdt.to_numpy(), copy=False)
         else:
             r = _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
     if r.dtype.kind == "f" and ex.checks:
@@ -57,14 +57,15 @@ def _exec_scalar_binary(ex, op, a, b):
     return r
 
 
+_SUM = np.add.reduce
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
 def _check_finite(ex, op, r, what, *args):
     """Warn where scalar code turns finite operands into inf / nan (float division by zero, log of a
     negative number, overflow): the value poisons everything computed from it."""
-    if np.isfinite(r).all():
-        return
+    if np.isfinite(_SUM(r, axis=None, dtype=np.float64)):
+        return   # (a non-finite element makes the sum non-finite; an overflowing sum alone looks closer below)
     args = [np.asarray(a) for a in args]
     bad = ~np.isfinite(np.broadcast_to(r, np.broadcast_shapes(r.shape, *(a.shape for a in args))))
     for a in args:
@@ -101,7 +102,7 @@ def _exec_scalar_unary(ex, op, a):
         with ignored():
             return np.negative(a)
     with ignored():
-        r = UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
+        r = UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32, copy=False)
     if ex.checks:
         _check_finite(ex, op, r, kind, a)
     return r
