@@ -57,15 +57,14 @@ def _exec_scalar_binary(ex, op, a, b):
     return r
 
 
-_SUM = np.add.reduce
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
 def _check_finite(ex, op, r, what, *args):
     """Warn where scalar code turns finite operands into inf / nan (float division by zero, log of a
     negative number, overflow): the value poisons everything computed from it."""
-    if np.isfinite(_SUM(r, axis=None, dtype=np.float64)):
-        return   # (a non-finite element makes the sum non-finite; an overflowing sum alone looks closer below)
+    if np.isfinite(r).all():
+        return
     args = [np.asarray(a) for a in args]
     bad = ~np.isfinite(np.broadcast_to(r, np.broadcast_shapes(r.shape, *(a.shape for a in args))))
     for a in args:
