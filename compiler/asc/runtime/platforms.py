@@ -87,6 +87,11 @@ class Hardware:
             object.__setattr__(self, "_hash", h)
         return h
 
+    def __getstate__(self):   # (a string's hash differs between processes: a pickled table hashes afresh)
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def dma_busy(self, runs, each, store=False, setups=1) -> float:
         """Engine occupancy of ``setups`` DMAs moving ``runs`` contiguous runs of ``each`` bytes: the setup,
         plus whole bursts of each run at the engine's rate; a store covering part of a burst reads it back

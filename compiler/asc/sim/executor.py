@@ -38,6 +38,27 @@ def cube_op_ids(costs):
                      if (pipe == _CUBE and ticks) or any(p == _CUBE and t for p, t in extra))
 
 
+def last_uses(fn, block):
+    """Per op of ``block``, the ids of the values no later op of the block reads (directly or inside its
+    regions): facts of the IR, found once per block."""
+    memo = fn.__dict__.setdefault("_last_uses", {})
+    dead = memo.get(id(block))
+    if dead is None:
+        last = {}
+        for i, op in enumerate(block.ops):
+            for v in op.operands:
+                last[v.id] = i
+            for region in op.regions:
+                for inner in region.walk():
+                    for v in inner.operands:
+                        last[v.id] = i
+        dead = [[] for _ in block.ops]
+        for vid, i in last.items():
+            dead[i].append(vid)
+        dead = memo[id(block)] = [tuple(d) for d in dead]
+    return dead
+
+
 def _interleaved(lb, step, trips):
     """Whether the lanes' loops start within one step of each other with a common positive step (a
     grid-stride loop), so that taking the trips in turn orders the induction values."""
@@ -126,10 +147,13 @@ class Executor:
             self.run_block(self.fn.body, env)
 
     def run_block(self, block, env):
-        return self.run_ops(block.ops, env)
+        return self.run_ops(block.ops, env, last_uses(self.fn, block))
 
-    def run_ops(self, ops, env):
+    def run_ops(self, ops, env, dead=None):
+        """Run ``ops`` in ``env``; ``dead``: per op, the values it is the last in the region to read (let go
+        once it ran, so a launch holds at most the values still to be read: ``last_uses``)."""
         fuse = self.stored_binaries
+        vals = env.vals
         for i, op in enumerate(ops):
             name = op.name
             if name == "scf.yield":
@@ -157,6 +181,9 @@ class Executor:
                                   ops[i + store[1]] is store[0])
             for r, v in zip(op.results, outs):
                 env[r.id] = v
+            if dead is not None:
+                for vid in dead[i]:
+                    vals.pop(vid, None)
         return []
 
     def _exec(self, op, env, into_store=False):
