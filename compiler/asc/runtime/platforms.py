@@ -300,8 +300,14 @@ FITTED = {
 }
 
 
+_ARCH = {}   # platform -> its family (asked on every launch)
+
+
 def hardware(platform: Platform) -> Hardware:
-    return _TABLES[platform_to_arch(platform)]
+    arch = _ARCH.get(platform)
+    if arch is None:
+        arch = _ARCH[platform] = platform_to_arch(platform)
+    return _TABLES[arch]
 
 
 @contextmanager
