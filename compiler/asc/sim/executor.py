@@ -337,6 +337,9 @@ class Executor:
                 parent = np.broadcast_to(np.arange(L), local.shape)
                 keep = local < trips
                 parent, local = parent[keep], local[keep]
+        elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
+            parent = np.repeat(np.arange(L), int(trips[0]))
+            local = np.tile(np.arange(int(trips[0])), L)
         else:
             parent = np.repeat(np.arange(L), trips)
             first = np.repeat(np.cumsum(trips) - trips, trips)
