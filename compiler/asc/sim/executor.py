@@ -173,14 +173,14 @@ class Executor:
                 self._mask(op, env)
                 outs = []
             elif name == "scalar.const" and (self.recorder is None or op.results[0].id in self.recorder.structure):
-                env[op.results[0].id] = _const(self, op)   # (made once per value; no operands, no ticks to note)
+                vals[op.results[0].id] = _const(self, op)   # (made once per value; no operands, no ticks to note)
                 continue
             else:
                 store = fuse.get(op.id) if fuse else None
                 outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
                                   ops[i + store[1]] is store[0])
             for r, v in zip(op.results, outs):
-                env[r.id] = v
+                vals[r.id] = v
             if dead is not None:
                 for vid in dead[i]:
                     vals.pop(vid, None)
@@ -189,7 +189,11 @@ class Executor:
     def _exec(self, op, env, into_store=False):
         """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
         leave it to that store to compute (``FreshBinary``)."""
-        args = [env[o.id] for o in op.operands]
+        get = env.vals.get
+        args = []
+        for o in op.operands:
+            v = get(o.id)
+            args.append(env[o.id] if v is None else v)   # (not bound here yet: the enclosing region's, gathered)
         if self.trackers:
             self.env = env
         rec = self.recorder
