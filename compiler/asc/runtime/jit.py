@@ -68,11 +68,18 @@ class JITFunction(KernelFunction):
     # -- launching --------------------------------------------------------------------------------
     @user_entry
     def __getitem__(self, launch):
+        launchers = self.__dict__.setdefault("_launchers", {})   # kernel[n] made once per core count n
+        hit = launchers.get(launch) if type(launch) is int else None
+        if hit is not None:
+            return hit
         try:
             opts = LaunchOptions(*launch) if isinstance(launch, tuple) else LaunchOptions(launch)
         except TypeError:
             raise TypeError("Parse user launch options failed") from None
-        return _Launcher(self, opts)
+        launcher = _Launcher(self, opts)
+        if type(launch) is int and len(launchers) < 64:
+            launchers[launch] = launcher
+        return launcher
 
     @property
     def is_august(self):

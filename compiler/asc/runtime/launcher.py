@@ -11,7 +11,7 @@ from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
 from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
-from ..sim.executor import Executor, KernelRuntimeError
+from ..sim.executor import Executor, KernelRuntimeError, cube_op_ids
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
@@ -139,10 +139,13 @@ def publish(jit_fn, report, hw, record, trace_dir):
 
 def _executor(compiled, hw, core_num, checks, order, aliased):
     # Loop trips may run batched only if no argument is another's memory under a different name.
+    cube = compiled.__dict__.get("_cube_ops")
+    if cube is None:
+        cube = compiled.__dict__["_cube_ops"] = cube_op_ids(compiled.costs)
     return Executor(compiled.fn, hw, core_num, compiled.costs,
                     batchable=frozenset() if aliased else compiled.batchable_loops,
                     gm_loops=compiled.gm_loops[1 if aliased else 0], checks=checks, block_order=order,
-                    hoistable={} if aliased else compiled.hoistable, plans=compiled.plans)
+                    hoistable={} if aliased else compiled.hoistable, plans=compiled.plans, cube_ops=cube)
 
 
 def _remember(tapes, key, tape, report):
@@ -184,27 +187,39 @@ def _block_order(core_num, spec):
     return np.random.default_rng(int(seed)).permutation(core_num).astype(np.int64), text
 
 
-_CUBE_PIPE = PIPES.index("M")
-
-
 def _report(jit_fn, compiled, ex, hw, core_num, record):
     which, scheds = block_schedules(compiled, hw, ex.visits, core_num, record)
-    busy = ex.busy
-    cube = bool(busy[_CUBE_PIPE].any())
+    cube = ex.cube
+    bytes_in, bytes_out = ex.bytes["in"], ex.bytes["out"]
+    ticks, starts, pipes, flops, roof = _summary(hw, core_num, which, scheds, cube, bytes_in, bytes_out)
+    report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
+              "ticks": ticks, "pipes": dict(pipes), "peak_ub_bytes": int(compiled.memory["UB"]),
+              "bytes_in": bytes_in, "bytes_out": bytes_out, "flops": flops, "roofline": dict(roof),
+              "warnings": getattr(compiled.fn, "warnings", []) + ex.warnings}
+    if record:
+        report["timeline"] = timeline.events(which, scheds, starts)
+    return report
+
+
+def _summary(hw, core_num, which, scheds, cube, bytes_in, bytes_out):
+    """(ticks, block starts, busy ticks per pipe, flops, roofline) of a launch whose blocks ran ``scheds``;
+    kept with the schedules (``block_schedules`` reuses them for launches with the same loop and branch
+    record), so a relaunch pays a lookup."""
+    memo = scheds[0].__dict__.setdefault("_summaries", {})
+    key = (hw, core_num, cube, bytes_in, bytes_out, which.tobytes())
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
     ticks, starts = launch_ticks(hw, which, scheds, cube=cube)
     # each pipe's busy ticks on its busiest block, as scheduled (fused vector calls share one issue overhead)
     per_block = np.array([s.busy for s in scheds])[which]
     pipes = {p: int(round(b)) for p, b in zip(PIPES, per_block.max(axis=0).tolist()) if b > 0}
     flops = 2 * int(sum(scheds[k].macs for k in which.tolist())) if cube else 0
-    bytes_in, bytes_out = ex.bytes["in"], ex.bytes["out"]
-    report = {"kernel": jit_fn.__name__, "platform": compiled.platform.value, "core_num": core_num,
-              "ticks": int(round(ticks)), "pipes": pipes, "peak_ub_bytes": int(compiled.memory["UB"]),
-              "bytes_in": bytes_in, "bytes_out": bytes_out, "flops": flops,
-              "roofline": roofline(hw, core_num, bytes_in, bytes_out, flops, ticks, cube),
-              "warnings": getattr(compiled.fn, "warnings", []) + ex.warnings}
-    if record:
-        report["timeline"] = timeline.events(which, scheds, starts)
-    return report
+    if len(memo) >= 16:
+        memo.clear()
+    memo[key] = hit = (int(round(ticks)), starts, pipes, flops,
+                       roofline(hw, core_num, bytes_in, bytes_out, flops, ticks, cube))
+    return hit
 
 
 def roofline(hw, core_num, bytes_in, bytes_out, flops, ticks, cube):

@@ -82,6 +82,19 @@ class Hardware:
     mmad_macs_per_tick: float
     vector_weights: tuple = ()  # (op kind, weight in simple vector calls): transcendentals expand to several
 
+    def __hash__(self):
+        # The table keys the launch's schedule and replay memos: its 46 fields are hashed once, not per launch.
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self):   # (a string's hash differs between processes: a pickled table hashes afresh)
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def dma_busy(self, runs, each, store=False, setups=1) -> float:
         """Engine occupancy of ``setups`` DMAs moving ``runs`` contiguous runs of ``each`` bytes: the setup,
         plus whole bursts of each run at the engine's rate; a store covering part of a burst reads it back
@@ -304,8 +317,14 @@ FITTED = {
 }
 
 
+_ARCH = {}   # platform -> its family (asked on every launch)
+
+
 def hardware(platform: Platform) -> Hardware:
-    return _TABLES[platform_to_arch(platform)]
+    arch = _ARCH.get(platform)
+    if arch is None:
+        arch = _ARCH[platform] = platform_to_arch(platform)
+    return _TABLES[arch]
 
 
 @contextmanager

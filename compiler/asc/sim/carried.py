@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .fp_errors import ignored
 from .lanes import Env, Shared, UnsetAccumulator, per_lane
 from .ops.arith import _UFUNC, binary_values, compute_dtype
 from .undefined import Undef
@@ -91,11 +92,8 @@ def fold(ex, op, body, ops, hoisted, carried, tmax):
     out = fold_values(plan, hoisted, carried, L, tmax)
     if ex.recorder is not None:
         ex.recorder.fold(fold_values, op, plan, hoisted, carried, L, tmax, out)
-    for b, _, _ in plan:
-        pipe, ticks, extra, _ = ex.costs[b.id]
-        ex._pending[pipe] += ticks * tmax
-        for p, tk in extra:
-            ex._pending[p] += tk * tmax
+    if any(b.id in ex.cube_ops for b, _, _ in plan):
+        ex.cube = True
     return out
 
 
@@ -128,7 +126,7 @@ def fold_values(plan, hoisted, carried, L, tmax):
             init, acc = acc, np.empty((L,) + tail, dtype)    # C order, as a tile op returns it
             acc[...] = init
             chunk = max(1, _CHUNK_BYTES // max(1, tmax * acc[:1].nbytes))
-            with np.errstate(all="ignore"):
+            with ignored():
                 for lo in range(0, L, chunk):
                     part = acc[lo:lo + chunk]
                     for t in range(tmax):

@@ -19,7 +19,8 @@ from ..ir.types import TileType
 from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
-from .lanes import Env, Shared, UnsetAccumulator, gather, per_lane
+from .fp_errors import launch_scope
+from .lanes import Env, Shared, UnsetAccumulator, gather, int64_const, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
@@ -27,20 +28,35 @@ from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
+_CUBE = PIPES.index("M")
+_const = IMPLS["scalar.const"].execute
 
 
-_INT64 = {}
+def cube_op_ids(costs):
+    """The ids of the ops that occupy the cube (``costs``: op id -> (pipe, ticks, further (pipe, ticks), ...))."""
+    return frozenset(i for i, (pipe, ticks, extra, _) in costs.items()
+                     if (pipe == _CUBE and ticks) or any(p == _CUBE and t for p, t in extra))
 
 
-def _int64(v):
-    """A 0-d int64 array of ``v`` (the few distinct loop bounds of a kernel are made once; callers only read them)."""
-    a = _INT64.get(v)
-    if a is None:
-        if len(_INT64) >= 4096:
-            _INT64.clear()
-        a = _INT64[v] = np.asarray(v, dtype=np.int64)
-        a.flags.writeable = False
-    return a
+def last_uses(fn, block):
+    """Per op of ``block``, the ids of the values no later op of the block reads (directly or inside its
+    regions): facts of the IR, found once per block."""
+    memo = fn.__dict__.setdefault("_last_uses", {})
+    dead = memo.get(id(block))
+    if dead is None:
+        last = {}
+        for i, op in enumerate(block.ops):
+            for v in op.operands:
+                last[v.id] = i
+            for region in op.regions:
+                for inner in region.walk():
+                    for v in inner.operands:
+                        last[v.id] = i
+        dead = [[] for _ in block.ops]
+        for vid, i in last.items():
+            dead[i].append(vid)
+        dead = memo[id(block)] = [tuple(d) for d in dead]
+    return dead
 
 
 def _interleaved(lb, step, trips):
@@ -55,7 +71,7 @@ def _interleaved(lb, step, trips):
 
 class Executor:
     def __init__(self, fn, hw, core_num, costs, batchable=frozenset(), gm_loops=frozenset(), checks=True,
-                 block_order=None, hoistable=None, plans=None):
+                 block_order=None, hoistable=None, plans=None, cube_ops=None):
         self.fn = fn
         self.batchable = batchable               # ids of sequential loops whose trips may run as one batch
         self.gm_loops = gm_loops                 # ids of un-barriered loops that load and store global memory
@@ -70,8 +86,10 @@ class Executor:
         self.blocks = np.arange(core_num, dtype=np.int64) if block_order is None else block_order
         self.lanes = core_num
         self.costs = costs                       # op id -> (pipe, ticks, further (pipe, ticks), all stages)
-        self.busy = np.zeros((len(PIPES), core_num))
-        self._pending = [0.0] * len(PIPES)   # ticks per pipe of every lane of the current lane set
+        # The ticks come from the schedule of the visits below (``sim/schedule.py``); the run itself only
+        # notes whether an op of the cube ran (the launch is then timed on the cube cores).
+        self.cube_ops = cube_op_ids(costs) if cube_ops is None else cube_ops
+        self.cube = False
         self.visits = {}                     # ("enter"|"trips"|"then"|"else", op id) -> count per block
         self._counts = None
         self.bytes = {"in": 0, "out": 0}
@@ -87,7 +105,6 @@ class Executor:
     def _set_lanes(self, blocks, counts=None):
         """Make ``blocks`` the current lanes; ``counts``: their per-block counts when the caller knows
         them (``block_counts`` of a lane set it saved, or derived from the one it expands)."""
-        self._flush_ticks()
         self.blocks = blocks
         self.lanes = blocks.shape[0]
         self._counts = counts
@@ -97,13 +114,6 @@ class Executor:
         if self._counts is None:
             self._counts = np.bincount(self.blocks, minlength=self.core_num).astype(np.float64)
         return self._counts
-
-    def _flush_ticks(self):
-        """Charge the ticks accumulated for the current lanes to their blocks (one numpy op per lane set
-        instead of one per executed op)."""
-        if any(self._pending):
-            self.busy += np.asarray(self._pending)[:, None] * self.block_counts
-            self._pending = [0.0] * len(PIPES)
 
     def _visit(self, key, per_block):
         """Record per-block counts of a loop / branch for the schedule (``sim/schedule.py``)."""
@@ -133,14 +143,17 @@ class Executor:
         env.rec = self.recorder
         for a, v in zip(self.fn.args, arg_values):
             env[a.id] = v
-        self.run_block(self.fn.body, env)
-        self._flush_ticks()
+        with launch_scope():
+            self.run_block(self.fn.body, env)
 
     def run_block(self, block, env):
-        return self.run_ops(block.ops, env)
+        return self.run_ops(block.ops, env, last_uses(self.fn, block))
 
-    def run_ops(self, ops, env):
+    def run_ops(self, ops, env, dead=None):
+        """Run ``ops`` in ``env``; ``dead``: per op, the values it is the last in the region to read (let go
+        once it ran, so a launch holds at most the values still to be read: ``last_uses``)."""
         fuse = self.stored_binaries
+        vals = env.vals
         for i, op in enumerate(ops):
             name = op.name
             if name == "scf.yield":
@@ -159,18 +172,28 @@ class Executor:
             elif name == "mask.region":
                 self._mask(op, env)
                 outs = []
+            elif name == "scalar.const" and (self.recorder is None or op.results[0].id in self.recorder.structure):
+                vals[op.results[0].id] = _const(self, op)   # (made once per value; no operands, no ticks to note)
+                continue
             else:
                 store = fuse.get(op.id) if fuse else None
                 outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
                                   ops[i + store[1]] is store[0])
             for r, v in zip(op.results, outs):
-                env[r.id] = v
+                vals[r.id] = v
+            if dead is not None:
+                for vid in dead[i]:
+                    vals.pop(vid, None)
         return []
 
     def _exec(self, op, env, into_store=False):
         """Run one op; ``into_store``: a binary whose result only the next op (a store) uses, which may
         leave it to that store to compute (``FreshBinary``)."""
-        args = [env[o.id] for o in op.operands]
+        get = env.vals.get
+        args = []
+        for o in op.operands:
+            v = get(o.id)
+            args.append(env[o.id] if v is None else v)   # (not bound here yet: the enclosing region's, gathered)
         if self.trackers:
             self.env = env
         rec = self.recorder
@@ -207,12 +230,10 @@ class Executor:
                 out = opdef.execute(self, op, *args)
         except SimError as e:
             raise self._located(op, e) from None
-        pipe, ticks, extra, _ = self.costs[op.id]
-        if ticks:
-            self._pending[pipe] += ticks
-        for p, t in extra:
-            self._pending[p] += t
-        if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and PIPES[pipe] == "V":
+        if op.id in self.cube_ops and self.lanes:
+            self.cube = True
+        if self.mask_stack and op.results and isinstance(op.results[0].type, TileType) and \
+                PIPES[self.costs[op.id][0]] == "V":
             out = self._apply_mask(op, out)
         if undef is not None:
             try:
@@ -266,12 +287,12 @@ class Executor:
         if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
-            return _int64(trips), _int64(lo), _int64(st)
+            return int64_const(trips), int64_const(lo), int64_const(st)
         if np.ndim(step) == 0 and step != 0:   # a common step (grid-stride loops: the start varies per lane)
             st = int(step)
             lb, ub = np.asarray(lb, dtype=np.int64), np.asarray(ub, dtype=np.int64)
             trips = (ub - lb + st - 1) // st if st > 0 else (lb - ub - st - 1) // -st
-            return np.maximum(trips, 0), lb, _int64(st)
+            return np.maximum(trips, 0), lb, int64_const(st)
         if np.any(step == 0):
             raise self._located(op, SimError("loop step must not be zero", "a zero step never ends the loop: "
                                              "check the step argument of range"))
@@ -320,6 +341,9 @@ class Executor:
                 parent = np.broadcast_to(np.arange(L), local.shape)
                 keep = local < trips
                 parent, local = parent[keep], local[keep]
+        elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
+            parent = np.repeat(np.arange(L), int(trips[0]))
+            local = np.tile(np.arange(int(trips[0])), L)
         else:
             parent = np.repeat(np.arange(L), trips)
             first = np.repeat(np.cumsum(trips) - trips, trips)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import SimError
+from .fp_errors import ignored
 
 
 def int_div(a, b, kind):
@@ -13,7 +14,7 @@ def int_div(a, b, kind):
     a, b = np.asarray(a), np.asarray(b)
     dtype = np.result_type(a, b)
     a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
-    with np.errstate(all="ignore"):      # INT_MIN / -1 wraps, as the hardware's division does
+    with ignored():      # INT_MIN / -1 wraps, as the hardware's division does
         q = np.floor_divide(a, b)
         # floor -> toward zero: one more where the division is inexact and the signs differ (exact in
         # integers, also past 2**53 where a float quotient would round)

@@ -102,6 +102,21 @@ def merge_plain(full, idx, part, lanes):
     return out
 
 
+_INT64 = {}
+
+
+def int64_const(v):
+    """A 0-d int64 array of the int ``v``, made once per value (a kernel's few distinct loop bounds and static
+    tensor dimensions); read-only, as every launch shares it."""
+    a = _INT64.get(v)
+    if a is None:
+        if len(_INT64) >= 4096:
+            _INT64.clear()
+        a = _INT64[v] = np.asarray(v, dtype=np.int64)
+        a.flags.writeable = False
+    return a
+
+
 def per_lane(v, lanes: int, tail=()):
     """``v`` as an array of shape ``(lanes, *tail)`` (a view when it is uniform)."""
     v = np.asarray(v)

@@ -9,12 +9,13 @@ launch is reported as a race (``races.py``); atomic updates may share elements w
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
+from . import lane_facts
 from .chunks import lane_chunks
 from .errors import OutOfBoundsError
 from .lanes import gather, per_lane
 from .races import NO_WRITER
+from .views import strided
 
 
 class AccessLog:
@@ -136,9 +137,9 @@ def _overlap(a, na, b, nb):
 
 
 def any_overlap(views):
-    """Whether two of the 1-d views share memory (``bind_buffers`` says the same, without making buffers)."""
-    spans = [(v.ctypes.data, v.nbytes) for v in views]
-    return any(_overlap(a, na, b, nb) for i, (a, na) in enumerate(spans) for b, nb in spans[:i])
+    """Whether two of the 1-d views share memory (``bind_buffers`` says the same, without making buffers).
+    For contiguous 1-d views the memory bounds numpy compares are their byte ranges."""
+    return any(np.may_share_memory(a, b) for i, a in enumerate(views) for b in views[:i])
 
 
 def bind_buffers(args):
@@ -148,6 +149,8 @@ def bind_buffers(args):
     different element sizes, or offset by a fraction of an element, keep separate logs (their elements
     do not line up). A buffer is read-only (loads may alias it without copying) when the kernel never
     stores through it and it overlaps none that it stores through."""
+    if not any_overlap([v for _, v, _ in args]):   # the common case: every argument its own memory
+        return {name: Buffer(name, view, read_only=not written) for name, view, written in args}, False
     spans = [(v.ctypes.data, v.nbytes, v.itemsize) for _, v, _ in args]
     group = list(range(len(args)))
     read_only = [not written for _, _, written in args]
@@ -225,7 +228,7 @@ def tags_window(tags, view_like, data):
     """The window of a per-element array (writer tags, reader spans) matching a strided view of data."""
     es, ts = data.itemsize, tags.itemsize
     start = (view_like.__array_interface__["data"][0] - data.__array_interface__["data"][0]) // es
-    return as_strided(tags[start:], shape=view_like.shape, strides=tuple(s // es * ts for s in view_like.strides))
+    return strided(tags, start, view_like.shape, tuple(s // es * ts for s in view_like.strides))
 
 
 def _geometry(view):
@@ -258,7 +261,7 @@ def sliding_windows(arr, rows, cols, row_stride):
     starting at element s."""
     es = arr.itemsize
     extent = (rows - 1) * row_stride + cols
-    return as_strided(arr, shape=(arr.shape[0] - extent + 1, rows, cols), strides=(es, row_stride * es, es))
+    return strided(arr, 0, (arr.shape[0] - extent + 1, rows, cols), (es, row_stride * es, es))
 
 
 def _lanes(v, lanes, lo, hi):
@@ -289,15 +292,18 @@ class Access:
             (n,), (o,) = tensor.dims, offs
             rows, cols = 1, shape[0]
             row_off, col_off, row_dim, col_dim = _ZERO, o, _ONE, n
+            raw_row, raw_col = _ZERO, offsets[0]
         else:
             (m, n), (r, c) = tensor.dims, offs
             rows, cols = shape
             row_off, col_off, row_dim, col_dim = r, c, m, n
+            raw_row, raw_col = offsets
         row_stride = n
         self.rows, self.cols = rows, cols
-        # Checks on (min, max) spans: one reduction per lane array instead of one pass per condition.
-        c_lo, c_hi = _span(col_off)
-        r_lo, r_hi = _span(row_off)
+        # Checks on (min, max) spans: one reduction per lane array instead of one pass per condition, and
+        # per offset array rather than per access (``lane_facts``: a tile's loads and store share theirs).
+        c_lo, c_hi = lane_facts.span(raw_col)
+        r_lo, r_hi = lane_facts.span(raw_row)
         if c_lo < 0 or r_lo < 0:
             raise negative_offsets(what, tensor, offs)
         # Lanes whose window starts at or past the tensor's last element (``outside``): pyasc's lowering clamps
@@ -343,7 +349,19 @@ class Access:
                     "asc.ceildiv(size, tile) or guard the access with an if", bad)
         self.starts = tensor.base + row_off * row_stride + col_off if r_hi or row_stride.ndim else tensor.base + col_off
         self.row_stride = row_stride
-        self.start_lo, self.start_hi = _span(self.starts)
+        # start = base + row * row_stride + col: with one of row / col the same in every lane, the starts'
+        # span and spacing are those of the other, scaled (no pass over the starts themselves).
+        self._varying = None
+        if tensor.base.ndim == 0 and row_stride.ndim == 0 and int(row_stride) >= 0 and \
+                (np.ndim(raw_row) == 0 or np.ndim(raw_col) == 0):
+            b, rs = int(tensor.base), int(row_stride)
+            self.start_lo, self.start_hi = b + r_lo * rs + c_lo, b + r_hi * rs + c_hi
+            if np.ndim(raw_col):
+                self._varying = (raw_col, 1)
+            elif np.ndim(raw_row):
+                self._varying = (raw_row, rs)
+        else:
+            self.start_lo, self.start_hi = _span(self.starts)
         self._step = _UNKNOWN
         # Bounds of the buffer itself (a tensor may claim more elements than its buffer holds).
         size = buf.data.shape[0]
@@ -368,16 +386,20 @@ class Access:
         return int(np.sum(np.broadcast_to(self.valid_cols, (lanes,)))) * self.rows
 
     # -- fast path: every lane's window fully inside, windows at a constant stride ----------------
-    def _regular_step(self, starts, lanes):
+    def _regular_step(self, lanes):
         """The constant distance between consecutive lanes' windows, or None."""
-        if self._step is not _UNKNOWN:
-            return self._step
-        self._step = self._find_step(starts, lanes)
+        if self._step is _UNKNOWN:
+            self._step = self._find_step(lanes)
         return self._step
 
-    def _find_step(self, starts, lanes):
+    def _find_step(self, lanes):
         if lanes == 1 or self.start_lo == self.start_hi:
             return 0
+        if self._varying is not None:
+            v, scale = self._varying
+            step = lane_facts.step(v, lanes)
+            return None if step is None else step * scale
+        starts = per_lane(self.starts, lanes)
         span = self.start_hi - self.start_lo
         if span % (lanes - 1):
             return None
@@ -389,24 +411,24 @@ class Access:
 
     def strided_view(self, data, lanes):
         """(view, order) with view[k] the window of lane order[k]; None when windows are irregular."""
-        if not self.full or np.ndim(self.row_stride) != 0:
+        if not self.full or self.row_stride.ndim != 0:
             return None
-        starts = per_lane(self.starts, lanes)
         rs = int(self.row_stride)
         es = data.itemsize
-        step = self._regular_step(starts, lanes)
+        step = self._regular_step(lanes)
         if step == 0:
-            v = as_strided(data[self.start_lo:], shape=(1, self.rows, self.cols), strides=(0, rs * es, es))
+            v = strided(data, self.start_lo, (1, self.rows, self.cols), (0, rs * es, es))
             return v, None
         order = None
         if step is None:
+            starts = per_lane(self.starts, lanes)
             order = np.argsort(starts, kind="stable")
             starts = starts[order]
             d = np.diff(starts)
             step = int(d[0])
             if step <= 0 or np.any(d != step):
                 return None
-        v = as_strided(data[self.start_lo:], shape=(lanes, self.rows, self.cols), strides=(step * es, rs * es, es))
+        v = strided(data, self.start_lo, (lanes, self.rows, self.cols), (step * es, rs * es, es))
         return v, order
 
     def sliding(self, arr):
@@ -418,18 +440,16 @@ class Access:
         or the only window); lanes may share windows (e.g. every block loading the same operand).
         ``starts`` is None when ``windows`` is a view of ``data``, else the windows' first elements
         (they were copied). None when some window is not fully inside the tensor."""
-        if not self.full or np.ndim(self.row_stride) != 0:
+        if not self.full or self.row_stride.ndim != 0:
             return None
-        starts = per_lane(self.starts, lanes)
-        step = self._regular_step(starts, lanes)
-        if step is not None:
+        if self._regular_step(lanes) is not None:
             return self.strided_view(data, lanes)[0], None, None
-        u, inv = np.unique(starts, return_inverse=True)
+        u, inv = np.unique(per_lane(self.starts, lanes), return_inverse=True)
         inv = inv.reshape(-1)
         d = np.diff(u)
         if d.min() == d.max():
             es, rs = data.itemsize, int(self.row_stride)
-            v = as_strided(data[int(u[0]):], shape=(u.size, self.rows, self.cols), strides=(int(d[0]) * es, rs * es, es))
+            v = strided(data, int(u[0]), (u.size, self.rows, self.cols), (int(d[0]) * es, rs * es, es))
             return v, inv, None
         return self.sliding(data)[u], inv, u
 

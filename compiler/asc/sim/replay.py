@@ -16,13 +16,16 @@ running in full. A launch that warned is not recorded either: its checks are wor
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .chunks import gather_windows, scatter_windows, window_parts
+from .fp_errors import launch_scope
 from .lanes import Shared, gather
 from .memory import sliding_windows
+from .ops.arith import FreshBinary
+from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
 from .sizes import array_bytes
 from .undefined import Undef, lanes_of, merge_lanes, wrap
+from .views import strided
 
 # Intermediate values are kept alive while a launch records (their ids name them); a launch whose values
 # outgrow this is not recorded. Nor is one whose tape would hold more than _TAPE_BYTES of index arrays.
@@ -200,7 +203,7 @@ def _geometry(view, data):
 
 def _view(data, geometry):
     start, shape, strides = geometry
-    return as_strided(data[start:], shape=shape, strides=strides)
+    return strided(data, start, shape, strides)
 
 
 class _OpStep:
@@ -333,8 +336,6 @@ class _StoreStep:
 
     def run(self, slots, ex, datas):
         """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
-        from .ops.arith import FreshBinary
-        from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
         L = self.lanes
@@ -419,10 +420,11 @@ class Tape:
         """Run the steps on the buffers ``datas`` (in argument order); ``ex`` is a fresh executor whose
         lanes the steps set (data ops read them) and which collects data-dependent warnings."""
         slots = [None] * self.nslots
-        for step, free in self.plan:
-            step.run(slots, ex, datas)
-            for s in free:
-                slots[s] = None
+        with launch_scope():
+            for step, free in self.plan:
+                step.run(slots, ex, datas)
+                for s in free:
+                    slots[s] = None
 
 
 def verify_tape(tape, name, args, executor, values):

@@ -4,10 +4,15 @@ from __future__ import annotations
 import numpy as np
 
 
+_LEAVES = (int, float, bool, str, bytes, type(None))
+
+
 def array_bytes(obj, seen=None, depth=0):
     """Bytes of the numpy arrays ``obj`` holds (through lists, tuples, dicts and ``__slots__`` objects),
     each counted once; views count as their base (a view of a caller's buffer counts that buffer: keeping
     the view keeps the buffer)."""
+    if type(obj) in _LEAVES:   # (a step's ints and shapes: most of what is walked)
+        return 0
     seen = set() if seen is None else seen
     if id(obj) in seen or depth > 6:
         return 0

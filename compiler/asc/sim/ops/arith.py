@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..convert import as_compute, as_float32
+from ..fp_errors import ignored
 from ..lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
 from ..undefined import matmul_undefined
 from . import impl
@@ -28,7 +29,7 @@ def compute_dtype(np_dtype):
 
 def binary_values(kind, a, b, out_dtype):
     cd = compute_dtype(out_dtype)
-    with np.errstate(all="ignore"):
+    with ignored():
         if kind == "div":
             if out_dtype.kind in "iu":
                 return int_div(a, b, "div").astype(out_dtype)
@@ -102,7 +103,7 @@ class FreshBinary:
         if out.dtype != self.dtype or out.shape != self.shape or \
                 np.may_share_memory(out, self.a) or np.may_share_memory(out, self.b):
             return False
-        with np.errstate(all="ignore"):
+        with ignored():
             _UFUNC[self.kind](self.a, self.b, out=out)
         return True
 
@@ -257,7 +258,7 @@ UNARY_FUNCS = {
 @impl("tile.unary", undefined="union")
 def _exec_unary(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
-    with np.errstate(all="ignore"):
+    with ignored():
         r = UNARY_FUNCS[op.attrs["kind"]](as_compute(a, compute_dtype(rdt)))
     return np.asarray(r).astype(rdt, copy=False)
 
@@ -266,7 +267,7 @@ def _exec_unary(ex, op, a):
 def _exec_softmax(ex, op, a):
     rdt = op.results[0].type.dtype.to_numpy()
     x = as_float32(a)                               # no copy when already float32 (a may be a view: not written)
-    with np.errstate(all="ignore"):
+    with ignored():
         e = x - x.max(axis=-1, keepdims=True)      # a new array: exp and the division work in place on it
         np.exp(e, out=e)
         e /= e.sum(axis=-1, keepdims=True)
@@ -278,7 +279,7 @@ def _exec_rms_norm(ex, op, x, gamma, eps):
     rdt = op.results[0].type.dtype.to_numpy()
     x32 = as_float32(x)
     eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
-    with np.errstate(all="ignore"):
+    with ignored():
         ms = np.mean(x32 * x32, axis=-1, keepdims=True)
         r = x32 / np.sqrt(ms + eps) * as_float32(gamma)
     return r.astype(rdt, copy=False)
@@ -300,7 +301,7 @@ def _reduce_acc(dt):
 def _reduce_values(kind, a, axes, rdt, keepdims=False):
     acc = _reduce_acc(a.dtype)
     x = a.astype(acc) if acc is not None else a
-    with np.errstate(all="ignore"):
+    with ignored():
         if kind in ("sum", "prod"):
             r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
         else:
@@ -328,7 +329,7 @@ def _exec_layer_norm(ex, op, x, gamma, beta, eps):
     stats_shape = op.results[1].type.shape
     x32 = x.astype(np.float32)
     eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
-    with np.errstate(all="ignore"):
+    with ignored():
         mean = np.mean(x32, axis=-1, keepdims=True, dtype=np.float32)
         d = x32 - mean
         var = np.mean(d * d, axis=-1, keepdims=True, dtype=np.float32)

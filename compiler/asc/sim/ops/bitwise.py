@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..convert import as_compute
+from ..fp_errors import ignored
 from ..lanes import scalar_for_tile
 from . import impl
 
@@ -27,7 +28,7 @@ def int_pow(a, b, dtype):
 def pow_values(a, b, dtype):
     if dtype.kind in "iu":
         return int_pow(a, b, dtype)
-    with np.errstate(all="ignore"):  # overflow to inf is the result, not a warning
+    with ignored():  # overflow to inf is the result, not a warning
         r = np.power(as_compute(a, np.float32), as_compute(b, np.float32))
         return np.asarray(r).astype(dtype, copy=False)
 

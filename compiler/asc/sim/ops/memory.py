@@ -9,7 +9,7 @@ from ...ir.kernel_warnings import PastEndWarning, UndefinedStoreWarning, Uniniti
 from ..checks import track_gm_access
 from ..chunks import detached, gather_windows, lane_chunks, lane_part, lanes_from, scatter_windows, window_parts
 from ..errors import OutOfBoundsError, RaceError, SimError
-from ..lanes import Shared, gather, per_lane, scalar_for_tile
+from ..lanes import Shared, gather, int64_const, per_lane, scalar_for_tile
 from ..memory import Access, ClippedAccess, TensorVal, _fmt, tags_window, windows_overlap
 from ..nd_access import NdAccess
 from .arith import FreshBinary
@@ -22,9 +22,9 @@ from . import impl
 @impl("tensor.make")
 def _exec_tensor(ex, op, ptr, *dyn):
     dyn = iter(dyn)
-    dims = [np.asarray(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
+    dims = [int64_const(d) if d is not None else next(dyn) for d in op.results[0].type.shape]
     for d in dims:
-        if d.ndim == 0 and d >= 0:
+        if d.ndim == 0 and int(d) >= 0:
             continue
         bad = np.nonzero(np.broadcast_to(d < 0, (ex.lanes,)))[0]
         if bad.size:
@@ -150,7 +150,7 @@ def _disjoint_lanes(acc, L):
         return True
     if not acc.full or np.ndim(acc.row_stride) != 0:
         return False
-    step = acc._regular_step(per_lane(acc.starts, L), L)
+    step = acc._regular_step(L)
     return step is not None and step >= (acc.rows - 1) * int(acc.row_stride) + acc.cols
 
 
@@ -163,7 +163,7 @@ def _note_cover(buf, acc, L):
     if acc.full and np.ndim(acc.row_stride) == 0:
         rs = int(acc.row_stride)
         length = acc.cols if acc.rows == 1 else (acc.rows * rs if acc.cols == rs else 0)
-        if length and acc._regular_step(per_lane(acc.starts, L), L) in (length, 0):
+        if length and acc._regular_step(L) in (length, 0):
             step = length if acc.start_hi > acc.start_lo else 0
             buf.log.cover.append((buf.off + acc.start_lo, buf.off + acc.start_lo + (L - 1) * step + length))
             return

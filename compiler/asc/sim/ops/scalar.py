@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.kernel_warnings import NonFiniteScalarWarning
+from ..fp_errors import ignored
 from ..integer import int_div
 from . import impl
 
@@ -41,14 +42,14 @@ _CONSTS = {}
 def _exec_scalar_binary(ex, op, a, b):
     kind = op.attrs["kind"]
     rdt = op.results[0].type.dtype
-    with np.errstate(all="ignore"):
+    with ignored():
         if kind in ("div", "floordiv", "mod"):
             if rdt.is_int():
                 return int_div(a, b, kind)
             if kind == "mod":
-                r = np.fmod(a, b).astype(rdt.to_numpy())
+                r = np.fmod(a, b).astype(rdt.to_numpy(), copy=False)
             else:
-                r = np.true_divide(a, b).astype(rdt.to_numpy())
+                r = np.true_divide(a, b).astype(rdt.to_numpy(), copy=False)
         else:
             r = _NP_BIN[kind](a, b).astype(rdt.to_numpy(), copy=False)
     if r.dtype.kind == "f" and ex.checks:
@@ -86,7 +87,7 @@ def _exec_scalar_cmp(ex, op, a, b):
 @impl("scalar.cast")
 def _exec_scalar_cast(ex, op, a):
     rdt = op.results[0].type.dtype
-    with np.errstate(all="ignore"):
+    with ignored():
         if rdt.is_int() and a.dtype.kind == "f":
             a = np.trunc(a)
         return np.asarray(a).astype(rdt.to_numpy())
@@ -97,10 +98,10 @@ def _exec_scalar_unary(ex, op, a):
     from .arith import UNARY_FUNCS
     kind = op.attrs["kind"]
     if kind == "neg":
-        with np.errstate(all="ignore"):
+        with ignored():
             return np.negative(a)
-    with np.errstate(all="ignore"):
-        r = UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32)
+    with ignored():
+        r = UNARY_FUNCS[kind](np.asarray(a, dtype=np.float32)).astype(np.float32, copy=False)
     if ex.checks:
         _check_finite(ex, op, r, kind, a)
     return r
