@@ -1,4 +1,5 @@
-"""empty's location (Auto is UB, an explicit one is kept) and cost (no instruction), and from_asc on this
+"""empty's location (an explicit one is kept; an Auto one in use is refused as pyasc-dev's compiler refuses it,
+tests/compiler/test_august_new_names.py) and cost (no instruction), and from_asc on this
 engine: values come back unchanged, whatever the keywords (as pyasc-dev does for anything but a low-level
 tensor)."""
 from __future__ import annotations
@@ -14,14 +15,14 @@ from asc.ir.types import Location
 @asctile.jit
 def empties(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress):
     x = asctile.copy_in(asctile.global_tensor(x_ptr, [16, 16]), [0, 0], [16, 16])
-    a = asctile.empty([16, 16], asctile.float32)
+    a = asctile.empty([16, 16], asctile.float32, asctile.TensorLocation.UB)
     b = asctile.empty([16, 16], asctile.float16, asctile.TensorLocation.L1)
     c = asctile.empty([16, 16], asctile.float16, "L0A")
     y = asctile.from_asc(x, location=asctile.TensorLocation.UB)
     asctile.copy_out(asctile.where(y > 0, y, a), asctile.global_tensor(out_ptr, [16, 16]), [0, 0])
 
 
-def test_empty_is_a_ub_tile_by_default_keeps_an_explicit_location_and_costs_nothing():
+def test_empty_keeps_an_explicit_location_and_costs_nothing():
     x = np.ones((16, 16), np.float32)
     out = np.zeros_like(x)
     empties[1](x, out)
