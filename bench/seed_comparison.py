@@ -11,11 +11,16 @@ with the presentation's measured microseconds for its PyAsc and its Ascend C imp
                 upstream's tutorial 03 (the presentation's PyAsc kernel) with the host tiling; asc2:
                 ``matmul_tiles_kernel`` below on 20 cube cores (128 x 256 output tiles block-strided, K
                 in steps of 64 accumulated in L0C; the golden matmul keeps all of K in L0, which these
-                sizes exceed). Simulating the asc2 kernel takes minutes per size (about 5 at 2560^2 on a
-                quiet core), so it runs only at ``--asc2-matmul-sizes`` (default 2560).
+                sizes exceed). Both run every size (``--asc2-matmul-sizes`` limits the asc2 ones); a
+                launch takes from seconds (2560^2) to several minutes (11520^2) of simulation, the time
+                of its numpy matrix products. Each result is checked on sampled rows (the inputs are
+                small integers, so float32 sums are exact).
 
     .venv/bin/python bench/seed_comparison.py [--op add|matmul_mix|all] [--add-sizes M ...] [--matmul-sizes N ...]
-                                              [--asc2-matmul-sizes N ...]
+                                              [--asc2-matmul-sizes N ...] [--add-cores]
+
+    --add-cores also runs upstream's tutorial 02 add (the presentation's PyAsc add) in float16 and float32 on
+    20 cores and on one, with the bandwidth each figure implies (docs/simulator.md explains why).
 
 The race detector is off (``ASC_CHECKS=off``): the model is timed, not the checks.
 """
@@ -25,6 +30,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -75,11 +81,13 @@ def _us(rt, clock_mhz):
     return rt.last_launch_report()["ticks"] / clock_mhz
 
 
-def _row(label, asc2_us, v1_us, measured):
+def _row(label, asc2_us, v1_us, measured, wall=None):
     pyasc, ascendc = measured
     a2 = "-" if asc2_us is None else f"{asc2_us:9.0f}"
     r2 = "-" if asc2_us is None else f"{asc2_us / pyasc:.2f}"
-    print(f"{label:>12} {a2:>9} {v1_us:9.0f} {pyasc:12.1f} {ascendc:13.1f} {r2:>10} {v1_us / ascendc:.2f}")
+    tail = "" if wall is None else f"  (simulated in {wall:.0f} s)"
+    print(f"{label:>12} {a2:>9} {v1_us:9.0f} {pyasc:12.1f} {ascendc:13.1f} {r2:>10} {v1_us / ascendc:.2f}{tail}",
+          flush=True)
 
 
 def _header(what):
@@ -110,13 +118,53 @@ def bench_add(sizes, rt, config, clock):
         _row(f"{n // 1000}k", asc2_us, v1_us, ADD_MEASURED.get(n, (float("nan"),) * 2))
 
 
+def bench_add_cores(sizes, rt, config, clock):
+    """What the presentation's add figures imply: upstream's tutorial 02 add (TPipe / TQue, the presentation's
+    PyAsc add) in float16 and float32 on 20 cores and on one, modelled us and the GB/s of its 3 x n elements."""
+    import torch
+
+    tut = _tutorial("02_add_framework/add_framework.py")
+    if tut is None:
+        return
+    mod = _load("add_framework", tut)
+    print("add: upstream's tutorial 02 by dtype and cores (tiles of 8000 elements), modelled us and GB/s moved")
+    print(f"{'size':>12} {'dtype':>8} {'cores':>5} {'model us':>9} {'GB/s':>7} {'PyAsc meas. us':>15} {'GB/s':>7}")
+    for n in sizes:
+        for dtype in (torch.float16, torch.float32):
+            for cores in (CORES, 1):
+                block = n // cores
+                if block % 16000:
+                    raise SystemExit(f"--add-cores: {n} elements do not split into 2 x 8000-element tiles a core")
+                mod.USE_CORE_NUM, mod.TILE_NUM = cores, block // 16000
+                x, y = torch.rand(n, dtype=dtype), torch.rand(n, dtype=dtype)
+                assert torch.equal(mod.vadd_launch(x, y), x + y), "tutorial add: wrong result"
+                us, moved = _us(rt, clock), 3 * n * x.element_size()
+                meas = ADD_MEASURED.get(n, (float("nan"),))[0]
+                print(f"{n // 1000:>11}k {str(dtype)[6:]:>8} {cores:>5} {us:9.0f} {moved / us / 1e3:7.1f} "
+                      f"{meas:15.1f} {moved / meas / 1e3:7.1f}", flush=True)
+
+
+def _tutorial(name):
+    tut = next((d / "shared/upstream/pyasc-v1/tutorials" / name
+                for d in (ROOT.parent, ROOT.parents[1]) if (d / "shared/upstream/pyasc-v1").is_dir()), None)
+    if tut is None:
+        print(f"{name}: upstream pyasc v1 sources (../shared/upstream/pyasc-v1) not found", file=sys.stderr)
+    return tut
+
+
+def _check_rows(c, a, b, what, rows=16):
+    """Sampled rows of ``c`` against the float32 product of the same rows (exact for small-integer inputs)."""
+    import torch
+
+    idx = torch.from_numpy(np.random.default_rng(0).choice(a.shape[0], size=min(rows, a.shape[0]), replace=False))
+    assert torch.equal(c[idx], a[idx].float() @ b.float()), f"{what}: wrong result"
+
+
 def bench_matmul(sizes, asc2_sizes, rt, config, clock):
     import torch
 
-    tut = next((d / "shared/upstream/pyasc-v1/tutorials/03_matmul_mix/matmul_mix.py"
-                for d in (ROOT.parent, ROOT.parents[1]) if (d / "shared/upstream/pyasc-v1").is_dir()), None)
+    tut = _tutorial("03_matmul_mix/matmul_mix.py")
     if tut is None:
-        print("matmul_mix: upstream pyasc v1 sources (../shared/upstream/pyasc-v1) not found", file=sys.stderr)
         return
     mod = _load("matmul_mix", tut)
     mod.USE_CORE_NUM = 2 * CORES
@@ -124,8 +172,10 @@ def bench_matmul(sizes, asc2_sizes, rt, config, clock):
     for s in sizes:
         a = torch.randint(-5, 5, (s, s)).to(torch.float16)
         b = torch.randint(-5, 5, (s, s)).to(torch.float16)
-        mod.matmul_launch(a, b, mod.generate_tiling(s, s, s), "cpu")
+        t0 = time.perf_counter()
+        c = mod.matmul_launch(a, b, mod.generate_tiling(s, s, s), "cpu")
         v1_us = _us(rt, clock)
+        _check_rows(c, a, b, f"v1 matmul_mix {s}^2")
         asc2_us = None
         if s in asc2_sizes:
             if s % 256:
@@ -133,16 +183,19 @@ def bench_matmul(sizes, asc2_sizes, rt, config, clock):
             c = torch.zeros((s, s))
             matmul_tiles_kernel[CORES](a, b, c, s, s, s, 128, 64, 256)
             asc2_us = _us(rt, clock)
-        _row(f"{s}^2", asc2_us, v1_us, MATMUL_MEASURED.get(s, (float("nan"),) * 2))
+            _check_rows(c, a, b, f"asc2 matmul {s}^2")
+        _row(f"{s}^2", asc2_us, v1_us, MATMUL_MEASURED.get(s, (float("nan"),) * 2), time.perf_counter() - t0)
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--op", choices=("add", "matmul_mix", "all"), default="all")
+    p.add_argument("--add-cores", action="store_true",
+                   help="also run upstream's tutorial 02 add in float16 / float32 on 20 cores and on one")
     p.add_argument("--add-sizes", type=int, nargs="+", default=sorted(ADD_MEASURED))
     p.add_argument("--matmul-sizes", type=int, nargs="+", default=sorted(MATMUL_MEASURED))
-    p.add_argument("--asc2-matmul-sizes", type=int, nargs="*", default=[2560],
-                   help="matmul sizes also run as the asc2 kernel (minutes each)")
+    p.add_argument("--asc2-matmul-sizes", type=int, nargs="*", default=sorted(MATMUL_MEASURED),
+                   help="matmul sizes also run as the asc2 kernel")
     args = p.parse_args(argv)
     os.environ.setdefault("ASC_CHECKS", "off")
     import asc.runtime as rt
@@ -153,6 +206,8 @@ def main(argv=None) -> int:
     clock = hardware(config.Platform(PLATFORM)).clock_mhz
     if args.op in ("add", "all"):
         bench_add(args.add_sizes, rt, config, clock)
+        if args.add_cores:
+            bench_add_cores(args.add_sizes, rt, config, clock)
     if args.op in ("matmul_mix", "all"):
         bench_matmul(args.matmul_sizes, set(args.asc2_matmul_sizes), rt, config, clock)
     return 0

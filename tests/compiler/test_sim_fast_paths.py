@@ -390,3 +390,35 @@ def test_chains_through_undefined_tails_keep_the_defined_sums_and_the_undefined_
     assert last_launch_report()["warnings"] == []
     chain_over_a_tail[1](x, np.zeros(TAIL, np.float32), x.size, 4, True)
     assert any("reads 4 undefined element(s)" in w for w in last_launch_report()["warnings"])
+
+
+# -- a batched matmul over output tiles reads, per K step, a few of its loads' windows ----------------------------
+@asc2.jit
+def tiled_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, M: int,
+                        K: int, N: int, TM: asc.ConstExpr[int], TK: asc.ConstExpr[int], TN: asc.ConstExpr[int]):
+    a_gm = asc2.tensor(a_ptr, [M, K])
+    b_gm = asc2.tensor(b_ptr, [K, N])
+    c_gm = asc2.tensor(c_ptr, [M, N])
+    n_tiles = N // TN
+    for t in asc2.range(asc2.block_idx(), (M // TM) * n_tiles, asc2.block_num()):
+        m_off = (t // n_tiles) * TM
+        n_off = (t % n_tiles) * TN
+        acc = asc2.zeros_acc([TM, TN], asc.float32)
+        for kk in asc2.range(K // TK):
+            a = asc2.load(a_gm, [TM, TK], offsets=[m_off, kk * TK], location=asc2.TileLocation.L0A)
+            b = asc2.load(b_gm, [TK, TN], offsets=[kk * TK, n_off], location=asc2.TileLocation.L0B)
+            asc2.matmul_acc(a, b, acc)
+        asc2.store(acc, c_gm, offsets=[m_off, n_off])
+
+
+@pytest.mark.parametrize("blocks", [1, 3, 7])
+def test_a_tiled_matmul_pairs_each_tile_with_its_own_row_and_column_windows(blocks):
+    """Each K step's lanes read one window per row / column of tiles out of every window the loads cover: an
+    output tile computed from another tile's row or column would differ (the rows and columns differ)."""
+    rng = np.random.default_rng(5)
+    m, k, n = 64, 96, 48
+    a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    tiled_matmul_kernel[blocks](a, b, c, m, k, n, 16, 16, 16)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))

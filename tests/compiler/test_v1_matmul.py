@@ -98,6 +98,16 @@ def test_matmul_transposes_bias_and_tails(platform, trans_a, trans_b):
     assert t.used_core_num > 1 and rt.last_launch_report()["warnings"] == []
 
 
+@pytest.mark.parametrize("trans_a,trans_b", [(False, False), (True, True)])
+def test_products_past_the_blas_threshold_keep_transposes_bias_and_tails(monkeypatch, trans_a, trans_b):
+    """Large products go to BLAS instead of einsum's loop (the seed benchmark's sizes): the same values."""
+    import asc.sim.pipes.cube as cube
+    monkeypatch.setattr(cube, "_BLAS_MACS", 0)
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    c, want, _ = run_mm(100, 72, 40, 4, trans_a=trans_a, trans_b=trans_b, bias=True)
+    np.testing.assert_array_equal(c, want.astype(np.float32))
+
+
 def test_fp32_inputs_accumulate_exactly_enough():
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     rng = np.random.default_rng(3)

@@ -230,3 +230,25 @@ def test_an_order_that_is_not_a_reduce_order_is_an_error_at_the_line():
     line = body.__code__.co_firstlineno + 1
     with pytest.raises(ValueError, match=rf"test_v1_reduce.py:{line}: whole_reduce_max: order 7 is not a ReduceOrder"):
         run(body, x, None, None, np.zeros(64, np.float32))
+
+
+def test_a_reduction_pays_the_tree_over_the_lanes_of_one_result(platform):
+    """Over the same four repeats, a whole reduce folds 64 float32 lanes a result, a block reduce 8 and a pair
+    reduce 2: six, three and one dependent steps of the vector op latency before the result is ready. The
+    calls occupy the vector pipe alike; the store after the V -> MTE3 flag starts later by the deeper tree."""
+    from asc.runtime import last_launch_report
+    from asc.runtime.platforms import hardware
+
+    x = np.ones(256, np.float32)
+    z = np.zeros(64, np.float32)
+    busy, ticks = {}, {}
+    for name, call in (("whole", lambda a, d: asc.whole_reduce_sum(d, a, 64, 4, 1, 1, 8)),
+                       ("block", lambda a, d: asc.block_reduce_sum(d, a, 4, 64, 1, 1, 8)),
+                       ("pair", lambda a, d: asc.pair_reduce_sum(d, a, 4, 64, 1, 1, 8))):
+        run(lambda a, b, m, d, call=call: call(a, d), x, None, None, z.copy())
+        report = last_launch_report()
+        busy[name], ticks[name] = report["pipes"]["V"], report["ticks"]
+    op = hardware(platform).vector_op
+    assert busy["whole"] == busy["block"] == busy["pair"]
+    assert ticks["whole"] - ticks["block"] == pytest.approx(3 * op, abs=1)
+    assert ticks["block"] - ticks["pair"] == pytest.approx(2 * op, abs=1)

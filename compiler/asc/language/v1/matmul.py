@@ -329,6 +329,13 @@ def _blocks(tm, tn, base):
     return [(min(bm, tm - i * bm), min(bn, tn - j * bn)) for j in range(_ceil(tn, bn)) for i in range(_ceil(tm, bm))]
 
 
+def _distinct(a):
+    """The sorted distinct values of ``a`` (numpy's hash-based ``unique`` takes seconds on the granules of a
+    large window)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if a.size else a
+
+
 def _rows(t, r0, r1, c0, c1, ld):
     """The GM region of rows [r0, r1) x columns [c0, c1) of a row-major matrix with row stride ``ld`` at ``t``;
     its 32-byte granules when the rows are not contiguous."""
@@ -337,9 +344,9 @@ def _rows(t, r0, r1, c0, c1, ld):
     reg = Region(t.space, t.buf, lo, hi, position=t.position, owner=t.owner)
     if r1 - r0 > 1 and c1 - c0 < ld:
         starts = t.addr + (np.arange(r0, r1) * ld + c0) * s
-        gr = np.unique(((starts[:, None] + np.arange(0, (c1 - c0) * s, 32)[None, :]) // 32).ravel()
-                       .tolist() + ((starts + (c1 - c0) * s - 1) // 32).tolist())
-        reg = reg.with_granules(np.asarray(gr, dtype=np.int64))
+        gr = _distinct(np.concatenate([((starts[:, None] + np.arange(0, (c1 - c0) * s, 32)[None, :]) // 32).ravel(),
+                                       (starts + (c1 - c0) * s - 1) // 32]))
+        reg = reg.with_granules(gr.astype(np.int64, copy=False))
     return reg
 
 

@@ -3,8 +3,11 @@ repeat (``block_reduce_max/min/sum``), per adjacent pair (``pair_reduce_sum``) a
 (``reduce_max/min/sum``). Sums add as a binary tree of adjacent pairs, rounding to the dtype at each level
 (the docstrings' 二叉树); max / min indices are the lane of the first extreme (``whole_reduce_*``: within its
 repeat) stored as the dtype's bits (uint16 for half, uint32 for float). Element math in
-``sim/pipes/compute_reduce.py``."""
+``sim/pipes/compute_reduce.py``. Each instruction costs a vector call plus the tree that folds a result's
+lanes (``_reduce_cost``)."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -89,7 +92,8 @@ def _whole_reduce(kind):
         width = {ReduceOrder.ORDER_ONLY_VALUE: isz, ReduceOrder.ORDER_ONLY_INDEX: 4}.get(order, 2 * isz)
         starts = np.arange(a.rep_count) * drs * width
         out = (starts[:, None] + np.arange(width)[None, :])
-        _issue(name, dst, src, grid, valid, a, out, {"kind": kind, "order": order.name})
+        _issue(name, dst, src, grid, valid, a, out, {"kind": kind, "order": order.name,
+                                                    "tree": lanes_of(src.itemsize)})
     op.__name__ = name
     op.__doc__ = f"``{usage}``: one result per repeat."
     return op
@@ -115,7 +119,8 @@ def _block_reduce(kind):
         starts = np.arange(a.rep_count)[:, None] * drs * 8 + np.arange(8)[None, :]
         out = (starts * isz)[..., None] + np.arange(isz)
         live = valid.reshape(a.rep_count, 8, -1).any(axis=2)
-        _issue(name, dst, src, grid, valid, a, out[live], {"kind": kind, "blocks": live})
+        _issue(name, dst, src, grid, valid, a, out[live], {"kind": kind, "blocks": live,
+                                                           "tree": lanes_of(src.itemsize) // 8})
     op.__name__ = name
     op.__doc__ = f"``{usage}``: one result per 32-byte block."
     return op
@@ -140,7 +145,7 @@ def pair_reduce_sum(dst, src, *args, **kwargs):
     starts = np.arange(a.rep_count)[:, None] * drs * half + np.arange(half)[None, :]
     live = valid.reshape(a.rep_count, half, 2).any(axis=2)
     out = ((starts * isz)[..., None] + np.arange(isz))[live]
-    _issue(name, dst, src, grid, valid, a, out, {"kind": "pair", "blocks": live})
+    _issue(name, dst, src, grid, valid, a, out, {"kind": "pair", "blocks": live, "tree": 2})
 
 
 def repeat_reduce_sum(dst, src, *args, **kwargs):
@@ -157,7 +162,8 @@ def repeat_reduce_sum(dst, src, *args, **kwargs):
     drs = _stride(name, "dst_rep_stride", p["dst_rep_stride"])
     isz = dst.itemsize
     out = (np.arange(a.rep_count) * drs * isz)[:, None] + np.arange(isz)
-    _issue(name, dst, src, grid, valid, a, out, {"kind": "sum", "order": "ORDER_ONLY_VALUE"})
+    _issue(name, dst, src, grid, valid, a, out, {"kind": "sum", "order": "ORDER_ONLY_VALUE",
+                                                "tree": lanes_of(src.itemsize)})
 
 
 def _reduce(kind):
@@ -200,8 +206,9 @@ def _reduce(kind):
                  "form": form}
         reads = regions(src, grid[valid])
         writes = tuple(_byte_writes(dst, out)) + (shared_tmp_buffer.region(0, tmp_n),)
+        # a second pass folds the per-repeat results, with a tree of its own
         attrs.update({"dst": dst, "src": src, "grid": grid, "valid": valid, "out": out,
-                      "repeats": repeats * (2 if rt > 1 else 1)})
+                      "repeats": repeats * (2 if rt > 1 else 1), "tree": lanes_of(src.itemsize) ** (2 if rt > 1 else 1)})
         issue(PipeOp(name, "V", tuple(reads), writes, attrs, user_loc()))
     op.__name__ = name
     op.__doc__ = f"``{usage}``: one result over every element."
@@ -210,6 +217,13 @@ def _reduce(kind):
 
 reduce_max, reduce_min, reduce_sum = (_reduce(k) for k in ("max", "min", "sum"))
 
+def _reduce_cost(op, hw):
+    """The vector call over the repeats (``vector_busy`` with the ``reduce`` weight) occupies the pipe; the tree
+    that folds the last result's ``tree`` lanes, log2(lanes) dependent steps of the op latency, delays the
+    result (a flag to another pipe fires after it) while the pipelined unit takes the next call."""
+    return ("V", vector_cost("reduce")(op, hw)[1], hw.vector_op * math.log2(op.attrs["tree"]))
+
+
 for _name in ("whole_reduce_max", "whole_reduce_min", "whole_reduce_sum", "block_reduce_max", "block_reduce_min",
               "block_reduce_sum", "pair_reduce_sum", "repeat_reduce_sum", "reduce_max", "reduce_min", "reduce_sum"):
-    define("v1." + _name, cost=vector_cost("reduce"))
+    define("v1." + _name, cost=_reduce_cost)

@@ -198,6 +198,15 @@ def _mm(a, b, use_hf32=False):
     return _mm_f32(a, b)
 
 
+def _read_windows(windows, index):
+    """Only the windows some lane reads, and the lanes' indices into them: a load's windows may cover its
+    whole source matrix (every K step of a tile loop), of which one step's lanes read a few."""
+    if windows.shape[0] <= index.shape[0]:
+        return windows, index
+    used, inverse = np.unique(index, return_inverse=True)
+    return windows[used], inverse.reshape(index.shape)
+
+
 def _mm_f32(a, b):
     """Lane-wise ``a @ b`` with float32 products and accumulation.
 
@@ -211,6 +220,7 @@ def _mm_f32(a, b):
         return np.matmul(as_float32(wa), as_float32(wb))
     lanes = (ia if ia is not None else ib).shape[0]
     ia, ib = _lane_index(wa, ia, lanes), _lane_index(wb, ib, lanes)
+    (wa, ia), (wb, ib) = _read_windows(wa, ia), _read_windows(wb, ib)
     (ua, m, k), (ub, _, n) = wa.shape, wb.shape
     if ua * ub <= 2 * lanes:
         # Stacked before converting: windows that tile the source matrix stack as views of it.
