@@ -26,16 +26,20 @@ Cell metadata (mirrors capabilities.yaml, bmm/float16/<platform>; do not drift)
 Non-obvious constraints
     * August 2026 dialect: ``global_tensor``, ``copy_in(..., location=asc2.TensorLocation.L1)``,
       ``asc2.copy(src, offsets, shape, location)``, accumulator-first ``matmul_acc(acc, a, b)``.
-    * Both loops are the builtin ``range`` with ``unroll_factor=2`` and the default
-      ``gm_barrier=False``. The K loop carries the accumulator: ``matmul_acc`` accumulates in place
+    * Both loops are the builtin ``range`` with the default ``gm_barrier=False``; the K loop has
+      ``unroll_factor=2``. The K loop carries the accumulator: ``matmul_acc`` accumulates in place
       into the L0C tile (legal in an un-barriered loop; the loop stores nothing to global memory),
       and the unroll gives consecutive trips their own L0A / L0B windows. Work items are
-      independent.
+      independent. The work loop is not unrolled: pyasc-dev's allocator gives each unrolled copy
+      (and the remainder's) its own L1 slabs and L0 windows, which at [8, 128, 512, 128] would need
+      384 KiB of L1 and 96 KiB of L0A on Ascend950PR_9599, and on Ascend910B1 (where its count puts
+      the cube's buffers in the UB figure) 624 KiB against 192 KiB.
     * a, b and c are addressed as 2-D views ([B * M, K], [B * K, N], [B * M, N]) so that one tensor
       description serves every batch; a tile never crosses a batch boundary because the tiles
       divide M, K and N.
-    * L1 budget: two slabs of at most 64 x 512 float16 = 64 KiB each, doubled by the work loop's
-      unroll: 256 KiB of 512 KiB. L0A / L0B windows of 16 KiB, L0C tile 16 KiB.
+    * Budget at K = 512 (k_tile 64): two L1 slabs of 64 x 512 float16 = 64 KiB each (128 KiB of
+      512 KiB); L0A / L0B windows of 8 KiB, two copies each from the K loop's unroll; L0C tile
+      16 KiB. Ascend910B1's count: 176 KiB of 192 KiB.
     * MAX_CORES = 16 cube (AIC) cores of Ascend950PR_9599; Ascend910B1 has 24, so the same launch
       is valid there.
     * Inputs are torch CPU tensors (the cube path was reported to see zeros for numpy inputs on
@@ -83,7 +87,7 @@ def bmm_kernel(a_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress, c_ptr: asc2
     m_tiles = m // m_tile
     n_tiles = n // n_tile
     items = batch * m_tiles * n_tiles
-    for w in range(asc2.block_idx(), items, asc2.block_num(), unroll_factor=2):
+    for w in range(asc2.block_idx(), items, asc2.block_num()):
         bi = w // (m_tiles * n_tiles)
         rest = w % (m_tiles * n_tiles)
         row = bi * m + (rest // n_tiles) * m_tile
@@ -116,7 +120,7 @@ def tiling(m, k, n):
         raise ValueError(f"M, K and N must be multiples of {CUBE_BLOCK}, got {m}, {k}, {n}")
     if k > 512:
         raise ValueError(f"K = {k} exceeds the L1 slab budget (K <= 512)")
-    return _largest(m, (64, 32, 16)), _largest(n, (64, 32, 16)), _largest(k, (128, 64, 32, 16))
+    return _largest(m, (64, 32, 16)), _largest(n, (64, 32, 16)), _largest(k, (64, 32, 16))
 
 
 def launch(a, b):

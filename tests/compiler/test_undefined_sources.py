@@ -93,8 +93,8 @@ def empty_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, n: int,
     x_gm = asc2.global_tensor(x_ptr, [n])
     out_gm = asc2.global_tensor(out_ptr, [n])
     off = asc2.block_idx() * TILE
-    x = asc2.copy_in(x_gm, [off], [TILE], pad_value=0.0)
-    buf = asc2.empty_like(x)
+    x = asc2.copy_in(x_gm, [off], [TILE], asc2.TensorLocation.UB, pad_value=0.0)
+    buf = asc2.empty_like(x)                     # in UB, x's location (an Auto one is refused in use)
     if how == "where":                           # the mask selects x wherever it is stored
         y = asc2.where(x > -1.0, x, buf)
     elif how == "add":
