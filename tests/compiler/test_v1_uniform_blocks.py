@@ -327,7 +327,10 @@ def test_each_launch_takes_the_path_its_stream_allows(name, path, monkeypatch):
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
     monkeypatch.setenv("ASC_REPLAY", "off")
     monkeypatch.delenv("ASC_V1_BLOCKS", raising=False)
-    _, kernel, blocks, make = next(c for c in _launches() if c[0] == name)
+    found = [c for c in _launches() if c[0] == name]
+    if not found:
+        pytest.skip(f"{name}: upstream's v1 tutorials are not beside the repository (../shared/upstream/pyasc-v1)")
+    _, kernel, blocks, make = found[0]
     tracer.STATS.clear()
     _outcome(kernel, blocks, make())
     taken = [k for k, v in tracer.STATS.items() if v]
