@@ -30,6 +30,15 @@ def _touched(ops, trait, arg_ids):
     return out
 
 
+def readers(fn: Function):
+    """{value id: the ops that read it}, over every region of ``fn``."""
+    out = {}
+    for op in fn.walk():
+        for v in op.operands:
+            out.setdefault(v.id, []).append(op)
+    return out
+
+
 def written_args(fn: Function):
     """Names of the pointer arguments some store may write (the others are read-only in this kernel)."""
     names = dict(zip((a.id for a in fn.args), fn.arg_names))

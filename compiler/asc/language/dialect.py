@@ -95,19 +95,15 @@ _NO_TRANSFER = ("Direct data transfer from {} to UB is not supported. Please cal
                 "fulfill the requested data flow.")
 
 
-def compile_fault(fn):
+def compile_fault(fn, uses):
     """What pyasc-dev's compiler refuses in the traced function ``fn`` (August) beyond its front end, once
-    dead code is gone: the first (op, message, hint), else None.
+    dead code is gone (``uses``: ``ir.analysis.readers``): the first (op, message, hint), else None.
 
     - a copy_in with ``pad_value`` / ``real_shape`` (a load with a real shape) into L1 / L0A / L0B, given or
       an Auto location resolved from its uses: that load is lowered into UB only;
     - a used ``copy`` from UB to UB (its docstring's example included): no data mover has that route;
     - a used ``empty`` / ``empty_like`` tile left at ``TensorLocation.Auto``: nothing places it in UB;
     - a conversion the vector unit lacks, or a rounding mode the conversion does not take (``cast_rules``)."""
-    uses = {}
-    for op in fn.walk():
-        for v in op.operands:
-            uses.setdefault(v.id, []).append(op)
     refused = cast_fault(fn, uses)
     if refused is not None:
         op, message, hint = refused

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..frontend.errors import CompilationError
 from ..frontend.visitor import FunctionVisitor
 from ..ir import Block, Builder, Function, print_function, verify_function
-from ..ir.analysis import batchable_loops, hoistable_ops, launch_structure, unbarriered_gm_loops, written_args
+from ..ir.analysis import (batchable_loops, hoistable_ops, launch_structure, readers, unbarriered_gm_loops,
+                           written_args)
 from ..ir.builder import building
 from ..ir.core import Value
 from ..ir.registry import stages
@@ -69,9 +70,10 @@ def trace(jit_fn, cg, co, constexprs, runtime, platform):
         visitor.run_body(jit_fn.node.body)
     fn_ir.warnings = list(builder.warnings)
     resolve_auto_locations(fn_ir)
-    fault = cube_transpose_fault(fn_ir)
+    uses = readers(fn_ir)
+    fault = cube_transpose_fault(fn_ir, uses)
     if fault is None and visitor.dialect.august:
-        fault = ub_transpose_fault(fn_ir, hw.arch.value == "c310") or compile_fault(fn_ir)
+        fault = ub_transpose_fault(fn_ir, uses, hw.arch.value == "c310") or compile_fault(fn_ir, uses)
     if fault is not None:
         op, message, hint = fault
         loc = op.loc

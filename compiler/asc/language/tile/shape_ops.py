@@ -153,17 +153,12 @@ def _cube_transpose(input, rank):
     return emit_tile("tile.cube_transpose", [input.handle], (cols, rows), input.dtype, location_of(input))
 
 
-def cube_transpose_fault(fn):
-    """pyasc-dev's rule for transposes on the cube's side, checked on the traced function ``fn``: the
-    transposed tile comes from a load or a copy, and every use of it is a transpose (the load then writes
-    the transposed layout). Returns the first transpose breaking it as (op, message, hint), else None."""
-    uses, transposes = {}, []
-    for op in fn.walk():
-        for v in op.operands:
-            uses.setdefault(v.id, []).append(op)
-        if op.name == "tile.cube_transpose":
-            transposes.append(op)
-    for op in transposes:
+def cube_transpose_fault(fn, uses):
+    """pyasc-dev's rule for transposes on the cube's side, checked on the traced function ``fn`` (``uses``:
+    ``ir.analysis.readers``): the transposed tile comes from a load or a copy, and every use of it is a
+    transpose (the load then writes the transposed layout). Returns the first transpose breaking it as
+    (op, message, hint), else None."""
+    for op in (op for op in fn.walk() if op.name == "tile.cube_transpose"):
         src = op.operands[0]
         loaded = getattr(src.owner, "name", None) in ("tile.load", "tile.copy")
         if loaded and all(u.name == "tile.cube_transpose" for u in uses[src.id]):
@@ -181,19 +176,13 @@ def cube_transpose_fault(fn):
 _RANK_OVER_2 = "Not supporting tiles with dims greater than 2"
 
 
-def ub_transpose_fault(fn, c310):
+def ub_transpose_fault(fn, uses, c310):
     """pyasc-dev's rule for transposes of UB tiles of rank 3 or more (August), checked on the traced
     function ``fn``: the vector unit transposes 2-D tiles only, so such a transpose compiles only where
     Ascend950PR_9599 folds it into the copy_in that fills the tile (a strided DMA: the tile comes straight
     from a copy_in and is used by nothing else); Ascend910B1 folds none. Returns (op, message, hint) of
-    the first transpose breaking it, else None."""
-    uses, transposes = {}, []
-    for op in fn.walk():
-        for v in op.operands:
-            uses.setdefault(v.id, []).append(op)
-        if op.name == "tile.transpose" and op.attrs.get("perm") is not None:
-            transposes.append(op)
-    for op in transposes:
+    the first transpose breaking it, else None (``uses``: ``ir.analysis.readers``)."""
+    for op in (op for op in fn.walk() if op.name == "tile.transpose" and op.attrs.get("perm") is not None):
         src = op.operands[0]
         if c310 and getattr(src.owner, "name", None) == "tile.load" and len(uses[src.id]) == 1:
             continue
