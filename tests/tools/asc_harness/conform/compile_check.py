@@ -19,7 +19,6 @@ reason.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import statistics
@@ -33,9 +32,9 @@ from tabulate import tabulate
 
 from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import default_root
-from asc_harness.conform.conformance import COMPILE_ASPECTS, load_allowlist, load_corpus, write_json
+from asc_harness.conform.conformance import (COMPILE_ASPECTS, load_allowlist, load_corpus, write_json,
+                                             run_driver as sandboxed_driver)
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
-from asc_harness.run import sandbox
 from asc_harness.store.cli import make_parser, run_main
 
 PROG = "conformance-compile"
@@ -45,7 +44,6 @@ EXIT_CODES = """\
   2  cannot run: no pyasc-dev interpreter, bad corpus or allow-list, or no launch could be compared"""
 DRIVER = Path(__file__).resolve().parent / "compile_driver.py"
 PLATFORMS = ("Ascend950PR_9599", "Ascend910B1")
-MEMORY_MB = 8192
 
 
 def capacities(platform: str) -> dict[str, int]:
@@ -58,17 +56,9 @@ def capacities(platform: str) -> dict[str, int]:
 
 def run_driver(python: Path, case_path: Path, platform: str, timeout_s: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="asc-compile-") as tmp:
-        result = Path(tmp) / "result.json"
-        sb = sandbox.run([str(python), str(DRIVER), str(case_path), str(result), platform], timeout_s=timeout_s,
-                         memory_mb=MEMORY_MB, writable=[tmp], readable=[case_path.parent, python.parent],
-                         network=False)
-        if sb.timed_out:
-            return {"launches": [], "error": f"timed out after {timeout_s:g} s"}
-        try:
-            return json.loads(result.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            tail = "\n".join((sb.error or sb.stderr).strip().splitlines()[-3:])
-            return {"launches": [], "error": f"the driver wrote no result (exit {sb.exit_code}): {tail}"}
+        data, problem = sandboxed_driver(python, DRIVER, case_path, Path(tmp) / "result.json", [platform],
+                                         timeout_s=timeout_s)
+        return data if data is not None else {"launches": [], "error": problem}
 
 
 _EXC_LINE = re.compile(r"^(?:\w+\.)*(\w*(?:Error|Exception)): (.*)$", re.M)

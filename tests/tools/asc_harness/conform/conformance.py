@@ -144,19 +144,29 @@ class Run:
     problem: str | None = None     # the driver itself failed
 
 
+def run_driver(python: Path, driver: Path, case_path: Path, result: Path, args: Sequence[str], *,
+               timeout_s: float, env: dict[str, str] | None = None) -> tuple[dict | None, str | None]:
+    """Run ``driver CASE RESULT *args`` under ``python`` in the sandbox (writing only into RESULT's
+    directory): (the JSON it wrote, None), or (None, why it wrote none)."""
+    sb = sandbox.run([str(python), str(driver), str(case_path), str(result), *args], timeout_s=timeout_s,
+                     memory_mb=MEMORY_MB, env_extra=env or {}, writable=[str(result.parent)],
+                     readable=[case_path.parent, python.parent], network=False)
+    if sb.timed_out:
+        return None, f"timed out after {timeout_s:g} s"
+    try:
+        return json.loads(result.read_text(encoding="utf-8")), None
+    except (OSError, ValueError):
+        tail = "\n".join((sb.error or sb.stderr).strip().splitlines()[-3:])
+        return None, f"the driver wrote no result (exit {sb.exit_code}): {tail}"
+
+
 def run_case(case: Case, python: Path, env: dict[str, str], platform: str, timeout_s: float) -> Run:
     with tempfile.TemporaryDirectory(prefix="asc-conformance-") as tmp:
         result, outputs = Path(tmp) / "result.json", Path(tmp) / "outputs.npz"
-        sb = sandbox.run([str(python), str(DRIVER), str(case.path), str(result), str(outputs), platform],
-                         timeout_s=timeout_s, memory_mb=MEMORY_MB, env_extra=env, writable=[tmp],
-                         readable=[case.path.parent, python.parent], network=False)
-        if sb.timed_out:
-            return Run(None, problem=f"timed out after {timeout_s:g} s")
-        try:
-            data = json.loads(result.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            tail = "\n".join((sb.error or sb.stderr).strip().splitlines()[-3:])
-            return Run(None, problem=f"the driver wrote no result (exit {sb.exit_code}): {tail}")
+        data, problem = run_driver(python, DRIVER, case.path, result, [str(outputs), platform],
+                                   timeout_s=timeout_s, env=env)
+        if data is None:
+            return Run(None, problem=problem)
         run = Run(data["verdict"], data.get("message"), data.get("text"), bool(data.get("in_launcher")))
         if run.verdict == "accepted":
             with np.load(outputs) as npz:
