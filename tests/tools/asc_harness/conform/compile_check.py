@@ -32,8 +32,8 @@ from tabulate import tabulate
 
 from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import default_root
-from asc_harness.conform.conformance import (COMPILE_ASPECTS, load_allowlist, load_corpus, write_json,
-                                             run_driver as sandboxed_driver)
+from asc_harness.conform.conformance import COMPILE_ASPECTS, load_allowlist, load_corpus, write_json
+from asc_harness.conform.sandboxed import run_driver as sandboxed_driver
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 from asc_harness.store.cli import make_parser, run_main
 

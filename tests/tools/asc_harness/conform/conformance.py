@@ -33,12 +33,12 @@ import numpy as np
 import yaml
 from tabulate import tabulate
 
-from asc_harness.run import sandbox
 from asc_harness.store.cli import make_parser, run_main
 from asc_harness.common.errors import HarnessError
 from asc_harness.store.kernelfile import read_kernel_file
 from asc_harness.common.paths import default_root
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
+from asc_harness.conform.sandboxed import run_driver
 
 PROG = "conformance"
 EXIT_CODES = """\
@@ -59,7 +59,6 @@ ASPECTS = ("verdict", "message", "results")
 COMPILE_ASPECTS = ("compile", "memory")   # conformance-compile's (compile_check.py), in the same allow-list
 DEFAULT_TOLERANCE = {"atol": 1e-5, "rtol": 1e-5}
 DEFAULT_TIMEOUT_S = 300.0
-MEMORY_MB = 8192
 
 
 # --------------------------------------------------------------------------------------------------
@@ -142,22 +141,6 @@ class Run:
     in_launcher: bool = False
     outputs: dict[str, np.ndarray] | None = None
     problem: str | None = None     # the driver itself failed
-
-
-def run_driver(python: Path, driver: Path, case_path: Path, result: Path, args: Sequence[str], *,
-               timeout_s: float, env: dict[str, str] | None = None) -> tuple[dict | None, str | None]:
-    """Run ``driver CASE RESULT *args`` under ``python`` in the sandbox (writing only into RESULT's
-    directory): (the JSON it wrote, None), or (None, why it wrote none)."""
-    sb = sandbox.run([str(python), str(driver), str(case_path), str(result), *args], timeout_s=timeout_s,
-                     memory_mb=MEMORY_MB, env_extra=env or {}, writable=[str(result.parent)],
-                     readable=[case_path.parent, python.parent], network=False)
-    if sb.timed_out:
-        return None, f"timed out after {timeout_s:g} s"
-    try:
-        return json.loads(result.read_text(encoding="utf-8")), None
-    except (OSError, ValueError):
-        tail = "\n".join((sb.error or sb.stderr).strip().splitlines()[-3:])
-        return None, f"the driver wrote no result (exit {sb.exit_code}): {tail}"
 
 
 def run_case(case: Case, python: Path, env: dict[str, str], platform: str, timeout_s: float) -> Run:

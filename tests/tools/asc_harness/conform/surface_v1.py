@@ -28,7 +28,8 @@ from tabulate import tabulate
 
 from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import default_root
-from asc_harness.conform.conformance import MEMORY_MB, write_json
+from asc_harness.conform.conformance import write_json
+from asc_harness.conform.sandboxed import MEMORY_MB
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 from asc_harness.run import sandbox
 from asc_harness.store.cli import make_parser, run_main

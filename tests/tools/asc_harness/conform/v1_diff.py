@@ -40,6 +40,7 @@ from tabulate import tabulate
 from asc_harness.common.errors import HarnessError
 from asc_harness.common.paths import default_root
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
+from asc_harness.conform.sandboxed import MEMORY_MB
 from asc_harness.run import sandbox
 from asc_harness.store.cli import make_parser, run_main
 from asc_harness.store.kernelfile import read_kernel_file
@@ -52,7 +53,6 @@ EXIT_CODES = """\
 DRIVER = Path(__file__).resolve().parent / "v1_driver.py"
 AGREEING = ("agree", "hardware-rule", "device-rule", "same-message", "same-mistake")
 TIMEOUT_S = 600.0
-MEMORY_MB = 8192
 
 # this engine's refusals of what pyasc-dev's front end lets through, each a rule upstream's docstrings state
 HARDWARE_RULES = (
