@@ -257,8 +257,8 @@ SOURCES = {
         "cube_to_vector": ("guess: the on-chip cube -> vector FIFO (TPUSH / TPOP)", "guess", (50, 600)),
         "loop_barrier": ("spec mechanism (InsertBufIdSync); size from the ~500 ticks per trip parallel=True "
                          "saves", "medium", (0, 600)),
-        "cold_fetch": ("0: C310's instruction prefetch hides first-run fetches (no C310 row separates them)",
-                       "low", (0, 600)),
+        "cold_fetch": ("fitted: the first run of each op's code per copy, what C310's instruction prefetch leaves "
+                       "exposed (the fit puts it near a fifth of C220's)", "low", (0, 600)),
         "interleave_clones": ("spec: static allocation and buffer-id sync let clones overlap (reduce rows)",
                               "medium", None),
     },
