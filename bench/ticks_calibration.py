@@ -277,7 +277,9 @@ def matmul_sweep_kernel(a_ptr, b_ptr, c_ptr, a_shape: asc.ConstExpr, b_shape: as
                         m_tile: asc.ConstExpr[int], m_tiles: asc.ConstExpr[int], n_tile: asc.ConstExpr[int],
                         n_tiles: asc.ConstExpr[int], uf: asc.ConstExpr[int], par: asc.ConstExpr[bool]):
     """The measured golden (the April matmul_f16 of the sweep): its block prologue and ConstExpr tile counts,
-    its tile loops either unrolled while tracing (``uf=0``, the baseline) or ``asc2.range(uf, parallel)``."""
+    its tile loops as it wrote them (``uf=0``: Python ``range``, the baseline) or ``asc2.range(uf, parallel)``.
+    Inside a kernel Python ``range`` is a runtime loop, not unrolled while tracing (pyasc's visitor: only
+    ``asc.static_range`` unrolls; ``asc2.jit`` maps ``range`` to ``asc2.range``, the overlay build to a bare loop)."""
     a_gm = asc2.tensor(a_ptr, a_shape)
     b_gm = asc2.tensor(b_ptr, b_shape)
     c_gm = asc2.tensor(c_ptr, c_shape)
@@ -286,9 +288,9 @@ def matmul_sweep_kernel(a_ptr, b_ptr, c_ptr, a_shape: asc.ConstExpr, b_shape: as
     m_base = (m_elems * block_id) % a_shape[0]
     n_base = ((m_elems * block_id) // a_shape[0]) * (n_tile * n_tiles)
     if uf == 0:
-        for j in asc.static_range(n_tiles):
+        for j in range(n_tiles):
             b_j = asc2.load(b_gm, [b_shape[0], n_tile], offsets=[0, n_base + j * n_tile], location=asc2.TileLocation.L0B)
-            for i in asc.static_range(m_tiles):
+            for i in range(m_tiles):
                 a_i = asc2.load(a_gm, [m_tile, a_shape[1]], offsets=[m_base + i * m_tile, 0],
                                 location=asc2.TileLocation.L0A)
                 asc2.store(a_i @ b_j, c_gm, offsets=[m_base + i * m_tile, n_base + j * n_tile])
@@ -304,7 +306,8 @@ def matmul_sweep_kernel(a_ptr, b_ptr, c_ptr, a_shape: asc.ConstExpr, b_shape: as
 def matmul_sweep():
     """The C310 ``asc2.range`` sweep of matmul (perf-calibration §2.4): 16x16x16 on one core plus 32x16x32
     on two cores (1 x 2 tiles of 16 x 16 each), both loops ``asc2.range(uf, parallel)``, summed; the
-    baseline unrolls both loops while tracing (the golden's Python ``range``)."""
+    baseline is the golden's Python ``range`` (the notes say "compile-time unroll"; it compiles to a runtime
+    loop, see ``matmul_sweep_kernel``)."""
     out = []
     for (uf, par), m in {(1, False): 7155, (1, True): 7170, (2, False): 6548, (2, True): 6581, (0, False): 7423}.items():
         fns = []
@@ -314,7 +317,7 @@ def matmul_sweep():
             c = torch.zeros((mm, n), dtype=torch.float32)
             fns.append(lambda a=a, b=b, c=c, cores=cores, mt=m_tiles, nt=n_tiles, uf=uf, par=par:
                        matmul_sweep_kernel[cores](a, b, c, a.shape, b.shape, c.shape, 16, mt, 16, nt, uf, par))
-        name = "baseline (static loops)" if uf == 0 else f"uf{uf}{' par' if par else ''}"
+        name = "baseline (Python range)" if uf == 0 else f"uf{uf}{' par' if par else ''}"
         out.append((f"matmul sweep {name}", m, fns))
     return out
 
