@@ -60,6 +60,23 @@ def test_plain_range_is_asc2_range_and_a_runtime_loop():
     assert ir.count("scf.for") == 1 and ir.count("tile.load") == 1
 
 
+def test_plain_range_over_a_compile_time_count_is_still_a_runtime_loop():
+    # pyasc unrolls only asc.static_range while tracing; a Python range over a ConstExpr count stays one
+    # loop (its trips share the body's buffers), however small the count
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n_tiles: asc.ConstExpr[int]):
+        x_gm = asc2.tensor(x_ptr, [n_tiles * 32])
+        o_gm = asc2.tensor(out_ptr, [n_tiles * 32])
+        for i in range(n_tiles):
+            asc2.store(asc2.load(x_gm, [32], offsets=[i * 32]) * 2.0, o_gm, offsets=[i * 32])
+    x = randn(64, np.float32)
+    out = np.zeros_like(x)
+    k[1](x, out, 2)
+    np.testing.assert_array_equal(out, x * np.float32(2))
+    ir = k.ir(x, out, 2)
+    assert ir.count("scf.for") == 1 and ir.count("tile.load") == 1
+
+
 def test_range_with_start_stop_step_and_negative_step():
     @asc2.jit
     def k(out_ptr: asc.GlobalAddress, start: int, stop: int, step: int):
