@@ -40,7 +40,7 @@ class SymbolicTrace(BlockEngine):
 
     def __init__(self, launch):
         super().__init__(launch, 0)
-        self.block_idx = BlockIndex()      # what the kernel's get_block_idx() returns
+        self.block_idx = BlockIndex(n=launch.core_num)     # what the kernel's get_block_idx() returns
         self.trace = self.recorded = None
         self.stream = []
 
@@ -163,6 +163,8 @@ def _gm_spans(stream, gm, nblk):
                 if r.space != "GM":
                     continue
                 s = stride(r.lo)
+                if s is None or stride(r.hi) is None:
+                    return "an access that does not move by one step per block"
                 if stride(r.hi) != s:
                     return "an access whose size depends on the block"
                 if s < 0:
@@ -205,6 +207,8 @@ def _operand(t, v):
 def _lane_step(op, variant, nblk):
     a = op.attrs
     if op.name == "data_copy":
+        if any(stride(a[t].addr) is None for t in ("dst", "src")):
+            return None       # an address not one step per block: block by block
         return LaneCopy(_operand(a["dst"], variant), _operand(a["src"], variant), a["segments"], nblk)
     if op.name in ELEMENTWISE:
         ts = [a["dst"]] + list(a["srcs"])
