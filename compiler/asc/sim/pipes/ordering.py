@@ -31,12 +31,13 @@ class Tracker:
         return slice(region.lo // GRANULE, -(-region.hi // GRANULE))
 
     def latest(self, region, write):
-        """(latest writes, latest reads or None) per pipe over the region's granules."""
+        """(latest writes, latest reads or None) per pipe over the region's granules, as lists (the checks
+        compare a handful of pipes: Python beats numpy's per-call cost there)."""
         sel = self.wr[:, :, self.where(region)]
         if not sel.shape[2]:
-            return np.full(NPIPES, -1), (np.full(NPIPES, -1) if write else None)
-        m = sel.max(axis=2)
-        return m[0], (m[1] if write else None)
+            return [-1] * NPIPES, ([-1] * NPIPES if write else None)
+        lw, lr = sel.max(axis=2).tolist()
+        return lw, (lr if write else None)
 
     def record(self, region, pipe, n, write):
         self.wr[0 if write else 1, pipe, self.where(region)] = n
@@ -49,14 +50,16 @@ class GmTracker:
         self.items = []   # (buf, lo, hi, pipe, op index, write)
 
     def latest(self, region, write):
-        lw = np.full(NPIPES, -1)
-        lr = np.full(NPIPES, -1) if write else None
+        lw = [-1] * NPIPES
+        lr = [-1] * NPIPES if write else None
+        rb, rlo, rhi = region.buf, region.lo, region.hi
         for buf, lo, hi, p, n, w in self.items:
-            if buf == region.buf and lo < region.hi and region.lo < hi:
+            if lo < rhi and rlo < hi and buf == rb:
                 if w:
-                    lw[p] = max(lw[p], n)
-                elif write:
-                    lr[p] = max(lr[p], n)
+                    if n > lw[p]:
+                        lw[p] = n
+                elif write and n > lr[p]:
+                    lr[p] = n
         return lw, lr
 
     def record(self, region, pipe, n, write):
@@ -64,22 +67,17 @@ class GmTracker:
 
 
 def conflicts(seen_row, pipe, lw, lr):
-    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses."""
-    late_w = lw > seen_row
-    late_r = lr > seen_row if lr is not None else None
-    late_w[pipe] = False
-    if late_r is not None:
-        late_r[pipe] = False
-        if not (late_w.any() or late_r.any()):
-            return []
-    elif not late_w.any():
-        return []
+    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses (``lw`` /
+    ``lr``: lists, ``Tracker.latest``)."""
+    seen = seen_row.tolist()
     out = []
     for q in range(NPIPES):
-        if late_w[q]:
-            out.append(("RAW" if lr is None else "WAW", q, int(lw[q])))
-        if late_r is not None and late_r[q]:
-            out.append(("WAR", q, int(lr[q])))
+        if q == pipe:
+            continue
+        if lw[q] > seen[q]:
+            out.append(("RAW" if lr is None else "WAW", q, lw[q]))
+        if lr is not None and lr[q] > seen[q]:
+            out.append(("WAR", q, lr[q]))
     return out
 
 
