@@ -56,6 +56,8 @@ class BlockIndex:
         return of_values([fn(x, y) for x, y in zip(a, b)], self.n)
 
     def __add__(self, o):
+        if type(o) is int and self.table is None:      # the common case: an offset added to an affine index
+            return BlockIndex(self.c + o, self.k, self.n)
         o = self._int(o)
         if self.table is None and (not isinstance(o, BlockIndex) or o.table is None):
             if isinstance(o, BlockIndex):

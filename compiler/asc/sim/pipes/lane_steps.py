@@ -12,6 +12,8 @@ made at that point, as recorded. The result is the same bytes in GM as running e
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -97,12 +99,21 @@ class LaneCopy:
             return None
         return cls(dst, src, a0["segments"], len(ops))
 
-    def reads(self):
-        """[(operand index, operand, block 0's first byte, end)] of what the step reads."""
+    @cached_property
+    def _reads(self):
         return [(1, self.src, self.src[2] + s, self.src[2] + s + n) for s, _, n in self.segments]
 
-    def writes(self):
+    @cached_property
+    def _writes(self):
         return [(0, self.dst, self.dst[2] + d, self.dst[2] + d + n) for _, d, n in self.segments]
+
+    def reads(self):
+        """[(operand index, operand, block 0's first byte, end)] of what the step reads (a step does not
+        change: the copy passes look at each step's spans many times)."""
+        return self._reads
+
+    def writes(self):
+        return self._writes
 
     def operand(self, k):
         return self.dst if k == 0 else self.src
@@ -161,12 +172,20 @@ class LaneVector:
     def operand(self, k):
         return self.opnds[k]
 
-    def reads(self):
+    @cached_property
+    def _reads(self):
         srcs = [self._span(k) for k in range(1, len(self.opnds))]
         return srcs + [self._span(0)] if self.name == "axpy" else srcs
 
-    def writes(self):
+    @cached_property
+    def _writes(self):
         return [self._span(0)]
+
+    def reads(self):
+        return self._reads
+
+    def writes(self):
+        return self._writes
 
     def read_through(self, k, opnd):
         """This step with source operand ``k`` replaced by ``opnd`` (a GM operand holding the same bytes), or

@@ -67,9 +67,9 @@ class GmTracker:
 
 
 def conflicts(seen_row, pipe, lw, lr):
-    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses (``lw`` /
-    ``lr``: lists, ``Tracker.latest``)."""
-    seen = seen_row.tolist()
+    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses (``seen_row``,
+    ``lw``, ``lr``: lists, ``Tracker.latest``)."""
+    seen = seen_row
     out = []
     for q in range(NPIPES):
         if q == pipe:
