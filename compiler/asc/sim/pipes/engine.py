@@ -370,15 +370,14 @@ class BlockEngine(MemoryViews):
                     msg, hint = ordering.race_message(swapped, r, mine, o)
                     raise self.user_error((o[2], o[3]), msg, hint)
         if write and (pipe == MTE2 or pipe == MTE3) and self.launch.checks and not self.auto_sync:
-            self._dma_overlap(op, r, pipe, tr, n)
+            self._dma_overlap(op, r, pipe, tr, n, lw)
         tr.record(r, pipe, n, write)
         return after, ev
 
-    def _dma_overlap(self, op, r, pipe, tr, n):
+    def _dma_overlap(self, op, r, pipe, tr, n, lw):
         """DMAs of one pipe may complete out of order: a copy writing bytes an earlier copy of its pipe writes,
         with nothing making the earlier one complete first (a pipe_barrier of the pipe, or a flag chain back to
         it), needs pipe_barrier (DataCopy's constraint). A launch-report warning: the device shows it rarely."""
-        lw, _ = tr.latest(r, False)
         done = self.done_seen[pipe]
         if lw[pipe] <= done:
             return

@@ -17,12 +17,26 @@ NPIPES = len(PIPES)
 
 
 class Tracker:
-    """Latest writer / reader op per pipe of each granule of one on-chip memory (``wr[0]`` writes, ``wr[1]``
-    reads: one reduction gives both)."""
+    """Latest writer / reader op per pipe of each granule of one on-chip memory.
+
+    Kept as granule ranges, ``[(first granule, end, kind, pipe, op)]`` (kind 0: write, 1: read), while every
+    access is contiguous: an access replaces what the ranges of its pipe and kind said of its granules (the
+    last access recorded wins, as in the array: an op held behind a wait records after later ones), so the
+    ranges of one pipe and kind never overlap, a block's few buffers keep the list short and a lookup is a
+    short loop. The first strided access (explicit granules) turns it into the array ``wr[kind, pipe,
+    granule]`` (one reduction gives both kinds); either form answers every lookup alike."""
 
     def __init__(self, nbytes):
-        g = -(-nbytes // GRANULE)
-        self.wr = np.full((2, NPIPES, g), -1, dtype=np.int64)
+        self.g = -(-nbytes // GRANULE)
+        self.ranges = []
+        self.wr = None
+
+    def _array(self):
+        wr = self.wr = np.full((2, NPIPES, self.g), -1, dtype=np.int64)
+        for lo, hi, kind, p, n in self.ranges:      # disjoint per pipe and kind
+            wr[kind, p, lo:hi] = n
+        self.ranges = None
+        return wr
 
     @staticmethod
     def where(region):
@@ -33,14 +47,42 @@ class Tracker:
     def latest(self, region, write):
         """(latest writes, latest reads or None) per pipe over the region's granules, as lists (the checks
         compare a handful of pipes: Python beats numpy's per-call cost there)."""
-        sel = self.wr[:, :, self.where(region)]
+        if self.wr is None and region.granules is None:
+            glo, ghi = region.lo // GRANULE, -(-region.hi // GRANULE)
+            lw, lr = [-1] * NPIPES, [-1] * NPIPES
+            for lo, hi, kind, p, n in (self.ranges if glo < ghi else ()):
+                if lo < ghi and glo < hi:
+                    out = lr if kind else lw
+                    if n > out[p]:
+                        out[p] = n
+            return lw, (lr if write else None)
+        wr = self.wr if self.wr is not None else self._array()
+        sel = wr[:, :, self.where(region)]
         if not sel.shape[2]:
             return [-1] * NPIPES, ([-1] * NPIPES if write else None)
         lw, lr = sel.max(axis=2).tolist()
         return lw, (lr if write else None)
 
     def record(self, region, pipe, n, write):
-        self.wr[0 if write else 1, pipe, self.where(region)] = n
+        kind = 0 if write else 1
+        if self.wr is None and region.granules is None:
+            glo, ghi = region.lo // GRANULE, -(-region.hi // GRANULE)
+            if glo < ghi:
+                kept = []
+                for x in self.ranges:
+                    lo, hi, k, p, m = x
+                    if k != kind or p != pipe or hi <= glo or ghi <= lo:
+                        kept.append(x)
+                        continue
+                    if lo < glo:                # what this access leaves of an earlier range
+                        kept.append((lo, glo, k, p, m))
+                    if ghi < hi:
+                        kept.append((ghi, hi, k, p, m))
+                kept.append((glo, ghi, kind, pipe, n))
+                self.ranges = kept
+            return
+        wr = self.wr if self.wr is not None else self._array()
+        wr[kind, pipe, self.where(region)] = n
 
 
 class GmTracker:
