@@ -150,12 +150,12 @@ def test_the_oracle_sees_a_removed_flag():
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.tuples(st.integers(0, 2047), st.integers(0, 2048), st.booleans(), st.integers(0, 6),
-                          st.integers(0, 40), st.booleans()), min_size=1, max_size=30))
+                          st.integers(0, 40), st.booleans()), min_size=1, max_size=80))
 def test_the_range_tracker_answers_as_the_granule_array(accesses):
     """The race detector's per-memory record of the latest access per pipe, kept as granule ranges, gives
     what the granule array gives for every access: partial overlaps, accesses sharing a 32-byte granule at
-    either end, an op recorded after a later one (held behind a wait), a strided access switching it to the
-    array."""
+    either end, an op recorded after a later one (held behind a wait), a strided access or too many ranges
+    switching it to the array."""
     from asc.ir.pipe_ops import Region
     from asc.sim.pipes.ordering import NPIPES, Tracker
     ranges, array = Tracker(2048), Tracker(2048)

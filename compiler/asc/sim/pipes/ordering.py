@@ -16,6 +16,9 @@ from ...ir.registry import PIPES
 NPIPES = len(PIPES)
 
 
+_MAX_RANGES = 32     # past this many ranges a lookup loops longer than the array's one reduction takes
+
+
 class Tracker:
     """Latest writer / reader op per pipe of each granule of one on-chip memory.
 
@@ -80,6 +83,8 @@ class Tracker:
                         kept.append((ghi, hi, k, p, m))
                 kept.append((glo, ghi, kind, pipe, n))
                 self.ranges = kept
+                if len(kept) > _MAX_RANGES:     # many scattered accesses (the rows of a strided copy): the array
+                    self._array()
             return
         wr = self.wr if self.wr is not None else self._array()
         wr[kind, pipe, self.where(region)] = n
