@@ -301,10 +301,13 @@ def _upstream_tutorial(name, path):
 
 def v1_rows(rows, x, y):
     """pyasc v1 tutorials 01 (flags) and 02 (queues) at 64x their size (1M elements, 8 blocks of 16 tiles).
-    A first launch (the "full" column) runs the kernel's Python body once with a symbolic block index,
-    block 0's 160 instructions through the race checks and the tick model, and every block's data across
-    the blocks (sim/pipes/tracer.py); a repeated launch replays the recorded data ops with the blocks as lanes (16
-    numpy calls here: copies read through and folded into the add), its checks' verdict and ticks reused."""
+    A first launch (the "full" column: ``ASC_REPLAY=off`` costs what the first launch of a new structure
+    costs, recording included, and takes the same traced path) runs the kernel's Python body once with a
+    symbolic block index, block 0's 160 instructions through the race checks and the tick model, and every
+    block's data across the blocks (sim/pipes/tracer.py); a repeated launch replays the recorded data ops with
+    the blocks as lanes (16 numpy calls here: copies read through and folded into the add), its checks'
+    verdict and ticks reused. The line after the rows times a process's very first launch (``cold_v1_launch``).
+    ``bench/v1_paths.py`` prints which path each of upstream's v1 launches takes."""
     t1 = _upstream_tutorial("tutorial_01_add", "01_add/add.py")
     t2 = _upstream_tutorial("tutorial_02_add_framework", "02_add_framework/add_framework.py")
     if t1 is None or t2 is None:

@@ -249,6 +249,8 @@ def _launches():
          lambda: (x.copy(), np.zeros_like(x), N, False)),
         ("reads of the pair's first block (//)", pairs_by_mod_and_floordiv, 4,
          lambda: (x.copy(), np.zeros_like(x), N, True)),
+        ("pairs over 3 blocks (the last one alone)", pairs_by_mod_and_floordiv, 3,
+         lambda: (x.copy(), np.zeros_like(x), N, True)),
         ("reads rotated by 1 (% wraps in the last block)", rotated_reads, 4,
          lambda: (x.copy(), np.zeros_like(x), N, 1, False)),
         ("reads rotated by 3, past the end before %", rotated_reads, 4,
