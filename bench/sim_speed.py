@@ -301,10 +301,13 @@ def _upstream_tutorial(name, path):
 
 def v1_rows(rows, x, y):
     """pyasc v1 tutorials 01 (flags) and 02 (queues) at 64x their size (1M elements, 8 blocks of 16 tiles).
-    A first launch (the "full" column) runs the kernel's Python body once with a symbolic block index,
-    block 0's 160 instructions through the race checks and the tick model, and every block's data across
-    the blocks (sim/pipes/tracer.py); a repeated launch replays the recorded data ops with the blocks as lanes (16
-    numpy calls here: copies read through and folded into the add), its checks' verdict and ticks reused."""
+    A first launch (the "full" column: ``ASC_REPLAY=off`` costs what the first launch of a new structure
+    costs, recording included, and takes the same traced path) runs the kernel's Python body once with a
+    symbolic block index, block 0's 160 instructions through the race checks and the tick model, and every
+    block's data across the blocks (sim/pipes/tracer.py); a repeated launch replays the recorded data ops with
+    the blocks as lanes (16 numpy calls here: copies read through and folded into the add), its checks'
+    verdict and ticks reused. The line after the rows times a process's very first launch (``cold_v1_launch``).
+    ``bench/v1_paths.py`` prints which path each of upstream's v1 launches takes."""
     t1 = _upstream_tutorial("tutorial_01_add", "01_add/add.py")
     t2 = _upstream_tutorial("tutorial_02_add_framework", "02_add_framework/add_framework.py")
     if t1 is None or t2 is None:
@@ -320,6 +323,41 @@ def v1_rows(rows, x, y):
     sim = sim_times(lambda: t2.vadd_kernel[8](x, y, z, n // 8, n // 8 // 16), repeat=7)
     np.testing.assert_array_equal(z, x + y)
     rows.append(("v1 tutorial 02 add f32 [1048576] (queues), 8 blocks", *sim, ref, 5.0))
+    print(cold_v1_launch(t1.__file__))
+
+
+_COLD = """
+import time
+t0 = time.perf_counter()
+import importlib.util, numpy as np, asc, asc.runtime.config as config
+t1 = time.perf_counter()
+config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+spec = importlib.util.spec_from_file_location("t", {path!r})
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+x = np.random.default_rng(0).random(1 << 20, dtype=np.float32)
+z = np.zeros_like(x)
+t2 = time.perf_counter()
+mod.vadd_kernel[8](x, x, z, x.size // 8)
+t3 = time.perf_counter()
+mod.vadd_kernel[8](x, x, z, x.size // 16)
+t4 = time.perf_counter()
+print(t1 - t0, t3 - t2, t4 - t3)
+"""
+
+
+def cold_v1_launch(path):
+    """A user's very first launch, in a fresh process: the full column above is the first launch of a
+    structure in a process that launched the kernel before (a new structure costs that: measured equal to
+    clearing the kernel's recorded launches); the first launch of a process also imports the engine and
+    analyses the kernel's source once."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _COLD.format(path=path)], capture_output=True, text=True, check=True)
+    imp, first, second = (float(v) * 1e3 for v in out.stdout.split()[-3:])
+    return (f"v1 tutorial 01 in a fresh process: import asc {imp:.0f} ms, first launch {first:.1f} ms (the v1 "
+            f"engine's import and the kernel's source analysis included), then a launch of another structure "
+            f"{second:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -146,3 +146,24 @@ def test_the_oracle_sees_a_removed_flag():
     order = [("in", 0), ("c", 0), ("out", 0)]
     assert _oracle(_program(1, 1, order, edges, None), 1) == []
     assert _oracle(_program(1, 1, order, edges, 0), 1) == [("read-after-write", "MTE2", "V")]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, 2047), st.integers(0, 2048), st.booleans(), st.integers(0, 6),
+                          st.integers(0, 40), st.booleans()), min_size=1, max_size=80))
+def test_the_range_tracker_answers_as_the_granule_array(accesses):
+    """The race detector's per-memory record of the latest access per pipe, kept as granule ranges, gives
+    what the granule array gives for every access: partial overlaps, accesses sharing a 32-byte granule at
+    either end, an op recorded after a later one (held behind a wait), a strided access or too many ranges
+    switching it to the array."""
+    from asc.ir.pipe_ops import Region
+    from asc.sim.pipes.ordering import NPIPES, Tracker
+    ranges, array = Tracker(2048), Tracker(2048)
+    array._array()
+    for i, (lo, hi, write, pipe, n, strided) in enumerate(accesses):
+        lo, hi = min(lo, hi), max(lo, hi)
+        granules = np.arange(lo // 32, -(-hi // 32), 2, dtype=np.int64) if strided and i % 7 == 6 else None
+        r = Region("UB", "UB", lo, hi, granules)
+        assert ranges.latest(r, write) == array.latest(r, write)
+        ranges.record(r, pipe % NPIPES, n, write)
+        array.record(r, pipe % NPIPES, n, write)

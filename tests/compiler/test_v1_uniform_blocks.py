@@ -183,6 +183,39 @@ def tiles_and_tail(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tiles: in
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
+@asc.jit
+def pairs_by_mod_and_floordiv(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, pair: asc.ConstExpr[bool]):
+    """Block b writes z at (b % 2 + b // 2 * 2) * n, which is b * n in every block though neither part moves
+    by one step; with ``pair`` it reads x at the start of its pair of blocks (b // 2 * 2 * n: a table)."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + (b // 2 * 2 if pair else b) * n, n)
+    z_gm.set_global_buffer(z + (b % 2 + b // 2 * 2) * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    if b < asc.get_block_num():           # true in every block: the trace goes on
+        asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.adds(a, a, 1.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
+@asc.jit
+def rotated_reads(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, shift: int, split: asc.ConstExpr[bool]):
+    """Block b reads x[(b + shift) % blocks] (the modulus wraps in the last blocks) and writes z[b]; with
+    ``split``, blocks of an even index add 1 and odd ones 2 (a branch on b % 2, differing between blocks)."""
+    b = asc.get_block_idx()
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + (b + shift) % asc.get_block_num() * n, n)
+    z_gm.set_global_buffer(z + b * n, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.adds(a, a, 2.0 if split and b % 2 else 1.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(z_gm, a, n)
+
+
 def _launches():
     x = np.arange(4 * N, dtype=np.float32) - 100
     out = [
@@ -212,6 +245,21 @@ def _launches():
         ("race in block 1 only", race_in_block_1, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("range of the block index", tiles_per_block, 4, lambda: (x.copy(), np.zeros_like(x), N)),
         ("tiles with a tail of block arithmetic", tiles_and_tail, 2, lambda: (x.copy(), np.zeros_like(x), N // 2, 2)),
+        ("% and // that add up to the block", pairs_by_mod_and_floordiv, 4,
+         lambda: (x.copy(), np.zeros_like(x), N, False)),
+        ("reads of the pair's first block (//)", pairs_by_mod_and_floordiv, 4,
+         lambda: (x.copy(), np.zeros_like(x), N, True)),
+        ("pairs over 3 blocks (the last one alone)", pairs_by_mod_and_floordiv, 3,
+         lambda: (x.copy(), np.zeros_like(x), N, True)),
+        ("reads rotated by 1 (% wraps in the last block)", rotated_reads, 4,
+         lambda: (x.copy(), np.zeros_like(x), N, 1, False)),
+        ("reads rotated by 3, past the end before %", rotated_reads, 4,
+         lambda: (x.copy(), np.zeros_like(x), N, 3, False)),
+        ("reads rotated by 4 (% gives the block)", rotated_reads, 4,
+         lambda: (x.copy(), np.zeros_like(x), N, 4, False)),
+        ("a branch on block % 2", rotated_reads, 4, lambda: (x.copy(), np.zeros_like(x), N, 1, True)),
+        ("rotated reads past the end in the last block", rotated_reads, 4,
+         lambda: (x[:3 * N + N // 2].copy(), np.zeros_like(x), N, 0, False)),
     ]
     if UPSTREAM is not None:
         t1 = _tutorial(UPSTREAM / "tutorials" / "01_add" / "add.py")
@@ -313,7 +361,14 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
     ("write past the end in the last block only", "per block: an access past its argument's end in a later block"),
     ("windows overlap, equal values", "per block: blocks whose GM windows overlap"),
     ("windows overlap, other values", "per block: blocks whose GM windows overlap"),
-    ("reads neighbour", "untraced: the block index as a value"),     # (b + 1) % block_num
+    ("reads neighbour", "per block: an access that does not move by one step per block"),  # (b + 1) % blocks
+    ("% and // that add up to the block", "lanes"),
+    ("reads of the pair's first block (//)", "per block: an access that does not move by one step per block"),
+    ("reads rotated by 1 (% wraps in the last block)",
+     "per block: an access that does not move by one step per block"),
+    ("reads rotated by 4 (% gives the block)", "lanes"),
+    ("a branch on block % 2", "untraced: the block index as a value"),
+    ("rotated reads past the end in the last block", "per block: an access past its argument's end"),
     ("race in block 1 only", "untraced: the block index as a value"),
     ("range of the block index", "untraced: the block index as a value"),
     ("data branch", None),     # one block: nothing to trace

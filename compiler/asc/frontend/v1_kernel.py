@@ -38,12 +38,13 @@ def uses_auto_tensors(node):
 
 
 def _attribute_named(node, attr):
-    """Whether the kernel's source names ``<something>.attr`` (cached per kernel: a launch asks each time)."""
-    key = (id(node), attr)
+    """Whether the kernel's source names ``<something>.attr`` (the names collected in one walk of the
+    kernel, cached per kernel: a launch asks for several each time)."""
+    key = (id(node), ".")
     hit = _ATTRS.get(key)
     if hit is None or hit[0] is not node:
-        hit = _ATTRS[key] = (node, any(isinstance(n, ast.Attribute) and n.attr == attr for n in ast.walk(node)))
-    return hit[1]
+        hit = _ATTRS[key] = (node, frozenset(n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)))
+    return attr in hit[1]
 
 
 _ATTRS = {}

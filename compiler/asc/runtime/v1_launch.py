@@ -144,6 +144,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
     tr = SymbolicTrace(launch)
     try:
         run_block(jit_fn, tr, block_values())
+        tr.check()
         if launch.warnings != before[0]:
             raise Untraced("a warning while tracing")     # block 0's warnings must come in program order
     except Exception as e:     # the stream may depend on the block or on data, or the body failed: block by block

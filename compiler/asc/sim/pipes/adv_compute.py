@@ -4,14 +4,23 @@ adv_math's docstring)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from .impls import impl
 
+
+def _special(name):
+    """scipy.special's function, imported on first use (importing scipy.special costs a first launch of any
+    v1 kernel about half a second)."""
+    def f(x):
+        from scipy import special
+        return getattr(special, name)(x)
+    return f
+
+
 _F64 = {"acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin, "asinh": np.arcsinh, "atan": np.arctan,
-        "atanh": np.arctanh, "ceil": np.ceil, "cos": np.cos, "cosh": np.cosh, "digamma": special.digamma,
-        "erf": special.erf, "erfc": special.erfc, "floor": np.floor, "frac": lambda x: x - np.trunc(x),
-        "lgamma": special.gammaln, "log": np.log, "round": np.rint, "sign": np.sign, "sin": np.sin,
+        "atanh": np.arctanh, "ceil": np.ceil, "cos": np.cos, "cosh": np.cosh, "digamma": _special("digamma"),
+        "erf": _special("erf"), "erfc": _special("erfc"), "floor": np.floor, "frac": lambda x: x - np.trunc(x),
+        "lgamma": _special("gammaln"), "log": np.log, "round": np.rint, "sign": np.sign, "sin": np.sin,
         "sinh": np.sinh, "tan": np.tan, "tanh": np.tanh, "trunc": np.trunc, "exp": np.exp}
 
 

@@ -46,6 +46,11 @@ def _meet(a, b):
     return bool(np.intersect1d(ga, gb).size)
 
 
+def _join(a, b):
+    """The elementwise max of two vector clocks."""
+    return [x if x > y else y for x, y in zip(a, b)]
+
+
 class Launch:
     """What the blocks of one launch share: GM buffers, who wrote each GM element, warnings."""
 
@@ -103,8 +108,9 @@ class BlockEngine(MemoryViews):
         self.ends = []                    # the time each op's data is ready
         self.accesses = []                # (reads, writes) per op index
         self.by_pipe = [[] for _ in PIPES]  # op indices per pipe, in order
-        self.seen = np.full((len(PIPES), len(PIPES)), -1, dtype=np.int64)
-        self.done_seen = np.full(len(PIPES), -1, dtype=np.int64)   # per pipe: own ops known complete
+        # vector clocks as lists: a handful of pipes, compared per instruction (numpy's per-call cost dominates)
+        self.seen = [[-1] * len(PIPES) for _ in PIPES]
+        self.done_seen = [-1] * len(PIPES)   # per pipe: own ops known complete
         self.flags = {}
         self.lost = {}                    # flag -> the set_flag whose signal was lost (the flag still set)
         self.held = {}                    # pipe -> (flag, its wait_flag, op index, [queued (op, index, issued)])
@@ -186,7 +192,7 @@ class BlockEngine(MemoryViews):
         """Execute an instruction (``at``: when the scalar unit issued it, if it was held back until now)."""
         if op.name in _SYNC:
             return self._sync(op, pipe, n)
-        self.seen[pipe, pipe] = n
+        self.seen[pipe][pipe] = n
         after, after_event = 0.0, None
         past = {}
         for regions, write in ((op.reads, False), (op.writes, True)):
@@ -349,7 +355,7 @@ class BlockEngine(MemoryViews):
             for kind, q, other in found:
                 if self.auto_sync:
                     # insert-sync: the pass puts a flag (or queue operation) on every such dependency
-                    self.seen[pipe] = np.maximum(self.seen[pipe], self._view_after(other))
+                    self.seen[pipe] = _join(self.seen[pipe], self._view_after(other))
                     t = self.ends[other] + self.hw.sync
                     if t > after:
                         after = t
@@ -364,15 +370,14 @@ class BlockEngine(MemoryViews):
                     msg, hint = ordering.race_message(swapped, r, mine, o)
                     raise self.user_error((o[2], o[3]), msg, hint)
         if write and (pipe == MTE2 or pipe == MTE3) and self.launch.checks and not self.auto_sync:
-            self._dma_overlap(op, r, pipe, tr, n)
+            self._dma_overlap(op, r, pipe, tr, n, lw)
         tr.record(r, pipe, n, write)
         return after, ev
 
-    def _dma_overlap(self, op, r, pipe, tr, n):
+    def _dma_overlap(self, op, r, pipe, tr, n, lw):
         """DMAs of one pipe may complete out of order: a copy writing bytes an earlier copy of its pipe writes,
         with nothing making the earlier one complete first (a pipe_barrier of the pipe, or a flag chain back to
         it), needs pipe_barrier (DataCopy's constraint). A launch-report warning: the device shows it rarely."""
-        lw, _ = tr.latest(r, False)
         done = self.done_seen[pipe]
         if lw[pipe] <= done:
             return
@@ -412,7 +417,7 @@ class BlockEngine(MemoryViews):
 
     def _view_after(self, other):
         """What a pipe has observed once it waited for op ``other`` (its pipe's view at that op)."""
-        row = np.full(len(PIPES), -1, dtype=np.int64)
+        row = [-1] * len(PIPES)
         row[PIPES.index(self.ops[other][1])] = other
         return row
 
@@ -423,14 +428,14 @@ class BlockEngine(MemoryViews):
         tm = self.timing
         if op.name == "set_flag":
             key = a["key"]
-            self.seen[pipe, pipe] = n
+            self.seen[pipe][pipe] = n
             if key in self.flags and key[0] != "queue":
                 # the flag is still set: this signal is lost, a wait sees only the earlier set
                 self.launch.warn(op, f"set_flag({a['text']}) sets a flag that is already set (a lost signal): "
                                  "wait for it before setting it again", FlagWarning)
                 self.lost[key] = op
                 return None
-            snap = self.seen[pipe].copy()
+            snap = list(self.seen[pipe])
             fired, ev = tm.set_flag(pipe)
             self.flags[key] = (snap, fired, ev, op)
             waiting = next((p for p, h in self.held.items() if h[0] == key), None)
@@ -449,17 +454,18 @@ class BlockEngine(MemoryViews):
             snap, fired, ev, setter = hit
             if pipe == S:
                 # the scalar unit stalls, and it issues every pipe's later instructions: they all follow the flag
-                np.maximum(self.seen, snap, out=self.seen)
-                np.maximum(self.done_seen, snap, out=self.done_seen)
+                self.seen = [_join(row, snap) for row in self.seen]
+                self.done_seen = _join(self.done_seen, snap)
             else:
-                self.seen[pipe] = np.maximum(self.seen[pipe], snap)
+                self.seen[pipe] = _join(self.seen[pipe], snap)
                 # what the setter saw of this pipe's own instructions has completed
                 self.done_seen[pipe] = max(self.done_seen[pipe], snap[pipe])
             tm.wait_flag(pipe, fired, ev, setter.pipe_index)
         else:   # pipe_barrier
             if a["target"] == "ALL":
-                self.seen[:] = self.seen.max(axis=0)
-                self.done_seen[:] = n
+                every = [max(col) for col in zip(*self.seen)]
+                self.seen = [list(every) for _ in self.seen]
+                self.done_seen = [n] * len(self.done_seen)
                 tm.barrier_all()
             else:
                 self.done_seen[pipe] = n

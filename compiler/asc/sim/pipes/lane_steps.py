@@ -86,6 +86,9 @@ class LaneCopy:
         self.dst, self.src, self.segments, self.nblk = dst, src, segments, nblk
         self.cols = [(slice(dst[2] + d_off, dst[2] + d_off + n), slice(src[2] + s_off, src[2] + s_off + n))
                      for s_off, d_off, n in segments]
+        # its spans, made once (a step does not change: the copy passes look at each step's many times)
+        self._reads = [(1, src, src[2] + s, src[2] + s + n) for s, _, n in segments]
+        self._writes = [(0, dst, dst[2] + d, dst[2] + d + n) for _, d, n in segments]
 
     @classmethod
     def of(cls, ops):
@@ -99,10 +102,10 @@ class LaneCopy:
 
     def reads(self):
         """[(operand index, operand, block 0's first byte, end)] of what the step reads."""
-        return [(1, self.src, self.src[2] + s, self.src[2] + s + n) for s, _, n in self.segments]
+        return self._reads
 
     def writes(self):
-        return [(0, self.dst, self.dst[2] + d, self.dst[2] + d + n) for _, d, n in self.segments]
+        return self._writes
 
     def operand(self, k):
         return self.dst if k == 0 else self.src
@@ -122,16 +125,35 @@ class LaneVector:
         self.name, self.opnds, self.dtypes, self.idx = name, opnds, dtypes, idx
         self.count, self.scalar, self.nblk = count, scalar, nblk
         # element windows of each operand in its typed (blocks, elements) view
-        self.where = []
-        for k, ((_, _, addr, _), dt) in enumerate(zip(opnds, dtypes)):
-            base = addr // dt.itemsize
-            self.where.append(slice(base, base + count) if idx is None else base + idx[k])
+        self.where = [self._where(k) for k in range(len(opnds))]
         # one ufunc into the destination where it rounds as binary_values does (floats: numpy computes a half
         # in float and rounds once; integer division truncates, which true division would not)
-        ufunc = _BINARY.get(name) if idx is None and len(set(dtypes)) == 1 else None
+        ufunc = _BINARY.get(name) if idx is None and all(d == dtypes[0] for d in dtypes) else None
         if ufunc is not None and name == "div" and dtypes[0].kind != "f":
             ufunc = None
         self.ufunc = ufunc
+        self._spans()
+
+    def _where(self, k):
+        base = self.opnds[k][2] // self.dtypes[k].itemsize
+        return slice(base, base + self.count) if self.idx is None else base + self.idx[k]
+
+    def _spans(self):
+        """Its spans, made once (a step does not change: the copy passes look at each step's many times)."""
+        srcs = [self._span(k) for k in range(1, len(self.opnds))]
+        self._reads = srcs + [self._span(0)] if self.name == "axpy" else srcs
+        self._writes = [self._span(0)]
+
+    def _with(self, k, opnd):
+        """This step with operand ``k`` at ``opnd`` (the rest as it is)."""
+        c = object.__new__(LaneVector)
+        c.__dict__.update(self.__dict__)
+        c.opnds = list(self.opnds)
+        c.opnds[k] = opnd
+        c.where = list(self.where)
+        c.where[k] = c._where(k)
+        c._spans()
+        return c
 
     @classmethod
     def of(cls, ops):
@@ -162,20 +184,17 @@ class LaneVector:
         return self.opnds[k]
 
     def reads(self):
-        srcs = [self._span(k) for k in range(1, len(self.opnds))]
-        return srcs + [self._span(0)] if self.name == "axpy" else srcs
+        return self._reads
 
     def writes(self):
-        return [self._span(0)]
+        return self._writes
 
     def read_through(self, k, opnd):
         """This step with source operand ``k`` replaced by ``opnd`` (a GM operand holding the same bytes), or
         None when its elements cannot be addressed there."""
         if k == 0 or opnd[2] < 0 or opnd[2] % self.dtypes[k].itemsize or opnd[3] % self.dtypes[k].itemsize:
             return None
-        opnds = list(self.opnds)
-        opnds[k] = opnd
-        return LaneVector(self.name, opnds, self.dtypes, self.idx, self.count, self.scalar, self.nblk)
+        return self._with(k, opnd)
 
     def write_to(self, opnd):
         """This step writing its result to ``opnd`` (a GM operand) instead of its on-chip destination, or None
@@ -183,8 +202,7 @@ class LaneVector:
         dt = self.dtypes[0]
         if self.name == "axpy" or self.idx is not None or opnd[2] % dt.itemsize or opnd[3] % dt.itemsize:
             return None
-        return LaneVector(self.name, [opnd] + self.opnds[1:], self.dtypes, self.idx, self.count, self.scalar,
-                          self.nblk)
+        return self._with(0, opnd)
 
     def __call__(self, ctx, scratch):
         views = [_typed_rows(ctx, scratch, o, dt, self.nblk) for o, dt in zip(self.opnds, self.dtypes)]

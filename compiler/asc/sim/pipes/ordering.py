@@ -16,13 +16,30 @@ from ...ir.registry import PIPES
 NPIPES = len(PIPES)
 
 
+_MAX_RANGES = 32     # past this many ranges a lookup loops longer than the array's one reduction takes
+
+
 class Tracker:
-    """Latest writer / reader op per pipe of each granule of one on-chip memory (``wr[0]`` writes, ``wr[1]``
-    reads: one reduction gives both)."""
+    """Latest writer / reader op per pipe of each granule of one on-chip memory.
+
+    Kept as granule ranges, ``[(first granule, end, kind, pipe, op)]`` (kind 0: write, 1: read), while every
+    access is contiguous: an access replaces what the ranges of its pipe and kind said of its granules (the
+    last access recorded wins, as in the array: an op held behind a wait records after later ones), so the
+    ranges of one pipe and kind never overlap, a block's few buffers keep the list short and a lookup is a
+    short loop. The first strided access (explicit granules) turns it into the array ``wr[kind, pipe,
+    granule]`` (one reduction gives both kinds); either form answers every lookup alike."""
 
     def __init__(self, nbytes):
-        g = -(-nbytes // GRANULE)
-        self.wr = np.full((2, NPIPES, g), -1, dtype=np.int64)
+        self.g = -(-nbytes // GRANULE)
+        self.ranges = []
+        self.wr = None
+
+    def _array(self):
+        wr = self.wr = np.full((2, NPIPES, self.g), -1, dtype=np.int64)
+        for lo, hi, kind, p, n in self.ranges:      # disjoint per pipe and kind
+            wr[kind, p, lo:hi] = n
+        self.ranges = None
+        return wr
 
     @staticmethod
     def where(region):
@@ -31,15 +48,46 @@ class Tracker:
         return slice(region.lo // GRANULE, -(-region.hi // GRANULE))
 
     def latest(self, region, write):
-        """(latest writes, latest reads or None) per pipe over the region's granules."""
-        sel = self.wr[:, :, self.where(region)]
+        """(latest writes, latest reads or None) per pipe over the region's granules, as lists (the checks
+        compare a handful of pipes: Python beats numpy's per-call cost there)."""
+        if self.wr is None and region.granules is None:
+            glo, ghi = region.lo // GRANULE, -(-region.hi // GRANULE)
+            lw, lr = [-1] * NPIPES, [-1] * NPIPES
+            for lo, hi, kind, p, n in (self.ranges if glo < ghi else ()):
+                if lo < ghi and glo < hi:
+                    out = lr if kind else lw
+                    if n > out[p]:
+                        out[p] = n
+            return lw, (lr if write else None)
+        wr = self.wr if self.wr is not None else self._array()
+        sel = wr[:, :, self.where(region)]
         if not sel.shape[2]:
-            return np.full(NPIPES, -1), (np.full(NPIPES, -1) if write else None)
-        m = sel.max(axis=2)
-        return m[0], (m[1] if write else None)
+            return [-1] * NPIPES, ([-1] * NPIPES if write else None)
+        lw, lr = sel.max(axis=2).tolist()
+        return lw, (lr if write else None)
 
     def record(self, region, pipe, n, write):
-        self.wr[0 if write else 1, pipe, self.where(region)] = n
+        kind = 0 if write else 1
+        if self.wr is None and region.granules is None:
+            glo, ghi = region.lo // GRANULE, -(-region.hi // GRANULE)
+            if glo < ghi:
+                kept = []
+                for x in self.ranges:
+                    lo, hi, k, p, m = x
+                    if k != kind or p != pipe or hi <= glo or ghi <= lo:
+                        kept.append(x)
+                        continue
+                    if lo < glo:                # what this access leaves of an earlier range
+                        kept.append((lo, glo, k, p, m))
+                    if ghi < hi:
+                        kept.append((ghi, hi, k, p, m))
+                kept.append((glo, ghi, kind, pipe, n))
+                self.ranges = kept
+                if len(kept) > _MAX_RANGES:     # many scattered accesses (the rows of a strided copy): the array
+                    self._array()
+            return
+        wr = self.wr if self.wr is not None else self._array()
+        wr[kind, pipe, self.where(region)] = n
 
 
 class GmTracker:
@@ -49,14 +97,16 @@ class GmTracker:
         self.items = []   # (buf, lo, hi, pipe, op index, write)
 
     def latest(self, region, write):
-        lw = np.full(NPIPES, -1)
-        lr = np.full(NPIPES, -1) if write else None
+        lw = [-1] * NPIPES
+        lr = [-1] * NPIPES if write else None
+        rb, rlo, rhi = region.buf, region.lo, region.hi
         for buf, lo, hi, p, n, w in self.items:
-            if buf == region.buf and lo < region.hi and region.lo < hi:
+            if lo < rhi and rlo < hi and buf == rb:
                 if w:
-                    lw[p] = max(lw[p], n)
-                elif write:
-                    lr[p] = max(lr[p], n)
+                    if n > lw[p]:
+                        lw[p] = n
+                elif write and n > lr[p]:
+                    lr[p] = n
         return lw, lr
 
     def record(self, region, pipe, n, write):
@@ -64,22 +114,17 @@ class GmTracker:
 
 
 def conflicts(seen_row, pipe, lw, lr):
-    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses."""
-    late_w = lw > seen_row
-    late_r = lr > seen_row if lr is not None else None
-    late_w[pipe] = False
-    if late_r is not None:
-        late_r[pipe] = False
-        if not (late_w.any() or late_r.any()):
-            return []
-    elif not late_w.any():
-        return []
+    """[(kind, other pipe, other op)] the access by ``pipe`` has with unobserved earlier accesses (``seen_row``,
+    ``lw``, ``lr``: lists, ``Tracker.latest``)."""
+    seen = seen_row
     out = []
     for q in range(NPIPES):
-        if late_w[q]:
-            out.append(("RAW" if lr is None else "WAW", q, int(lw[q])))
-        if late_r is not None and late_r[q]:
-            out.append(("WAR", q, int(lr[q])))
+        if q == pipe:
+            continue
+        if lw[q] > seen[q]:
+            out.append(("RAW" if lr is None else "WAW", q, lw[q]))
+        if lr is not None and lr[q] > seen[q]:
+            out.append(("WAR", q, lr[q]))
     return out
 
 

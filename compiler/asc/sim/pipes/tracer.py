@@ -40,7 +40,7 @@ class SymbolicTrace(BlockEngine):
 
     def __init__(self, launch):
         super().__init__(launch, 0)
-        self.block_idx = BlockIndex()      # what the kernel's get_block_idx() returns
+        self.block_idx = BlockIndex(n=launch.core_num)     # what the kernel's get_block_idx() returns
         self.trace = self.recorded = None
         self.stream = []
 
@@ -49,7 +49,6 @@ class SymbolicTrace(BlockEngine):
             if not replayable(op):
                 raise Untraced(f"instruction {op.name}")
             op = freeze(op)
-            _check_attrs(op)
         self.n += 1
         self.ops.append(None)
         self.ends.append(0.0)
@@ -59,6 +58,15 @@ class SymbolicTrace(BlockEngine):
     def finish(self):
         pass
 
+    def check(self):
+        """Raise ``Untraced`` where a block value sits where ``concrete`` does not substitute it. Once, over
+        the whole stream, after the body ran (the engines run the ops after it, seeing what the ops' shared
+        objects hold then), walking each distinct object once."""
+        walked = {}
+        for op in self.stream:
+            if op.name not in _SYNC:
+                _check_attrs(op, walked)
+
 
 def _tensor(x):
     return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
@@ -67,10 +75,10 @@ def _tensor(x):
 _PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray))
 
 
-def _check_attrs(op):
+def _check_attrs(op, walked):
     """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, an attribute
     itself or an item of a list attribute, a tensor's own field. Anywhere else (a parameter object, a
-    nested container) the op is not traced."""
+    nested container) the op is not traced. ``walked``: id -> depth of the objects found clean so far."""
     for r in op.reads + op.writes:
         if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
             raise Untraced(f"{op.name}: an on-chip address depends on the block")
@@ -80,22 +88,29 @@ def _check_attrs(op):
             if t in _PLAIN or t is BlockIndex:
                 continue
             inner = [y for y in x.__dict__.values() if type(y) is not BlockIndex] if _tensor(x) else [x]
-            if any(_holds_index(y, 3) for y in inner):
-                raise Untraced(f"{op.name}: a parameter depends on the block")
+            for y in inner:
+                if _holds_index(y, 3, walked):
+                    raise Untraced(f"{op.name}: a parameter depends on the block")
 
 
-def _holds_index(x, depth):
+def _holds_index(x, depth, walked):
     t = type(x)
     if t is BlockIndex:
         return True
-    if t in _PLAIN or not depth:
+    if t in _PLAIN or not depth or walked.get(id(x), -1) >= depth:
         return False
     if t in (list, tuple, set, frozenset):
-        return any(_holds_index(y, depth - 1) for y in x)
-    if t is dict:
-        return any(_holds_index(y, depth - 1) for y in x.values())
-    d = getattr(x, "__dict__", None)
-    return bool(d) and any(_holds_index(y, depth - 1) for y in d.values())
+        items = x
+    elif t is dict:
+        items = x.values()
+    else:
+        d = getattr(x, "__dict__", None)
+        items = d.values() if d else ()
+    for y in items:
+        if _holds_index(y, depth - 1, walked):
+            return True
+    walked[id(x)] = depth
+    return False
 
 
 def _variant(op):
@@ -163,6 +178,8 @@ def _gm_spans(stream, gm, nblk):
                 if r.space != "GM":
                     continue
                 s = stride(r.lo)
+                if s is None or stride(r.hi) is None:
+                    return "an access that does not move by one step per block"
                 if stride(r.hi) != s:
                     return "an access whose size depends on the block"
                 if s < 0:
@@ -205,6 +222,8 @@ def _operand(t, v):
 def _lane_step(op, variant, nblk):
     a = op.attrs
     if op.name == "data_copy":
+        if any(stride(a[t].addr) is None for t in ("dst", "src")):
+            return None       # an address not one step per block: block by block
         return LaneCopy(_operand(a["dst"], variant), _operand(a["src"], variant), a["segments"], nblk)
     if op.name in ELEMENTWISE:
         ts = [a["dst"]] + list(a["srcs"])
