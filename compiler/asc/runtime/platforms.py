@@ -85,7 +85,7 @@ class Hardware:
     vector_weights: tuple = ()  # (op kind, weight in simple vector calls): transcendentals expand to several
 
     def __hash__(self):
-        # The table keys the launch's schedule and replay memos: its 46 fields are hashed once, not per launch.
+        # The table keys the launch's schedule and replay memos: its fields are hashed once, not per launch.
         h = self.__dict__.get("_hash")
         if h is None:
             h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
