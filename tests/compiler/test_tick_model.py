@@ -172,6 +172,38 @@ def test_the_remainder_trips_of_an_unrolled_loop_pay_their_own_barrier():
     assert three - two > hw.loop_barrier
 
 
+def _scale_timeline(platform, **values):
+    """Per pipe, the events of 4 trips of the scale kernel at unroll_factor=2 (two unrolled groups)."""
+    from asc.sim import timeline
+    config.set_platform(config.Backend.Model, platform)
+    try:
+        x = np.ones(4 * 64, np.float32)
+        out = np.zeros_like(x)
+        with tuned(platform, **values), timeline.recording():
+            scale_kernel[1](x, x, out, 4, 64, 2, True)
+        np.testing.assert_array_equal(out, 0.5)
+        ev = scale_kernel.last_launch["timeline"]
+        return {p: [e for e in ev if e["pipe"] == p] for p in ("MTE2", "V", "MTE3")}
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+
+
+def test_c220_releases_a_clones_buffers_only_at_the_end_of_the_unrolled_body():
+    # pyasc's A2 code frees its queue tiles after the last clone (each free a flag set on the reader's pipe):
+    # the second group's first load (clone 0) waits for the first group's last vector op, which belongs to
+    # clone 1, and its result tile for the group's last store -- not only for clone 0's own readers
+    c220 = config.Platform.Ascend910B1
+    hw = hardware(c220)
+    ev = _scale_timeline(c220, cold_fetch=0.0)
+    loads, vec, stores = ev["MTE2"], ev["V"], ev["MTE3"]
+    end = lambda e: e["start"] + e["dur"]   # noqa: E731
+    assert loads[4]["start"] == pytest.approx(end(vec[3]) + hw.sync)
+    assert vec[5]["start"] == pytest.approx(end(stores[1]) + hw.mte3_latency + hw.sync)
+    # C310's buffer-id sync releases a buffer right after its reader: clone 0's next load overlaps clone 1
+    ev = _scale_timeline(config.Platform.Ascend950PR_9599)
+    assert ev["MTE2"][4]["start"] < end(ev["V"][3])
+
+
 def _chain(ops, tile=2048):
     x = np.ones(tile, np.float32)
     out = np.zeros_like(x)
@@ -353,7 +385,8 @@ def test_every_table_number_has_a_source_a_confidence_and_a_physical_range():
         # every tick-model number (all but capacities, core counts and flags) states its range
         unranged = {n for n, (_, _, r) in sources.items() if r is None}
         assert unranged == {"ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "aiv_cores",
-                            "aic_cores", "vf_fusion", "interleave_clones", "vector_weights"}
+                            "aic_cores", "vf_fusion", "interleave_clones", "release_at_body_end",
+                            "vector_weights"}
 
 
 @pytest.mark.parametrize("platform", [config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1])

@@ -76,6 +76,8 @@ class Hardware:
                               # first time the op (or an unrolled clone of it) runs in a launch
     interleave_clones: bool   # the unrolled clones' instruction streams are interleaved (a read-back in
                               # one clone does not hold back the loads of the next)
+    release_at_body_end: bool # a buffer is released at the end of its loop's (unrolled) body, once its reader's
+                              # pipe has finished everything the body issued to it (False: after its reader)
     icache_instrs: float      # loop body instructions (x unroll factor) the instruction cache holds
     icache_miss: float        # per trip, per body size beyond the cache
     mmad_issue: float
@@ -83,7 +85,7 @@ class Hardware:
     vector_weights: tuple = ()  # (op kind, weight in simple vector calls): transcendentals expand to several
 
     def __hash__(self):
-        # The table keys the launch's schedule and replay memos: its 46 fields are hashed once, not per launch.
+        # The table keys the launch's schedule and replay memos: its fields are hashed once, not per launch.
         h = self.__dict__.get("_hash")
         if h is None:
             h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
@@ -151,29 +153,29 @@ _C310 = Hardware(
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=386.0, fix_bytes_per_tick=32.0,
     vector_issue=13.2, vector_op=5.7, vector_repeat=1.0, vf_fusion=True, vector_chain=0.0, tile_alloc=0.0,
     vector_to_scalar=358.0, cube_to_vector=300.0, loop_barrier=150.0,
-    cold_fetch=72.0, interleave_clones=True, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
+    cold_fetch=72.0, interleave_clones=True, release_at_body_end=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
     mmad_macs_per_tick=4096.0, vector_weights=_WEIGHTS)
 
 _C220 = Hardware(
     CompilationArch.C220, ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB,
     l0c_bytes=128 * KiB, vector_bytes=256, aiv_cores=48, aic_cores=24, clock_mhz=1800.0,
-    launch_ticks=1085.0, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0,
+    launch_ticks=1064.3, block_stagger=41.0, scalar_op=1.0, scalar_gm=60.0, scalar_float_math=40.0, issue=2.0,
     loop_trip=6.0, sync=22.0,
-    mte2_setup=245.7, mte2_latency=0.0, mte2_bytes_per_tick=44.9, mte3_setup=256.0, mte3_latency=50.0,
-    mte3_bytes_per_tick=57.2, dma_burst=512.0, store_partial=479.0, dma_length_modulus=2.0 ** 21,
+    mte2_setup=233.1, mte2_latency=0.0, mte2_bytes_per_tick=41.6, mte3_setup=256.0, mte3_latency=50.0,
+    mte3_bytes_per_tick=57.4, dma_burst=512.0, store_partial=479.0, dma_length_modulus=2.0 ** 21,
     mte1_latency=40.0, mte1_bytes_per_tick=128.0, fix_latency=165.0, fix_bytes_per_tick=32.0,
-    vector_issue=26.3, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=53.1, tile_alloc=0.0,
-    vector_to_scalar=148.9, cube_to_vector=800.0, loop_barrier=0.0,
-    cold_fetch=378.1, interleave_clones=False, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
+    vector_issue=25.2, vector_op=0.0, vector_repeat=1.0, vf_fusion=False, vector_chain=52.1, tile_alloc=0.0,
+    vector_to_scalar=147.9, cube_to_vector=800.0, loop_barrier=0.0,
+    cold_fetch=389.7, interleave_clones=False, release_at_body_end=True, icache_instrs=48.0, icache_miss=600.0, mmad_issue=20.0,
     mmad_macs_per_tick=4096.0,
-    vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 11.0)))
+    vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 13.0)))
 
 _TABLES = {CompilationArch.C310: _C310, CompilationArch.C220: _C220}
 
 # Physical ranges of the weights (in simple vector calls): a call that expands to k dependent instructions
 # weighs about k. Transcendentals are short polynomial / table sequences on C310; C220 has no erf instruction,
 # so erf is AscendC's software sequence (a clamp, two polynomials of degree 4-6 in Horner form -- a mul and an
-# add per degree -- and a division: 20-40 instructions). C220's erf weight (11) is sized by camodel's ~40 %
+# add per degree -- and a division: 20-40 instructions). C220's erf weight (13) is sized by camodel's ~40 %
 # spread of abs / leaky_relu / gelu (erf) float16 at TILE 128 (no figures): about a third of the sequence's
 # instructions wait for a drain.
 WEIGHT_RANGES = {"exp": (1, 4), "exp2": (1, 4), "log": (1, 4), "log2": (1, 4), "sqrt": (1, 4), "rsqrt": (1, 4),
@@ -261,6 +263,8 @@ SOURCES = {
                        "exposed (the fit puts it near a fifth of C220's)", "low", (0, 600)),
         "interleave_clones": ("spec: static allocation and buffer-id sync let clones overlap (reduce rows)",
                               "medium", None),
+        "release_at_body_end": ("spec: buffer-id sync releases each buffer right after the op that reads it "
+                                "(rls_buf, perf-calibration §3.3)", "medium", None),
     },
     CompilationArch.C220: {**_COMMON,
         "launch_ticks": ("fitted (reduce_sum row sweep: ~3.4k fixed with the first row)", "medium", (1000, 4000)),
@@ -305,6 +309,10 @@ SOURCES = {
                        "clone's instructions fetched from GM on first run, a line per op", "medium", (0, 600)),
         "interleave_clones": ("fitted: unroll_factor=2 gains nothing per row on the reduce_sum sweep", "medium",
                               None),
+        "release_at_body_end": ("spec: the Ascend C pyasc emits for A2 (pyasc-dev, PYASC_DUMP_PATH ascendc.cpp) "
+                                "frees every queue tile (TQue::FreeTensor, a set_flag on the reader's pipe) after "
+                                "the last unrolled clone, so a clone's buffer is written again only once the "
+                                "group's last op on that pipe is done", "high", None),
     },
 }
 

@@ -9,7 +9,9 @@ concurrently. An instruction starts when
   by the vector unit costs a V->S read-back that also stalls the scalar unit, i.e. every later issue;
   a cube result read by the vector unit costs a cube->vector hand-off),
 - the buffer it writes is no longer read: tiles are statically allocated, one buffer per tile per
-  unrolled clone, so ``unroll_factor`` gives ping-pong slots (WAR),
+  unrolled clone, so ``unroll_factor`` gives ping-pong slots (WAR); on C220 a buffer read in a loop is
+  released only at the end of the unrolled body, once the reader's pipe has finished the whole body
+  (pyasc's A2 code frees its queue tiles after the last clone),
 - and, for MTE2 / MTE1 after a trip of a loop that is not ``parallel`` (C310), the loop-end
   MTE3 -> MTE2 barrier.
 
@@ -141,6 +143,8 @@ class BlockSchedule:
         self.macs = 0               # cube multiply-accumulates (roofline)
         self.busy = [0.0] * len(PIPES)  # ticks each pipe is busy (fused vector calls counted as scheduled)
         self.stored = 0.0           # latest completion of a store (MTE3)
+        self.done_on = [0.0] * len(PIPES)  # per pipe, when the last instruction ending on it is done
+        self.body_reads = None      # buffers read in the current unrolled body (released at its end)
         self.slot = 0
         self.copy = 0               # which copy of the loop body's code runs: its unrolled clone, or the tail
         self.fetched = set()        # (op, code copy) whose instructions are in the instruction cache
@@ -242,6 +246,10 @@ class BlockSchedule:
             prev = read.get(k)
             if prev is None or prev[0] < end:
                 read[k] = (end, last)
+        if self.body_reads is not None:
+            self.body_reads.update(keys)
+        if end > self.done_on[last]:
+            self.done_on[last] = end
         events = self.events
         ev = len(events) - 1 if events else None
         for vid in st.tile_outs:
@@ -315,6 +323,7 @@ class BlockSchedule:
         self.gate += d
         self.done += d
         self.stored += d
+        self.done_on = [f + d for f in self.done_on]
 
     def _trip(self, st, t, tail=False, outer=(0, 0)):
         hw = self.hw
@@ -334,13 +343,25 @@ class BlockSchedule:
                 self.free[S] = self._group + k * hw.issue
         self.free[S] += hw.loop_trip
         self.busy[S] += hw.loop_trip
+        closes = k == st.uf - 1 or tail        # this trip ends an unrolled body (or is a remainder trip)
+        if hw.release_at_body_end and (k == 0 or tail):
+            self.body_reads = set()
         self.run(st.body)
+        if hw.release_at_body_end and closes:
+            # the body's frees come after its last clone: each is a flag set on the reader's pipe, so the
+            # buffer is free once that pipe has finished everything the body gave it (a read in a nested
+            # loop is released at the end of that loop's body)
+            read, done_on = self.read, self.done_on
+            for key in self.body_reads:
+                t, p = read[key]
+                if done_on[p] > t:
+                    read[key] = (done_on[p], p)
         if st.uf > 1 and hw.interleave_clones and k == st.uf - 1:
             self.free[S] = max(self._group_end, self.free[S])
         # the barrier closes the loop body, which after unrolling holds ``uf`` clones; the remainder trips
         # run in a tail loop of one clone, closed by its own barrier. The wait ends when the stores issued
         # before it are done and the scalar unit has issued it.
-        if st.barrier and hw.loop_barrier and (k == st.uf - 1 or tail):
+        if st.barrier and hw.loop_barrier and closes:
             self.gate = max(self.stored, self.gate, self.free[S]) + hw.loop_barrier
             self.free[S] = max(self.free[S], self.gate)
 
@@ -350,7 +371,7 @@ class BlockSchedule:
         if not entries:
             return
         n = int(round(self.visits.get(("trips", st.key), 0.0) / entries))
-        outer_slot, outer_copy = self.slot, self.copy
+        outer_slot, outer_copy, outer_reads = self.slot, self.copy, self.body_reads
         # an enclosing unrolled loop's clone group (its issue point), which this loop's groups must not move
         outer_group = getattr(self, "_group", None), getattr(self, "_group_end", None)
         code = st.n_instr * st.uf
@@ -381,7 +402,7 @@ class BlockSchedule:
                 self.busy[S] += miss
             self._trip(st, t, t >= n - n % st.uf, (outer_slot, outer_copy))
             t += 1
-        self.slot, self.copy = outer_slot, outer_copy
+        self.slot, self.copy, self.body_reads = outer_slot, outer_copy, outer_reads
         self._group, self._group_end = outer_group
 
 
