@@ -50,6 +50,18 @@ EDGES = {
         {"id": "widest", "shape": [64, 4096]},
     ],
     # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
+    # full_row takes any row of at most 4096 columns as one zero-padded tile (real_shape); beyond, split_d.
+    "rms_norm_f16": [
+        {"id": "one_row_unaligned", "shape": [1, 17]},
+        {"id": "rows_past_the_blocks", "shape": [33, 100]},
+        {"id": "widest_full_row", "shape": [3, 4096]},
+        {"id": "split_d_tail_tile_one_column", "shape": [2, 4097]},
+    ],
+    "rms_norm_f32": [
+        {"id": "one_row_unaligned", "shape": [1, 9]},
+        {"id": "widest_full_row", "shape": [3, 4096]},
+        {"id": "split_d_tail_tile_one_column", "shape": [2, 4097]},
+    ],
     "rms_norm_bf16": [
         {"id": "tail_tile_one_column", "shape": [3, 4097]},
         {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},
