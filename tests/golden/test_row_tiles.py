@@ -50,6 +50,18 @@ EDGES = {
         {"id": "widest", "shape": [64, 4096]},
     ],
     # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
+    # tiles spread over every vector core (48 / 32), one tile a block on Ascend910B1 and two on
+    # Ascend950PR_9599: one element, and one element past every block's largest tiles on each platform.
+    "gelu_f16": [
+        {"id": "one_element", "shape": [1]},
+        {"id": "past_910b1_blocks", "shape": [48 * 4096 + 1]},
+        {"id": "past_950_blocks", "shape": [32 * 2 * 4096 + 1]},
+    ],
+    "gelu_f32": [
+        {"id": "one_element", "shape": [1]},
+        {"id": "past_910b1_blocks", "shape": [48 * 4096 + 1]},
+        {"id": "past_950_blocks", "shape": [32 * 2 * 4096 + 1]},
+    ],
     # full_row takes any row of at most 4096 columns as one zero-padded tile (real_shape); beyond, split_d.
     "rms_norm_f16": [
         {"id": "one_row_unaligned", "shape": [1, 17]},
