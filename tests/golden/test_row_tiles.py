@@ -62,6 +62,13 @@ EDGES = {
         {"id": "past_910b1_blocks", "shape": [48 * 4096 + 1]},
         {"id": "past_950_blocks", "shape": [32 * 2 * 4096 + 1]},
     ],
+    # groups of rows dividing the row count, over every vector core; unrolled twice on Ascend950PR_9599.
+    "softmax_bf16": [
+        {"id": "one_row", "shape": [1, 16]},
+        # prime: groups of one row, 97 over 32 / 48 blocks (odd trip counts: the unrolled loop's remainder)
+        {"id": "prime_rows", "shape": [97, 64]},
+        {"id": "widest", "shape": [3, 8192]},
+    ],
     # full_row takes any row of at most 4096 columns as one zero-padded tile (real_shape); beyond, split_d.
     "rms_norm_f16": [
         {"id": "one_row_unaligned", "shape": [1, 17]},
