@@ -42,6 +42,24 @@ EDGES = {
         {"id": "last_tile_one_row", "shape": [33, 1000]},
         {"id": "widest", "shape": [40, 8192]},
     ],
+    "reduce_sum_f16": [
+        {"id": "one_row", "shape": [1, 24]},
+        {"id": "two_rows", "shape": [2, 8192]},
+        {"id": "last_tile_one_row", "shape": [33, 1000]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
+    "reduce_sum_f32": [
+        {"id": "one_row", "shape": [1, 12]},
+        {"id": "two_rows", "shape": [2, 8192]},
+        {"id": "last_tile_one_row", "shape": [33, 1001]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
+    "reduce_max_f32": [
+        # row 1 of the seeded input is all negative: a padding other than -inf would become its maximum
+        {"id": "negative_row_narrower_than_a_block", "shape": [2, 4]},
+        {"id": "last_tile_one_row", "shape": [33, 1001]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
     "layer_norm_f16": [
         {"id": "one_row", "shape": [1, 24]},
         # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row.
