@@ -34,6 +34,9 @@ Non-obvious constraints
       its column). A plain ``range`` inside an ``@asc2.jit`` kernel would instead be a runtime
       ``asc2.range`` loop; unrolling these one- or two-trip loops at trace time is what the seed's
       "compile-time loop" rule intends.
+    * The first A tile of a block (``i == 0``, a trace-time value) takes the block's base offset itself:
+      ``m_base_off + 0`` would be a scalar add of its own after the B load, and on Ascend910B1 each
+      distinct op's first run fetches its code (~390 ticks, a tenth of a small launch).
     * Shapes are passed as ``asc.ConstExpr`` tuples: tensor shapes and tile shapes are compile-time.
     * The MMAD result is float32 in L0C whatever the operand dtype; it is stored as float32 (no
       fixpipe quantisation), so c must be a float32 tensor.
@@ -90,7 +93,9 @@ def matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc
         b_offset = n_base_off + j * n_tile
         b_j = asc2.load(b_gm, [b_shape[0], n_tile], offsets=[0, b_offset], location=asc2.TileLocation.L0B)
         for i in asc.static_range(m_tiles_per_block):
-            a_offset = m_base_off + i * m_tile
+            a_offset = m_base_off   # the first tile at the base itself: no add (see the docstring)
+            if i > 0:
+                a_offset = m_base_off + i * m_tile
             a_i = asc2.load(a_gm, [m_tile, a_shape[1]], offsets=[a_offset, 0], location=asc2.TileLocation.L0A)
             asc2.store(a_i @ b_j, c_gm, offsets=[a_offset, b_offset])
 

@@ -35,7 +35,7 @@ DTYPE = "float16"
 TOLERANCE = {"atol": 5e-2, "rtol": 5e-2}
 CASES = [
     {"id": "8x256_full_row", "shape": [8, 256], "kernel": "full_row", "atol": 2e-2, "rtol": 2e-2},
-    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "split_d"},
+    {"id": "8x1055_full_row", "shape": [8, 1055], "kernel": "full_row"},
     {"id": "64x100003_split_d", "shape": [64, 100003], "kernel": "split_d", "full_only": True},
 ]
 

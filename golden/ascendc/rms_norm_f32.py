@@ -34,7 +34,7 @@ DTYPE = "float32"
 TOLERANCE = {"atol": 1e-4, "rtol": 1e-4}
 CASES = [
     {"id": "8x256_full_row", "shape": [8, 256], "kernel": "full_row"},
-    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "split_d"},
+    {"id": "8x1055_full_row", "shape": [8, 1055], "kernel": "full_row"},
     {"id": "64x100003_split_d", "shape": [64, 100003], "kernel": "split_d", "full_only": True},
 ]
 

@@ -39,6 +39,9 @@ Non-obvious constraints
       its column). A plain ``range`` inside an ``@asc2.jit`` kernel would instead be a runtime
       ``asc2.range`` loop; unrolling these one- or two-trip loops at trace time is what the seed's
       "compile-time loop" rule intends.
+    * The first A tile of a block (``i == 0``, a trace-time value) takes the block's base offset itself:
+      ``m_base_off + 0`` would be a scalar add of its own after the B load, and on Ascend910B1 each
+      distinct op's first run fetches its code (~390 ticks, a tenth of a small launch).
     * Shapes are passed as ``asc2.ConstExpr`` tuples: tensor shapes and tile shapes are compile-time.
     * The MMAD result is float32 in L0C whatever the operand dtype; it is stored as float32 (no
       fixpipe quantisation), so c must be a float32 tensor.
@@ -94,7 +97,9 @@ def matmul_kernel(a_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress, c_ptr: a
         b_offset = n_base_off + j * n_tile
         b_j = asc2.copy_in(b_gm, [0, b_offset], [b_shape[0], n_tile], location=asc2.TensorLocation.L0B)
         for i in asc2.static_range(m_tiles_per_block):
-            a_offset = m_base_off + i * m_tile
+            a_offset = m_base_off   # the first tile at the base itself: no add (see the docstring)
+            if i > 0:
+                a_offset = m_base_off + i * m_tile
             a_i = asc2.copy_in(a_gm, [a_offset, 0], [m_tile, a_shape[1]], location=asc2.TensorLocation.L0A)
             asc2.copy_out(a_i @ b_j, c_gm, [a_offset, b_offset])
 

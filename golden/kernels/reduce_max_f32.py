@@ -2,38 +2,44 @@
 """Golden kernel: row maximum over the last axis, float32.
 
 Operation
-    out[r] = max(x[r, :]) for a 2-D input [rows, cols]. Each row is loaded as one [1, tile_cols]
-    tile and reduced with ``asc2.reduce_max`` to a float32 scalar, which is written through a
-    [1, OUT_PAD] tile (``asc2.full``) into a padded [rows, OUT_PAD] output; the host keeps column 0.
+    out[r] = max(x[r, :]) for a 2-D input [rows, cols]. Tiles of tile_rows whole rows are loaded as one
+    [tile_rows, tile_cols] copy_in each, reduced along the rows (``reduce_max(tile, 1)``: a [tile_rows]
+    tile, no scalar) and stored with one copy_out of the tile's maxima into out [rows] (or, where a
+    tile holds one row among several blocks, [rows, OUT_PAD]; the host keeps column 0).
 
 Cell metadata (mirrors capabilities.yaml, reduce_max/float32/Ascend950PR_9599; do not drift)
     shapes      [32, 4096], [16, 2048].
     tolerance   exact (atol 0, rtol 0).
-    regime      whole row in one UB tile (rows up to MAX_TILE_COLS = 8192 columns).
-    tail        the row tile's last dimension must be a multiple of 32 bytes (8 float32), so the
-                tile width is the row length rounded up to 8 (a compile-time constant); the load
-                clips a last-dimension tail at the tensor edge and fills it with pad_value=-inf,
-                the identity of max. Both listed shapes are aligned, so no padding happens for them.
+    regime      tiles of tile_rows whole rows (tile_cols = cols rounded up to 8, at most MAX_TILE_COLS
+                = 8192; at most TILE_ELEMENTS = 8192 a tile, at least two rows when there are two, the
+                row tiles spread evenly over the blocks): [32, 4096] -> 16 tiles of 2 rows,
+                [16, 2048] -> 8 tiles of 2 rows.
+    tail        cols not a multiple of 8: ``real_shape=[tile_rows, cols]`` reads only the rows' columns
+                and ``pad_value=-inf`` (the identity of max) fills the tile; the last tile's rows past
+                `rows` are clipped on load and on store. tests/golden/test_row_tiles.py adds a row of
+                negative values narrower than a block, 33 rows (the last tile holds one row) and 40 of
+                the widest 8192 columns.
     partitioning
-                row r goes to block r % core_num (``range(block_idx, rows, block_num)``),
-                launched on min(CORE_NUM, rows) blocks; one row per loop trip.
+                the tile starting at row r goes to block (r / tile_rows) % block_num; the loop walks r
+                itself (``range(block_idx * tile_rows, rows, block_num * tile_rows)``), launched on
+                min(CORE_NUM, row tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
-      a port of ``golden/april/reduce_max_f32.py``, which keeps the April 2026 spellings; every loop
-      keeps its barrier setting (April ``parallel=True`` is the August default
-      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
-      both versions return identical outputs.
-    * Output padding: a store must cover at least 32 bytes, so each scalar result is broadcast to
-      a [1, OUT_PAD = 8] float32 tile and stored into a [rows, 8] buffer; a scalar store
-      (SetValue) from many blocks was also reported to be dropped on some blocks, which a tile store
-      avoids.
-    * The running maximum starts from -inf only through the padding: a whole row is one tile, so
-      there is no cross-tile accumulator to seed.
-    * The tile width is an ``asc2.ConstExpr[int]`` (a load shape); the tensor shape is runtime.
-    * UB budget (static allocation on C310, 248 KiB): a [1, 4096] float32 row is 16 KiB, plus the
-      32-byte result tile, each cloned by ``unroll_factor=2`` -> ~32 KiB.
-    * The row loop has no carried dependency (each trip writes its own row):
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``).
+      ``golden/april/reduce_max_f32.py`` is the April 2026 kernel this one started from (one row a
+      trip, its maximum a scalar broadcast into a padded row); its exact August translation is
+      ``golden/april/ports/reduce_max_f32.py``, which tests/golden/test_dialects.py keeps identical to
+      it. Tiles of rows need ``real_shape`` (April's load neither clips rows nor reads a row's columns
+      into a wider tile), and the scalar's V -> S -> V round trip is what they save.
+    * The output is [rows]: a tile's maxima are one copy_out of tile_rows elements (exactly their
+      bytes). A one-element store is a scalar write of a whole 32-byte block, which on the hardware
+      overwrites the neighbouring blocks' maxima: tiles hold two rows when two fit, and where a tile
+      holds one row and several blocks store (rows of more than 4096 columns), the output is
+      [rows, OUT_PAD] (OUT_PAD = 8 float32 = 32 bytes).
+    * cols and rows are runtime ints; tile_rows and tile_cols are ConstExprs (a copy_in shape).
+    * UB: a float32 tile of at most 8192 elements (32 KiB) and the maxima, each cloned by
+      ``unroll_factor=2`` (three copies with a runtime trip count): 96 KiB at most.
+    * The tile loop has no carried dependency (each trip writes its own rows):
       ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
@@ -65,18 +71,26 @@ CORE_NUM = 32
 OUT_PAD = 8             # 8 x float32 = 32 bytes, the minimum store
 ALIGN = 8               # row tiles must be a multiple of 32 bytes = 8 float32
 MAX_TILE_COLS = 8192    # a whole row per tile (UB budget)
+TILE_ELEMENTS = 8192    # elements a tile of rows
 NEG_INF = float("-inf")  # padding: the identity of max
 
 
 @asc2.jit(always_compile=True)
 def reduce_max_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int,
-                      tile_cols: asc2.ConstExpr[int], out_pad: asc2.ConstExpr[int]):
+                      tile_rows: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int], out_pad: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
-    out_gm = asc2.global_tensor(out_ptr, [num_rows, out_pad])
-    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        row = asc2.copy_in(x_gm, [r, 0], [1, tile_cols], pad_value=NEG_INF)
-        m = asc2.reduce_max(row)
-        asc2.copy_out(asc2.full([1, out_pad], m, dtype=asc2.float32), out_gm, [r, 0])
+    if out_pad == 1:    # compile-time: out is [rows], a tile's maxima stored as exactly their bytes
+        out_gm = asc2.global_tensor(out_ptr, [num_rows])
+    else:               # out is [rows, out_pad]: each maximum padded to a 32-byte block
+        out_gm = asc2.global_tensor(out_ptr, [num_rows, out_pad])
+    for r in range(asc2.block_idx() * tile_rows, num_rows, asc2.block_num() * tile_rows, unroll_factor=2):
+        block = asc2.copy_in(x_gm, [r, 0], [tile_rows, tile_cols], real_shape=[tile_rows, num_cols],
+                             pad_value=NEG_INF)
+        maxima = asc2.reduce_max(block, 1)
+        if out_pad == 1:
+            asc2.copy_out(maxima, out_gm, [r])
+        else:
+            asc2.copy_out(maxima.reshape(1, 1).broadcast_to(1, out_pad), out_gm, [r, 0])
 
 
 def make_inputs(case):
@@ -90,9 +104,22 @@ def launch(x):
     tile_cols = asc.ceildiv(num_cols, ALIGN) * ALIGN
     if tile_cols > MAX_TILE_COLS:
         raise ValueError(f"rows of {num_cols} columns do not fit one UB tile (max {MAX_TILE_COLS})")
-    out = np.zeros((num_rows, OUT_PAD), dtype=np.float32)
-    reduce_max_kernel[min(CORE_NUM, num_rows)](x, out, num_rows, num_cols, tile_cols, OUT_PAD)
+    tile_rows, row_tiles = row_tiling(num_rows, tile_cols)
+    # A tile of one row among several blocks pads its maximum: a one-element store is a scalar write of a
+    # whole 32-byte block, which on the hardware would overwrite the neighbouring blocks' maxima.
+    out_pad = OUT_PAD if tile_rows == 1 and row_tiles > 1 else 1
+    out = np.zeros((num_rows, out_pad), dtype=np.float32)
+    reduce_max_kernel[min(CORE_NUM, row_tiles)](x, out, num_rows, num_cols, tile_rows, tile_cols, out_pad)
     return out[:, 0].copy()
+
+
+def row_tiling(rows, tile_cols):
+    """(tile_rows, row_tiles): at most TILE_ELEMENTS a tile, the row tiles spread evenly over CORE_NUM, at
+    least two rows a tile when two fit (which saves the padded output)."""
+    per_core = max(min(rows, 2), asc.ceildiv(rows, CORE_NUM))
+    tiles_per_core = asc.ceildiv(per_core, max(1, TILE_ELEMENTS // tile_cols))
+    tile_rows = asc.ceildiv(per_core, tiles_per_core)
+    return tile_rows, asc.ceildiv(rows, tile_rows)
 
 
 def reference(x):

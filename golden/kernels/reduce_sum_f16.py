@@ -2,40 +2,47 @@
 """Golden kernel: row sum over the last axis, float16 in, float16 out (float32 accumulation).
 
 Operation
-    out[r] = sum(x[r, :]) for a 2-D input [rows, cols]. Each row is loaded as one [1, tile_cols]
-    tile, widened to float32, reduced with ``asc2.reduce_sum`` to a scalar, and the scalar is
-    written through a [1, OUT_PAD] float16 tile (``asc2.full``) into a padded [rows, OUT_PAD]
-    output; the host keeps column 0.
+    out[r] = sum(x[r, :]) for a 2-D input [rows, cols]. Tiles of tile_rows whole rows are loaded as one
+    [tile_rows, tile_cols] copy_in each, widened to float32, reduced along the rows (``reduce_sum(tile, 1)``: a [tile_rows]
+    float32 tile, no scalar) and rounded once to float16, and stored with one copy_out of the tile's sums into
+    out [rows] (or, where a tile holds one row among several blocks, [rows, OUT_PAD]; the host keeps
+    column 0).
 
 Cell metadata (mirrors capabilities.yaml, reduce_sum/float16/Ascend950PR_9599; do not drift)
     shapes      [32, 4096], [1, 128], [7, 1000].
     tolerance   atol 2.0, rtol 5e-2.
-    regime      whole row in one UB tile (rows up to MAX_TILE_COLS = 8192 columns).
-    tail        the row tile's last dimension must be a multiple of 32 bytes (16 float16), so the
-                tile width is the row length rounded up to 16 (1000 -> 1008, a compile-time
-                constant). The load clips the last-dimension tail at the tensor edge and fills it
-                with pad_value=0, which leaves the sum unchanged.
+    regime      tiles of tile_rows whole rows (tile_cols = cols rounded up to 16, at most MAX_TILE_COLS
+                = 8192; at most TILE_ELEMENTS = 8192 a tile, at least two rows when there are two, the
+                row tiles spread evenly over the blocks): [32, 4096] -> 16 tiles of 2 rows,
+                [7, 1000] -> 4 tiles of 2 rows, [1, 128] -> one tile of one row.
+    tail        cols not a multiple of 16: ``real_shape=[tile_rows, cols]`` reads only the rows' columns
+                and ``pad_value=0`` fills the tile (zeros add nothing); the last tile's rows past `rows`
+                are clipped on load and on store. tests/golden/test_row_tiles.py adds one row, two rows
+                of the widest 8192 columns, 33 rows (the last tile holds one row) and 40 widest rows.
     partitioning
-                row r goes to block r % core_num (``range(block_idx, rows, block_num)``),
-                launched on min(CORE_NUM, rows) blocks; one row per loop trip.
+                the tile starting at row r goes to block (r / tile_rows) % block_num; the loop walks r
+                itself (``range(block_idx * tile_rows, rows, block_num * tile_rows)``), launched on
+                min(CORE_NUM, row tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
-      a port of ``golden/april/reduce_sum_f16.py``, which keeps the April 2026 spellings; every loop
-      keeps its barrier setting (April ``parallel=True`` is the August default
-      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
-      both versions return identical outputs.
-    * Output padding: a store must cover at least 32 bytes, so each scalar result is broadcast to
-      a [1, OUT_PAD = 16] float16 tile and stored into a [rows, 16] buffer; a scalar store
-      (SetValue) from many blocks was also reported to be dropped on some blocks, which a tile store
-      avoids.
-    * The tile width is an ``asc2.ConstExpr[int]`` (a load shape); the tensor shape is runtime.
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``).
+      ``golden/april/reduce_sum_f16.py`` is the April 2026 kernel this one started from (one row a
+      trip, its sum a scalar broadcast into a padded row); its exact August translation is
+      ``golden/april/ports/reduce_sum_f16.py``, which tests/golden/test_dialects.py keeps identical to
+      it. Tiles of rows need ``real_shape`` (April's load neither clips rows nor reads a row's columns
+      into a wider tile), and the scalar sum's V -> S -> V round trip is what they save.
+    * The output is [rows]: a tile's sums are one copy_out of tile_rows elements (exactly their bytes).
+      A one-element store is a scalar write of a whole 32-byte block, which on the hardware
+      overwrites the neighbouring blocks' sums: tiles hold two rows when two fit, and where a tile
+      holds one row and several blocks store (rows of more than 4096 columns), the output is
+      [rows, OUT_PAD] (OUT_PAD = 16 float16 = 32 bytes).
+    * cols and rows are runtime ints; tile_rows and tile_cols are ConstExprs (a copy_in shape).
     * float32 accumulation: summing 4096 float16 values in float16 would lose up to several units
-      at these magnitudes; the row is widened once with ``.to(asc.float32)`` and the float32 sum is
-      rounded once to float16 by ``asc2.full(..., dtype=asc.float16)``.
-    * UB budget (static allocation on C310, 248 KiB): a [1, 4096] row is 8 KiB in float16 plus
-      16 KiB widened, plus the 32-byte result tile, each cloned by ``unroll_factor=2`` -> ~48 KiB.
-    * The row loop has no carried dependency (each trip writes its own row):
+      at these magnitudes; the tile is widened once and the float32 sums are rounded once.
+    * UB: a float16 tile of at most 8192 elements (16 KiB) and its float32 copy (32 KiB), each
+      cloned by ``unroll_factor=2`` (three copies with a runtime trip count): 144 KiB at most,
+      within C220's 192 KiB.
+    * The tile loop has no carried dependency (each trip writes its own rows):
       ``unroll_factor=2`` and the default ``gm_barrier=False``.
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
@@ -71,17 +78,24 @@ CORE_NUM = 32
 OUT_PAD = 16            # 16 x float16 = 32 bytes, the minimum store
 ALIGN = 16              # row tiles must be a multiple of 32 bytes = 16 float16
 MAX_TILE_COLS = 8192    # a whole row per tile (UB budget)
+TILE_ELEMENTS = 8192    # elements a tile of rows
 
 
 @asc2.jit(always_compile=True)
 def reduce_sum_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_cols: int,
-                      tile_cols: asc2.ConstExpr[int], out_pad: asc2.ConstExpr[int]):
+                      tile_rows: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int], out_pad: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
-    out_gm = asc2.global_tensor(out_ptr, [num_rows, out_pad])
-    for r in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        row = asc2.copy_in(x_gm, [r, 0], [1, tile_cols], pad_value=0)
-        s = asc2.reduce_sum(row.to(asc2.float32))
-        asc2.copy_out(asc2.full([1, out_pad], s, dtype=asc2.float16), out_gm, [r, 0])
+    if out_pad == 1:    # compile-time: out is [rows], a tile's sums stored as exactly their bytes
+        out_gm = asc2.global_tensor(out_ptr, [num_rows])
+    else:               # out is [rows, out_pad]: each sum padded to a 32-byte block
+        out_gm = asc2.global_tensor(out_ptr, [num_rows, out_pad])
+    for r in range(asc2.block_idx() * tile_rows, num_rows, asc2.block_num() * tile_rows, unroll_factor=2):
+        block = asc2.copy_in(x_gm, [r, 0], [tile_rows, tile_cols], real_shape=[tile_rows, num_cols], pad_value=0)
+        sums = asc2.reduce_sum(block.to(asc2.float32), 1).to(asc2.float16)
+        if out_pad == 1:
+            asc2.copy_out(sums, out_gm, [r])
+        else:
+            asc2.copy_out(sums.reshape(1, 1).broadcast_to(1, out_pad), out_gm, [r, 0])
 
 
 def make_inputs(case):
@@ -95,9 +109,22 @@ def launch(x):
     tile_cols = asc.ceildiv(num_cols, ALIGN) * ALIGN
     if tile_cols > MAX_TILE_COLS:
         raise ValueError(f"rows of {num_cols} columns do not fit one UB tile (max {MAX_TILE_COLS})")
-    out = np.zeros((num_rows, OUT_PAD), dtype=np.float16)
-    reduce_sum_kernel[min(CORE_NUM, num_rows)](x, out, num_rows, num_cols, tile_cols, OUT_PAD)
+    tile_rows, row_tiles = row_tiling(num_rows, tile_cols)
+    # A tile of one row among several blocks pads its sum: a one-element store is a scalar write of a
+    # whole 32-byte block, which on the hardware would overwrite the neighbouring blocks' sums.
+    out_pad = OUT_PAD if tile_rows == 1 and row_tiles > 1 else 1
+    out = np.zeros((num_rows, out_pad), dtype=np.float16)
+    reduce_sum_kernel[min(CORE_NUM, row_tiles)](x, out, num_rows, num_cols, tile_rows, tile_cols, out_pad)
     return out[:, 0].copy()
+
+
+def row_tiling(rows, tile_cols):
+    """(tile_rows, row_tiles): at most TILE_ELEMENTS a tile, the row tiles spread evenly over CORE_NUM, at
+    least two rows a tile when two fit (which saves the padded output)."""
+    per_core = max(min(rows, 2), asc.ceildiv(rows, CORE_NUM))
+    tiles_per_core = asc.ceildiv(per_core, max(1, TILE_ELEMENTS // tile_cols))
+    tile_rows = asc.ceildiv(per_core, tiles_per_core)
+    return tile_rows, asc.ceildiv(rows, tile_rows)
 
 
 def reference(x):

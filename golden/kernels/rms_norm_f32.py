@@ -6,54 +6,60 @@ Operation
     gamma [cols], all float32. Two kernels and a host dispatcher, mirroring CANN's C310 rms_norm
     (KernelRmsNormRegBase / KernelRmsNormRegBaseSplitD):
 
-    full_row  (``rms_norm_full_row_kernel``) -- the row is one [1, cols] UB tile: reduce the
-              squares, scale by 1 / sqrt(ms + eps) and by gamma (loaded once per block), store.
-              Used when cols is a multiple of ALIGN = 8 (the tile's last dimension must be 32-byte
-              aligned) and cols <= FULL_ROW_MAX_COLS = 4096.
+    full_row  (``rms_norm_full_row_kernel``) -- the row is one [1, tile_cols] UB tile, cols rounded
+              up to ALIGN = 8 (32 bytes): reduce the squares, scale by 1 / sqrt(ms + eps) and by
+              gamma (loaded once per block), store. Used when cols <= FULL_ROW_MAX_COLS = 4096,
+              aligned or not, so x is read once.
     split_d   (``rms_norm_split_d_kernel``) -- the row is streamed in 1-D tiles of tile_cols =
-              min(SPLIT_TILE_COLS = 1024, cols rounded up to 8) columns: a first pass accumulates
+              min(SPLIT_TILE_COLS = 4096, cols rounded up to 8) columns: a first pass accumulates
               x^2 elementwise into a tile (reduced once per row), a second pass reloads x and gamma
               and writes the scaled tiles. Used for every other shape.
 
 Cell metadata (mirrors capabilities.yaml, rms_norm/float32/Ascend950PR_9599; do not drift)
-    shapes      (8, 256) full_row; (8, 1055) split_d (two tiles, the second holding the 31-column
-                tail); (64, 100003) split_d (98 tiles per row, ``full_only``: the quick run skips it).
+    shapes      (8, 256) full_row; (8, 1055) full_row (a 1056-column tile, one column of padding);
+                (64, 100003) split_d (25 tiles per row, ``full_only``: the quick run skips it).
+                tests/golden/test_row_tiles.py adds the edges: one row, 33 rows over 32 blocks, the
+                widest full_row (4096) and the first split_d width (4097: a one-column last tile).
     tolerance   atol 1e-4, rtol 1e-4 for every case.
     regime      full_row: whole row in UB; split_d: two streaming passes over the row.
-    tail        split_d handles any row length in the kernel: each row is addressed as its own 1-D
-                tensor (``x_ptr + row * num_cols``), so the last tile's load reads only the columns of
-                that row (the rest is padded with zeros, which add nothing to the sum of squares) and
-                its store writes only those columns. The mean divides by the real column count.
+    tail        full_row reads the row's columns with ``real_shape`` and pads the tile with zeros (they
+                add nothing to the sum of squares), and writes back only the row's columns. split_d
+                addresses each row as its own 1-D tensor (``x_ptr + row * num_cols``), so the last
+                tile's load reads only that row's columns (zero-padded) and its store writes only
+                them. Both scale the sum by ``inv_cols`` = 1 / cols from the host: a scalar multiply
+                where a division would run as software on the scalar unit.
     partitioning
                 row r goes to block r % core_num (``range(block_idx, rows, block_num)``),
                 launched on min(CORE_NUM, rows) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``):
-      a port of ``golden/april/rms_norm_f32.py``, which keeps the April 2026 spellings; every loop
-      keeps its barrier setting (April ``parallel=True`` is the August default
-      ``gm_barrier=False``; April's default is ``gm_barrier=True``), and tests/golden checks that
-      both versions return identical outputs.
+    * August 2026 dialect (``global_tensor`` / ``copy_in`` / ``copy_out``, the builtin ``range``).
+      ``golden/april/rms_norm_f32.py`` is the April 2026 kernel this one started from; its exact
+      August translation (aligned full_row only, 1024-column split_d tiles) is
+      ``golden/april/ports/rms_norm_f32.py``, which tests/golden/test_dialects.py keeps
+      identical to it.
+      This schedule needs what April lacks: ``real_shape`` (April's load reads whole aligned tiles)
+      and ``reuse_alloc`` (4096-column split_d tiles count more than the UB without it).
     * Inputs are torch CPU tensors (numpy buffers were reported to come back zeroed for the
       rms_norm goldens on the C310 CANN simulator).
     * No host-side padding: the reference golden copied x, gamma and the output into column-padded
-      buffers; here the kernel clips the tail itself. A 2-D [1, tile] store that crosses the end of
-      a row is not clipped per row by pyasc (only by the tensor's total size), which is why split_d
-      uses 1-D row tensors instead of one 2-D tensor.
+      buffers; here the kernel clips the tail itself. A 2-D [1, tile] store without ``real_shape``
+      that crosses the end of a row is not clipped per row by pyasc (only by the tensor's total
+      size); split_d's tiles start mid-row, so it uses 1-D row tensors instead.
     * ``asc2.rms_norm`` is not used: its lowering reserves a 256 KiB temporary buffer, more than
       the 248 KiB of UB.
     * Loop-carried accumulator: ``acc = acc + x * x`` carries a tile through the first split_d
       pass, so that loop is ``unroll_factor=2`` with ``gm_barrier=True``. The row loops and the
       write-back loop are independent per trip: ``unroll_factor=2`` and the default ``gm_barrier=False``.
-    * epsilon is a runtime float32 argument; num_cols in split_d is a runtime int (only the tile
-      width is compile-time), in full_row it is an ``asc2.ConstExpr[int]`` (it is the tile shape).
+    * epsilon is a runtime float32 argument; num_cols is a runtime int in both kernels (only the tile
+      width is compile-time).
     * The element offset ``row * num_cols`` is an int32: rows * cols must stay below 2^31.
     * UB: pyasc-dev's default allocation (``reuse_alloc=0``) gives every tile of every unrolled copy
       its own buffer, and a runtime trip count with ``unroll_factor=2`` makes three copies (two plus
       the remainder), nested in the row loop's three: full_row at 4096 columns would count
       209 KiB (over C220's 192 KiB) and split_d at 1024 columns 256 KiB (over C310's 248 KiB). Both are
       compiled with ``reuse_alloc=2`` (dead tiles' buffers reused, element-wise results in place):
-      81 KiB and 36 KiB.
+      81 KiB, and 144 KiB for split_d's 4096-column tiles (within C220's 192 KiB).
     * CORE_NUM = 32: the vector (AIV) core count of Ascend950PR_9599.
 
 Tolerance
@@ -80,7 +86,7 @@ DTYPE = "float32"
 TOLERANCE = {"atol": 1e-4, "rtol": 1e-4}
 CASES = [
     {"id": "8x256_full_row", "shape": [8, 256], "kernel": "full_row"},
-    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "split_d"},
+    {"id": "8x1055_full_row", "shape": [8, 1055], "kernel": "full_row"},
     {"id": "64x100003_split_d", "shape": [64, 100003], "kernel": "split_d", "full_only": True},
 ]
 
@@ -89,25 +95,27 @@ EPS = 1e-6
 CORE_NUM = 32
 ALIGN = 8                   # 32 bytes of float32: the full_row tile's last dimension
 FULL_ROW_MAX_COLS = 4096    # full_row UB budget
-SPLIT_TILE_COLS = 1024      # split_d streaming tile (4 KiB)
+SPLIT_TILE_COLS = 4096      # split_d streaming tile: one DMA setup per 4096 columns
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_full_row_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
-                             num_rows: int, epsilon: float, num_cols: asc2.ConstExpr[int]):
+                             num_rows: int, num_cols: int, inv_cols: float, epsilon: float,
+                             tile_cols: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
     gamma_gm = asc2.global_tensor(gamma_ptr, [1, num_cols])
     out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
-    gamma = asc2.copy_in(gamma_gm, [0, 0], [1, num_cols])
+    row_shape = [1, num_cols]
+    gamma = asc2.copy_in(gamma_gm, [0, 0], [1, tile_cols], real_shape=row_shape, pad_value=0)
     for row in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
-        x = asc2.copy_in(x_gm, [row, 0], [1, num_cols])
-        inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(x * x) / num_cols + epsilon)
-        asc2.copy_out(x * inv_rms * gamma, out_gm, [row, 0])
+        x = asc2.copy_in(x_gm, [row, 0], [1, tile_cols], real_shape=row_shape, pad_value=0)
+        inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(x * x) * inv_cols + epsilon)
+        asc2.copy_out(x * inv_rms * gamma, out_gm, [row, 0], real_shape=row_shape)
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
 def rms_norm_split_d_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
-                            num_rows: int, num_cols: int, num_tiles: int, epsilon: float,
+                            num_rows: int, num_cols: int, num_tiles: int, inv_cols: float, epsilon: float,
                             tile_cols: asc2.ConstExpr[int]):
     gamma_gm = asc2.global_tensor(gamma_ptr, [num_cols])
     for row in range(asc2.block_idx(), num_rows, asc2.block_num(), unroll_factor=2):
@@ -117,7 +125,7 @@ def rms_norm_split_d_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAdd
         for t in range(num_tiles, unroll_factor=2, gm_barrier=True):
             x = asc2.copy_in(x_gm, [t * tile_cols], [tile_cols], pad_value=0)
             acc = acc + x * x
-        inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(acc) / num_cols + epsilon)
+        inv_rms = 1.0 / asc2.sqrt(asc2.reduce_sum(acc) * inv_cols + epsilon)
         for t in range(num_tiles, unroll_factor=2):
             col = t * tile_cols
             x = asc2.copy_in(x_gm, [col], [tile_cols])
@@ -134,14 +142,16 @@ def make_inputs(case):
 
 
 def select_kernel(num_rows, num_cols):
-    """The dispatcher: "full_row" when the row is one aligned UB tile, else "split_d"."""
-    return "full_row" if num_cols % ALIGN == 0 and num_cols <= FULL_ROW_MAX_COLS else "split_d"
+    """The dispatcher: "full_row" when the row fits one UB tile, else "split_d"."""
+    return "full_row" if num_cols <= FULL_ROW_MAX_COLS else "split_d"
 
 
 def _full_row_launch(x, gamma, eps):
     num_rows, num_cols = x.shape
     out = torch.zeros_like(x)
-    rms_norm_full_row_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, float(eps), num_cols)
+    tile_cols = asc.ceildiv(num_cols, ALIGN) * ALIGN
+    rms_norm_full_row_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, num_cols, 1.0 / num_cols, float(eps),
+                                                      tile_cols)
     return out
 
 
@@ -152,8 +162,8 @@ def _split_d_launch(x, gamma, eps):
     tile_cols = min(SPLIT_TILE_COLS, asc.ceildiv(num_cols, ALIGN) * ALIGN)
     num_tiles = asc.ceildiv(num_cols, tile_cols)
     out = torch.zeros_like(x)
-    rms_norm_split_d_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, num_cols, num_tiles, float(eps),
-                                                     tile_cols)
+    rms_norm_split_d_kernel[min(CORE_NUM, num_rows)](x, gamma, out, num_rows, num_cols, num_tiles,
+                                                     1.0 / num_cols, float(eps), tile_cols)
     return out
 
 

@@ -10,23 +10,30 @@ Cell metadata (mirrors capabilities.yaml, softmax/bfloat16/<platform>; do not dr
     shapes      [32, 4096], [64, 1024], [2500, 64], [7000, 1, 128] (``full_only``).
     tolerance   atol 1e-4, rtol 7.8125e-3.
     regime      whole rows in UB: groups of group_rows rows (the largest divisor of rows with
-                group_rows <= ceil(rows / CORE_NUM) and a tile of at most 8 KiB of bfloat16).
-    tail        2500 and 7000 rows are not multiples of CORE_NUM = 32; the groups divide the rows
+                group_rows <= ceil(rows / cores) and a tile of at most 16 KiB of bfloat16).
+    tail        2500 and 7000 rows are not multiples of the core count; the groups divide the rows
                 exactly, so no tile crosses the end and blocks get unequal numbers of groups.
+                tests/golden/test_row_tiles.py adds one row, a prime row count (groups of one row,
+                an odd trip count a block) and the widest row (8192 columns).
     partitioning
-                group g goes to block g % block_num (``range(block_idx, groups, block_num)``),
-                launched on min(CORE_NUM, groups) blocks.
+                group g (rows g * group_rows onwards) goes to block g % block_num; the loop walks the
+                first row itself (``range(block_idx * group_rows, rows, block_num * group_rows)``),
+                which spares a multiply a trip. Launched on min(cores, groups) blocks, cores being
+                every vector core of the platform (48 on Ascend910B1, 32 on Ascend950PR_9599).
 
 Non-obvious constraints
-    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * August 2026 dialect; builtin ``range``, default ``gm_barrier=False``, unrolled by UNROLL of the
+      platform: two on Ascend950PR_9599 (ping-pong buffers); one on Ascend910B1, where each unrolled
+      copy's ops pay their code's first fetch (``cold_fetch``, ~390 ticks an op), which at a handful of
+      groups a block costs more than the overlap saves (7000 x 128: 7.4k ticks against 8.9k).
     * ``asc2.softmax`` needs whole rows in one tile and a compile-time row length: cols is a
       ConstExpr and a multiple of 16 (32 bytes of bfloat16); rows is a runtime int.
     * UB: a bfloat16 tile of 8 KiB, its float32 copy, the softmax result and its temporaries and the
       bfloat16 result, for each of three unrolled copies (a runtime trip count with
       ``unroll_factor=2``: two copies plus the remainder). pyasc-dev's default allocation
-      (``reuse_alloc=0``, a buffer per tile) counts 196800 bytes, over C220's 192 KiB, so the
-      kernel is compiled with ``reuse_alloc=2`` (dead tiles' buffers reused).
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+      (``reuse_alloc=0``, a buffer per tile) counts more than C220's 192 KiB at 8 KiB tiles already, so
+      the kernel is compiled with ``reuse_alloc=2`` (dead tiles' buffers reused): 169 KiB at 16 KiB
+      tiles unrolled twice (Ascend950PR_9599, 248 KiB), 85 KiB once (Ascend910B1).
 
 Tolerance
     bfloat16 has an 8-bit significand: one ulp is 2^-7 = 7.8125e-3 relative to the value's binade.
@@ -44,6 +51,7 @@ import torch
 
 import asc.runtime.config as config
 import asc2
+from asc.lib.runtime import get_soc_version
 
 OP = "softmax"
 DTYPE = "bfloat16"
@@ -56,18 +64,18 @@ CASES = [
 ]
 
 SEED = 2026
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}        # the group loop's unroll factor (see launch)
 ALIGN = 16                 # 32 bytes of bfloat16: the row is the tile's last dimension
-MAX_TILE_BYTES = 8 * 1024  # bfloat16 bytes per [group_rows, cols] tile
+MAX_TILE_BYTES = 16 * 1024  # bfloat16 bytes per [group_rows, cols] tile
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
-def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_groups: int,
-                   num_cols: asc2.ConstExpr[int], group_rows: asc2.ConstExpr[int]):
+def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int,
+                   num_cols: asc2.ConstExpr[int], group_rows: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
     out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
-    for g in range(asc2.block_idx(), num_groups, asc2.block_num(), unroll_factor=2):
-        row0 = g * group_rows
+    for row0 in range(asc2.block_idx() * group_rows, num_rows, asc2.block_num() * group_rows, unroll_factor=unroll):
         rows = asc2.copy_in(x_gm, [row0, 0], [group_rows, num_cols]).to(asc2.float32)
         asc2.copy_out(asc2.softmax(rows).to(asc2.bfloat16), out_gm, [row0, 0])
 
@@ -78,8 +86,17 @@ def make_inputs(case):
     return (x,)
 
 
-def _group_rows(num_rows, row_bytes):
-    limit = max(1, min(-(-num_rows // CORE_NUM), MAX_TILE_BYTES // row_bytes))
+def core_num():
+    """Every vector core of the selected platform (pyasc names the platform with get_soc_version but has no
+    core count short of the device runtime, hence the table)."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def _group_rows(num_rows, row_bytes, cores):
+    limit = max(1, min(-(-num_rows // cores), MAX_TILE_BYTES // row_bytes))
     return max(d for d in range(1, limit + 1) if num_rows % d == 0)
 
 
@@ -91,10 +108,11 @@ def launch(x):
                          f"{MAX_TILE_BYTES} bytes (a whole row is one tile)")
     x = x.contiguous()
     num_rows = x.numel() // num_cols
-    group_rows = _group_rows(num_rows, row_bytes)
+    cores = core_num()
+    group_rows = _group_rows(num_rows, row_bytes, cores)
     num_groups = num_rows // group_rows
     out = torch.zeros_like(x)
-    softmax_kernel[min(CORE_NUM, num_groups)](x, out, num_rows, num_groups, num_cols, group_rows)
+    softmax_kernel[min(cores, num_groups)](x, out, num_rows, num_cols, group_rows, UNROLL[get_soc_version().value])
     return out
 
 

@@ -16,10 +16,14 @@ from asc.experimental import asctile
 from asc.runtime import last_launch_report
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "kernels"
+KEPT = Path(__file__).resolve().parents[2] / "golden" / "april" / "ports"
 
 
 def golden(name):
-    spec = importlib.util.spec_from_file_location(f"august_port_{name}", GOLDEN / f"{name}.py")
+    """The golden's module, or the April golden's exact translation kept in golden/april/ports/ once the
+    golden has moved to a schedule the April kernel (and these ports) do not have."""
+    path = KEPT / f"{name}.py" if (KEPT / f"{name}.py").is_file() else GOLDEN / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"august_port_{name}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -29,12 +33,11 @@ def golden(name):
 # (the rms_norm kernels keep the golden's reuse_alloc=2: pyasc-dev's default allocation counts more
 # than the UB for their unrolled loops)
 @asc2.jit(always_compile=True)
-def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int, num_groups: int,
+def softmax_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, num_rows: int,
                    num_cols: asc2.ConstExpr, group_rows: asc2.ConstExpr):
     x_gm = asc2.global_tensor(x_ptr, [num_rows, num_cols])
     out_gm = asc2.global_tensor(out_ptr, [num_rows, num_cols])
-    for g in range(asc2.block_idx(), num_groups, asc2.block_num(), unroll_factor=2):
-        row0 = g * group_rows
+    for row0 in range(asc2.block_idx() * group_rows, num_rows, asc2.block_num() * group_rows, unroll_factor=2):
         rows = asc2.copy_in(x_gm, [row0, 0], [group_rows, num_cols])
         asc2.copy_out(asc2.softmax(rows), out_gm, [row0, 0])
 
@@ -121,7 +124,9 @@ def matmul_kernel(a_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress, c_ptr: a
         b_offset = n_base_off + j * n_tile
         b_j = asc2.copy_in(b_gm, [0, b_offset], [b_shape[0], n_tile], asc2.TensorLocation.L0B)
         for i in asc2.static_range(m_tiles_per_block):
-            a_offset = m_base_off + i * m_tile
+            a_offset = m_base_off
+            if i > 0:
+                a_offset = m_base_off + i * m_tile
             a_i = asc2.copy_in(a_gm, [a_offset, 0], [m_tile, a_shape[1]], asc2.TensorLocation.L0A)
             asc2.copy_out(asc2.matmul(a_i, b_j), c_gm, [a_offset, b_offset])
 

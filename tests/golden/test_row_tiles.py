@@ -42,6 +42,24 @@ EDGES = {
         {"id": "last_tile_one_row", "shape": [33, 1000]},
         {"id": "widest", "shape": [40, 8192]},
     ],
+    "reduce_sum_f16": [
+        {"id": "one_row", "shape": [1, 24]},
+        {"id": "two_rows", "shape": [2, 8192]},
+        {"id": "last_tile_one_row", "shape": [33, 1000]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
+    "reduce_sum_f32": [
+        {"id": "one_row", "shape": [1, 12]},
+        {"id": "two_rows", "shape": [2, 8192]},
+        {"id": "last_tile_one_row", "shape": [33, 1001]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
+    "reduce_max_f32": [
+        # row 1 of the seeded input is all negative: a padding other than -inf would become its maximum
+        {"id": "negative_row_narrower_than_a_block", "shape": [2, 4]},
+        {"id": "last_tile_one_row", "shape": [33, 1001]},
+        {"id": "widest", "shape": [40, 8192]},
+    ],
     "layer_norm_f16": [
         {"id": "one_row", "shape": [1, 24]},
         # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row.
@@ -50,6 +68,37 @@ EDGES = {
         {"id": "widest", "shape": [64, 4096]},
     ],
     # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
+    # tiles spread over every vector core (48 / 32), one tile a block on Ascend910B1 and two on
+    # Ascend950PR_9599: one element, and one element past every block's largest tiles on each platform.
+    "gelu_f16": [
+        {"id": "one_element", "shape": [1]},
+        {"id": "past_910b1_blocks", "shape": [48 * 4096 + 1]},
+        {"id": "past_950_blocks", "shape": [32 * 2 * 4096 + 1]},
+    ],
+    "gelu_f32": [
+        {"id": "one_element", "shape": [1]},
+        {"id": "past_910b1_blocks", "shape": [48 * 4096 + 1]},
+        {"id": "past_950_blocks", "shape": [32 * 2 * 4096 + 1]},
+    ],
+    # groups of rows dividing the row count, over every vector core; unrolled twice on Ascend950PR_9599.
+    "softmax_bf16": [
+        {"id": "one_row", "shape": [1, 16]},
+        # prime: groups of one row, 97 over 32 / 48 blocks (odd trip counts: the unrolled loop's remainder)
+        {"id": "prime_rows", "shape": [97, 64]},
+        {"id": "widest", "shape": [3, 8192]},
+    ],
+    # full_row takes any row of at most 4096 columns as one zero-padded tile (real_shape); beyond, split_d.
+    "rms_norm_f16": [
+        {"id": "one_row_unaligned", "shape": [1, 17]},
+        {"id": "rows_past_the_blocks", "shape": [33, 100]},
+        {"id": "widest_full_row", "shape": [3, 4096]},
+        {"id": "split_d_tail_tile_one_column", "shape": [2, 4097]},
+    ],
+    "rms_norm_f32": [
+        {"id": "one_row_unaligned", "shape": [1, 9]},
+        {"id": "widest_full_row", "shape": [3, 4096]},
+        {"id": "split_d_tail_tile_one_column", "shape": [2, 4097]},
+    ],
     "rms_norm_bf16": [
         {"id": "tail_tile_one_column", "shape": [3, 4097]},
         {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},

@@ -1,31 +1,37 @@
-"""August-dialect port of golden/kernels/gelu_f32.py: tanh-approximated GELU, float32."""
+"""August-dialect port of golden/kernels/gelu_f32.py: tanh-approximated GELU as x / (1 + exp(-2u)), float32."""
 import math
 
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "gelu"
 DTYPE = "float32"
 TOLERANCE = {"atol": 1e-2, "rtol": 1e-2}
-CASES = [{"id": "1x128", "shape": [1, 128]}, {"id": "10007", "shape": [10007]}]
-TILE_SIZE = 1024
-CORE_NUM = 32
+CASES = [{"id": "1x128", "shape": [1, 128]}, {"id": "10007", "shape": [10007]},
+         {"id": "100003", "shape": [100003]}]
+MAX_TILE = 4096
+MIN_TILE = 1024
+TILE_ALIGN = 256
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+TILES_A_BLOCK = {"Ascend910B1": 1, "Ascend950PR_9599": 2}
 GELU_K = math.sqrt(2.0 / math.pi)
 GELU_C = 0.044715
+NEG_2K = -2.0 * GELU_K
+NEG_2KC = -2.0 * GELU_K * GELU_C
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def gelu_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                tile_size: asctile.ConstExpr[int]):
+                tile_size: asctile.ConstExpr[int], unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asctile.copy_in(x_gm, [offset], [tile_size])
-        inner = (x + x * x * x * GELU_C) * GELU_K
-        y = x * (asctile.tanh(inner) + 1.0) * 0.5
+        y = x / (asctile.exp(x * (x * x * NEG_2KC + NEG_2K)) + 1.0)
         asctile.copy_out(y, out_gm, [offset])
 
 
@@ -34,10 +40,20 @@ def make_inputs(case):
     return (rng.random(case["shape"], dtype=np.float32) * 10 - 5,)
 
 
+def launch_grid(n):
+    """(blocks, tile, unroll) as golden/kernels/gelu_f32.py: every vector core, MIN_TILE to MAX_TILE elements a tile,
+    at least one tile a block on Ascend910B1 and two on Ascend950PR_9599."""
+    soc = get_soc_version().value
+    cores, min_tiles = AIV_CORES[soc], TILES_A_BLOCK[soc]
+    per_block = max(min_tiles, -(-n // (cores * MAX_TILE)))
+    tile = min(MAX_TILE, max(MIN_TILE, -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN))
+    return min(cores, -(-n // tile)), tile, min_tiles
+
+
 def launch(x):
     out = np.zeros_like(x)
-    num_tiles = -(-x.size // TILE_SIZE)
-    gelu_kernel[min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    blocks, tile, unroll = launch_grid(x.size)
+    gelu_kernel[blocks](x, out, x.size, -(-x.size // tile), tile, unroll)
     return out
 
 

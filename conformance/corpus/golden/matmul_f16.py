@@ -27,7 +27,9 @@ def matmul_kernel(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, c_
         b_offset = n_base_off + j * n_tile
         b_j = asctile.copy_in(b_gm, [0, b_offset], [b_shape[0], n_tile], asctile.TensorLocation.L0B)
         for i in asctile.static_range(m_tiles_per_block):
-            a_offset = m_base_off + i * m_tile
+            a_offset = m_base_off   # the first tile at the base itself: no add (see the docstring)
+            if i > 0:
+                a_offset = m_base_off + i * m_tile
             a_i = asctile.copy_in(a_gm, [a_offset, 0], [m_tile, a_shape[1]], asctile.TensorLocation.L0A)
             asctile.copy_out(a_i @ b_j, c_gm, [a_offset, b_offset])
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 
 
@@ -21,18 +22,20 @@ CASES = [
     {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
 ]
 SEED = 2026
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}
 ALIGN = 16                 # 32 bytes of bfloat16: the row is the tile's last dimension
-MAX_TILE_BYTES = 8 * 1024  # bfloat16 bytes per [group_rows, cols] tile
+MAX_TILE_BYTES = 16 * 1024  # bfloat16 bytes per [group_rows, cols] tile
 
 
-@asctile.jit(always_compile=True)
-def softmax_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, num_rows: int, num_groups: int,
-                   num_cols: asctile.ConstExpr[int], group_rows: asctile.ConstExpr[int]):
+@asctile.jit(always_compile=True, reuse_alloc=2)
+def softmax_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, num_rows: int,
+                   num_cols: asctile.ConstExpr[int], group_rows: asctile.ConstExpr[int],
+                   unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [num_rows, num_cols])
     out_gm = asctile.global_tensor(out_ptr, [num_rows, num_cols])
-    for g in asctile.range(asctile.block_idx(), num_groups, asctile.block_num(), unroll_factor=2):
-        row0 = g * group_rows
+    for row0 in asctile.range(asctile.block_idx() * group_rows, num_rows, asctile.block_num() * group_rows,
+                              unroll_factor=unroll):
         rows = asctile.copy_in(x_gm, [row0, 0], [group_rows, num_cols]).to(asctile.float32)
         asctile.copy_out(asctile.softmax(rows).to(asctile.bfloat16), out_gm, [row0, 0])
 
@@ -44,7 +47,7 @@ def make_inputs(case):
 
 
 def _group_rows(num_rows, row_bytes):
-    limit = max(1, min(-(-num_rows // CORE_NUM), MAX_TILE_BYTES // row_bytes))
+    limit = max(1, min(-(-num_rows // AIV_CORES[get_soc_version().value]), MAX_TILE_BYTES // row_bytes))
     return max(d for d in range(1, limit + 1) if num_rows % d == 0)
 
 
@@ -58,7 +61,8 @@ def launch(x):
     group_rows = _group_rows(num_rows, row_bytes)
     num_groups = num_rows // group_rows
     out = np.zeros_like(x)
-    softmax_kernel[min(CORE_NUM, num_groups)](x, out, num_rows, num_groups, num_cols, group_rows)
+    soc = get_soc_version().value
+    softmax_kernel[min(AIV_CORES[soc], num_groups)](x, out, num_rows, num_cols, group_rows, UNROLL[soc])
     return out
 
 

@@ -14,12 +14,12 @@ MAX_TILE_BYTES = 16 * 1024
 
 
 @asctile.jit(always_compile=True)
-def softmax_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, num_rows: int, num_groups: int,
+def softmax_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, num_rows: int,
                    num_cols: asctile.ConstExpr[int], group_rows: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [num_rows, num_cols])
     out_gm = asctile.global_tensor(out_ptr, [num_rows, num_cols])
-    for g in asctile.range(asctile.block_idx(), num_groups, asctile.block_num(), unroll_factor=2):
-        row0 = g * group_rows
+    for row0 in asctile.range(asctile.block_idx() * group_rows, num_rows, asctile.block_num() * group_rows,
+                              unroll_factor=2):
         rows = asctile.copy_in(x_gm, [row0, 0], [group_rows, num_cols])
         asctile.copy_out(asctile.softmax(rows), out_gm, [row0, 0])
 
@@ -35,7 +35,7 @@ def launch(x):
     group_rows = max(d for d in range(1, limit + 1) if num_rows % d == 0)
     num_groups = num_rows // group_rows
     out = np.zeros_like(x)
-    softmax_kernel[min(CORE_NUM, num_groups)](x, out, num_rows, num_groups, num_cols, group_rows)
+    softmax_kernel[min(CORE_NUM, num_groups)](x, out, num_rows, num_cols, group_rows)
     return out
 
 
