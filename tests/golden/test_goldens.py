@@ -31,7 +31,8 @@ KERNELS = REPO / "golden" / "kernels"
 PLATFORM = config.Platform.Ascend950PR_9599  # the default platform of the golden command line
 FILES = sorted(p for p in KERNELS.glob("*.py") if not p.name.startswith("_"))
 INTERFACE = ("OP", "DTYPE", "TOLERANCE", "CASES", "make_inputs", "launch", "reference", "run_kernel")
-ALLOWED_IMPORTS = {"asc", "asc2", "asc.runtime.config", "numpy", "torch", "math", "argparse", "logging"}
+ALLOWED_IMPORTS = {"asc", "asc2", "asc.runtime.config", "asc.lib.runtime", "numpy", "torch", "math", "argparse",
+                   "logging"}
 CHEAP_FILE = KERNELS / "abs_f16.py"
 SHORT_DTYPE = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int32": "i32"}
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 
 
@@ -23,7 +24,7 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 def np_dtype(name):
     return bf16() if name == "bfloat16" else np.dtype(name)
 
@@ -66,10 +67,15 @@ def make_inputs(case):
     return (x.astype(np_dtype(case["src"])), np.empty(0, dtype=np_dtype(case["dst"])))
 
 
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/cast_f16.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x, like):
     out = np.zeros(x.shape, dtype=like.dtype)
     num_tiles = -(-x.size // TILE_SIZE)
-    KERNELS[np.dtype(like.dtype).name][min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    KERNELS[np.dtype(like.dtype).name][min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
     return out
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "reciprocal"
@@ -16,7 +17,7 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 
 
 @asctile.jit(always_compile=True)
@@ -37,10 +38,15 @@ def make_inputs(case):
     return ((magnitude * sign).astype(np.float32),)
 
 
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/reciprocal_f32.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x):
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    reciprocal_kernel[min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    reciprocal_kernel[min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
     return out
 
 
