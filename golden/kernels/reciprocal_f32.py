@@ -15,7 +15,9 @@ Cell metadata (mirrors capabilities.yaml, reciprocal/float32/<platform>; do not 
                 tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * August 2026 dialect; builtin ``range`` with ``unroll_factor=unroll`` (``UNROLL``: 2 on
+      Ascend950PR_9599; 1 on Ascend910B1, whose unrolled copies run in turn, each fetched cold on its first
+      run), default ``gm_barrier=False``.
     * The ones tile is created once per trip with ``full_like`` (a vector duplicate); a scalar on the
       left of ``/`` would need ``Tile.__rtruediv__``, which pyasc does not define.
     * Inputs are kept away from zero (|x| >= 0.25) so that the reference is finite everywhere.
@@ -54,14 +56,15 @@ MAX_TILE = 4096         # elements a tile: 16 KiB of the widest dtype
 TILE_ALIGN = 128        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asc2.jit(always_compile=True)
 def reciprocal_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                      tile_size: asc2.ConstExpr[int]):
+                      tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asc2.copy_in(x_gm, [offset], [tile_size])
         asc2.copy_out(asc2.full_like(x, 1.0) / x, out_gm, [offset])
@@ -75,6 +78,12 @@ def core_num():
     if soc not in AIV_CORES:
         raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
     return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
 
 
 def tile_size(n, cores):
@@ -99,7 +108,7 @@ def launch(x):
     cores = core_num()
     tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    reciprocal_kernel[min(cores, num_tiles)](x, out, x.numel(), num_tiles, tile)
+    reciprocal_kernel[min(cores, num_tiles)](x, out, x.numel(), num_tiles, tile, unroll_factor())
     return out
 
 

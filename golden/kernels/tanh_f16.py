@@ -21,8 +21,10 @@ Cell metadata (mirrors capabilities.yaml, tanh/float16/<platform>; do not drift)
 
 Non-obvious constraints
     * August 2026 dialect: ``global_tensor`` / ``copy_in`` / ``copy_out`` and the builtin ``range``
-      with ``unroll_factor=2``. Its default ``gm_barrier=False`` is right here: every trip reads and
-      writes its own tile, so trips may overlap (ping-pong buffers from the unroll).
+      with ``unroll_factor=unroll`` (``UNROLL``: 2 on Ascend950PR_9599; 1 on Ascend910B1, whose unrolled
+      copies run in turn, each fetched cold on its first run). Its default ``gm_barrier=False`` is right
+      here: every trip reads and writes its own tile, so trips may overlap (ping-pong buffers from a
+      2-way unroll).
     * The element count is a runtime int (dynamic length); only the tile width is a ConstExpr.
     * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
       Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
@@ -60,14 +62,15 @@ MAX_TILE = 4096         # elements a tile (UB: the float32 temporaries of the co
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asc2.jit(always_compile=True)
 def tanh_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                tile_size: asc2.ConstExpr[int]):
+                tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32)
         asc2.copy_out(asc2.tanh(x).to(asc2.float16), out_gm, [offset])
@@ -81,6 +84,12 @@ def core_num():
     if soc not in AIV_CORES:
         raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
     return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
 
 
 def tile_size(n, cores):
@@ -104,7 +113,7 @@ def launch(x):
     cores = core_num()
     tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    tanh_kernel[min(cores, num_tiles)](x, out, x.numel(), num_tiles, tile)
+    tanh_kernel[min(cores, num_tiles)](x, out, x.numel(), num_tiles, tile, unroll_factor())
     return out
 
 

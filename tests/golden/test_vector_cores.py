@@ -22,20 +22,22 @@ PLATFORMS = ("Ascend950PR_9599", "Ascend910B1")
 FILES = sorted(p for p in KERNELS.glob("*.py") if "\nAIV_CORES = " in p.read_text())
 
 
-def _table(path):
+def _table(path, name="AIV_CORES"):
     tree = ast.parse(path.read_text())
-    return next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == "AIV_CORES" for t in n.targets))
+    return next((ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)), None)
 
 
 def test_the_elementwise_goldens_that_take_every_vector_core():
-    assert [p.stem for p in FILES] == ["apply_adam_f32", "cast_bf16", "cast_f16", "kl_div_f32",
-                                       "reciprocal_f32", "tanh_f16"]
+    assert [p.stem for p in FILES] == ["add_inplace_f16", "addcdiv_f16", "apply_adam_f32", "cast_bf16", "cast_f16",
+                                       "dropout_f16", "kl_div_f32", "reciprocal_f32", "select_f16", "tanh_f16"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_core_table_is_the_platform_models(path):
     assert _table(path) == {p: hardware(config.Platform(p)).aiv_cores for p in PLATFORMS}
+    unroll = _table(path, "UNROLL")     # a per-platform unroll factor, where the file has one, for every platform
+    assert unroll is None or sorted(unroll) == sorted(PLATFORMS)
 
 
 def _edges():

@@ -18,14 +18,16 @@ CASES = [
 SEED = 2026
 TILE_SIZE = 2048
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asctile.jit(always_compile=True)
 def reciprocal_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                      tile_size: asctile.ConstExpr[int]):
+                      tile_size: asctile.ConstExpr[int],
+                      unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asctile.copy_in(x_gm, [offset], [tile_size])
         asctile.copy_out(asctile.full_like(x, 1.0) / x, out_gm, [offset])
@@ -38,6 +40,11 @@ def make_inputs(case):
     return ((magnitude * sign).astype(np.float32),)
 
 
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/reciprocal_f32.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
 def core_num():
     """Every vector core of the selected platform, as golden/kernels/reciprocal_f32.py launches."""
     return AIV_CORES[get_soc_version().value]
@@ -46,7 +53,7 @@ def core_num():
 def launch(x):
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    reciprocal_kernel[min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    reciprocal_kernel[min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE, unroll_factor())
     return out
 
 
