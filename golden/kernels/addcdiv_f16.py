@@ -11,18 +11,21 @@ Cell metadata (mirrors capabilities.yaml, addcdiv/float16/<platform>; do not dri
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE): three copy_in, three casts, a
                 division, a scalar multiply, an add, a cast and one copy_out per tile.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x cores: partial last tile.
     partitioning
-                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+                tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * August 2026 dialect; builtin ``range`` with ``unroll_factor=unroll`` (``UNROLL``: 2 on
+      Ascend950PR_9599; 1 on Ascend910B1, whose unrolled copies run in turn, each fetched cold on its first
+      run), default ``gm_barrier=False``.
     * tensor2 is kept away from zero (|tensor2| >= 0.5) so the quotient stays finite and moderate.
-    * UB: 3 float16 inputs and about 5 float32 temporaries of 2048 elements, doubled by the unroll:
+    * UB: 3 float16 inputs and about 5 float32 temporaries of 2048 elements, doubled by a 2-way unroll:
       under 100 KiB, inside C220's 192 KiB as well as C310's 248 KiB.
     * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
       ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     |out| reaches ~20 where a float16 ulp is 2^-6; float32 arithmetic and one final rounding keep
@@ -39,6 +42,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "addcdiv"
@@ -57,18 +61,19 @@ VALUE = 0.5
 MAX_TILE = 6144         # elements a tile (UB: 28 bytes an element with reuse_alloc=2, C220 has 192 KiB)
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
 def addcdiv_kernel(in_ptr: asc2.GlobalAddress, t1_ptr: asc2.GlobalAddress, t2_ptr: asc2.GlobalAddress,
                    out_ptr: asc2.GlobalAddress, size: int, num_tiles: int, value: float,
-                   tile_size: asc2.ConstExpr[int]):
+                   tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     in_gm = asc2.global_tensor(in_ptr, [size])
     t1_gm = asc2.global_tensor(t1_ptr, [size])
     t2_gm = asc2.global_tensor(t2_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asc2.copy_in(in_gm, [offset], [tile_size]).to(asc2.float32)
         t1 = asc2.copy_in(t1_gm, [offset], [tile_size]).to(asc2.float32)
@@ -76,12 +81,28 @@ def addcdiv_kernel(in_ptr: asc2.GlobalAddress, t1_ptr: asc2.GlobalAddress, t2_pt
         asc2.copy_out((x + t1 / t2 * value).to(asc2.float16), out_gm, [offset])
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -100,9 +121,10 @@ def launch(x, t1, t2, value):
         raise ValueError(f"shapes differ: {tuple(x.shape)}, {tuple(t1.shape)}, {tuple(t2.shape)}")
     x, t1, t2 = x.contiguous(), t1.contiguous(), t2.contiguous()
     out = torch.zeros_like(x)
-    tile = tile_size(x.numel())
+    cores = core_num()
+    tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    addcdiv_kernel[min(CORE_NUM, num_tiles)](x, t1, t2, out, x.numel(), num_tiles, float(value), tile)
+    addcdiv_kernel[min(cores, num_tiles)](x, t1, t2, out, x.numel(), num_tiles, float(value), tile, unroll_factor())
     return out
 
 

@@ -16,9 +16,9 @@ Cell metadata (mirrors capabilities.yaml, apply_adam/float32/<platform>; do not 
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE): four copy_in, about twelve
                 vector ops (including sqrt and a division), three copy_out into the source windows.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x cores: partial last tile.
     partitioning
-                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+                tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
     reference   aclnnApplyAdam (ops-nn, SIMT micro-API) at [32, 4096] on Ascend950PR_9599: 8170
                 camodel ticks.
 
@@ -32,7 +32,8 @@ Non-obvious constraints
       counted.
     * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
       ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     m and v are a multiply-add away from exact (float32 rounding, ~1e-7 relative); the param update
@@ -50,6 +51,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "apply_adam"
@@ -68,7 +70,7 @@ LR, BETA1, BETA2, EPS, STEP = 1e-3, 0.9, 0.999, 1e-8, 10
 MAX_TILE = 2048         # elements a tile: 8 KiB of float32 (seven tiles in flight)
 TILE_ALIGN = 128        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
@@ -93,12 +95,22 @@ def apply_adam_kernel(param_ptr: asc2.GlobalAddress, m_ptr: asc2.GlobalAddress, 
         asc2.copy_out(param, param_gm, [offset])
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -124,11 +136,12 @@ def apply_adam_(param, m, v, grad, lr, beta1, beta2, eps, step):
         raise ValueError(f"step counts from 1, got {step}")
     if not (param.is_contiguous() and m.is_contiguous() and v.is_contiguous()):
         raise ValueError("param, m and v must be contiguous: the kernel writes into their buffers")
-    tile = tile_size(param.numel())
+    cores = core_num()
+    tile = tile_size(param.numel(), cores)
     num_tiles = -(-param.numel() // tile)
-    apply_adam_kernel[min(CORE_NUM, num_tiles)](param, m, v, grad.contiguous(), param.numel(), num_tiles,
-                                                 _lr_t(lr, beta1, beta2, step), 1.0 - beta1, 1.0 - beta2, eps,
-                                                 tile)
+    apply_adam_kernel[min(cores, num_tiles)](param, m, v, grad.contiguous(), param.numel(), num_tiles,
+                                              _lr_t(lr, beta1, beta2, step), 1.0 - beta1, 1.0 - beta2, eps,
+                                              tile)
     return param, m, v
 
 

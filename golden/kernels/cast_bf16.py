@@ -12,15 +12,18 @@ Cell metadata (mirrors capabilities.yaml, cast/bfloat16/<platform>; do not drift
     tolerance   atol 0, rtol 0.
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE): copy_in, one cast, copy_out.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x cores: partial last tile.
     partitioning
-                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+                tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
 
 Non-obvious constraints
-    * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
+    * August 2026 dialect; builtin ``range`` with ``unroll_factor=unroll`` (``UNROLL``: 2 on
+      Ascend950PR_9599; 1 on Ascend910B1, whose unrolled copies run in turn, each fetched cold on its first
+      run), default ``gm_barrier=False``.
     * The GM tensors have different element types on the two sides; the 2048-element tile is a
       multiple of the 32-byte DMA block for every dtype here (4 or 8 KiB).
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     Exact. bfloat16 has an 8-bit significand, so one ulp is 2^-7 = 7.8125e-3 of the value and a
@@ -40,6 +43,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "cast"
@@ -57,36 +61,37 @@ SEED = 2026
 MAX_TILE = 4096         # elements a tile: 16 KiB of the widest dtype
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
 @asc2.jit(always_compile=True)
 def cast_to_float16_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                           tile_size: asc2.ConstExpr[int]):
+                           tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float16), out_gm, [offset])
 
 
 @asc2.jit(always_compile=True)
 def cast_to_bfloat16_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                            tile_size: asc2.ConstExpr[int]):
+                            tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.bfloat16), out_gm, [offset])
 
 
 @asc2.jit(always_compile=True)
 def cast_to_float32_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                           tile_size: asc2.ConstExpr[int]):
+                           tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asc2.copy_out(asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32), out_gm, [offset])
 
@@ -94,12 +99,28 @@ def cast_to_float32_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddres
 KERNELS = {"float16": cast_to_float16_kernel, "bfloat16": cast_to_bfloat16_kernel, "float32": cast_to_float32_kernel}
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -113,10 +134,11 @@ def make_inputs(case):
 def launch(x, like):
     x = x.contiguous()
     out = torch.zeros(x.shape, dtype=like.dtype)
-    tile = tile_size(x.numel())
+    cores = core_num()
+    tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    KERNELS[str(like.dtype).removeprefix("torch.")][min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles,
-                                                                               tile)
+    KERNELS[str(like.dtype).removeprefix("torch.")][min(cores, num_tiles)](x, out, x.numel(), num_tiles,
+                                                                            tile, unroll_factor())
     return out
 
 

@@ -12,22 +12,24 @@ Cell metadata (mirrors capabilities.yaml, dropout/float16/<platform>; do not dri
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE): two copy_in (x, mask), two
                 multiplies, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: the last tile is partial
+    tail        60000 and 100003 are not multiples of the tile x cores: the last tile is partial
                 (copy_in reads and copy_out writes only elements inside the tensors).
     partitioning
-                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+                tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
     reference   aclnnDropoutDoMask (ops-math, bit-packed mask) at [32, 4096] on Ascend950PR_9599:
                 5040 camodel ticks.
 
 Non-obvious constraints
-    * August 2026 dialect; the tile loop is the builtin ``range`` with ``unroll_factor=2`` and the
-      default ``gm_barrier=False`` (trips are independent).
+    * August 2026 dialect; the tile loop is the builtin ``range`` with ``unroll_factor=unroll`` (``UNROLL``:
+      2 on Ascend950PR_9599; 1 on Ascend910B1, whose unrolled copies run in turn, each fetched cold on its
+      first run), and the default ``gm_barrier=False`` (trips are independent).
     * 1 / keep_prob is computed on the host and passed as a runtime float32 scalar (the kernel
       multiplies; the reference divides, which is the same value for keep_prob = 0.8 up to float32
       rounding of 1.25, which is exact).
     * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
       ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1's 48 AIV cores too.
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     x * mask is exact; one multiply by 1.25 in float32 and one rounding to float16 keep the error
@@ -43,6 +45,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "dropout"
@@ -61,28 +64,46 @@ KEEP_PROB = 0.8
 MAX_TILE = 8192         # elements a tile (UB: reuse_alloc=2 shares the float32 temporaries)
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
 def dropout_kernel(x_ptr: asc2.GlobalAddress, mask_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
-                   size: int, num_tiles: int, scale: float, tile_size: asc2.ConstExpr[int]):
+                   size: int, num_tiles: int, scale: float, tile_size: asc2.ConstExpr[int],
+                   unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     mask_gm = asc2.global_tensor(mask_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32)
         mask = asc2.copy_in(mask_gm, [offset], [tile_size]).to(asc2.float32)
         asc2.copy_out((x * mask * scale).to(asc2.float16), out_gm, [offset])
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -100,9 +121,11 @@ def launch(x, mask, keep_prob):
         raise ValueError(f"keep_prob must be in (0, 1], got {keep_prob}")
     x, mask = x.contiguous(), mask.contiguous()
     out = torch.zeros_like(x)
-    tile = tile_size(x.numel())
+    cores = core_num()
+    tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), tile)
+    dropout_kernel[min(cores, num_tiles)](x, mask, out, x.numel(), num_tiles, float(1.0 / keep_prob), tile,
+                                          unroll_factor())
     return out
 
 

@@ -12,9 +12,9 @@ Cell metadata (mirrors capabilities.yaml, kl_div/float32/<platform>; do not drif
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE): two copy_in, log, subtract,
                 multiply, one copy_out per tile.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: partial last tile.
+    tail        60000 and 100003 are not multiples of the tile x cores: partial last tile.
     partitioning
-                tile t goes to block t % block_num, launched on min(CORE_NUM, num_tiles) blocks.
+                tile t goes to block t % block_num, launched on min(cores, num_tiles) blocks.
 
 Non-obvious constraints
     * August 2026 dialect; builtin ``range`` with ``unroll_factor=2``, default ``gm_barrier=False``.
@@ -22,7 +22,8 @@ Non-obvious constraints
       for target == 0 (a zero loss) is not exercised by this kernel, which would produce NaN there.
     * ``reuse_alloc=2``: tiles no longer read lend their UB to later ones (pyasc-dev's
       ReuseTensorAllocation), which lets the float32 temporaries of larger tiles fit.
-    * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     |out| < ~10; log is accurate to a few float32 ulps, and one subtract and one multiply add an ulp
@@ -37,6 +38,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "kl_div"
@@ -54,7 +56,7 @@ SEED = 2026
 MAX_TILE = 4096         # elements a tile: 16 KiB of the widest dtype
 TILE_ALIGN = 128        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 
 
 @asc2.jit(always_compile=True, reuse_alloc=2)
@@ -70,12 +72,22 @@ def kl_div_kernel(in_ptr: asc2.GlobalAddress, target_ptr: asc2.GlobalAddress, ou
         asc2.copy_out(target * (asc2.log(target) - x), out_gm, [offset])
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -91,9 +103,10 @@ def launch(x, target):
         raise ValueError(f"input {tuple(x.shape)} and target {tuple(target.shape)} differ in shape")
     x, target = x.contiguous(), target.contiguous()
     out = torch.zeros_like(x)
-    tile = tile_size(x.numel())
+    cores = core_num()
+    tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    kl_div_kernel[min(CORE_NUM, num_tiles)](x, target, out, x.numel(), num_tiles, tile)
+    kl_div_kernel[min(cores, num_tiles)](x, target, out, x.numel(), num_tiles, tile)
     return out
 
 

@@ -11,21 +11,23 @@ Cell metadata (mirrors capabilities.yaml, tanh/float16/<platform>; do not drift)
     tolerance   atol 1e-3, rtol 1e-3.
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
                 512-byte bursts, MIN_TILE to MAX_TILE) per copy_in / copy_out.
-    tail        60000 and 100003 are not multiples of the tile x CORE_NUM: the last tile is
+    tail        60000 and 100003 are not multiples of the tile x cores: the last tile is
                 partial; copy_in reads only the elements inside the tensor and copy_out writes only
                 those. [1, 128] is smaller than one tile.
     partitioning
                 tile t goes to block t % block_num (builtin ``range(block_idx, num_tiles, block_num)``),
-                launched on min(CORE_NUM, num_tiles) blocks, so no block issues an empty DMA.
+                launched on min(cores, num_tiles) blocks, so no block issues an empty DMA.
     reference   aclnnTanh (ops-math) at [32, 4096] on Ascend950PR_9599: 3882 camodel ticks.
 
 Non-obvious constraints
     * August 2026 dialect: ``global_tensor`` / ``copy_in`` / ``copy_out`` and the builtin ``range``
-      with ``unroll_factor=2``. Its default ``gm_barrier=False`` is right here: every trip reads and
-      writes its own tile, so trips may overlap (ping-pong buffers from the unroll).
+      with ``unroll_factor=unroll`` (``UNROLL``: 2 on Ascend950PR_9599; 1 on Ascend910B1, whose unrolled
+      copies run in turn, each fetched cold on its first run). Its default ``gm_barrier=False`` is right
+      here: every trip reads and writes its own tile, so trips may overlap (ping-pong buffers from a
+      2-way unroll).
     * The element count is a runtime int (dynamic length); only the tile width is a ConstExpr.
-    * CORE_NUM = 32, the AIV core count of Ascend950PR_9599; Ascend910B1 has 48 AIV cores, so the
-      same launch is valid there (16 stay idle; the UB budget, 16 KiB, fits C220's 192 KiB).
+    * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
+      Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
 Tolerance
     tanh is bounded by 1, where a float16 ulp is 2^-11 (4.9e-4); with float32 arithmetic and one
@@ -41,6 +43,7 @@ import numpy as np
 import torch
 
 import asc.runtime.config as config
+from asc.lib.runtime import get_soc_version
 import asc2
 
 OP = "tanh"
@@ -58,26 +61,43 @@ SEED = 2026
 MAX_TILE = 4096         # elements a tile (UB: the float32 temporaries of the compute)
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asc2.jit(always_compile=True)
 def tanh_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
-                tile_size: asc2.ConstExpr[int]):
+                tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
     out_gm = asc2.global_tensor(out_ptr, [size])
-    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=2):
+    for t in range(asc2.block_idx(), num_tiles, asc2.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asc2.copy_in(x_gm, [offset], [tile_size]).to(asc2.float32)
         asc2.copy_out(asc2.tanh(x).to(asc2.float16), out_gm, [offset])
 
 
-def tile_size(n):
-    """Elements a tile: the n elements spread evenly over CORE_NUM blocks in whole DMA bursts, each block
+def core_num():
+    """Blocks a launch takes: every vector core of the selected platform (the kernel has no cube op, so it runs
+    AIV_ONLY, one block a vector core). pyasc names the platform (get_soc_version) but has no core count short
+    of the device runtime (its PlatformAscendC binding has no methods), hence the table."""
+    soc = get_soc_version().value
+    if soc not in AIV_CORES:
+        raise ValueError(f"no vector core count for {soc}: add it to AIV_CORES (known: {', '.join(AIV_CORES)})")
+    return AIV_CORES[soc]
+
+
+def unroll_factor():
+    """Copies of the tile loop's body: on C220 (Ascend910B1) the unrolled copies run one after another, each
+    fetched into the cold instruction cache on its first run, so one copy is cheaper; C310's overlap."""
+    return UNROLL[get_soc_version().value]
+
+
+def tile_size(n, cores):
+    """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
     walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (CORE_NUM * MAX_TILE))
-    tile = -(-n // (CORE_NUM * per_block * TILE_ALIGN)) * TILE_ALIGN
+    per_block = -(-n // (cores * MAX_TILE))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
     return min(MAX_TILE, max(MIN_TILE, tile))
 
 
@@ -90,9 +110,10 @@ def make_inputs(case):
 def launch(x):
     x = x.contiguous()
     out = torch.zeros_like(x)
-    tile = tile_size(x.numel())
+    cores = core_num()
+    tile = tile_size(x.numel(), cores)
     num_tiles = -(-x.numel() // tile)
-    tanh_kernel[min(CORE_NUM, num_tiles)](x, out, x.numel(), num_tiles, tile)
+    tanh_kernel[min(cores, num_tiles)](x, out, x.numel(), num_tiles, tile, unroll_factor())
     return out
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "add_inplace"
@@ -16,15 +17,17 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asctile.jit(always_compile=True)
 def add_inplace_kernel(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                       tile_size: asctile.ConstExpr[int]):
+                       tile_size: asctile.ConstExpr[int],
+                       unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     y_gm = asctile.global_tensor(y_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asctile.copy_in(x_gm, [offset], [tile_size])
         y = asctile.copy_in(y_gm, [offset], [tile_size])
@@ -45,8 +48,18 @@ def add_inplace_(x, y):
     if not x.flags.c_contiguous:
         raise ValueError("x must be contiguous: the kernel writes into its buffer")
     num_tiles = -(-x.size // TILE_SIZE)
-    add_inplace_kernel[min(CORE_NUM, num_tiles)](x, y, x.size, num_tiles, TILE_SIZE)
+    add_inplace_kernel[min(core_num(), num_tiles)](x, y, x.size, num_tiles, TILE_SIZE, unroll_factor())
     return x
+
+
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/add_inplace_f16.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/add_inplace_f16.py launches."""
+    return AIV_CORES[get_soc_version().value]
 
 
 def launch(x, y):

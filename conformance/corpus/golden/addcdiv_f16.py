@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "addcdiv"
@@ -17,18 +18,20 @@ CASES = [
 SEED = 2026
 VALUE = 0.5
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asctile.jit(always_compile=True)
 def addcdiv_kernel(in_ptr: asctile.GlobalAddress, t1_ptr: asctile.GlobalAddress, t2_ptr: asctile.GlobalAddress,
                    out_ptr: asctile.GlobalAddress, size: int, num_tiles: int, value: float,
-                   tile_size: asctile.ConstExpr[int]):
+                   tile_size: asctile.ConstExpr[int],
+                   unroll: asctile.ConstExpr[int]):
     in_gm = asctile.global_tensor(in_ptr, [size])
     t1_gm = asctile.global_tensor(t1_ptr, [size])
     t2_gm = asctile.global_tensor(t2_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asctile.copy_in(in_gm, [offset], [tile_size]).to(asctile.float32)
         t1 = asctile.copy_in(t1_gm, [offset], [tile_size]).to(asctile.float32)
@@ -46,12 +49,23 @@ def make_inputs(case):
     return (x, t1, (mag * sign).astype(np.float16), VALUE)
 
 
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/addcdiv_f16.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/addcdiv_f16.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x, t1, t2, value):
     if not x.shape == t1.shape == t2.shape:
         raise ValueError(f"shapes differ: {tuple(x.shape)}, {tuple(t1.shape)}, {tuple(t2.shape)}")
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    addcdiv_kernel[min(CORE_NUM, num_tiles)](x, t1, t2, out, x.size, num_tiles, float(value), TILE_SIZE)
+    addcdiv_kernel[min(core_num(), num_tiles)](x, t1, t2, out, x.size, num_tiles, float(value), TILE_SIZE,
+                                               unroll_factor())
     return out
 
 

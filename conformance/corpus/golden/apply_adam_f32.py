@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "apply_adam"
@@ -19,7 +20,7 @@ CASES = [
 SEED = 2026
 LR, BETA1, BETA2, EPS, STEP = 1e-3, 0.9, 0.999, 1e-8, 10
 TILE_SIZE = 1024
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 
 
 @asctile.jit(always_compile=True)
@@ -58,6 +59,11 @@ def _lr_t(lr, beta1, beta2, step):
     return lr * math.sqrt(1.0 - beta2 ** step) / (1.0 - beta1 ** step)
 
 
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/apply_adam_f32.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def apply_adam_(param, m, v, grad, lr, beta1, beta2, eps, step):
     """One Adam step on the device, updating param, m and v in place (all contiguous, one shape)."""
     if not param.shape == m.shape == v.shape == grad.shape:
@@ -67,9 +73,9 @@ def apply_adam_(param, m, v, grad, lr, beta1, beta2, eps, step):
     if not (param.flags.c_contiguous and m.flags.c_contiguous and v.flags.c_contiguous):
         raise ValueError("param, m and v must be contiguous: the kernel writes into their buffers")
     num_tiles = -(-param.size // TILE_SIZE)
-    apply_adam_kernel[min(CORE_NUM, num_tiles)](param, m, v, grad, param.size, num_tiles,
-                                                 _lr_t(lr, beta1, beta2, step), 1.0 - beta1, 1.0 - beta2, eps,
-                                                 TILE_SIZE)
+    apply_adam_kernel[min(core_num(), num_tiles)](param, m, v, grad, param.size, num_tiles,
+                                                   _lr_t(lr, beta1, beta2, step), 1.0 - beta1, 1.0 - beta2, eps,
+                                                   TILE_SIZE)
     return param, m, v
 
 

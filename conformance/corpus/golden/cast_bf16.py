@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 
 
@@ -23,37 +24,41 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 def np_dtype(name):
     return bf16() if name == "bfloat16" else np.dtype(name)
 
 
 @asctile.jit(always_compile=True)
 def cast_to_float16_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                           tile_size: asctile.ConstExpr[int]):
+                           tile_size: asctile.ConstExpr[int],
+                           unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asctile.copy_out(asctile.copy_in(x_gm, [offset], [tile_size]).to(asctile.float16), out_gm, [offset])
 
 
 @asctile.jit(always_compile=True)
 def cast_to_bfloat16_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                            tile_size: asctile.ConstExpr[int]):
+                            tile_size: asctile.ConstExpr[int],
+                            unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asctile.copy_out(asctile.copy_in(x_gm, [offset], [tile_size]).to(asctile.bfloat16), out_gm, [offset])
 
 
 @asctile.jit(always_compile=True)
 def cast_to_float32_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
-                           tile_size: asctile.ConstExpr[int]):
+                           tile_size: asctile.ConstExpr[int],
+                           unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         asctile.copy_out(asctile.copy_in(x_gm, [offset], [tile_size]).to(asctile.float32), out_gm, [offset])
 KERNELS = {"float16": cast_to_float16_kernel, "bfloat16": cast_to_bfloat16_kernel, "float32": cast_to_float32_kernel}
@@ -66,10 +71,21 @@ def make_inputs(case):
     return (x.astype(np_dtype(case["src"])), np.empty(0, dtype=np_dtype(case["dst"])))
 
 
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/cast_bf16.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/cast_bf16.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x, like):
     out = np.zeros(x.shape, dtype=like.dtype)
     num_tiles = -(-x.size // TILE_SIZE)
-    KERNELS[np.dtype(like.dtype).name][min(CORE_NUM, num_tiles)](x, out, x.size, num_tiles, TILE_SIZE)
+    KERNELS[np.dtype(like.dtype).name][min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE,
+                                                                   unroll_factor())
     return out
 
 

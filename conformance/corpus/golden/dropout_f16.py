@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "dropout"
@@ -17,16 +18,18 @@ CASES = [
 SEED = 2026
 KEEP_PROB = 0.8
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asctile.jit(always_compile=True)
 def dropout_kernel(x_ptr: asctile.GlobalAddress, mask_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress,
-                   size: int, num_tiles: int, scale: float, tile_size: asctile.ConstExpr[int]):
+                   size: int, num_tiles: int, scale: float, tile_size: asctile.ConstExpr[int],
+                   unroll: asctile.ConstExpr[int]):
     x_gm = asctile.global_tensor(x_ptr, [size])
     mask_gm = asctile.global_tensor(mask_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         x = asctile.copy_in(x_gm, [offset], [tile_size]).to(asctile.float32)
         mask = asctile.copy_in(mask_gm, [offset], [tile_size]).to(asctile.float32)
@@ -40,6 +43,16 @@ def make_inputs(case):
     return (x, mask, KEEP_PROB)
 
 
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/dropout_f16.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/dropout_f16.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x, mask, keep_prob):
     if x.shape != mask.shape:
         raise ValueError(f"x {tuple(x.shape)} and mask {tuple(mask.shape)} differ in shape")
@@ -47,7 +60,8 @@ def launch(x, mask, keep_prob):
         raise ValueError(f"keep_prob must be in (0, 1], got {keep_prob}")
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    dropout_kernel[min(CORE_NUM, num_tiles)](x, mask, out, x.size, num_tiles, float(1.0 / keep_prob), TILE_SIZE)
+    dropout_kernel[min(core_num(), num_tiles)](x, mask, out, x.size, num_tiles, float(1.0 / keep_prob), TILE_SIZE,
+                                               unroll_factor())
     return out
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "kl_div"
@@ -16,7 +17,7 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 
 
 @asctile.jit(always_compile=True)
@@ -39,12 +40,17 @@ def make_inputs(case):
     return (x, target)
 
 
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/kl_div_f32.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(x, target):
     if x.shape != target.shape:
         raise ValueError(f"input {tuple(x.shape)} and target {tuple(target.shape)} differ in shape")
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    kl_div_kernel[min(CORE_NUM, num_tiles)](x, target, out, x.size, num_tiles, TILE_SIZE)
+    kl_div_kernel[min(core_num(), num_tiles)](x, target, out, x.size, num_tiles, TILE_SIZE)
     return out
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from asc.experimental import asctile
+from asc.lib.runtime import get_soc_version
 
 EXPECT = "accept"
 OP = "select"
@@ -16,17 +17,19 @@ CASES = [
 ]
 SEED = 2026
 TILE_SIZE = 2048
-CORE_NUM = 32
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
+UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
 @asctile.jit(always_compile=True)
 def select_kernel(mask_ptr: asctile.GlobalAddress, x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress,
-                  out_ptr: asctile.GlobalAddress, size: int, num_tiles: int, tile_size: asctile.ConstExpr[int]):
+                  out_ptr: asctile.GlobalAddress, size: int, num_tiles: int, tile_size: asctile.ConstExpr[int],
+                  unroll: asctile.ConstExpr[int]):
     mask_gm = asctile.global_tensor(mask_ptr, [size])
     x_gm = asctile.global_tensor(x_ptr, [size])
     y_gm = asctile.global_tensor(y_ptr, [size])
     out_gm = asctile.global_tensor(out_ptr, [size])
-    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=2):
+    for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
         keep = asctile.copy_in(mask_gm, [offset], [tile_size]).to(asctile.int16).to(asctile.float16) != 0.0
         x = asctile.copy_in(x_gm, [offset], [tile_size])
@@ -43,12 +46,22 @@ def make_inputs(case):
     return (mask, x, y)
 
 
+def unroll_factor():
+    """The tile loop's unroll factor on the selected platform, as golden/kernels/select_f16.py launches."""
+    return UNROLL[get_soc_version().value]
+
+
+def core_num():
+    """Every vector core of the selected platform, as golden/kernels/select_f16.py launches."""
+    return AIV_CORES[get_soc_version().value]
+
+
 def launch(mask, x, y):
     if not mask.shape == x.shape == y.shape:
         raise ValueError(f"shapes differ: {tuple(mask.shape)}, {tuple(x.shape)}, {tuple(y.shape)}")
     out = np.zeros_like(x)
     num_tiles = -(-x.size // TILE_SIZE)
-    select_kernel[min(CORE_NUM, num_tiles)](mask, x, y, out, x.size, num_tiles, TILE_SIZE)
+    select_kernel[min(core_num(), num_tiles)](mask, x, y, out, x.size, num_tiles, TILE_SIZE, unroll_factor())
     return out
 
 
