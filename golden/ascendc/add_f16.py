@@ -5,7 +5,7 @@ The hand-written counterpart of ``golden/kernels/add_f16.py`` (same OP, DTYPE, T
 inputs and host reference), written as an Ascend C author writes an elementwise operator:
 
     host tiling  the elements split into 32-byte units; each vector core (the platform's AIV count,
-                 ``get_ascendc_platform().get_core_num_aiv()``) takes a contiguous run of whole units,
+                 the platform's vector core count, ``AIV_CORES``) takes a contiguous run of whole units,
                  walked in tiles of at most MAX_TILE elements, at least two per core so the queues
                  overlap the loads, the add and the stores.
     pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECIN y, VECOUT z): copy_in / compute /
@@ -23,7 +23,7 @@ import logging
 import numpy as np
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "add"
@@ -41,6 +41,18 @@ BUFFER_NUM = 2
 MAX_TILE = 8192          # float16 elements per tile: 16 KiB, 3 queues x 2 buffers = 96 KiB of UB
 ALIGN = 16               # float16 elements per 32-byte block
 MIN_CORE_LEN = 1024      # below this many elements per core another core costs more than it saves
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -116,7 +128,7 @@ def tiling(total_len, max_cores=None):
         raise ValueError(f"this kernel needs at least {ALIGN} elements (one 32-byte block), got {total_len}")
     aligned_len = total_len // ALIGN * ALIGN
     units = aligned_len // ALIGN
-    cores = min(max_cores or host.get_ascendc_platform().get_core_num_aiv(), -(-aligned_len // MIN_CORE_LEN))
+    cores = min(max_cores or platform_cores(AIV_CORES), -(-aligned_len // MIN_CORE_LEN))
     core_len = -(-units // cores) * ALIGN
     cores = -(-aligned_len // core_len)
     tile_len = min(MAX_TILE, -(-core_len // (2 * ALIGN)) * ALIGN)

@@ -5,7 +5,7 @@ The hand-written counterpart of ``golden/kernels/add_inplace_f16.py`` (same OP, 
 inputs and host reference), written as an Ascend C author writes an elementwise operator:
 
     host tiling  the elements split into 32-byte units; each vector core (the platform's AIV count,
-                 ``get_ascendc_platform().get_core_num_aiv()``, at least MIN_CORE_LEN elements each)
+                 the platform's vector core count, ``AIV_CORES``, at least MIN_CORE_LEN elements each)
                  takes a contiguous run of whole units, walked in tiles of at most MAX_TILE elements,
                  at least two per core so the queues overlap loads, compute and stores.
     pipeline     ``TPipe`` with two-deep ``TQue``s (one VECIN per input, one VECOUT per output):
@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "add_inplace"
@@ -46,6 +46,18 @@ MAX_TILE = 8192          # elements per tile
 ALIGN = 16               # elements per 32-byte block
 MIN_CORE_LEN = 1024      # below this many elements per core another core costs more than it saves
 ITEMSIZE = 2
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -118,7 +130,7 @@ def tiling(total_len):
         raise ValueError(f"this kernel needs at least {ALIGN} elements (one 32-byte block), got {total_len}")
     aligned_len = total_len // ALIGN * ALIGN
     units = aligned_len // ALIGN
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), -(-aligned_len // MIN_CORE_LEN))
+    cores = min(platform_cores(AIV_CORES), -(-aligned_len // MIN_CORE_LEN))
     core_len = -(-units // cores) * ALIGN
     cores = -(-aligned_len // core_len)
     tile_len = min(MAX_TILE, -(-core_len // (2 * ALIGN)) * ALIGN)

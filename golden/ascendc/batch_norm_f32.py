@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "batch_norm"
@@ -45,6 +45,18 @@ ITEMSIZE = 4
 ALIGN = 32 // ITEMSIZE          # elements per 32-byte block
 LANES = 256 // ITEMSIZE         # elements per vector repeat
 MAX_BATCH = LANES * LANES       # partials a channel: two folds reduce them to one
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -153,7 +165,7 @@ def tiling(batch, channels, plane):
     """(cores, core_channels, stride): whole channels a core, a plane's UB stride in elements."""
     if plane > MAX_PLANE or batch > MAX_BATCH:
         raise ValueError(f"planes of {plane} elements (max {MAX_PLANE}) in batches of {batch} (max {MAX_BATCH})")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), channels)
+    cores = min(platform_cores(AIV_CORES), channels)
     core_channels = -(-channels // cores)
     return -(-channels // core_channels), core_channels, -(-plane // ALIGN) * ALIGN
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "broadcast"
@@ -41,6 +41,18 @@ MAX_TILE_BYTES = 16 * 1024
 ITEMSIZE = 2
 ALIGN = 16               # half elements per 32-byte block
 MAX_BLOCK_COUNT = 4095   # DataCopyExtParams.block_count
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -106,7 +118,7 @@ def tiling(rows, cols):
     stride = -(-cols // ALIGN) * ALIGN
     if stride * ITEMSIZE > MAX_TILE_BYTES:
         raise ValueError(f"rows of {cols} columns exceed one UB tile (max {MAX_TILE_BYTES // ITEMSIZE})")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     tile_rows = min(core_rows, MAX_TILE_BYTES // (stride * ITEMSIZE), MAX_BLOCK_COUNT)
     return -(-rows // core_rows), stride, core_rows, tile_rows

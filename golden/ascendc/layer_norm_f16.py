@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "layer_norm"
@@ -46,6 +46,18 @@ MAX_COLS = 8192                 # a row: 16 KiB of float16, 32 KiB once cast to 
 ITEMSIZE = 2
 ALIGN = 32 // ITEMSIZE          # float16 elements per 32-byte block
 LANES = 64                      # float32 elements per vector repeat
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -149,7 +161,7 @@ def tiling(rows, cols):
     """(cores, core_rows, stride): whole rows a core, a row's UB stride in elements."""
     if cols > MAX_COLS:
         raise ValueError(f"rows of {cols} columns do not fit one UB tile (max {MAX_COLS})")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     cores = -(-rows // core_rows)
     return cores, core_rows, -(-cols // ALIGN) * ALIGN

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "one_hot"
@@ -37,6 +37,18 @@ BUFFER_NUM = 2
 MAX_TILE_BYTES = 16 * 1024
 ITEMSIZE = 4
 MAX_DEPTH = 256
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -71,7 +83,7 @@ def one_hot_kernel(indices: asc.GlobalAddress, y: asc.GlobalAddress, n: int, dep
 
 def tiling(n, depth):
     """(cores, core_rows, tile_rows): whole rows a core and a tile."""
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), n)
+    cores = min(platform_cores(AIV_CORES), n)
     core_rows = -(-n // cores)
     tile_rows = max(1, min(core_rows, MAX_TILE_BYTES // (depth * ITEMSIZE)))
     return -(-n // core_rows), core_rows, tile_rows

@@ -24,7 +24,7 @@ import logging
 import numpy as np
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "reduce_max"
@@ -41,6 +41,18 @@ MAX_TILE_BYTES = 32 * 1024
 ITEMSIZE = 4
 ALIGN = 32 // ITEMSIZE          # elements per 32-byte block
 LANES = 256 // ITEMSIZE         # elements per vector repeat
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -124,7 +136,7 @@ def tiling(rows, cols):
     stride = -(-cols // ALIGN) * ALIGN
     if stride * ITEMSIZE > MAX_TILE_BYTES:
         raise ValueError(f"rows of {cols} columns do not fit one {MAX_TILE_BYTES}-byte tile")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     cores = -(-rows // core_rows)
     tile_rows = max(1, min(core_rows, MAX_TILE_BYTES // (stride * ITEMSIZE)))

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "reduce_sum"
@@ -49,6 +49,18 @@ ITEMSIZE = 2
 ALIGN = 32 // ITEMSIZE          # bfloat16 elements per 32-byte block (a row's UB stride is whole blocks)
 LANES = 64                      # float32 elements per vector repeat
 WIDE_ALIGN = 8                  # float32 elements per 32-byte block
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -139,7 +151,7 @@ def tiling(rows, cols):
     stride = -(-cols // ALIGN) * ALIGN
     if stride * ITEMSIZE > MAX_TILE_BYTES:
         raise ValueError(f"rows of {cols} columns do not fit one {MAX_TILE_BYTES}-byte tile")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     cores = -(-rows // core_rows)
     tile_rows = max(1, min(core_rows, MAX_TILE_BYTES // (stride * ITEMSIZE)))

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "rms_norm"
@@ -47,6 +47,18 @@ ITEMSIZE = 2
 ALIGN = 32 // ITEMSIZE          # float16 elements per 32-byte block
 LANES = 64                      # float32 elements per vector repeat
 MAX_TILES = LANES * LANES       # partial sums a row: two folds reduce them to one
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -164,7 +176,7 @@ def tiling(rows, cols):
         raise ValueError(f"rows of {cols} columns need more than {MAX_TILES} tiles of {tile_cols}")
     if rows * cols >= 2 ** 31:
         raise ValueError(f"{rows} x {cols} elements exceed the kernel's int32 offsets")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     cores = -(-rows // core_rows)
     return cores, core_rows, tile_cols

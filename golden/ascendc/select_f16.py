@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "select"
@@ -42,6 +42,18 @@ BUFFER_NUM = 2
 MAX_TILE = 8192          # elements per tile: 16 KiB of half
 UNIT = 128               # half elements per 256-byte repeat
 MIN_CORE_LEN = 1024      # below this many elements per core another core costs more than it saves
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -123,7 +135,7 @@ def tiling(total_len, max_cores=None):
     """(cores, core_len, tile_len): whole units per core (the last core also takes the tail), two tiles per
     core at least, on the platform's vector cores (at most ``max_cores``)."""
     units = -(-total_len // UNIT)
-    cores = min(max_cores or host.get_ascendc_platform().get_core_num_aiv(), -(-total_len // MIN_CORE_LEN))
+    cores = min(max_cores or platform_cores(AIV_CORES), -(-total_len // MIN_CORE_LEN))
     core_len = -(-units // cores) * UNIT
     cores = -(-total_len // core_len)
     tile_len = min(MAX_TILE, -(-core_len // (2 * UNIT)) * UNIT)

@@ -18,7 +18,7 @@ import logging
 import numpy as np
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "softmax"
@@ -34,6 +34,18 @@ BUFFER_NUM = 2
 MAX_TILE_BYTES = 32 * 1024
 ITEMSIZE = 2
 STAT = 32 // ITEMSIZE      # a row's max / sum are written broadcast over one 32-byte block
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -98,7 +110,7 @@ def tiling(rows, cols):
     row_bytes = cols * ITEMSIZE
     if row_bytes % 32 or row_bytes > MAX_TILE_BYTES:
         raise ValueError(f"rows of {cols} columns must be whole 32-byte blocks and fit {MAX_TILE_BYTES} bytes")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     cores = -(-rows // core_rows)
     tile_rows = max(1, min(core_rows, MAX_TILE_BYTES // row_bytes))

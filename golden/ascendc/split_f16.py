@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "split"
@@ -39,6 +39,18 @@ BUFFER_NUM = 2
 MAX_TILE_BYTES = 32 * 1024
 ITEMSIZE = 2
 MAX_BLOCK_COUNT = 4095   # DataCopyExtParams.block_count
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -84,7 +96,7 @@ def tiling(rows, sections):
     """(cores, core_rows): whole rows a core on the platform's vector cores."""
     if max(-(-s * ITEMSIZE // 32) * 32 for s in sections) > MAX_TILE_BYTES:
         raise ValueError(f"sections {sections} do not fit a {MAX_TILE_BYTES}-byte tile a row")
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), rows)
+    cores = min(platform_cores(AIV_CORES), rows)
     core_rows = -(-rows // cores)
     return -(-rows // core_rows), core_rows
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 import asc
-import asc.lib.host as host
+from asc.lib.runtime import get_soc_version
 import asc.runtime.config as config
 
 OP = "transpose"
@@ -39,6 +39,18 @@ SEED = 2026
 BUFFER_NUM = 2
 BLOCK = 16               # the Transpose block: 16 x 16 half elements (512 bytes)
 ITEMSIZE = 2
+
+
+# Cores of each platform: pyasc names the platform (get_soc_version) but binds none of PlatformAscendC's
+# queries (GetCoreNumAiv / GetCoreNumAic), so the counts are the host's own table.
+AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}
+
+
+def platform_cores(table):
+    soc = get_soc_version().value
+    if soc not in table:
+        raise ValueError(f"no core count for {soc}: add it to the table (known: {', '.join(table)})")
+    return table[soc]
 
 
 @asc.jit
@@ -99,7 +111,7 @@ def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, r0: int, c0: int, r_valid:
 def tiling(rows, cols):
     """(cores, core_blocks): a contiguous run of 16 x 16 blocks a core."""
     total = -(-rows // BLOCK) * -(-cols // BLOCK)
-    cores = min(host.get_ascendc_platform().get_core_num_aiv(), total)
+    cores = min(platform_cores(AIV_CORES), total)
     core_blocks = -(-total // cores)
     return -(-total // core_blocks), core_blocks
 

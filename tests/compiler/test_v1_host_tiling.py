@@ -54,9 +54,13 @@ def test_every_class_method_and_enum_value_upstream_binds_is_here():
 def test_platform_manager_is_one_instance_per_platform():
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     p = host.PlatformAscendCManager.get_instance()
-    assert p is host.get_ascendc_platform() and p.get_core_num_aiv() == hardware(config.Platform.Ascend910B1).aiv_cores
+    assert p is host.get_ascendc_platform() and p.hw is hardware(config.Platform.Ascend910B1)
     q = host.PlatformAscendCManager.get_instance("Ascend950PR_9599")
-    assert q is not p and q.get_core_num_aic() == hardware(config.Platform.Ascend950PR_9599).aic_cores
+    assert q is not p and q.hw is hardware(config.Platform.Ascend950PR_9599)
+    # pyasc binds none of Ascend C's queries on the platform object
+    for query in ("get_core_num_aiv", "get_core_num_aic", "get_core_num", "get_soc_version"):
+        with pytest.raises(AttributeError, match=f"no attribute '{query}'.*get_soc_version"):
+            getattr(p, query)()
     with pytest.raises(ValueError, match="unknown soc_version 'Ascend310'"):
         host.PlatformAscendCManager.get_instance("Ascend310")
 

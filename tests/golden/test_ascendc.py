@@ -23,7 +23,7 @@ from test_goldens import _as_tuple, _copy, _literal, _module, _to_float64, compa
 REPO = Path(__file__).resolve().parents[2]
 REFS = REPO / "golden" / "ascendc"
 FILES = sorted(p for p in REFS.glob("*.py") if not p.name.startswith("_"))
-ALLOWED_IMPORTS = {"asc", "asc.lib.host", "asc.runtime.config", "numpy", "torch", "math", "argparse", "logging",
+ALLOWED_IMPORTS = {"asc", "asc.lib.host", "asc.lib.runtime", "asc.runtime.config", "numpy", "torch", "math", "argparse", "logging",
                    "typing"}
 
 

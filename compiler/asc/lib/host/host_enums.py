@@ -93,24 +93,18 @@ class MatmulConfigParams:
 
 
 class PlatformAscendC:
-    """A platform's cores and on-chip memories (``get_ascendc_platform()``,
-    ``PlatformAscendCManager.get_instance([soc_version])``)."""
+    """A platform (``get_ascendc_platform()``, ``PlatformAscendCManager.get_instance([soc_version])``), as the
+    matmul tilings take it. pyasc binds none of Ascend C's PlatformAscendC queries (``GetCoreNumAiv``, ...):
+    asking one is an AttributeError that names what to use instead."""
 
     def __init__(self, platform):
         self.platform = platform
         self.hw = hardware(platform)
 
-    def get_core_num_aic(self):
-        return self.hw.aic_cores
-
-    def get_core_num_aiv(self):
-        return self.hw.aiv_cores
-
-    def get_core_num(self):
-        return self.hw.aiv_cores
-
-    def get_soc_version(self):
-        return self.platform.value
+    def __getattr__(self, name):
+        raise AttributeError(f"'PlatformAscendC' object has no attribute '{name}': pyasc binds none of Ascend C's "
+                             "PlatformAscendC queries (core counts, memory sizes); keep the figures in a table "
+                             "keyed by asc.lib.runtime.get_soc_version()")
 
     def __repr__(self):
         return f"PlatformAscendC({self.platform.value})"
