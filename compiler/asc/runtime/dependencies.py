@@ -15,6 +15,7 @@ from ..language.core.dtype import DataType as _Dtype
 from ..language.v1.tensors import GmPointer
 
 SIMPLE = (int, float, bool, str, type(None), np.integer, np.floating, np.bool_, enum.Enum, _Dtype)
+_KEYED = SIMPLE + (tuple, list)
 
 
 def value_key(v):
@@ -106,7 +107,7 @@ def constants(jit_fn):
     out = []
     for ref in referenced(jit_fn):
         v = ref.value()
-        if isinstance(v, SIMPLE + (tuple, list)) or type(v).__name__ == "ConstExpr":
+        if isinstance(v, _KEYED) or type(v).__name__ == "ConstExpr":
             k = value_key(v)
             if k is None:
                 return None

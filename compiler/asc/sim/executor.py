@@ -342,8 +342,8 @@ class Executor:
                 keep = local < trips
                 parent, local = parent[keep], local[keep]
         elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
-            parent = np.repeat(np.arange(L), int(trips[0]))
-            local = np.tile(np.arange(int(trips[0])), L)
+            t = int(trips[0])
+            parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
         else:
             parent = np.repeat(np.arange(L), trips)
             first = np.repeat(np.cumsum(trips) - trips, trips)
