@@ -15,6 +15,8 @@ from ..language.core.dtype import DataType as _Dtype
 from ..language.v1.tensors import GmPointer
 
 SIMPLE = (int, float, bool, str, type(None), np.integer, np.floating, np.bool_, enum.Enum, _Dtype)
+_KEYED = SIMPLE + (tuple, list)
+_KEYED_TYPES = {}   # type -> whether ``constants`` keys its values
 
 
 def value_key(v):
@@ -106,7 +108,13 @@ def constants(jit_fn):
     out = []
     for ref in referenced(jit_fn):
         v = ref.value()
-        if isinstance(v, SIMPLE + (tuple, list)) or type(v).__name__ == "ConstExpr":
+        t = type(v)
+        keyed = _KEYED_TYPES.get(t)
+        if keyed is None:   # (whether values of a type have keys depends on the type alone: kept per type)
+            if len(_KEYED_TYPES) >= 1024:
+                _KEYED_TYPES.clear()
+            keyed = _KEYED_TYPES[t] = issubclass(t, _KEYED) or t.__name__ == "ConstExpr"
+        if keyed:
             k = value_key(v)
             if k is None:
                 return None

@@ -9,9 +9,10 @@ the kernel call with the footprint and the limit, rather than being stopped by t
 """
 from __future__ import annotations
 
-import os
 import resource
 import time
+
+from .environment import getenv
 
 FOOTPRINT_MULTIPLE = 3
 FIXED_OVERHEAD = 256 << 20
@@ -85,7 +86,7 @@ def check_launch_memory(name, core_num, gm_bytes):
     """Raise ``LaunchMemoryError`` when the launch's footprint exceeds the memory the process may take.
     The limits are read again when the last reading is older than a second or the footprint is more than
     half of it (a small launch in a loop pays microseconds, a large one a fresh reading)."""
-    if os.environ.get("ASC_MEMORY_CHECK", "on").strip().lower() == "off":
+    if getenv("ASC_MEMORY_CHECK", "on").strip().lower() == "off":
         return
     need = launch_footprint(gm_bytes)
     when, room, what = _LAST

@@ -16,6 +16,7 @@ from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
 from . import warning_channel
+from .environment import getenv
 from .footprint import check_launch_memory
 from .platforms import hardware
 
@@ -42,26 +43,34 @@ def _host_view(name, value):
     return t.numpy().reshape(-1)
 
 
-def launch(jit_fn, compiled, core_num, runtime):
-    hw = hardware(compiled.platform)
-    for mem, used in compiled.memory.items():   # the memory plan's bytes per on-chip memory
+def _check_capacity(jit_fn, compiled, hw):
+    """The memory plan's bytes per on-chip memory against the platform's (checked once per platform table)."""
+    fits = compiled.__dict__.setdefault("_fits", set())
+    if hw in fits:
+        return
+    for mem, used in compiled.memory.items():
         capacity = getattr(hw, f"{mem.lower()}_bytes", None)
         if capacity is not None and used > capacity:   # pyasc-dev's launcher text for August kernels, April's else
             text = (f"{mem} overflow: {capacity} bytes are available, {used} bytes are used." if jit_fn.is_august
                     else f"{mem} overflow: {capacity} is available, {used} is used.")
             raise error(RuntimeError, text,
                         f"use smaller tiles or unroll_factor=1; every tile (and each unrolled copy) takes {mem} space")
-    environ = os.environ
+    fits.add(hw)
+
+
+def launch(jit_fn, compiled, core_num, runtime):
+    hw = hardware(compiled.platform)
+    _check_capacity(jit_fn, compiled, hw)
     written_args = compiled.written_args
     ptrs = [(name, _host_view(name, value)) for name, kind, d, value in runtime if kind == "ptr"]
     check_launch_memory(jit_fn.__name__, core_num, sum(v.nbytes for _, v in ptrs))
     scalars = [np.asarray(value.item() if hasattr(value, "item") and not isinstance(value, (int, float)) else value,
                           dtype=d.to_numpy()) for name, kind, d, value in runtime if kind != "ptr"]
-    checks = environ.get("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
-    order, order_text = _block_order(core_num, environ.get("ASC_BLOCK_ORDER", ""))
-    trace_dir = environ.get("ASC_TRACE_DIR")
-    record = timeline.is_recording(environ.get("ASC_TIMELINE", ""), trace_dir)
-    replay_mode = environ.get("ASC_REPLAY", "").strip().lower()
+    checks = getenv("ASC_CHECKS", "on").strip().lower() != "off"  # for measuring the checks' cost
+    order, order_text = _block_order(core_num, getenv("ASC_BLOCK_ORDER", ""))
+    trace_dir = getenv("ASC_TRACE_DIR")
+    record = timeline.is_recording(getenv("ASC_TIMELINE", ""), trace_dir)
+    replay_mode = getenv("ASC_REPLAY", "").strip().lower()
     # A launch whose structure ran before replays what it recorded (sim/replay.py); not with arguments that
     # share memory, nor while a timeline is recorded.
     tapes = None if record or compiled.structure is None or replay_mode == "off" or \
@@ -120,13 +129,12 @@ def launch(jit_fn, compiled, core_num, runtime):
 def publish(jit_fn, report, hw, record, trace_dir):
     """Make a launch's report the last one, tell the listeners, write it where the environment asks, and
     issue its warnings through Python's ``warnings`` (``warning_channel``)."""
-    environ = os.environ
     report["warnings"] = warning_channel.resolved(jit_fn, report["warnings"])
     LAST_REPORT[0] = report
     jit_fn.last_launch = report
     for listener in list(LAUNCH_LISTENERS):
         listener(report)
-    path = environ.get("ASC_LAUNCH_REPORT")
+    path = getenv("ASC_LAUNCH_REPORT")
     if path:
         with open(path, "a", encoding="utf-8") as f:
             line = {k: v for k, v in report.items() if k != "timeline"}

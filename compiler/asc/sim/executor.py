@@ -65,8 +65,8 @@ def _interleaved(lb, step, trips):
     if lb.ndim == 0 or lb.shape[0] < 2 or np.ndim(step) != 0:
         return False
     st = int(step)
-    lo, hi = int(lb.min()), int(lb.max())
-    return st > 0 and lo != hi and hi - lo < st and bool(np.all(lb[1:] > lb[:-1]))
+    lo, hi = int(np.minimum.reduce(lb)), int(np.maximum.reduce(lb))
+    return st > 0 and lo != hi and hi - lo < st and bool(np.logical_and.reduce(lb[1:] > lb[:-1]))
 
 
 class Executor:
@@ -326,7 +326,7 @@ class Executor:
         L = self.lanes
         counts = self.block_counts
         per_block = self._visit_loop(op, trips)
-        total = int(trips.sum())
+        total = int(trips[0]) * L if L and trips.strides[0] == 0 else int(trips.sum())
         if total == 0:
             return
         if _interleaved(lb, step, trips):
@@ -334,16 +334,15 @@ class Executor:
             # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
             # other in memory (views instead of gathers). Each lane's own trips stay in order.
             if trips.min() == trips.max():
-                parent = np.broadcast_to(np.arange(L), (int(trips[0]), L)).reshape(-1)
-                local = np.repeat(np.arange(int(trips[0])), L)
+                local, parent = np.divmod(np.arange(int(trips[0]) * L), L)   # trip by trip, lanes in turn
             else:
                 local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
                 parent = np.broadcast_to(np.arange(L), local.shape)
                 keep = local < trips
                 parent, local = parent[keep], local[keep]
         elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
-            parent = np.repeat(np.arange(L), int(trips[0]))
-            local = np.tile(np.arange(int(trips[0])), L)
+            t = int(trips[0])
+            parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
         else:
             parent = np.repeat(np.arange(L), trips)
             first = np.repeat(np.cumsum(trips) - trips, trips)

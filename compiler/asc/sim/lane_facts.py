@@ -61,6 +61,6 @@ def _step(v, lanes, lo, hi):
     total = hi - lo
     if total % (lanes - 1) or v[0] != lo:
         return None
-    d = v[1:] - v[:-1] if v.dtype.itemsize == 8 else v[1:].astype(np.int64) - v[:-1]   # (no wrap-around)
+    d = np.subtract(v[1:], v[:-1], dtype=np.int64)   # (in int64: no wrap-around)
     s = total // (lanes - 1)
     return s if _MIN(d) == s and _MAX_OF(d) == s else None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .views import broadcast
+
 
 class Shared:
     """A tile value whose lanes share a few distinct windows: lane ``l`` holds ``windows[index[l]]``.
@@ -121,7 +123,7 @@ def per_lane(v, lanes: int, tail=()):
     """``v`` as an array of shape ``(lanes, *tail)`` (a view when it is uniform)."""
     v = np.asarray(v)
     shape = (lanes,) + tuple(tail)
-    return v if v.shape == shape else np.broadcast_to(v, shape)
+    return v if v.shape == shape else broadcast(v, shape)
 
 
 class Env:

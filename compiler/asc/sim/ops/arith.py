@@ -295,7 +295,8 @@ def _exec_rms_norm(ex, op, x, gamma, eps):
     return r.astype(rdt, copy=False)
 
 
-_NP = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
+# The ufuncs' reductions np.sum / np.max / np.min / np.prod call (without their Python wrapper's cost).
+_NP = {"sum": np.add.reduce, "max": np.maximum.reduce, "min": np.minimum.reduce, "prod": np.multiply.reduce}
 
 
 _REDUCE_ACC = {}   # tile dtype -> accumulation dtype (float32 for the narrow floats) or None
@@ -313,7 +314,7 @@ def _reduce_values(kind, a, axes, rdt, keepdims=False):
     x = a.astype(acc) if acc is not None else a
     with ignored():
         if kind in ("sum", "prod"):
-            r = _NP[kind](x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+            r = _NP[kind](x, axis=axes, dtype=x.dtype, keepdims=keepdims)
         else:
             r = _NP[kind](x, axis=axes, keepdims=keepdims)
     return np.asarray(r).astype(rdt, copy=False)

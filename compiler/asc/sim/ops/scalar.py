@@ -57,13 +57,14 @@ def _exec_scalar_binary(ex, op, a, b):
     return r
 
 
+_ALL = np.logical_and.reduce
 _SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
 
 
 def _check_finite(ex, op, r, what, *args):
     """Warn where scalar code turns finite operands into inf / nan (float division by zero, log of a
     negative number, overflow): the value poisons everything computed from it."""
-    if np.isfinite(r).all():
+    if _ALL(np.isfinite(r), axis=None):
         return
     args = [np.asarray(a) for a in args]
     bad = ~np.isfinite(np.broadcast_to(r, np.broadcast_shapes(r.shape, *(a.shape for a in args))))
