@@ -50,7 +50,9 @@ ITEMSIZE = 2
 def abs_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, aligned_len: int, total_len: int,
                tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -67,7 +69,9 @@ def abs_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, al
         copy_in(x_gm, tail_x, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, out_y, count)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)

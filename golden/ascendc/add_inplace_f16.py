@@ -52,7 +52,9 @@ ITEMSIZE = 2
 def add_inplace_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, aligned_len: int, total_len: int,
                        tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -73,7 +75,9 @@ def add_inplace_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int
         copy_in(x_gm, y_gm, tail_x, tail_y, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, y_gm, in_x, in_y, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, in_y, out_z, count)
         copy_out(x_gm, out_z, start + i * tile_len, count)

@@ -54,7 +54,9 @@ ITEMSIZE = 2
 def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAddress, y_out: asc.GlobalAddress,
                    core_len: int, aligned_len: int, total_len: int, tile_len: int, value: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     t1_gm = asc.GlobalTensor()
     t2_gm = asc.GlobalTensor()
@@ -79,13 +81,15 @@ def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAd
     pipe.init_buffer(tail_t1, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_t2, 1, ALIGN * ITEMSIZE)
     calc_q = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=calc_q, num=tile_len * ITEMSIZE)
+    pipe.init_buffer(calc_q, tile_len * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
     if has_tail:
         copy_in(x_gm, t1_gm, t2_gm, tail_x, tail_t1, tail_t2, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, t1_gm, t2_gm, in_x, in_t1, in_t2, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, in_t1, in_t2, out_y, calc_q, count, value)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)

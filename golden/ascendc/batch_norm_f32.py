@@ -51,7 +51,9 @@ MAX_BATCH = LANES * LANES       # partials a channel: two folds reduce them to o
 def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
                       batch: int, channels: int, plane: int, stride: int, core_channels: int, eps: float):
     first = asc.get_block_idx() * core_channels
-    my_channels = min(core_channels, channels - first)
+    my_channels = channels - first
+    if my_channels > core_channels:
+        my_channels = core_channels
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -66,11 +68,11 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     pipe.init_buffer(in_x, BUFFER_NUM, stride * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, stride * ITEMSIZE)
     work_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=work_buf, num=stride * ITEMSIZE)
+    pipe.init_buffer(work_buf, stride * ITEMSIZE)
     part_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=part_buf, num=(batch + ALIGN - 1) // ALIGN * 32)
+    pipe.init_buffer(part_buf, (batch + ALIGN - 1) // ALIGN * 32)
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * ITEMSIZE + 32)
+    pipe.init_buffer(fold_buf, 2 * LANES * ITEMSIZE + 32)
     work = work_buf.get(asc.float32)
     part = part_buf.get(asc.float32)
     level_1 = fold_buf.get(asc.float32)

@@ -50,7 +50,9 @@ WIDEN, NARROW, THROUGH_F32 = 0, 1, 2
 def cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, total_len: int, tile_len: int,
                 route: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, total_len - start)
+    length = total_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -61,10 +63,12 @@ def cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, total
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * x_gm.itemsize)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * y_gm.itemsize)
     wide = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide, num=tile_len * 4 if route == THROUGH_F32 else 32)
+    pipe.init_buffer(wide, tile_len * 4 if route == THROUGH_F32 else 32)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
         compute(x_gm, y_gm, in_x, out_y, wide, count, route)
         copy_out(y_gm, out_y, start + i * tile_len, count)

@@ -53,7 +53,9 @@ ITEMSIZE = 2
 def dropout_kernel(x: asc.GlobalAddress, mask: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int,
                    aligned_len: int, total_len: int, tile_len: int, scale: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     mask_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
@@ -76,7 +78,9 @@ def dropout_kernel(x: asc.GlobalAddress, mask: asc.GlobalAddress, y_out: asc.Glo
         copy_in(x_gm, mask_gm, tail_x, tail_mask, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, mask_gm, in_x, in_mask, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, in_mask, out_y, count, scale)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)

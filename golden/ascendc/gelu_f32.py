@@ -55,7 +55,9 @@ ITEMSIZE = 4
 def gelu_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, aligned_len: int, total_len: int,
                 tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -68,13 +70,15 @@ def gelu_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, a
     tail_x = asc.TQue(asc.TPosition.VECIN, 1)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     calc_t = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=calc_t, num=tile_len * ITEMSIZE)
+    pipe.init_buffer(calc_t, tile_len * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
     if has_tail:
         copy_in(x_gm, tail_x, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, out_y, calc_t, count)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)

@@ -52,7 +52,9 @@ LANES = 64                      # float32 elements per vector repeat
 def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
                       rows: int, cols: int, core_rows: int, stride: int, eps: float):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -67,9 +69,9 @@ def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     pipe.init_buffer(in_x, BUFFER_NUM, stride * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, stride * ITEMSIZE)
     wide_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide_buf, num=4 * stride * 4)          # x, its squares, gamma, beta in float32
+    pipe.init_buffer(wide_buf, 4 * stride * 4)          # x, its squares, gamma, beta in float32
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * 4 + 32)
+    pipe.init_buffer(fold_buf, 2 * LANES * 4 + 32)
     x32 = wide_buf.get(asc.float32)
     sq = x32[stride:]
     g32 = x32[2 * stride:]

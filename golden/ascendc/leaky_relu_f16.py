@@ -51,7 +51,9 @@ ITEMSIZE = 2
 def leaky_relu_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, aligned_len: int,
                       total_len: int, tile_len: int, alpha: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -68,7 +70,9 @@ def leaky_relu_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: 
         copy_in(x_gm, tail_x, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
         compute(x_gm.dtype, in_x, out_y, count, alpha)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)

@@ -54,7 +54,9 @@ MAX_TILES = LANES * LANES       # partial sums a row: two folds reduce them to o
 def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int,
                     core_rows: int, tile_cols: int, eps: float):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -69,13 +71,13 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     pipe.init_buffer(in_g, BUFFER_NUM, tile_cols * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_cols * ITEMSIZE)
     sq_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=sq_buf, num=tile_cols * 4)
+    pipe.init_buffer(sq_buf, tile_cols * 4)
     wide_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide_buf, num=2 * tile_cols * 4)
+    pipe.init_buffer(wide_buf, 2 * tile_cols * 4)
     part_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=part_buf, num=MAX_TILES * 4)
+    pipe.init_buffer(part_buf, MAX_TILES * 4)
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * 4)
+    pipe.init_buffer(fold_buf, 2 * LANES * 4)
     sq = sq_buf.get(asc.float32)
     x32 = wide_buf.get(asc.float32)
     g32 = x32[tile_cols:]
@@ -85,7 +87,9 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     tiles = (cols + tile_cols - 1) // tile_cols
     for r in range(first, first + my_rows):
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             x_t = in_x.deque(x_gm.dtype)
             asc.cast(x32, x_t, asc.RoundMode.CAST_NONE, n)
@@ -103,7 +107,9 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
         asc.set_flag(asc.HardEvent.S_V, 0)
         asc.wait_flag(asc.HardEvent.S_V, 0)
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             copy_in(g_gm, in_g, t * tile_cols, n)
             compute(in_x, in_g, out_y, x32, g32, rstd, n)

@@ -48,7 +48,9 @@ MIN_CORE_LEN = 1024      # below this many elements per core another core costs 
 def select_kernel(mask: asc.GlobalAddress, x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
                   core_len: int, total_len: int, tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, total_len - start)
+    length = total_len - start
+    if length > core_len:
+        length = core_len
     m_gm = asc.GlobalTensor()
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -67,12 +69,17 @@ def select_kernel(mask: asc.GlobalAddress, x: asc.GlobalAddress, y: asc.GlobalAd
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * 2)
     half_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=half_buf, num=tile_len * 2)
+    pipe.init_buffer(half_buf, tile_len * 2)
     bits_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=bits_buf, num=max(32, tile_len // 8))
+    bits_bytes = tile_len // 8
+    if bits_bytes < 32:
+        bits_bytes = 32
+    pipe.init_buffer(bits_buf, bits_bytes)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(m_gm, in_m, start + i * tile_len, count)
         copy_in(x_gm, in_x, start + i * tile_len, count)
         copy_in(y_gm, in_y, start + i * tile_len, count)
