@@ -63,8 +63,8 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * 2)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_y = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_y = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * 2)
     pipe.init_buffer(tail_y, 1, ALIGN * 2)
     has_tail = total_len > aligned_len and start + length == aligned_len

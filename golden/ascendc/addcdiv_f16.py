@@ -74,9 +74,9 @@ def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAd
     pipe.init_buffer(in_t1, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(in_t2, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_t1 = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_t2 = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_t1 = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_t2 = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_t1, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_t2, 1, ALIGN * ITEMSIZE)
@@ -91,11 +91,11 @@ def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAd
         if count > tile_len:
             count = tile_len
         copy_in(x_gm, t1_gm, t2_gm, in_x, in_t1, in_t2, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, in_t1, in_t2, out_y, calc_q, count, value)
+        compute(x_gm, in_x, in_t1, in_t2, out_y, calc_q, count, value)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, tail_t1, tail_t2, out_y, calc_q, ALIGN, value)
+        compute(x_gm, tail_x, tail_t1, tail_t2, out_y, calc_q, ALIGN, value)
         copy_out(y_out_gm, out_y, total_len - ALIGN, ALIGN)
 
 
@@ -114,8 +114,9 @@ def copy_in(x_gm: asc.GlobalTensor, t1_gm: asc.GlobalTensor, t2_gm: asc.GlobalTe
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, in_t1: asc.TQue, in_t2: asc.TQue, out_y: asc.TQue, calc_q: asc.TBuf, count: int,
-            value: float):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, in_t1: asc.TQue, in_t2: asc.TQue, out_y: asc.TQue,
+            calc_q: asc.TBuf, count: int, value: float):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     t1 = in_t1.deque(dtype)
     t2 = in_t2.deque(dtype)

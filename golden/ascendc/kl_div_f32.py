@@ -69,8 +69,8 @@ def kl_div_kernel(x: asc.GlobalAddress, target: asc.GlobalAddress, y_out: asc.Gl
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(in_target, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_target = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_target = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_target, 1, ALIGN * ITEMSIZE)
     calc_t = asc.TBuf(asc.TPosition.VECCALC)
@@ -84,11 +84,11 @@ def kl_div_kernel(x: asc.GlobalAddress, target: asc.GlobalAddress, y_out: asc.Gl
         if count > tile_len:
             count = tile_len
         copy_in(x_gm, target_gm, in_x, in_target, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, in_target, out_y, calc_t, count)
+        compute(x_gm, in_x, in_target, out_y, calc_t, count)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, tail_target, out_y, calc_t, ALIGN)
+        compute(x_gm, tail_x, tail_target, out_y, calc_t, ALIGN)
         copy_out(y_out_gm, out_y, total_len - ALIGN, ALIGN)
 
 
@@ -104,7 +104,8 @@ def copy_in(x_gm: asc.GlobalTensor, target_gm: asc.GlobalTensor, in_x: asc.TQue,
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, in_target: asc.TQue, out_y: asc.TQue, calc_t: asc.TBuf, count: int):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, in_target: asc.TQue, out_y: asc.TQue, calc_t: asc.TBuf, count: int):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     target = in_target.deque(dtype)
     y = out_y.alloc_tensor(dtype)

@@ -14,8 +14,8 @@ row of at most TILE_COLS columns is one tile (the full-row case), a longer one s
     pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECIN gamma, VECOUT y): copy_in /
                  compute / copy_out per tile, the queues ordering MTE2 -> V -> MTE3 and the buffers'
                  reuse; squares, partial sums and the fold's levels in VECCALC ``TBuf``s; the row's
-                 1 / sqrt(mean + eps) read by the scalar unit after a V -> S flag (and an S -> V flag before the vector unit
-                 overwrites it).
+                 1 / sqrt(mean + eps) read by the scalar unit after a V -> S flag (and an S -> V flag
+                 before the vector unit overwrites it).
     shapes       any row length: ``DataCopyPad`` loads a tile's columns onto whole 32-byte blocks
                  (zero-padded) and stores exactly its columns.
 """

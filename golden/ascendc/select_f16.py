@@ -71,10 +71,7 @@ def select_kernel(mask: asc.GlobalAddress, x: asc.GlobalAddress, y: asc.GlobalAd
     half_buf = asc.TBuf(asc.TPosition.VECCALC)
     pipe.init_buffer(half_buf, tile_len * 2)
     bits_buf = asc.TBuf(asc.TPosition.VECCALC)
-    bits_bytes = tile_len // 8
-    if bits_bytes < 32:
-        bits_bytes = 32
-    pipe.init_buffer(bits_buf, bits_bytes)
+    pipe.init_buffer(bits_buf, (tile_len // 8 + 31) // 32 * 32)     # a bit per element, whole 32-byte blocks
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
         count = length - i * tile_len
