@@ -4,10 +4,10 @@
 The hand-written counterpart of ``golden/kernels/layer_norm_bf16.py`` (same OP, DTYPE, TOLERANCE, CASES,
 inputs and host reference), written as ops-nn's LayerNorm for rows that fit the UB, in float32 (each
 bfloat16 row cast up with ``Cast``, the result cast back with ``CAST_RINT``, the host's round to nearest
-even): per row, -mean from a ``WholeReduceSum`` fold scaled by ``Muls``, the centred row (``Adds``), its
-squares (``Mul``) folded again for the variance, which the vector unit turns into 1 / sqrt(var + eps) in
-place (``Muls``, ``Adds``, ``Rsqrt`` of one element), then ``Muls``, ``Mul`` by gamma and ``Add`` of beta
-(gamma and beta cast once a core).
+even): per row, the sum from a ``WholeReduceSum`` fold scaled to -mean by the scalar unit, the centred row
+(``Adds``), its squares (``Mul``) folded again for the variance, which the vector unit turns into
+1 / sqrt(var + eps) in place (``Muls``, ``Adds``, ``Rsqrt`` of one element: the scalar unit has no square
+root), then ``Muls``, ``Mul`` by gamma and ``Add`` of beta (gamma and beta cast once a core).
 
     host tiling  the rows (every leading dimension flattened) split over the vector cores (the
                  platform's AIV count), whole rows a core.
@@ -83,15 +83,16 @@ def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     widen(in_x, g32, cols)
     copy_in(b_gm, in_x, 0, cols)
     widen(in_x, b32, cols)
+    inv_cols = 1.0 / cols
+    neg_inv_cols = -inv_cols
     for r in range(first, first + my_rows):
         copy_in(x_gm, in_x, r * cols, cols)
         widen(in_x, x32, cols)
         sum_to(stat, x32, cols, level_1, level_2)
-        asc.muls(stat, stat, -1.0 / cols, 1)
-        asc.adds(x32, x32, read(stat), cols)                   # x - mean
+        asc.adds(x32, x32, read(stat) * neg_inv_cols, cols)     # x - mean
         asc.mul(sq, x32, x32, cols)
         sum_to(stat, sq, cols, level_1, level_2)
-        asc.muls(stat, stat, 1.0 / cols, 1)
+        asc.muls(stat, stat, inv_cols, 1)
         asc.adds(stat, stat, eps, 1)
         asc.rsqrt(stat, stat, 1)
         rstd = read(stat)

@@ -138,8 +138,6 @@ def replay(path: str, name: str, launches: list, done: type) -> int:
     return reached
 
 
-
-
 # the references pyasc-dev's front end refuses, each with why: a pyasc-dev bug, or a rewrite still to do (the
 # reference uses what this engine takes and pyasc-dev's front end does not)
 KNOWN_REFUSALS = {
