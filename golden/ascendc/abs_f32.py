@@ -62,7 +62,9 @@ def platform_cores(table):
 def abs_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, aligned_len: int, total_len: int,
                tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -72,20 +74,22 @@ def abs_kernel(x: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int, al
     out_y = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
     if has_tail:
         copy_in(x_gm, tail_x, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, out_y, count)
+        compute(x_gm, in_x, out_y, count)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, out_y, ALIGN)
+        compute(x_gm, tail_x, out_y, ALIGN)
         copy_out(y_out_gm, out_y, total_len - ALIGN, ALIGN)
 
 
@@ -97,7 +101,8 @@ def copy_in(x_gm: asc.GlobalTensor, in_x: asc.TQue, offset: int, count: int):
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, out_y: asc.TQue, count: int):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, out_y: asc.TQue, count: int):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     y = out_y.alloc_tensor(dtype)
     asc.abs(y, x, count)

@@ -61,7 +61,9 @@ def platform_cores(table):
 def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, core_len: int, total_len: int,
                tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, total_len - start)
+    length = total_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
@@ -76,10 +78,12 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * ITEMSIZE)
     wide = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide, num=2 * tile_len * 4)
+    pipe.init_buffer(wide, 2 * tile_len * 4)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, in_x, start + i * tile_len, count)
         copy_in(y_gm, in_y, start + i * tile_len, count)
         compute(z_gm, in_x, in_y, out_z, wide, count, tile_len)

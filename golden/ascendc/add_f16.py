@@ -59,7 +59,9 @@ def platform_cores(table):
 def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, core_len: int,
                aligned_len: int, total_len: int, tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
@@ -73,8 +75,8 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * 2)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_y = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_y = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * 2)
     pipe.init_buffer(tail_y, 1, ALIGN * 2)
     has_tail = total_len > aligned_len and start + length == aligned_len
@@ -82,7 +84,9 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
         copy_in(x_gm, y_gm, tail_x, tail_y, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, y_gm, in_x, in_y, start + i * tile_len, count)
         compute(z_gm, in_x, in_y, out_z, count)
         copy_out(z_gm, out_z, start + i * tile_len, count)

@@ -64,7 +64,9 @@ def platform_cores(table):
 def add_inplace_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, aligned_len: int, total_len: int,
                        tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -76,8 +78,8 @@ def add_inplace_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_y = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_y = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_y, 1, ALIGN * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
@@ -85,13 +87,15 @@ def add_inplace_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int
         copy_in(x_gm, y_gm, tail_x, tail_y, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, y_gm, in_x, in_y, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, in_y, out_z, count)
+        compute(x_gm, in_x, in_y, out_z, count)
         copy_out(x_gm, out_z, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, tail_y, out_z, ALIGN)
+        compute(x_gm, tail_x, tail_y, out_z, ALIGN)
         copy_out(x_gm, out_z, total_len - ALIGN, ALIGN)
 
 
@@ -107,7 +111,8 @@ def copy_in(x_gm: asc.GlobalTensor, y_gm: asc.GlobalTensor, in_x: asc.TQue, in_y
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, in_y: asc.TQue, out_z: asc.TQue, count: int):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, in_y: asc.TQue, out_z: asc.TQue, count: int):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     y = in_y.deque(dtype)
     z = out_z.alloc_tensor(dtype)

@@ -66,7 +66,9 @@ def platform_cores(table):
 def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAddress, y_out: asc.GlobalAddress,
                    core_len: int, aligned_len: int, total_len: int, tile_len: int, value: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     t1_gm = asc.GlobalTensor()
     t2_gm = asc.GlobalTensor()
@@ -84,26 +86,28 @@ def addcdiv_kernel(x: asc.GlobalAddress, t1: asc.GlobalAddress, t2: asc.GlobalAd
     pipe.init_buffer(in_t1, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(in_t2, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_t1 = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_t2 = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_t1 = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_t2 = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_t1, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_t2, 1, ALIGN * ITEMSIZE)
     calc_q = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=calc_q, num=tile_len * ITEMSIZE)
+    pipe.init_buffer(calc_q, tile_len * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
     if has_tail:
         copy_in(x_gm, t1_gm, t2_gm, tail_x, tail_t1, tail_t2, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, t1_gm, t2_gm, in_x, in_t1, in_t2, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, in_t1, in_t2, out_y, calc_q, count, value)
+        compute(x_gm, in_x, in_t1, in_t2, out_y, calc_q, count, value)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, tail_t1, tail_t2, out_y, calc_q, ALIGN, value)
+        compute(x_gm, tail_x, tail_t1, tail_t2, out_y, calc_q, ALIGN, value)
         copy_out(y_out_gm, out_y, total_len - ALIGN, ALIGN)
 
 
@@ -122,8 +126,9 @@ def copy_in(x_gm: asc.GlobalTensor, t1_gm: asc.GlobalTensor, t2_gm: asc.GlobalTe
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, in_t1: asc.TQue, in_t2: asc.TQue, out_y: asc.TQue, calc_q: asc.TBuf, count: int,
-            value: float):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, in_t1: asc.TQue, in_t2: asc.TQue, out_y: asc.TQue,
+            calc_q: asc.TBuf, count: int, value: float):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     t1 = in_t1.deque(dtype)
     t2 = in_t2.deque(dtype)

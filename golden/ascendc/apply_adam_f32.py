@@ -70,7 +70,9 @@ def apply_adam_kernel(param: asc.GlobalAddress, m: asc.GlobalAddress, v: asc.Glo
                       core_len: int, aligned_len: int, total_len: int, tile_len: int, lr_t: float,
                       one_minus_beta1: float, one_minus_beta2: float, eps: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     param_gm = asc.GlobalTensor()
     m_gm = asc.GlobalTensor()
     v_gm = asc.GlobalTensor()
@@ -94,29 +96,31 @@ def apply_adam_kernel(param: asc.GlobalAddress, m: asc.GlobalAddress, v: asc.Glo
     pipe.init_buffer(out_p2, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_m2, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_v2, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_param = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_m = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_v = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_grad = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_param = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_m = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_v = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_grad = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_param, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_m, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_v, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_grad, 1, ALIGN * ITEMSIZE)
     calc_t = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=calc_t, num=tile_len * ITEMSIZE)
+    pipe.init_buffer(calc_t, tile_len * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
     if has_tail:
         copy_in(param_gm, m_gm, v_gm, grad_gm, tail_param, tail_m, tail_v, tail_grad, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(param_gm, m_gm, v_gm, grad_gm, in_param, in_m, in_v, in_grad, start + i * tile_len, count)
-        compute(param_gm.dtype, in_param, in_m, in_v, in_grad, out_p2, out_m2, out_v2, calc_t, count, lr_t,
+        compute(param_gm, in_param, in_m, in_v, in_grad, out_p2, out_m2, out_v2, calc_t, count, lr_t,
                 one_minus_beta1, one_minus_beta2, eps)
         copy_out(param_gm, m_gm, v_gm, out_p2, out_m2, out_v2, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(param_gm.dtype, tail_param, tail_m, tail_v, tail_grad, out_p2, out_m2, out_v2, calc_t, ALIGN, lr_t,
+        compute(param_gm, tail_param, tail_m, tail_v, tail_grad, out_p2, out_m2, out_v2, calc_t, ALIGN, lr_t,
                 one_minus_beta1, one_minus_beta2, eps)
         copy_out(param_gm, m_gm, v_gm, out_p2, out_m2, out_v2, total_len - ALIGN, ALIGN)
 
@@ -139,9 +143,10 @@ def copy_in(param_gm: asc.GlobalTensor, m_gm: asc.GlobalTensor, v_gm: asc.Global
 
 
 @asc.jit
-def compute(dtype, in_param: asc.TQue, in_m: asc.TQue, in_v: asc.TQue, in_grad: asc.TQue, out_p2: asc.TQue,
-            out_m2: asc.TQue, out_v2: asc.TQue, calc_t: asc.TBuf, count: int, lr_t: float, one_minus_beta1: float,
-            one_minus_beta2: float, eps: float):
+def compute(like: asc.GlobalTensor, in_param: asc.TQue, in_m: asc.TQue, in_v: asc.TQue, in_grad: asc.TQue,
+            out_p2: asc.TQue, out_m2: asc.TQue, out_v2: asc.TQue, calc_t: asc.TBuf, count: int, lr_t: float,
+            one_minus_beta1: float, one_minus_beta2: float, eps: float):
+    dtype = like.dtype
     param = in_param.deque(dtype)
     m = in_m.deque(dtype)
     v = in_v.deque(dtype)

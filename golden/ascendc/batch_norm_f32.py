@@ -5,8 +5,9 @@ v1 API.
 The hand-written counterpart of ``golden/kernels/batch_norm_f32.py`` (same OP, DTYPE, TOLERANCE, CASES, inputs
 and host reference), written as ops-nn's BatchNorm (training) for planes that fit the UB: per channel, three
 passes over its N planes of H * W elements, each plane loaded by ``DataCopyPad``: the mean (``WholeReduceSum``
-folds of each plane, a partial a plane, folded again), the biased variance (``Adds`` of -mean, ``Mul``, the
-same folds), and y = x * scale + shift (``Muls``, ``Adds``) with scale = gamma / sqrt(var + eps) and
+folds of each plane, a partial a plane, folded again, then ``Muls`` by -1 / count), the biased variance
+(``Adds`` of -mean, ``Mul``, the same folds, then ``Muls``, ``Adds`` of eps and ``Rsqrt`` of the one element:
+1 / sqrt(var + eps)), and y = x * scale + shift (``Muls``, ``Adds``) with scale = gamma / sqrt(var + eps) and
 shift = beta - mean * scale computed by the scalar unit.
 
     host tiling  the channels split over the vector cores (the platform's AIV count), whole channels
@@ -18,7 +19,6 @@ shift = beta - mean * scale computed by the scalar unit.
 """
 import argparse
 import logging
-import math
 
 import numpy as np
 import torch
@@ -63,7 +63,9 @@ def platform_cores(table):
 def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
                       batch: int, channels: int, plane: int, stride: int, core_channels: int, eps: float):
     first = asc.get_block_idx() * core_channels
-    my_channels = min(core_channels, channels - first)
+    my_channels = channels - first
+    if my_channels > core_channels:
+        my_channels = core_channels
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -78,11 +80,11 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     pipe.init_buffer(in_x, BUFFER_NUM, stride * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, stride * ITEMSIZE)
     work_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=work_buf, num=stride * ITEMSIZE)
+    pipe.init_buffer(work_buf, stride * ITEMSIZE)
     part_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=part_buf, num=(batch + ALIGN - 1) // ALIGN * 32)
+    pipe.init_buffer(part_buf, (batch + ALIGN - 1) // ALIGN * 32)
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * ITEMSIZE + 32)
+    pipe.init_buffer(fold_buf, 2 * LANES * ITEMSIZE + 32)
     work = work_buf.get(asc.float32)
     part = part_buf.get(asc.float32)
     level_1 = fold_buf.get(asc.float32)
@@ -95,17 +97,22 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
             x_t = in_x.deque(asc.float32)
             sum_to(part[n:], x_t, plane, level_1, level_2)
             in_x.free_tensor(x_t)
-        mean = scalar_sum(stat, part, batch, level_1, level_2) / count
+        sum_to(stat, part, batch, level_1, level_2)
+        asc.muls(stat, stat, -1.0 / count, 1)
+        neg_mean = read(stat)
         for n in range(batch):
             copy_in(x_gm, in_x, (n * channels + c) * plane, plane)
             x_t = in_x.deque(asc.float32)
-            asc.adds(work, x_t, -mean, plane)
+            asc.adds(work, x_t, neg_mean, plane)
             in_x.free_tensor(x_t)
             asc.mul(work, work, work, plane)
             sum_to(part[n:], work, plane, level_1, level_2)
-        var = scalar_sum(stat, part, batch, level_1, level_2) / count
-        scale = g_gm.get_value(c) / math.sqrt(var + eps)
-        shift = b_gm.get_value(c) - mean * scale
+        sum_to(stat, part, batch, level_1, level_2)
+        asc.muls(stat, stat, 1.0 / count, 1)
+        asc.adds(stat, stat, eps, 1)
+        asc.rsqrt(stat, stat, 1)
+        scale = g_gm.get_value(c) * read(stat)
+        shift = b_gm.get_value(c) + neg_mean * scale
         for n in range(batch):
             copy_in(x_gm, in_x, (n * channels + c) * plane, plane)
             x_t = in_x.deque(asc.float32)
@@ -149,16 +156,14 @@ def sum_to(dst: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc.Loca
 
 
 @asc.jit
-def scalar_sum(stat: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc.LocalTensor,
-               level_2: asc.LocalTensor) -> float:
-    """The sum of src's n elements, read by the scalar unit."""
-    sum_to(stat, src, n, level_1, level_2)
+def read(stat: asc.LocalTensor) -> float:
+    """stat[0], read by the scalar unit between the vector unit's write and its next one."""
     asc.set_flag(asc.HardEvent.V_S, 0)
     asc.wait_flag(asc.HardEvent.V_S, 0)
-    total = stat.get_value(0)
+    value = stat.get_value(0)
     asc.set_flag(asc.HardEvent.S_V, 0)
     asc.wait_flag(asc.HardEvent.S_V, 0)
-    return total
+    return value
 
 
 def tiling(batch, channels, plane):

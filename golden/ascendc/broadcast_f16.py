@@ -59,7 +59,9 @@ def platform_cores(table):
 def broadcast_row_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int, stride: int,
                          core_rows: int, tile_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -75,14 +77,19 @@ def broadcast_row_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, 
     in_x.enque(x_local)
     x_local = in_x.deque(x_gm.dtype)
     tile = out_y.alloc_tensor(y_gm.dtype)
-    for r in range(min(tile_rows, my_rows)):
+    filled = my_rows
+    if filled > tile_rows:
+        filled = tile_rows
+    for r in range(filled):
         asc.muls(tile[r * stride:], x_local, 1.0, stride)
     in_x.free_tensor(x_local)
     out_y.enque(tile)
     tile = out_y.deque(y_gm.dtype)
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         asc.data_copy_pad(y_gm[(first + i * tile_rows) * cols:], tile,
                           asc.DataCopyExtParams(count, cols * ITEMSIZE, 0, 0, 0))
     out_y.free_tensor(tile)
@@ -92,7 +99,9 @@ def broadcast_row_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, 
 def broadcast_column_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int, stride: int,
                             core_rows: int, tile_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -103,7 +112,9 @@ def broadcast_column_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: in
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
         row = first + i * tile_rows
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         tile = out_y.alloc_tensor(y_gm.dtype)
         for r in range(count):
             asc.duplicate(tile[r * stride:], x_gm.get_value(row + r), stride)

@@ -60,9 +60,11 @@ def platform_cores(table):
 
 @asc.jit
 def cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, total_len: int, tile_len: int,
-                route: int):
+                route: int, x_size: int, y_size: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, total_len - start)
+    length = total_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -70,24 +72,26 @@ def cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, core_len: int, total
     pipe = asc.TPipe()
     in_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     out_y = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
-    pipe.init_buffer(in_x, BUFFER_NUM, tile_len * x_gm.itemsize)
-    pipe.init_buffer(out_y, BUFFER_NUM, tile_len * y_gm.itemsize)
+    pipe.init_buffer(in_x, BUFFER_NUM, tile_len * x_size)
+    pipe.init_buffer(out_y, BUFFER_NUM, tile_len * y_size)
     wide = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide, num=tile_len * 4 if route == THROUGH_F32 else 32)
+    pipe.init_buffer(wide, tile_len * 4 if route == THROUGH_F32 else 32)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
-        copy_in(x_gm, in_x, start + i * tile_len, count)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
+        copy_in(x_gm, in_x, start + i * tile_len, count, x_size)
         compute(x_gm, y_gm, in_x, out_y, wide, count, route)
-        copy_out(y_gm, out_y, start + i * tile_len, count)
+        copy_out(y_gm, out_y, start + i * tile_len, count, y_size)
 
 
 @asc.jit
-def copy_in(x_gm: asc.GlobalTensor, in_x: asc.TQue, offset: int, count: int):
+def copy_in(x_gm: asc.GlobalTensor, in_x: asc.TQue, offset: int, count: int, itemsize: int):
     t = in_x.alloc_tensor(x_gm.dtype)
-    per_block = 32 // x_gm.itemsize
+    per_block = 32 // itemsize
     pad = (count + per_block - 1) // per_block * per_block - count
-    asc.data_copy_pad(t, x_gm[offset:], asc.DataCopyExtParams(1, count * x_gm.itemsize, 0, 0, 0),
+    asc.data_copy_pad(t, x_gm[offset:], asc.DataCopyExtParams(1, count * itemsize, 0, 0, 0),
                       asc.DataCopyPadExtParams(x_gm.dtype, True, 0, pad, 0))
     in_x.enque(t)
 
@@ -110,9 +114,9 @@ def compute(x_gm: asc.GlobalTensor, y_gm: asc.GlobalTensor, in_x: asc.TQue, out_
 
 
 @asc.jit
-def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, offset: int, count: int):
+def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, offset: int, count: int, itemsize: int):
     y_local = out_y.deque(y_gm.dtype)
-    asc.data_copy_pad(y_gm[offset:], y_local, asc.DataCopyExtParams(1, count * y_gm.itemsize, 0, 0, 0))
+    asc.data_copy_pad(y_gm[offset:], y_local, asc.DataCopyExtParams(1, count * itemsize, 0, 0, 0))
     out_y.free_tensor(y_local)
 
 
@@ -145,7 +149,8 @@ def launch(x, like):
     x = x.contiguous()
     out = torch.zeros(x.shape, dtype=like.dtype)
     cores, core_len, tile_len = tiling(x.numel())
-    cast_kernel[cores](x, out, core_len, x.numel(), tile_len, route_of(x.dtype, like.dtype))
+    cast_kernel[cores](x, out, core_len, x.numel(), tile_len, route_of(x.dtype, like.dtype), x.element_size(),
+                       out.element_size())
     return out
 
 

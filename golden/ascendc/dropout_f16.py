@@ -65,7 +65,9 @@ def platform_cores(table):
 def dropout_kernel(x: asc.GlobalAddress, mask: asc.GlobalAddress, y_out: asc.GlobalAddress, core_len: int,
                    aligned_len: int, total_len: int, tile_len: int, scale: float):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, aligned_len - start)
+    length = aligned_len - start
+    if length > core_len:
+        length = core_len
     x_gm = asc.GlobalTensor()
     mask_gm = asc.GlobalTensor()
     y_out_gm = asc.GlobalTensor()
@@ -79,8 +81,8 @@ def dropout_kernel(x: asc.GlobalAddress, mask: asc.GlobalAddress, y_out: asc.Glo
     pipe.init_buffer(in_x, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(in_mask, BUFFER_NUM, tile_len * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_len * ITEMSIZE)
-    tail_x = asc.TQue(asc.TPosition.VECIN, 1)
-    tail_mask = asc.TQue(asc.TPosition.VECIN, 1)
+    tail_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+    tail_mask = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
     pipe.init_buffer(tail_x, 1, ALIGN * ITEMSIZE)
     pipe.init_buffer(tail_mask, 1, ALIGN * ITEMSIZE)
     has_tail = total_len > aligned_len and start + length == aligned_len
@@ -88,13 +90,15 @@ def dropout_kernel(x: asc.GlobalAddress, mask: asc.GlobalAddress, y_out: asc.Glo
         copy_in(x_gm, mask_gm, tail_x, tail_mask, total_len - ALIGN, ALIGN)
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
         copy_in(x_gm, mask_gm, in_x, in_mask, start + i * tile_len, count)
-        compute(x_gm.dtype, in_x, in_mask, out_y, count, scale)
+        compute(x_gm, in_x, in_mask, out_y, count, scale)
         copy_out(y_out_gm, out_y, start + i * tile_len, count)
     if has_tail:
         asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
-        compute(x_gm.dtype, tail_x, tail_mask, out_y, ALIGN, scale)
+        compute(x_gm, tail_x, tail_mask, out_y, ALIGN, scale)
         copy_out(y_out_gm, out_y, total_len - ALIGN, ALIGN)
 
 
@@ -110,7 +114,8 @@ def copy_in(x_gm: asc.GlobalTensor, mask_gm: asc.GlobalTensor, in_x: asc.TQue, i
 
 
 @asc.jit
-def compute(dtype, in_x: asc.TQue, in_mask: asc.TQue, out_y: asc.TQue, count: int, scale: float):
+def compute(like: asc.GlobalTensor, in_x: asc.TQue, in_mask: asc.TQue, out_y: asc.TQue, count: int, scale: float):
+    dtype = like.dtype
     x = in_x.deque(dtype)
     mask = in_mask.deque(dtype)
     y = out_y.alloc_tensor(dtype)

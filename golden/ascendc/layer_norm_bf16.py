@@ -4,9 +4,10 @@
 The hand-written counterpart of ``golden/kernels/layer_norm_bf16.py`` (same OP, DTYPE, TOLERANCE, CASES,
 inputs and host reference), written as ops-nn's LayerNorm for rows that fit the UB, in float32 (each
 bfloat16 row cast up with ``Cast``, the result cast back with ``CAST_RINT``, the host's round to nearest
-even): per row, the mean from a ``WholeReduceSum`` fold, the centred row (``Adds``), its squares
-(``Mul``) folded again for the variance, the scalar unit turning it into 1 / sqrt(var + eps), then
-``Muls``, ``Mul`` by gamma and ``Add`` of beta (gamma and beta cast once a core).
+even): per row, the sum from a ``WholeReduceSum`` fold scaled to -mean by the scalar unit, the centred row
+(``Adds``), its squares (``Mul``) folded again for the variance, which the vector unit turns into
+1 / sqrt(var + eps) in place (``Muls``, ``Adds``, ``Rsqrt`` of one element: the scalar unit has no square
+root), then ``Muls``, ``Mul`` by gamma and ``Add`` of beta (gamma and beta cast once a core).
 
     host tiling  the rows (every leading dimension flattened) split over the vector cores (the
                  platform's AIV count), whole rows a core.
@@ -20,7 +21,6 @@ even): per row, the mean from a ``WholeReduceSum`` fold, the centred row (``Adds
 """
 import argparse
 import logging
-import math
 
 import numpy as np
 import torch
@@ -64,7 +64,9 @@ def platform_cores(table):
 def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
                       rows: int, cols: int, core_rows: int, stride: int, eps: float):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -79,9 +81,9 @@ def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     pipe.init_buffer(in_x, BUFFER_NUM, stride * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, stride * ITEMSIZE)
     wide_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide_buf, num=4 * stride * 4)          # x, its squares, gamma, beta in float32
+    pipe.init_buffer(wide_buf, 4 * stride * 4)          # x, its squares, gamma, beta in float32
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * 4 + 32)
+    pipe.init_buffer(fold_buf, 2 * LANES * 4 + 32)
     x32 = wide_buf.get(asc.float32)
     sq = x32[stride:]
     g32 = x32[2 * stride:]
@@ -93,13 +95,19 @@ def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     widen(in_x, g32, cols)
     copy_in(b_gm, in_x, 0, cols)
     widen(in_x, b32, cols)
+    inv_cols = 1.0 / cols
+    neg_inv_cols = -inv_cols
     for r in range(first, first + my_rows):
         copy_in(x_gm, in_x, r * cols, cols)
         widen(in_x, x32, cols)
-        mean = scalar_sum(stat, x32, cols, level_1, level_2) / cols
-        asc.adds(x32, x32, -mean, cols)
+        sum_to(stat, x32, cols, level_1, level_2)
+        asc.adds(x32, x32, read(stat) * neg_inv_cols, cols)     # x - mean
         asc.mul(sq, x32, x32, cols)
-        rstd = 1.0 / math.sqrt(scalar_sum(stat, sq, cols, level_1, level_2) / cols + eps)
+        sum_to(stat, sq, cols, level_1, level_2)
+        asc.muls(stat, stat, inv_cols, 1)
+        asc.adds(stat, stat, eps, 1)
+        asc.rsqrt(stat, stat, 1)
+        rstd = read(stat)
         asc.muls(x32, x32, rstd, cols)
         asc.mul(x32, x32, g32, cols)
         asc.add(x32, x32, b32, cols)
@@ -133,9 +141,9 @@ def copy_out(y_gm: asc.GlobalTensor, out_y: asc.TQue, offset: int, n: int):
 
 
 @asc.jit
-def scalar_sum(stat: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc.LocalTensor,
-               level_2: asc.LocalTensor) -> float:
-    """The sum of src's n elements on the scalar unit: WholeReduceSum folds (a sum per repeat) down to one."""
+def sum_to(dst: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc.LocalTensor,
+           level_2: asc.LocalTensor):
+    """dst[0] = the sum of src's n elements: WholeReduceSum folds (a sum per repeat) down to one repeat."""
     level = 0
     while n > LANES:
         out = level_1 if level == 0 else level_2
@@ -148,13 +156,18 @@ def scalar_sum(stat: asc.LocalTensor, src: asc.LocalTensor, n: int, level_1: asc
         src = out
         n = (n + LANES - 1) // LANES
         level += 1
-    asc.whole_reduce_sum(stat, src, n, 1, 1, 1, 8)
+    asc.whole_reduce_sum(dst, src, n, 1, 1, 1, 8)
+
+
+@asc.jit
+def read(stat: asc.LocalTensor) -> float:
+    """stat[0], read by the scalar unit between the vector unit's write and its next one."""
     asc.set_flag(asc.HardEvent.V_S, 0)
     asc.wait_flag(asc.HardEvent.V_S, 0)
-    total = stat.get_value(0)
+    value = stat.get_value(0)
     asc.set_flag(asc.HardEvent.S_V, 0)
     asc.wait_flag(asc.HardEvent.S_V, 0)
-    return total
+    return value
 
 
 def tiling(rows, cols):

@@ -69,8 +69,12 @@ def calc_offsets(tiling: asc.adv.TCubeTiling) -> Tuple[int, int, int, int, int]:
     offset_a = m_index * tiling.k_a * tiling.single_core_m
     offset_b = n_index * tiling.single_core_n
     offset_c = m_index * tiling.n * tiling.single_core_m + n_index * tiling.single_core_n
-    tail_m = min(tiling.single_core_m, tiling.m - m_index * tiling.single_core_m)
-    tail_n = min(tiling.single_core_n, tiling.n - n_index * tiling.single_core_n)
+    tail_m = tiling.m - m_index * tiling.single_core_m
+    if tail_m > tiling.single_core_m:
+        tail_m = tiling.single_core_m
+    tail_n = tiling.n - n_index * tiling.single_core_n
+    if tail_n > tiling.single_core_n:
+        tail_n = tiling.single_core_n
     return offset_a, offset_b, offset_c, tail_m, tail_n
 
 

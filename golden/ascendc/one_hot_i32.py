@@ -55,7 +55,9 @@ def platform_cores(table):
 def one_hot_kernel(indices: asc.GlobalAddress, y: asc.GlobalAddress, n: int, depth: int, core_rows: int,
                    tile_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, n - first)
+    my_rows = n - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     i_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     i_gm.set_global_buffer(indices)
@@ -66,7 +68,9 @@ def one_hot_kernel(indices: asc.GlobalAddress, y: asc.GlobalAddress, n: int, dep
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
         row = first + i * tile_rows
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         tile = out_y.alloc_tensor(y_gm.dtype)
         asc.duplicate(tile, 0, count * depth)
         asc.set_flag(asc.HardEvent.V_S, 0)

@@ -67,7 +67,9 @@ def platform_cores(table):
 def reduce_sum_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int, stride: int,
                       core_rows: int, tile_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -78,16 +80,18 @@ def reduce_sum_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, col
     pipe.init_buffer(in_x, BUFFER_NUM, tile_rows * stride * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, (tile_rows + ALIGN - 1) // ALIGN * 32)
     wide = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide, num=tile_rows * stride * 4)
+    pipe.init_buffer(wide, tile_rows * stride * 4)
     sums = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=sums, num=(tile_rows + WIDE_ALIGN - 1) // WIDE_ALIGN * 32)
+    pipe.init_buffer(sums, (tile_rows + WIDE_ALIGN - 1) // WIDE_ALIGN * 32)
     work = asc.TBuf(asc.TPosition.VECCALC)
     partial = (stride + LANES - 1) // LANES
-    pipe.init_buffer(buf=work, num=((partial + WIDE_ALIGN - 1) // WIDE_ALIGN + 1) * 32)
+    pipe.init_buffer(work, ((partial + WIDE_ALIGN - 1) // WIDE_ALIGN + 1) * 32)
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
         row = first + i * tile_rows
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         copy_in(x_gm, in_x, row, count, cols, stride)
         compute(y_gm, in_x, out_y, wide, sums, work, count, cols, stride)
         copy_out(y_gm, out_y, row, count)

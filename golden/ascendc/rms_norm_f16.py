@@ -5,7 +5,8 @@ The hand-written counterpart of ``golden/kernels/rms_norm_f16.py`` (same OP, DTY
 and host reference), written as ops-nn's RmsNorm split-D path, in float32 (each float16 tile cast up with
 ``Cast``, the result cast back with ``CAST_RINT``, the host's round to nearest even): each row streamed in
 column tiles twice, the first pass summing the squares (``Mul``, then ``WholeReduceSum`` folds per tile into
-one partial a tile, folded again per row), the scalar unit turning the sum into 1 / sqrt(mean + eps), the
+one partial a tile, folded again per row), the vector unit turning the sum into
+1 / sqrt(mean + eps) in place (``Muls``, ``Adds``, ``Rsqrt`` of one element), read by the scalar unit; the
 second pass scaling (``Muls``) and weighting (``Mul`` by gamma). One kernel serves every row length: a row of
 at most TILE_COLS columns is one tile (the full-row case), a longer one several.
 
@@ -14,14 +15,13 @@ at most TILE_COLS columns is one tile (the full-row case), a longer one several.
     pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECIN gamma, VECOUT y): copy_in /
                  compute / copy_out per tile, the queues ordering MTE2 -> V -> MTE3 and the buffers'
                  reuse; the float32 tiles, squares, partial sums and the fold's levels in VECCALC
-                 ``TBuf``s; the row's sum read by the scalar unit after a V -> S flag (and an S -> V
+                 ``TBuf``s; the row's 1 / sqrt(mean + eps) read by the scalar unit after a V -> S flag (and an S -> V
                  flag before the vector unit overwrites it).
     shapes       any row length: ``DataCopyPad`` loads a tile's columns onto whole 32-byte blocks
                  (zero-padded) and stores exactly its columns.
 """
 import argparse
 import logging
-import math
 
 import numpy as np
 import torch
@@ -65,7 +65,9 @@ def platform_cores(table):
 def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int,
                     core_rows: int, tile_cols: int, eps: float):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -80,13 +82,13 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     pipe.init_buffer(in_g, BUFFER_NUM, tile_cols * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_cols * ITEMSIZE)
     sq_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=sq_buf, num=tile_cols * 4)
+    pipe.init_buffer(sq_buf, tile_cols * 4)
     wide_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=wide_buf, num=2 * tile_cols * 4)
+    pipe.init_buffer(wide_buf, 2 * tile_cols * 4)
     part_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=part_buf, num=MAX_TILES * 4)
+    pipe.init_buffer(part_buf, MAX_TILES * 4)
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * 4)
+    pipe.init_buffer(fold_buf, 2 * LANES * 4)
     sq = sq_buf.get(asc.float32)
     x32 = wide_buf.get(asc.float32)
     g32 = x32[tile_cols:]
@@ -96,7 +98,9 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     tiles = (cols + tile_cols - 1) // tile_cols
     for r in range(first, first + my_rows):
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             x_t = in_x.deque(x_gm.dtype)
             asc.cast(x32, x_t, asc.RoundMode.CAST_NONE, n)
@@ -105,13 +109,18 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
             sum_to(part[t:], sq, n, level_1, level_2)
         if tiles > 1:
             sum_to(part, part, tiles, level_1, level_2)
+        asc.muls(part, part, 1.0 / cols, 1)
+        asc.adds(part, part, eps, 1)
+        asc.rsqrt(part, part, 1)
         asc.set_flag(asc.HardEvent.V_S, 0)
         asc.wait_flag(asc.HardEvent.V_S, 0)
-        rstd = 1.0 / math.sqrt(part.get_value(0) / cols + eps)
+        rstd = part.get_value(0)
         asc.set_flag(asc.HardEvent.S_V, 0)
         asc.wait_flag(asc.HardEvent.S_V, 0)
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             copy_in(g_gm, in_g, t * tile_cols, n)
             compute(in_x, in_g, out_y, x32, g32, rstd, n)

@@ -4,7 +4,8 @@
 The hand-written counterpart of ``golden/kernels/rms_norm_f32.py`` (same OP, DTYPE, TOLERANCE, CASES,
 inputs and host reference), written as ops-nn's RmsNorm split-D path: each row streamed in column tiles
 twice, the first pass summing the squares (``Mul``, then ``WholeReduceSum`` folds per tile into one
-partial a tile, folded again per row), the scalar unit turning the sum into 1 / sqrt(mean + eps), the
+partial a tile, folded again per row), the vector unit turning the sum into
+1 / sqrt(mean + eps) in place (``Muls``, ``Adds``, ``Rsqrt`` of one element), read by the scalar unit; the
 second pass scaling (``Muls``) and weighting (``Mul`` by gamma). One kernel serves every row length: a
 row of at most TILE_COLS columns is one tile (the full-row case), a longer one several.
 
@@ -12,15 +13,14 @@ row of at most TILE_COLS columns is one tile (the full-row case), a longer one s
                  columns in tiles of TILE_COLS (the last holds the tail).
     pipeline     ``TPipe`` with two-deep ``TQue``s (VECIN x, VECIN gamma, VECOUT y): copy_in /
                  compute / copy_out per tile, the queues ordering MTE2 -> V -> MTE3 and the buffers'
-                 reuse; squares, partial sums and the fold's levels in VECCALC ``TBuf``s; the row's sum
-                 read by the scalar unit after a V -> S flag (and an S -> V flag before the vector unit
-                 overwrites it).
+                 reuse; squares, partial sums and the fold's levels in VECCALC ``TBuf``s; the row's
+                 1 / sqrt(mean + eps) read by the scalar unit after a V -> S flag (and an S -> V flag
+                 before the vector unit overwrites it).
     shapes       any row length: ``DataCopyPad`` loads a tile's columns onto whole 32-byte blocks
                  (zero-padded) and stores exactly its columns.
 """
 import argparse
 import logging
-import math
 
 import numpy as np
 import torch
@@ -64,7 +64,9 @@ def platform_cores(table):
 def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int,
                     core_rows: int, tile_cols: int, eps: float):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     g_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -79,11 +81,11 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     pipe.init_buffer(in_g, BUFFER_NUM, tile_cols * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_cols * ITEMSIZE)
     sq_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=sq_buf, num=tile_cols * ITEMSIZE)
+    pipe.init_buffer(sq_buf, tile_cols * ITEMSIZE)
     part_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=part_buf, num=MAX_TILES * ITEMSIZE)
+    pipe.init_buffer(part_buf, MAX_TILES * ITEMSIZE)
     fold_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=fold_buf, num=2 * LANES * ITEMSIZE)
+    pipe.init_buffer(fold_buf, 2 * LANES * ITEMSIZE)
     sq = sq_buf.get(asc.float32)
     part = part_buf.get(asc.float32)
     level_1 = fold_buf.get(asc.float32)
@@ -91,7 +93,9 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
     tiles = (cols + tile_cols - 1) // tile_cols
     for r in range(first, first + my_rows):
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             x_t = in_x.deque(asc.float32)
             asc.mul(sq, x_t, x_t, n)
@@ -99,13 +103,18 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
             sum_to(part[t:], sq, n, level_1, level_2)
         if tiles > 1:
             sum_to(part, part, tiles, level_1, level_2)
+        asc.muls(part, part, 1.0 / cols, 1)
+        asc.adds(part, part, eps, 1)
+        asc.rsqrt(part, part, 1)
         asc.set_flag(asc.HardEvent.V_S, 0)
         asc.wait_flag(asc.HardEvent.V_S, 0)
-        rstd = 1.0 / math.sqrt(part.get_value(0) / cols + eps)
+        rstd = part.get_value(0)
         asc.set_flag(asc.HardEvent.S_V, 0)
         asc.wait_flag(asc.HardEvent.S_V, 0)
         for t in range(tiles):
-            n = min(tile_cols, cols - t * tile_cols)
+            n = cols - t * tile_cols
+            if n > tile_cols:
+                n = tile_cols
             copy_in(x_gm, in_x, r * cols + t * tile_cols, n)
             copy_in(g_gm, in_g, t * tile_cols, n)
             compute(in_x, in_g, out_y, rstd, n)

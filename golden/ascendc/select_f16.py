@@ -60,7 +60,9 @@ def platform_cores(table):
 def select_kernel(mask: asc.GlobalAddress, x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
                   core_len: int, total_len: int, tile_len: int):
     start = asc.get_block_idx() * core_len
-    length = min(core_len, total_len - start)
+    length = total_len - start
+    if length > core_len:
+        length = core_len
     m_gm = asc.GlobalTensor()
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -79,25 +81,37 @@ def select_kernel(mask: asc.GlobalAddress, x: asc.GlobalAddress, y: asc.GlobalAd
     pipe.init_buffer(in_y, BUFFER_NUM, tile_len * 2)
     pipe.init_buffer(out_z, BUFFER_NUM, tile_len * 2)
     half_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=half_buf, num=tile_len * 2)
+    pipe.init_buffer(half_buf, tile_len * 2)
     bits_buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=bits_buf, num=max(32, tile_len // 8))
+    pipe.init_buffer(bits_buf, (tile_len // 8 + 31) // 32 * 32)     # a bit per element, whole 32-byte blocks
     tiles = (length + tile_len - 1) // tile_len
     for i in range(tiles):
-        count = min(tile_len, length - i * tile_len)
-        copy_in(m_gm, in_m, start + i * tile_len, count)
-        copy_in(x_gm, in_x, start + i * tile_len, count)
-        copy_in(y_gm, in_y, start + i * tile_len, count)
+        count = length - i * tile_len
+        if count > tile_len:
+            count = tile_len
+        copy_in_mask(m_gm, in_m, start + i * tile_len, count)
+        copy_in(x_gm, in_x, start + i * tile_len, count, 2)
+        copy_in(y_gm, in_y, start + i * tile_len, count, 2)
         compute(z_gm, in_m, in_x, in_y, out_z, half_buf, bits_buf, count)
         copy_out(z_gm, out_z, start + i * tile_len, count)
 
 
 @asc.jit
-def copy_in(src_gm: asc.GlobalTensor, que: asc.TQue, offset: int, count: int):
+def copy_in_mask(m_gm: asc.GlobalTensor, que: asc.TQue, offset: int, count: int):
+    """copy_in of the int8 mask: pyasc compiles a @jit helper once, for one GlobalTensor element type."""
+    t = que.alloc_tensor(m_gm.dtype)
+    pad = (count + 31) // 32 * 32 - count
+    asc.data_copy_pad(t, m_gm[offset:], asc.DataCopyExtParams(1, count, 0, 0, 0),
+                      asc.DataCopyPadExtParams(m_gm.dtype, True, 0, pad, 0))
+    que.enque(t)
+
+
+@asc.jit
+def copy_in(src_gm: asc.GlobalTensor, que: asc.TQue, offset: int, count: int, itemsize: int):
     t = que.alloc_tensor(src_gm.dtype)
-    per_block = 32 // src_gm.itemsize
+    per_block = 32 // itemsize
     pad = (count + per_block - 1) // per_block * per_block - count
-    asc.data_copy_pad(t, src_gm[offset:], asc.DataCopyExtParams(1, count * src_gm.itemsize, 0, 0, 0),
+    asc.data_copy_pad(t, src_gm[offset:], asc.DataCopyExtParams(1, count * itemsize, 0, 0, 0),
                       asc.DataCopyPadExtParams(src_gm.dtype, True, 0, pad, 0))
     que.enque(t)
 

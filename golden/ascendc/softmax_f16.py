@@ -52,7 +52,9 @@ def platform_cores(table):
 def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int, core_rows: int,
                    tile_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -63,11 +65,13 @@ def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: 
     pipe.init_buffer(in_x, BUFFER_NUM, tile_rows * cols * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, tile_rows * cols * ITEMSIZE)
     stats = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf=stats, num=2 * tile_rows * STAT * ITEMSIZE)
+    pipe.init_buffer(stats, 2 * tile_rows * STAT * ITEMSIZE)
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
         row = first + i * tile_rows
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         copy_in(x_gm, in_x, row * cols, count * cols)
         compute(y_gm, in_x, out_y, stats, count, cols)
         copy_out(y_gm, out_y, row * cols, count * cols)

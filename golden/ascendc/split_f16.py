@@ -57,7 +57,9 @@ def platform_cores(table):
 def split3_kernel(x: asc.GlobalAddress, o0: asc.GlobalAddress, o1: asc.GlobalAddress, o2: asc.GlobalAddress,
                   rows: int, cols: int, s0: int, s1: int, s2: int, core_rows: int):
     first = asc.get_block_idx() * core_rows
-    my_rows = min(core_rows, rows - first)
+    my_rows = rows - first
+    if my_rows > core_rows:
+        my_rows = core_rows
     x_gm = asc.GlobalTensor()
     o0_gm = asc.GlobalTensor()
     o1_gm = asc.GlobalTensor()
@@ -78,11 +80,17 @@ def split3_kernel(x: asc.GlobalAddress, o0: asc.GlobalAddress, o1: asc.GlobalAdd
 def section(x_gm: asc.GlobalTensor, o_gm: asc.GlobalTensor, que: asc.TQueBind, first: int, my_rows: int, cols: int,
             offset: int, width: int):
     row_bytes = (width * ITEMSIZE + 31) // 32 * 32
-    tile_rows = min(my_rows, MAX_TILE_BYTES // row_bytes, MAX_BLOCK_COUNT)
+    tile_rows = MAX_TILE_BYTES // row_bytes
+    if tile_rows > MAX_BLOCK_COUNT:
+        tile_rows = MAX_BLOCK_COUNT
+    if tile_rows > my_rows:
+        tile_rows = my_rows
     tiles = (my_rows + tile_rows - 1) // tile_rows
     for i in range(tiles):
         row = first + i * tile_rows
-        count = min(tile_rows, my_rows - i * tile_rows)
+        count = my_rows - i * tile_rows
+        if count > tile_rows:
+            count = tile_rows
         t = que.alloc_tensor(x_gm.dtype)
         asc.data_copy_pad(t, x_gm[row * cols + offset:],
                           asc.DataCopyExtParams(count, width * ITEMSIZE, (cols - width) * ITEMSIZE, 0, 0))

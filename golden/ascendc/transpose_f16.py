@@ -58,7 +58,9 @@ def transpose_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols
     grid_cols = (cols + BLOCK - 1) // BLOCK
     total = (rows + BLOCK - 1) // BLOCK * grid_cols
     first = asc.get_block_idx() * core_blocks
-    my_blocks = min(core_blocks, total - first)
+    my_blocks = total - first
+    if my_blocks > core_blocks:
+        my_blocks = core_blocks
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -71,8 +73,12 @@ def transpose_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols
     for b in range(first, first + my_blocks):
         r0 = b // grid_cols * BLOCK
         c0 = b % grid_cols * BLOCK
-        r_valid = min(BLOCK, rows - r0)
-        c_valid = min(BLOCK, cols - c0)
+        r_valid = rows - r0
+        if r_valid > BLOCK:
+            r_valid = BLOCK
+        c_valid = cols - c0
+        if c_valid > BLOCK:
+            c_valid = BLOCK
         copy_in(x_gm, in_x, r0, c0, r_valid, c_valid, cols)
         compute(y_gm, in_x, out_y)
         copy_out(y_gm, out_y, r0, c0, r_valid, c_valid, rows)

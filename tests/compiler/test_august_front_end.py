@@ -197,7 +197,7 @@ def _half_sum(a, b):
 
 
 def test_a_plain_python_helper_is_called_with_the_traced_tiles_as_pyasc_dev_does():
-    @asctile.jit
+    @asctile.jit(always_compile=True)
     def k(x_ptr, out_ptr):
         x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
         asctile.copy_out(_half_sum(x, x) + math.sqrt(4.0), asctile.global_tensor(out_ptr, [64]), [0])
@@ -206,6 +206,46 @@ def test_a_plain_python_helper_is_called_with_the_traced_tiles_as_pyasc_dev_does
     k[1](x, out)
     np.testing.assert_array_equal(out, 1.5 * x + 2.0)
 
+
+def test_a_cached_kernel_naming_a_plain_callable_is_refused_at_its_line_as_pyasc_dev_does():
+    """pyasc-dev computes a cached kernel's key from its source and refuses any plain callable it names."""
+    @asctile.jit
+    def k(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(x * math.pi + _half_sum(x, x), asctile.global_tensor(out_ptr, [64]), [0])
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    with pytest.raises(CodegenError, match="Unsupported function referenced: <function _half_sum") as e:
+        k[1](x, out)
+    assert "_half_sum(x, x)" in str(e.value) and "always_compile=True" in e.value.hint
+    assert not out.any()
+
+
+@asctile.jit
+def _helper_naming_sqrt(t):
+    return t * math.sqrt(2.0)
+
+
+def test_a_plain_callable_in_a_jit_helper_is_refused_at_the_helpers_line():
+    @asctile.jit
+    def k(x_ptr, out_ptr):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(_helper_naming_sqrt(x), asctile.global_tensor(out_ptr, [64]), [0])
+    x = np.ones(64, dtype=np.float32)
+    with pytest.raises(CodegenError, match="Unsupported function referenced: <built-in function sqrt>") as e:
+        k[1](x, np.zeros(64, np.float32))
+    assert e.value.line == _helper_naming_sqrt.first_line + 1
+
+
+def test_a_local_name_shadowing_a_plain_function_is_not_a_reference():
+    @asctile.jit
+    def k(x_ptr, out_ptr, _half_sum: float):
+        x = asctile.copy_in(asctile.global_tensor(x_ptr, [64]), [0], [64])
+        asctile.copy_out(x * _half_sum, asctile.global_tensor(out_ptr, [64]), [0])
+    x = np.ones(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    k[1](x, out, 3.0)
+    np.testing.assert_array_equal(out, 3.0 * x)
 
 
 @asctile.jit

@@ -30,7 +30,7 @@ def line_of(fn, text):
     return first + next(i for i, t in enumerate(src) if text in t)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def handoff(x: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress, ws: asc.GlobalAddress,
             how: asc.ConstExpr[str]):
     b = asc.get_block_idx()

@@ -163,3 +163,37 @@ def test_dequantising_conversions_scale_by_the_deq_register(platform):
     got = run(body_cast, big, None, None, np.zeros(64, np.float16))
     with np.errstate(over="ignore"):                 # 200000 is past half's range: inf
         np.testing.assert_array_equal(got, (big.astype(np.float32) * 2).astype(np.float16))
+
+
+def test_vector_dequantisation_takes_group_e_for_element_e_of_each_source_block(platform):
+    """cast_deq's default is_vec_deq=True: the 16 (scale, offset) groups of set_deq_scale(vdeq, info), element
+    e of each 32-byte source block (16 int16) taking group e; saturating to the destination type."""
+    x = np.resize(np.array([100, -100, 7, 300], np.int16), 128)
+    scales = [0.5 * (k + 1) for k in range(16)]
+    offsets = [k - 8 for k in range(16)]
+
+    def body(a, b, m, d):
+        vdeq = asc.LocalTensor(dtype=asc.uint64, pos=asc.TPosition.VECIN, addr=4096, tile_size=16)
+        asc.set_deq_scale(vdeq, asc.VdeqInfo(scales, offsets, [True] * 16))
+        asc.cast_deq(d, a, count=128, half_block=True)
+    got = run(body, x, None, None, np.full(256, 99, np.int8))
+    e = np.arange(128) % 16
+    want = np.clip(np.rint(x * np.float32(0.5) * (e + 1) + (e - 8)), -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(got.reshape(8, 32)[:, :16].reshape(-1), want)
+
+
+def test_vector_dequantisation_without_its_groups_names_the_call_that_sets_them(platform):
+    x = np.zeros(128, np.int16)
+
+    def body(a, b, m, d):
+        asc.set_deq_scale(0.5, 3, True)
+        asc.cast_deq(d, a, count=128)
+    with pytest.raises(Exception, match=r"is_vec_deq=True \(its default\) reads the 16 groups") as e:
+        run(body, x, None, None, np.zeros(256, np.int8))
+    assert "is_vec_deq=False" in e.value.hint
+
+    def small(a, b, m, d):
+        vdeq = asc.LocalTensor(dtype=asc.uint64, pos=asc.TPosition.VECIN, addr=4096, tile_size=15)
+        asc.set_deq_scale(vdeq, asc.VdeqInfo([1.0] * 16, [0] * 16, [True] * 16))
+    with pytest.raises(Exception, match="holds 120 bytes; the 16 groups take 128"):
+        run(small, x, None, None, np.zeros(256, np.int8))

@@ -83,7 +83,7 @@ def test_int8_accumulates_in_int32(platform):
     np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def cube_int8(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
               n: asc.ConstExpr[int], k: asc.ConstExpr[int]):
     mp, np_, kp = pad(m), pad(n), pad(k, 32)

@@ -168,7 +168,7 @@ def test_without_atomic_blocks_writing_one_row_differently_is_a_race():
 def test_store_atomic_config_is_the_atomic_mode(platform):
     got = []
 
-    @asc.jit
+    @asc.jit(always_compile=True)
     def k(x: asc.GlobalAddress, z: asc.GlobalAddress):
         x_gm = asc.GlobalTensor()
         z_gm = asc.GlobalTensor()

@@ -77,3 +77,26 @@ def test_every_name_of_upstreams_v1_language_is_there_or_says_it_is_not_supporte
         except AttributeError:
             missing.append(name)
     assert missing == []
+
+
+def _tile_len(n):
+    return n // 2
+
+
+@asc.jit
+def names_a_plain_helper(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    copy_through(x, z, _tile_len(n))
+
+
+def test_a_cached_v1_kernel_naming_a_plain_function_is_refused_as_pyasc_refuses_it():
+    """pyasc computes the cache key of a kernel launched without always_compile=True from its source, and
+    refuses a plain callable it names; with always_compile=True the helper runs."""
+    from asc.frontend.errors import CodegenError
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros_like(x)
+    with pytest.raises(CodegenError, match="Unsupported function referenced: <function _tile_len") as e:
+        names_a_plain_helper[1](x, z, 128)
+    assert "_tile_len(n)" in str(e.value)
+    assert not z.any()
+    names_a_plain_helper[1](x, z, 128, always_compile=True)
+    np.testing.assert_array_equal(z, x)

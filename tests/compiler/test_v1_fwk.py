@@ -43,7 +43,7 @@ def line_of(fn, text):
 
 
 # -- the queue state machine -------------------------------------------------------------------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def abs_then_double_in_place(x: asc.GlobalAddress, z: asc.GlobalAddress):
     xg, zg = gm(x, z)
     pipe = asc.TPipe()
@@ -75,7 +75,7 @@ def test_a_dequeued_tensor_is_enqueued_again_in_place(platform):
     assert abs_then_double_in_place.last_launch["warnings"] == []
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def queue_misuse(x: asc.GlobalAddress, what: asc.ConstExpr[str]):
     xg, = gm(x)
     pipe = asc.TPipe()
@@ -129,7 +129,7 @@ def test_a_copy_into_a_tensor_after_its_enque_races_with_the_consumer(platform):
     assert f":{line_of(queue_misuse, 'asc.abs(b, b, N)')}:" in text, text
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def queue_queries(x: asc.GlobalAddress):
     pipe = asc.TPipe()
     q = asc.TQueBind(asc.TPosition.GM, asc.TPosition.VECIN, 2)
@@ -157,7 +157,7 @@ def test_queue_queries_follow_the_buffer_states(platform):
 
 
 # -- TPipe ---------------------------------------------------------------------------------------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def event_ids(x: asc.GlobalAddress, z: asc.GlobalAddress, what: asc.ConstExpr[str]):
     xg, zg = gm(x, z)
     pipe = asc.TPipe()
@@ -201,7 +201,7 @@ def test_a_ninth_event_id_or_releasing_a_free_one_is_an_error(platform):
         event_ids[1](x, x.copy(), "release_unallocated")
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def pipe_lifecycle(x: asc.GlobalAddress, what: asc.ConstExpr[str]):
     pipe = asc.TPipe()
     q = asc.TQue(asc.TPosition.VECIN, 1)
@@ -235,7 +235,7 @@ def test_reset_and_destroy_give_the_memory_back(platform):
 
 
 # -- TBufPool, TBuf, LocalMemAllocator ---------------------------------------------------------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def buf_pools(x: asc.GlobalAddress, z: asc.GlobalAddress, what: asc.ConstExpr[str]):
     xg, zg = gm(x, z)
     pipe = asc.TPipe()
@@ -296,7 +296,7 @@ def test_a_pool_refuses_buffers_past_its_bytes_or_its_buffer_count(platform):
         buf_pools[1](x, x.copy(), "offset")
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def allocator_copy(x: asc.GlobalAddress, z: asc.GlobalAddress):
     xg, zg = gm(x, z)
     alloc = asc.LocalMemAllocator()
@@ -317,7 +317,7 @@ def test_local_mem_allocator_places_tensors_one_after_another(platform):
     np.testing.assert_array_equal(z, x)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def upstream_forms(x: asc.GlobalAddress):
     pipe = asc.TPipe()
     q = asc.TQue(asc.TPosition.VECIN, 1)
@@ -337,7 +337,7 @@ def test_init_buffer_and_local_tensor_take_upstreams_positional_forms(platform):
     assert seen_once([(2, 0, 256, 16, 512, int(asc.TPosition.VECIN))]), SEEN
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def copy_through_a_bound_queue(x: asc.GlobalAddress, z: asc.GlobalAddress):
     xg, zg = gm(x, z)
     pipe = asc.TPipe()
@@ -360,7 +360,7 @@ def test_a_queue_bound_from_vecin_to_vecout_orders_mte2_before_mte3(platform):
 
 
 # -- TBuf's queue methods (upstream's TBuf is a TQueBind from its position to itself) ---------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def tbuf_as_queue(x: asc.GlobalAddress, z: asc.GlobalAddress, use_queue: asc.ConstExpr[bool]):
     x_gm, z_gm = gm(x, z)
     pipe = asc.TPipe()

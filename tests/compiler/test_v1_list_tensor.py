@@ -32,7 +32,7 @@ def describe(*arrays, index_base=0):
     return np.array(words, dtype=np.uint64)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def add_listed(lst: asc.GlobalAddress, z: asc.GlobalAddress, x_mem: asc.GlobalAddress, y_mem: asc.GlobalAddress,
                how: asc.ConstExpr[str]):
     # x_mem / y_mem: the listed tensors are GM of the launch; the kernel reaches them through the list only

@@ -42,7 +42,7 @@ def test_record_defaults_are_upstreams():
         asc.VdeqInfo([1.0] * 16, [0] * 15, [True] * 16)        # one offset short
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def shape_sizes(x: asc.GlobalAddress):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -59,7 +59,7 @@ def test_get_shape_size_multiplies_the_dimensions():
     assert SEEN[0] == (64, 1, 0, asc.DataFormat.ND)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def asserts(x: asc.GlobalAddress, n: int):
     asc.static_assert(n % 16 == 0, "n must be a multiple of 16")
     x_gm = asc.GlobalTensor()

@@ -24,7 +24,7 @@ def platform(request):
     config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def exchange(x: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress, how: asc.ConstExpr[str]):
     b = asc.get_block_idx()
     n = asc.get_block_num()

@@ -45,7 +45,7 @@ def test_scalar_bit_helpers_count_64_bit_words():
 
 
 # -- system values -----------------------------------------------------------------------------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def system_values(x: asc.GlobalAddress, z: asc.GlobalAddress):
     x_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
@@ -132,7 +132,7 @@ def test_dumps_print_the_values_and_read_on_the_scalar_unit(platform, tmp_path, 
 
 
 # -- tensor methods ---------------------------------------------------------------------------------------
-@asc.jit
+@asc.jit(always_compile=True)
 def tensor_methods(x: asc.GlobalAddress, z: asc.GlobalAddress):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
@@ -191,7 +191,7 @@ def test_upstream_module_paths_import():
         load_image_to_local(None, None, None)
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def mocked(x: asc.GlobalAddress, n: int):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)

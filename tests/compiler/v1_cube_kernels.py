@@ -9,7 +9,7 @@ def pad(x, unit=16):
     return -(-x // unit) * unit
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def cube_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
                 n: asc.ConstExpr[int], k: asc.ConstExpr[int], k_steps: asc.ConstExpr[int],
                 flag_mte1_m: asc.ConstExpr[bool], flag_m_fix: asc.ConstExpr[bool], a_v2: asc.ConstExpr[bool]):

@@ -36,7 +36,7 @@ def _ub(ptr, at, pos):
     return t, at + -(-ptr.size * ptr.dtype.sizeof() // 256) * 256
 
 
-@asc.jit
+@asc.jit(always_compile=True)
 def family_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, m: asc.GlobalAddress, z: asc.GlobalAddress,
                   body: asc.ConstExpr[object]):
     gms = []

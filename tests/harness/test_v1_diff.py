@@ -298,3 +298,45 @@ def test_the_differential_agrees_with_pyasc_dev_on_the_docstring_corpus_and_a_fu
     specs, found = v1_fuzz.fuzz(python, 12, 11)
     assert len(found) == len(specs) > 0
     assert all(e["outcome"] in v1_diff.AGREEING for e in found), [e["detail"] for e in found]
+
+
+# -- the Ascend C reference kernels as cases -------------------------------------------------------------------
+def test_every_reference_is_a_case_on_each_platform_the_registry_lists_it_for():
+    import yaml
+
+    cells = yaml.safe_load((ROOT / "capabilities.yaml").read_text())["cells"]
+    pairs = {(Path(c["ascendc"]).stem, c["platform"]) for c in cells if c.get("ascendc")}
+    cases = v1_diff.reference_cases(ROOT)
+    assert sorted(c.name for c in cases) == sorted(f"ascendc/{s}@{p}" for s, p in pairs)
+    assert all(c.spec == f"ascendc:{c.name.split('@')[1]}:{c.path}" and c.expect == "accept" for c in cases)
+    assert [c.name for c in v1_diff.reference_cases(ROOT, ["ascendc/abs_f16@Ascend910B1"])] == \
+        ["ascendc/abs_f16@Ascend910B1"]
+    from asc_harness.conform.v1_ascendc import KNOWN_REFUSALS
+    assert {Path(c.path).stem for c in cases if c.differs} == set(KNOWN_REFUSALS)
+
+
+def test_a_reference_run_here_records_each_distinct_launch_with_its_argument_types():
+    sys.path.insert(0, str(ROOT / "tests" / "tools" / "asc_harness" / "conform"))
+    import v1_ascendc
+
+    out, expected, launches = v1_ascendc.run_here(str(ROOT / "golden" / "ascendc" / "abs_f16.py"), "Ascend910B1",
+                                                  "v1_ref_test_abs")
+    assert out["cases_passed"] == expected["cases_passed"] > 0
+    assert {e["kernel"] for e in launches} == {"abs_kernel"}
+    assert len({repr(e) for e in launches}) == len(launches) > 1          # one entry per distinct launch
+    first = launches[0]["args"]
+    assert first[:2] == [{"array": "float16"}, {"array": "float16"}] and all(type(a) is int for a in first[2:])
+
+
+def test_a_struct_argument_is_recorded_by_its_fields():
+    sys.path.insert(0, str(ROOT / "tests" / "tools" / "asc_harness" / "conform"))
+    import v1_ascendc
+
+    import asc
+
+    t = asc.adv.TCubeTiling()
+    t.m = 37
+    assert v1_ascendc._describe(t) == {"struct": "TCubeTiling", "fields": t.as_dict()}
+    assert v1_ascendc._describe(t)["fields"]["m"] == 37
+    with pytest.raises(TypeError, match="cannot replay: object"):
+        v1_ascendc._describe(object())

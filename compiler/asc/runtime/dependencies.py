@@ -5,12 +5,15 @@ values of those names are part of the compile key and of a v1 launch's structure
 constant or a helper's source never reuses a kernel compiled before the change (in memory or on disk)."""
 from __future__ import annotations
 
+import ast
 import enum
 import hashlib
+import types
 from collections import ChainMap
 
 import numpy as np
 
+from ..frontend.device_calls import KernelFunction
 from ..language.core.dtype import DataType as _Dtype
 from ..language.v1.tensors import GmPointer
 
@@ -134,3 +137,109 @@ def helpers_source_hash(jit_fn):
                 d.update(f"{ref.name}:{src};".encode())
         h = jit_fn.__dict__["_helpers_hash"] = d.hexdigest()
     return h
+
+
+# Python builtins a kernel may name without a lookup (pyasc's ``NameScope.default_builtins``).
+_DEFAULT_BUILTINS = frozenset(("breakpoint", "dict", "float", "int", "isinstance", "issubclass", "len", "list",
+                               "range", "repr", "str", "tuple", "type"))
+
+
+def _allowed_callable(v):
+    """Whether a callable a kernel names may stay out of its cache key: a pyasc function, a class, a
+    compile-time constant (pyasc's ``jit_allowed`` / ``asc.language`` / ``typing`` exemptions)."""
+    mod = getattr(v, "__module__", None) or ""
+    return isinstance(v, type) or type(v).__name__ == "ConstExpr" or mod == "typing" \
+        or mod.startswith(("asc.", "asc2"))
+
+
+class _Finder(ast.NodeVisitor):
+    """pyasc's ``DependenciesFinder`` as far as it refuses: it walks a function's source resolving each
+    name that is not a local (module globals, then enclosing variables) and each attribute of a resolved
+    object; a callable among them that is neither a pyasc function, a class, a ConstExpr nor a ``@jit``
+    function (whose own source is walked in turn) ends the walk."""
+
+    def __init__(self, fn, seen):
+        self.globals, self.cells = fn.fn.__globals__, {n: _cell_value(c) for n, c in _closure(fn.fn).items()}
+        self.fn, self.seen, self.local_names, self.in_default = fn, seen, set(), False
+        self.found = None   # (value, node, the JIT function whose source names it)
+
+    def record(self, value, node):
+        if self.found is not None or value is None or isinstance(value, types.ModuleType):
+            return
+        if isinstance(value, KernelFunction):
+            if value not in self.seen:
+                self.found = refused_reference(value, self.seen)
+            return
+        if callable(value) and not _allowed_callable(value) and not self.in_default:
+            self.found = (value, node, self.fn)
+
+    def visit_FunctionDef(self, node):
+        self.local_names = {a.arg for a in node.args.args}
+        self.generic_visit(node)
+
+    def visit_arguments(self, node):
+        self.in_default = True
+        for d in list(node.defaults) + [d for d in node.kw_defaults if d is not None]:
+            self.visit(d)
+        self.in_default = False
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Store):
+            return node.id
+        if node.id in self.local_names:
+            return None
+        value = self.globals.get(node.id)
+        if value is None:
+            value = self.cells.get(node.id)
+        if node.id not in _DEFAULT_BUILTINS:
+            self.record(value, node)
+        return value
+
+    def visit_Tuple(self, node):
+        return [self.visit(e) for e in node.elts]
+
+    def visit_Attribute(self, node):
+        owner = self.visit(node.value)
+        if owner is None or getattr(owner, "__name__", "") in ("asc.language", "typing"):
+            return None
+        try:
+            value = getattr(owner, node.attr)
+        except Exception:     # (the trace reports a missing attribute at its line)
+            return None
+        self.record(value, node)
+        return value
+
+    def _targets(self, target):
+        names = self.visit(target)
+        self.local_names.update(names if isinstance(names, list) else [names])
+
+    def visit_Assign(self, node):
+        self._targets(node.targets[0])
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        self._targets(node.target)
+        self.generic_visit(node)
+
+    def visit_For(self, node):
+        self._targets(node.target)
+        self.generic_visit(node)
+
+    def generic_visit(self, node):
+        if self.found is None:
+            super().generic_visit(node)
+
+
+def refused_reference(jit_fn, seen=None):
+    """The first callable the kernel's source (or a ``@jit`` helper's, transitively) names that pyasc
+    refuses when it computes a kernel's cache key, as (value, AST node, the JIT function naming it); None
+    when there is none. Computed once per function."""
+    if seen is None and "_refused" in jit_fn.__dict__:
+        return jit_fn.__dict__["_refused"]
+    seen = set() if seen is None else seen
+    seen.add(jit_fn)
+    finder = _Finder(jit_fn, seen)
+    finder.visit(jit_fn.node)
+    if len(seen) == 1 or finder.found is not None:
+        jit_fn.__dict__["_refused"] = finder.found
+    return finder.found

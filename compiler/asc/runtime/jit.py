@@ -20,7 +20,7 @@ from ..language.core.errors import error
 from . import config
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
-from .dependencies import constants, helpers_source_hash, namespace
+from .dependencies import constants, helpers_source_hash, namespace, refused_reference
 from .caches import BoundedCache, KernelCache
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .platforms import hardware
@@ -89,6 +89,11 @@ class JITFunction(KernelFunction):
             from ..frontend.generation import launched_dialect
             v = self._is_august = launched_dialect(self).august
         return v
+
+    @property
+    def is_april(self):
+        """Whether the kernel is a tile kernel in the April dialect."""
+        return not self.is_v1 and not self.is_august
 
     @property
     def namespace(self):
@@ -226,6 +231,8 @@ class JITFunction(KernelFunction):
         if fast is not None:
             index = {n: i for i, n in enumerate(self.signature.parameters)}
             self._relaunch.put(fast, (key, [(index[n], n, kind, d) for n, kind, d, _ in runtime]))
+        if not co.always_compile and not self.is_april:
+            check_references(self)
         cached = not co.always_compile and deps is not None   # (a constant without a stand-in: trace each time)
         if cached:
             hit = self.cache.get(key) or disk_load(key, self.__name__)
@@ -249,6 +256,23 @@ class JITFunction(KernelFunction):
         return compiled.ir
 
 
+def check_references(jit_fn):
+    """A launch that caches its kernel (every one without ``always_compile=True``) refuses, as pyasc's cache
+    key does, a kernel whose source (or a ``@jit`` helper's) names a plain callable: a Python helper
+    function, ``math.sqrt``, a lambda. (April kernels refuse it while tracing, cached or not.)"""
+    found = refused_reference(jit_fn)
+    if found is None:
+        return
+    from ..frontend.errors import CodegenError
+    value, node, owner = found
+    message = f"Unsupported function referenced: {value}"
+    raise CodegenError(message, owner.source_file, owner.first_line + node.lineno - 1,
+                       node.col_offset + owner.indent, RuntimeError(message),
+                       "a kernel that is cached (no always_compile=True) may only name pyasc functions and @jit "
+                       "functions: decorate the helper with @jit, compute the value on the host (a module "
+                       "constant or a ConstExpr argument), or launch with always_compile=True")
+
+
 class _Launcher:
     def __init__(self, jit_fn, opts):
         self.jit_fn = jit_fn
@@ -269,6 +293,8 @@ class _Launcher:
             from .v1_launch import launch_v1
             opts = dict(self.jit_fn.options)
             opts.update({k: kwargs.pop(k) for k in list(kwargs) if k in _OPTION_NAMES})
+            if not opts.get("always_compile"):
+                check_references(self.jit_fn)
             return launch_v1(self.jit_fn, config.current_platform(), int(core_num), args, kwargs, opts)
         compiled, runtime = self.jit_fn.compile(args, kwargs)
         return _launcher().launch(self.jit_fn, compiled, int(core_num), runtime)

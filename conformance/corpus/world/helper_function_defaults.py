@@ -1,5 +1,6 @@
 """A kernel as operator libraries structure them: the math in a plain module-level helper function called from
-the kernel (it runs with the traced tiles), the tile length a parameter with a default, the launch by
+the kernel (it runs with the traced tiles; pyasc allows it only with always_compile=True, since a cached kernel's
+key refuses plain callables), the tile length a parameter with a default, the launch by
 keyword arguments; AddCMul-like ``y = x + value * t1 / t2`` written with ``/`` (value as a divisor), ragged
 lengths over 16 cores."""
 import numpy as np
@@ -17,7 +18,7 @@ def _addcdiv(x, t1, t2, inv_value):
     return x + t1 / t2 / inv_value
 
 
-@asctile.jit
+@asctile.jit(always_compile=True)
 def addcdiv_kernel(x_ptr, t1_ptr, t2_ptr, y_ptr, n, inv_value, tile: asctile.ConstExpr[int] = 256):
     x = asctile.global_tensor(x_ptr, [n])
     t1 = asctile.global_tensor(t1_ptr, [n])

@@ -72,26 +72,55 @@ def _deq():
 
 def set_deq_scale(*args, **kwargs):
     """``set_deq_scale(scale)`` or ``set_deq_scale(scale, offset, sign_mode)``: the DEQSCALE register the
-    int32 -> half ``cast``, ``cast_deq`` and ``add_deq_relu`` scale by (``offset``: its low 9 bits, signed)."""
+    int32 -> half ``cast``, ``cast_deq`` and ``add_deq_relu`` scale by (``offset``: its low 9 bits, signed).
+    ``set_deq_scale(vdeq, vdeq_info)``: the 16 (scale, offset, sign) groups ``cast_deq(..., is_vec_deq=True)``
+    reads, held in ``vdeq``, a 128-byte vector-unit tensor."""
+    if args and isinstance(args[0], LocalTensor) or "vdeq" in kwargs:
+        return _set_vdeq(*args, **kwargs)
     names = ("scale", "offset", "sign_mode")
     vals = list(args) + [kwargs.pop(n) for n in names[len(args):] if n in kwargs]
-    if kwargs or vals and isinstance(vals[0], LocalTensor) or "vdeq" in kwargs:
-        raise error(TypeError, "set_deq_scale with a vdeq tensor (16 scales) is not supported by this engine",
-                    "set one scale: set_deq_scale(scale[, offset, sign_mode])")
+    if kwargs:
+        raise error(TypeError, f"set_deq_scale got unexpected arguments {', '.join(sorted(kwargs))}",
+                    "call set_deq_scale(scale[, offset, sign_mode]) or set_deq_scale(vdeq, vdeq_info)")
     if len(vals) not in (1, 3):
         raise error(TypeError, f"set_deq_scale takes (scale) or (scale, offset, sign_mode), got {len(vals)} values",
                     "call set_deq_scale(scale) or set_deq_scale(scale, offset, sign_mode)")
     scale = float(vals[0])
     offset, sign = (int(vals[1]), bool(vals[2])) if len(vals) == 3 else (0, True)
-    offset = ((offset & 0x1FF) ^ 0x100) - 0x100          # the field's 9 bits, signed
-    _DEQ[_block()] = (scale, offset, sign)
+    _DEQ[_block()] = (scale, _offset_bits(offset), sign)
+
+
+def _offset_bits(offset):
+    return ((offset & 0x1FF) ^ 0x100) - 0x100          # the field's 9 bits, signed
+
+
+_VDEQ = weakref.WeakKeyDictionary()
+
+
+def _set_vdeq(vdeq=None, vdeq_info=None):
+    from .params import VdeqInfo
+    if not isinstance(vdeq, LocalTensor) or not isinstance(vdeq_info, VdeqInfo):
+        raise error(TypeError, "set_deq_scale(vdeq, vdeq_info) takes a LocalTensor and an asc.VdeqInfo",
+                    "build the groups with asc.VdeqInfo(scales, offsets, sign_modes) (16 of each)")
+    local("set_deq_scale", vdeq)
+    if vdeq.position not in ("VECIN", "VECCALC", "VECOUT"):
+        raise error(ValueError, f"set_deq_scale: the vdeq tensor is in {vdeq.position}, not a vector-unit "
+                    "position", "allocate it in VECIN, VECCALC or VECOUT")
+    aligned("set_deq_scale", vdeq)
+    nbytes = vdeq.size * vdeq.itemsize
+    if nbytes < 128:
+        raise error(ValueError, f"set_deq_scale: the vdeq tensor holds {nbytes} bytes; the 16 groups "
+                    "take 128", "give it 16 uint64 elements (128 bytes)")
+    _VDEQ[_block()] = (np.array(vdeq_info.scale, np.float32),
+                       np.array([_offset_bits(o) for o in vdeq_info.offset], np.float32))
 
 
 def cast_deq(dst, src, *args, **kwargs):
     """``cast_deq(dst, src, count | mask, repeat_times, repeat_params[, is_set_mask], is_vec_deq=, half_block=)``:
     int16 -> int8 / uint8 as ``src * scale + offset`` (saturating; the 16 results of each source block in the
     lower half of the destination block with ``half_block``, else the upper half), int32 -> half as
-    ``src * scale``, with the DEQSCALE register's values."""
+    ``src * scale``, with the DEQSCALE register's values; with ``is_vec_deq`` (the default) an int16 source's
+    element e of each 32-byte block takes group e of the 16 set by ``set_deq_scale(vdeq, vdeq_info)``."""
     name = "cast_deq"
     is_vec = kwargs.pop("is_vec_deq", True)
     half_block = bool(kwargs.pop("half_block", True))
@@ -100,10 +129,19 @@ def cast_deq(dst, src, *args, **kwargs):
     if (s, d) not in (("int16", "int8"), ("int16", "uint8"), ("int32", "float16")):
         raise error(TypeError, f"cast_deq converts int16 to int8 / uint8 or int32 to half, not {s} to {d}",
                     "declare the tensors with one of those pairs")
-    if is_vec:
-        raise error(ValueError, "cast_deq with is_vec_deq=True takes its 16 scales from a vdeq tensor, which this "
-                    "engine does not support", "pass is_vec_deq=False and set the scale with set_deq_scale")
     scale, offset, _ = _deq()     # the sign mode is the destination's type here
+    if is_vec and s == "int32":
+        raise error(ValueError, "cast_deq with is_vec_deq=True on an int32 source is not supported by this engine "
+                    "(the docstrings give only the int16 groups' formula)",
+                    "pass is_vec_deq=False and set the scale with set_deq_scale(scale)")
+    if is_vec and s == "int16":   # each source block's element e takes group e of the vdeq tensor
+        groups = _VDEQ.get(_block())
+        if groups is None:
+            raise error(ValueError, "cast_deq with is_vec_deq=True (its default) reads the 16 groups set by "
+                        "set_deq_scale(vdeq, vdeq_info), and none was set in this block",
+                        "call set_deq_scale(vdeq, asc.VdeqInfo(...)) first, or pass is_vec_deq=False to use "
+                        "set_deq_scale(scale, offset, sign_mode)")
+        scale, offset = groups
     if s == "int32":
         vector_op(name, dst, (src,), f, extra={"scale": scale, "offset": 0, "round": "CAST_RINT"})
         return
@@ -117,6 +155,8 @@ def cast_deq(dst, src, *args, **kwargs):
     r, b, e = pos // 128, pos % 128 // 16, pos % 16          # repeat, block and element of each result
     (dbs, drs) = strides[0]
     d_idx = (r * drs + b * dbs) * 32 + (0 if half_block else 16) + e    # bytes of the int8 destination
+    if isinstance(scale, np.ndarray):
+        scale, offset = scale[e], offset[e]
     issue(PipeOp(name, "V", tuple(operand_regions(src, s_idx, a.count)), tuple(regions(dst, d_idx)) if a.count
                  else (), {"dst": dst, "srcs": [src], "idx": [d_idx, s_idx], "count": a.count, "scale": scale,
                            "offset": offset, "round": "CAST_RINT", "repeats": a.repeats, "form": "mask"},

@@ -102,6 +102,7 @@ class Case:
     here: str | None              # this engine's verdict (None: not recorded yet)
     differs: str | None = None    # why a disagreement is kept
     tolerance: dict | None = None
+    spec: str | None = None       # the driver's argument when it is not the path (ascendc:PLATFORM:PATH)
 
 
 def upstream_sources(root: Path) -> Path | None:
@@ -114,7 +115,8 @@ def upstream_sources(root: Path) -> Path | None:
     return None
 
 
-def load_corpus(corpus: Path, patterns: Sequence[str] = (), upstream: Path | None = None) -> list[Case]:
+def load_corpus(corpus: Path, patterns: Sequence[str] = (), upstream: Path | None = None,
+                allow_empty: bool = False) -> list[Case]:
     """The cases under ``corpus``; those running one of upstream's kernel tests (``UPSTREAM_TEST``) only when
     ``upstream`` (the v1 sources) holds it."""
     import fnmatch
@@ -146,19 +148,47 @@ def load_corpus(corpus: Path, patterns: Sequence[str] = (), upstream: Path | Non
             from asc_harness.conform.v1_forms import tolerance
             tol = tolerance(spec)
         cases.append(Case(name, path, expect, here, kf.values.get("DIFFERS"), tol))
-    if not cases:
+    if not cases and not allow_empty:
         raise HarnessError(f"no v1 case in {corpus}")
+    return cases
+
+
+def reference_cases(root: Path, patterns: Sequence[str] = ()) -> list[Case]:
+    """The Ascend C reference kernels (golden/ascendc/) on every platform the registry lists each for, as cases
+    ``ascendc/<name>@<platform>``: pyasc-dev must accept every launch of each, here its quick cases must pass."""
+    import fnmatch
+
+    import yaml
+
+    from asc_harness.conform.v1_ascendc import KNOWN_REFUSALS
+
+    cells = yaml.safe_load((root / "capabilities.yaml").read_text(encoding="utf-8"))["cells"]
+    cases = []
+    for path, platform in sorted({(c["ascendc"], c["platform"]) for c in cells if c.get("ascendc")}):
+        name = f"ascendc/{Path(path).stem}@{platform}"
+        if patterns and not any(fnmatch.fnmatch(name, p) for p in patterns):
+            continue
+        cases.append(Case(name, root / path, "accept", "accept", KNOWN_REFUSALS.get(Path(path).stem),
+                          {"atol": 0, "rtol": 0}, f"ascendc:{platform}:{root / path}"))
     return cases
 
 
 # -- running ---------------------------------------------------------------------------------------------
 def run_side(side: str, python: Path, paths: list[Path], platform: str = "Ascend910B1",
-             timeout_s: float = TIMEOUT_S, upstream: Path | None = None) -> list[dict]:
-    """One driver run over ``paths``: per case its verdict, message and (here) outputs and reference."""
+             timeout_s: float = TIMEOUT_S, upstream: Path | None = None, specs: list | None = None,
+             launches: list | None = None) -> list[dict]:
+    """One driver run over ``paths`` (given to the driver as ``specs`` where set): per case its verdict, message,
+    (here) outputs and reference, and the launches a reference case recorded (``launches``: what pyasc-dev
+    compiles of each reference case)."""
+    specs = specs or [None] * len(paths)
     with tempfile.TemporaryDirectory(prefix="asc-v1diff-") as tmp:
         results = Path(tmp) / "results.json"
+        for i, recorded in enumerate(launches or []):
+            if recorded is not None:
+                (Path(tmp) / f"{i}.launches.json").write_text(json.dumps(recorded), encoding="utf-8")
         readable = sorted({str(p.parent) for p in paths} | {str(python.parent), str(DRIVER.parent)})
-        sb = sandbox.run([str(python), str(DRIVER), side, str(results), tmp, *map(str, paths)],
+        args = [spec or str(p) for spec, p in zip(specs, paths)]
+        sb = sandbox.run([str(python), str(DRIVER), side, str(results), tmp, *args],
                          timeout_s=timeout_s, memory_mb=MEMORY_MB,
                          env_extra={"V1_PLATFORM": platform, "V1_UPSTREAM": str(upstream or "")},
                          writable=[tmp], readable=readable, network=False)
@@ -172,6 +202,9 @@ def run_side(side: str, python: Path, paths: list[Path], platform: str = "Ascend
             if npz.exists():
                 with np.load(npz) as z:
                     entry["arrays"] = {k: z[k] for k in z.files}
+            recorded = Path(tmp) / f"{i}.launches.json"
+            if side == "here" and recorded.exists():
+                entry["launches"] = json.loads(recorded.read_text(encoding="utf-8"))
         return data
 
 
@@ -308,9 +341,11 @@ def table(entries: list[dict], everything: bool = False) -> str:
 
 def run_cases(cases: list[Case], python: Path | None, platform: str = "Ascend910B1",
               upstream: Path | None = None) -> list[dict]:
-    paths = [c.path for c in cases]
-    ups = run_side("pyasc", python, paths, upstream=upstream) if python else [None] * len(cases)
-    heres = run_side("here", Path(sys.executable), paths, platform, upstream=upstream)
+    paths, specs = [c.path for c in cases], [c.spec for c in cases]
+    heres = run_side("here", Path(sys.executable), paths, platform, upstream=upstream, specs=specs)
+    launches = [h.pop("launches", None) for h in heres]    # a reference case's, compiled by pyasc-dev
+    ups = run_side("pyasc", python, paths, upstream=upstream, specs=specs, launches=launches) if python \
+        else [None] * len(cases)
     return [classify(c, u, h) for c, u, h in zip(cases, ups, heres)]
 
 
@@ -349,6 +384,8 @@ def _parser():
     p.add_argument("--upstream", type=Path, default=upstream_sources(root),
                    help="upstream's pyasc v1 sources, whose kernel tests the upstream/ cases run "
                         "(default ../shared/upstream/pyasc-v1 beside the repository)")
+    p.add_argument("--no-references", action="store_true",
+                   help="leave out the Ascend C reference kernels (golden/ascendc/, cases 'ascendc/*')")
     p.add_argument("--here-only", action="store_true", help="check this engine against the corpus, no pyasc-dev")
     p.add_argument("--all", action="store_true", help="list every case, not only the notable ones")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
@@ -362,7 +399,11 @@ def _main(argv: Sequence[str] | None) -> int:
     import os
 
     args = _parser().parse_args(argv)
-    cases = load_corpus(args.corpus, args.cases, args.upstream)
+    cases = load_corpus(args.corpus, args.cases, args.upstream, allow_empty=not args.no_references)
+    if not args.no_references:
+        cases += reference_cases(default_root(), args.cases)
+    if not cases:
+        raise HarnessError("no v1 case matches")
     python = None if args.here_only else pyasc_interpreter(args.pyasc_python, Path(
         os.environ.get("PYASC_DEV_VENV") or args.venv), False)
     entries = run_cases(cases, python, args.platform, args.upstream)

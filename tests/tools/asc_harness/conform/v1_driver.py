@@ -2,6 +2,10 @@
 
 Usage: python v1_driver.py pyasc|here RESULTS.json OUTDIR CASE.py...
 
+A CASE of the form ``ascendc:PLATFORM:REFERENCE.py`` is an Ascend C reference kernel (v1_ascendc.py): here its
+quick cases run on PLATFORM and its launches go to OUTDIR/<index>.launches.json; under pyasc-dev the launches
+read from that file are compiled.
+
 ``pyasc`` (pyasc-dev's interpreter): each case's ``run()`` launches its kernel; pyasc-dev's front end turns it
 into its IR, runs its passes and translates it to Ascend C, and the driver stops it where the device compiler
 (bisheng) would start. Reaching that point is the verdict "accepted"; any exception before it is "rejected"
@@ -75,6 +79,8 @@ def run_one(side: str, path: str, index: int, outdir: str) -> dict:
     import numpy as np
 
     result = {"case": path, "verdict": None, "error_type": None, "message": None, "where": []}
+    if path.startswith("ascendc:"):
+        return run_reference(side, path, index, outdir, result)
     try:
         module = load(path, index)
         arrays = module.run()
@@ -91,6 +97,33 @@ def run_one(side: str, path: str, index: int, outdir: str) -> dict:
     out = {f"out.{k}": np.asarray(v) for k, v in arrays.items()}
     if hasattr(module, "reference"):
         out.update({f"ref.{k}": np.asarray(v) for k, v in module.reference(arrays).items()})
+    np.savez(os.path.join(outdir, f"{index}.npz"), **out)
+    return result
+
+
+def run_reference(side: str, spec: str, index: int, outdir: str, result: dict) -> dict:
+    import numpy as np
+
+    import v1_ascendc
+
+    _, platform, path = spec.split(":", 2)
+    launches_path = os.path.join(outdir, f"{index}.launches.json")
+    try:
+        if side == "pyasc":
+            with open(launches_path, encoding="utf-8") as fh:
+                launches = json.load(fh)
+            v1_ascendc.replay(path, f"v1_ref_{index}", launches, FrontEndDone)
+            result["verdict"] = "accepted"
+            return result
+        arrays, expected, launches = v1_ascendc.run_here(path, platform, f"v1_ref_{index}")
+    except Exception as exc:  # noqa: BLE001 - every failure of the reference is its verdict
+        result.update(verdict="rejected", **describe(exc))
+        return result
+    with open(launches_path, "w", encoding="utf-8") as fh:
+        json.dump(launches, fh)
+    result["verdict"] = "accepted"
+    out = {f"out.{k}": np.asarray(v) for k, v in arrays.items()}
+    out.update({f"ref.{k}": np.asarray(v) for k, v in expected.items()})
     np.savez(os.path.join(outdir, f"{index}.npz"), **out)
     return result
 
