@@ -49,8 +49,14 @@ EDGES = {
         # the widest rows (MAX_COLS): two a tile, within UB only through reuse_alloc=2.
         {"id": "widest", "shape": [64, 4096]},
     ],
-    # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
+    # rms_norm: rows of up to 4096 columns go in tiles of rows (row_tiles), wider ones are streamed in column
+    # tiles of SPLIT_TILE_COLS (split_d), whose last may hold one column.
     "rms_norm_bf16": [
+        {"id": "one_row_padded", "shape": [1, 24]},
+        # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row; 17 columns pad a 32-column tile.
+        {"id": "last_tile_one_row", "shape": [33, 17]},
+        # the widest rows of row_tiles: two a tile (TILE_ELEMENTS), 33 tiles over 32 blocks.
+        {"id": "widest_row_tiles", "shape": [65, 4096]},
         {"id": "tail_tile_one_column", "shape": [3, 4097]},
         {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},
     ],
