@@ -60,6 +60,15 @@ EDGES = {
         {"id": "tail_tile_one_column", "shape": [3, 4097]},
         {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},
     ],
+    # one_hot: up to CORE_NUM rows one identity row a block (row kernel), more in tiles of rows.
+    "one_hot_i32": [
+        {"id": "row_kernel_every_block", "shape": [32, 8]},
+        {"id": "row_kernel_widest", "shape": [3, 256]},
+        # 33 rows: the tiles kernel, two tiles of 32 rows, the second holding one.
+        {"id": "tiles_first_past_row_kernel", "shape": [33, 128]},
+        # 16 rows a tile at depth 256: 17 tiles over 32 blocks, the last holds one row.
+        {"id": "tiles_widest_last_tile_one_row", "shape": [257, 256]},
+    ],
 }
 
 
