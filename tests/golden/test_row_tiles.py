@@ -69,6 +69,15 @@ EDGES = {
         # 16 rows a tile at depth 256: 17 tiles over 32 blocks, the last holds one row.
         {"id": "tiles_widest_last_tile_one_row", "shape": [257, 256]},
     ],
+    # batch_norm: a channel's N planes in one [N, plane] tile while N x plane (rounded to 8) <= MAX_RESIDENT,
+    # else streamed plane by plane in 1-D tiles.
+    "batch_norm_f32": [
+        {"id": "batch_of_one_padded", "shape": [1, 3, 5, 5]},
+        # 33 channels over 32 blocks: block 0 takes two.
+        {"id": "one_channel_past_the_blocks", "shape": [2, 33, 3, 3]},
+        {"id": "largest_resident", "shape": [16, 2, 32, 32]},
+        {"id": "first_streamed", "shape": [2, 2, 8193, 1]},
+    ],
 }
 
 
