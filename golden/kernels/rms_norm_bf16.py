@@ -92,7 +92,7 @@ EPS = 1e-6
 CORE_NUM = 32
 ALIGN = 16
 ROW_TILE_MAX_COLS = 4096
-TILE_ELEMENTS = 8192   # elements a tile of rows (x, its float32 copy and temporaries: reuse_alloc=2 shares their buffers)
+TILE_ELEMENTS = 8192   # elements a tile of rows (reuse_alloc=2 shares the buffers of x, its float32 copy, temporaries)
 SPLIT_TILE_COLS = 4096
 
 
