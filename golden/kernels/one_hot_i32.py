@@ -94,10 +94,12 @@ def one_hot_kernel(idx_ptr: asc2.GlobalAddress, classes_ptr: asc2.GlobalAddress,
 @asc2.jit(always_compile=True)
 def one_hot_row_kernel(idx_ptr: asc2.GlobalAddress, eye_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress,
                        n: int, depth: asc2.ConstExpr[int]):
+    # the views, the block index and the scalar read of row r's index are one run of scalar instructions
+    out_gm = asc2.global_tensor(out_ptr, [n, depth])
+    eye_gm = asc2.global_tensor(eye_ptr, [depth, depth])
     r = asc2.block_idx()
-    k = asc2.copy_in(asc2.global_tensor(idx_ptr, [n]), [r])   # a scalar read of row r's index
-    hot = asc2.copy_in(asc2.global_tensor(eye_ptr, [depth, depth]), [k, 0], [1, depth])
-    asc2.copy_out(hot, asc2.global_tensor(out_ptr, [n, depth]), [r, 0])
+    k = asc2.copy_in(asc2.global_tensor(idx_ptr, [n]), [r])
+    asc2.copy_out(asc2.copy_in(eye_gm, [k, 0], [1, depth]), out_gm, [r, 0])
 
 
 def make_inputs(case):

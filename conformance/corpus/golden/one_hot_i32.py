@@ -38,10 +38,11 @@ def one_hot_kernel(idx_ptr: asctile.GlobalAddress, classes_ptr: asctile.GlobalAd
 @asctile.jit(always_compile=True)
 def one_hot_row_kernel(idx_ptr: asctile.GlobalAddress, eye_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress,
                        n: int, depth: asctile.ConstExpr[int]):
+    out_gm = asctile.global_tensor(out_ptr, [n, depth])
+    eye_gm = asctile.global_tensor(eye_ptr, [depth, depth])
     r = asctile.block_idx()
     k = asctile.copy_in(asctile.global_tensor(idx_ptr, [n]), [r])
-    hot = asctile.copy_in(asctile.global_tensor(eye_ptr, [depth, depth]), [k, 0], [1, depth])
-    asctile.copy_out(hot, asctile.global_tensor(out_ptr, [n, depth]), [r, 0])
+    asctile.copy_out(asctile.copy_in(eye_gm, [k, 0], [1, depth]), out_gm, [r, 0])
 
 
 def make_inputs(case):
