@@ -34,9 +34,9 @@ OP = "rms_norm"
 DTYPE = "bfloat16"
 TOLERANCE = {"atol": 1.5625e-2, "rtol": 7.8125e-3}
 CASES = [
-    {"id": "8x256_full_row", "shape": [8, 256], "kernel": "full_row"},
-    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "split_d"},
-    {"id": "2500x24_split_d", "shape": [2500, 24], "kernel": "split_d"},
+    {"id": "8x256_full_row", "shape": [8, 256], "kernel": "row_tiles"},
+    {"id": "8x1055_split_d", "shape": [8, 1055], "kernel": "row_tiles"},
+    {"id": "2500x24_split_d", "shape": [2500, 24], "kernel": "row_tiles"},
     {"id": "64x100003_split_d", "shape": [64, 100003], "kernel": "split_d", "full_only": True},
 ]
 

@@ -8,29 +8,43 @@ Operation
     (``torch.nn.functional.batch_norm(x, None, None, gamma, beta, training=True)``).
 
 Cell metadata (mirrors capabilities.yaml, batch_norm/float32/<platform>; do not drift)
-    shapes      [2, 16, 8, 8], [4, 24, 25, 25], [8, 32, 1623, 1], [16, 64, 32, 32] (``full_only``).
+    shapes      [2, 16, 8, 8], [4, 24, 25, 25], [8, 32, 1623, 1], [16, 64, 32, 32] (``full_only``):
+                all four take the resident kernel (N x plane rounded up to 8: 128, 2528, 12992,
+                16384 elements).
     tolerance   atol 1e-4, rtol 1e-4.
-    regime      one channel per step; each (n, c) plane of H * W contiguous elements is streamed in
+    regime      one channel per step, two kernels chosen on the host:
+                resident (``batch_norm_resident_kernel``, N x tile_cols <= MAX_RESIDENT = 16384, with
+                tile_cols = H * W rounded up to 8): the channel's N planes come in one 2-D window
+                [N, tile_cols] of x viewed as [N, C * H * W] (column c * H * W, row stride C * H * W)
+                and stay in UB: sum and sum of squares reduced from the tile, then y = x * scale +
+                shift stored by one 2-D copy_out. One load and one store a channel.
+                streamed (``batch_norm_kernel``, larger channels): each (n, c) plane is streamed in
                 1-D tiles of tile = min(2048, H * W rounded up to 8). Pass 1 accumulates x and x^2
                 elementwise into two float32 tiles over every plane of the channel (reduced once);
-                pass 2 reloads the planes and writes y = x * scale + shift with the per-channel
-                scalars scale = gamma_c / sqrt(var_c + eps) and shift = beta_c - mean_c * scale.
-    tail        H * W = 625 and 1623 are not multiples of 8: each plane is its own 1-D global tensor
-                (``x_ptr + (n * C + c) * H * W``), so a tile's copy_in reads only that plane (zeros
-                pad the tile and add nothing to either sum) and its copy_out writes only the plane.
+                pass 2 reloads the planes and writes y.
+                Both use the per-channel scalars scale = gamma_c / sqrt(var_c + eps) and
+                shift = beta_c - mean_c * scale.
+    tail        H * W = 625 and 1623 are not multiples of 8: resident: real_shape [N, H * W] reads
+                only the channel's columns (zeros pad the tile and add nothing to either sum) and
+                writes only them; streamed: each plane is its own 1-D global tensor
+                (``x_ptr + (n * C + c) * H * W``), so a tile's copy_in reads only that plane and its
+                copy_out writes only the plane.
     partitioning
                 channel c goes to block c % block_num, launched on min(CORE_NUM, C) blocks; 24
                 channels leave 8 of 32 blocks idle, 64 give two channels to each block.
 
 Non-obvious constraints
     * August 2026 dialect. All loops are the builtin ``range`` with the default ``gm_barrier=False``;
-      the pass-1 loops carry the two accumulators from trip to trip (legal: the barrier orders only
-      global-memory stores before the next trip's loads, and pass 1 stores nothing). Pass 2 only
-      reads x and writes y, which never alias.
-    * gamma_c and beta_c are scalar reads (``copy_in`` without a shape).
+      the streamed pass-1 loops carry the two accumulators from trip to trip (legal: the barrier
+      orders only global-memory stores before the next trip's loads, and pass 1 stores nothing).
+      Pass 2 (and the resident kernel) only reads x and writes y, which never alias.
+    * gamma_c and beta_c are scalar reads (``copy_in`` without a shape). The resident kernel takes
+      1 / (N * H * W) from the host: a scalar float division costs the scalar unit ~250 ticks on C310.
     * var = E[x^2] - mean^2 in float32: for these inputs (mean ~1, std ~2) the cancellation costs
       about two bits, far inside the tolerance; a two-pass variance would read x a third time.
-    * N, C, H * W are runtime ints; only the tile width is a ConstExpr.
+    * The resident kernel is compiled with ``reuse_alloc=2`` (x, x * x and y share buffers as they
+      die): its largest tile of 16384 float32 (64 KiB) stays within C220's 192 KiB.
+    * N is a ConstExpr of the resident kernel (the tile's row count); C, H * W are runtime ints.
     * CORE_NUM = 32 (AIV cores of Ascend950PR_9599); valid on Ascend910B1.
 
 Tolerance
@@ -64,6 +78,7 @@ SEED = 2026
 EPS = 1e-5
 ALIGN = 8          # 32 bytes of float32
 MAX_TILE = 2048
+MAX_RESIDENT = 16384
 CORE_NUM = 32
 
 
@@ -95,6 +110,24 @@ def batch_norm_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, 
                 asc2.copy_out(x * scale + shift, y_gm, [t * tile])
 
 
+@asc2.jit(always_compile=True, reuse_alloc=2)
+def batch_norm_resident_kernel(x_ptr: asc2.GlobalAddress, gamma_ptr: asc2.GlobalAddress, beta_ptr: asc2.GlobalAddress,
+                               y_ptr: asc2.GlobalAddress, channels: int, plane: int, inv_count: float, epsilon: float,
+                               batch: asc2.ConstExpr[int], tile_cols: asc2.ConstExpr[int]):
+    gamma_gm = asc2.global_tensor(gamma_ptr, [channels])
+    beta_gm = asc2.global_tensor(beta_ptr, [channels])
+    x_gm = asc2.global_tensor(x_ptr, [batch, channels * plane])
+    y_gm = asc2.global_tensor(y_ptr, [batch, channels * plane])
+    for c in range(asc2.block_idx(), channels, asc2.block_num()):
+        col = c * plane
+        x = asc2.copy_in(x_gm, [0, col], [batch, tile_cols], real_shape=[batch, plane])
+        mean = asc2.reduce_sum(x) * inv_count
+        var = asc2.reduce_sum(x * x) * inv_count - mean * mean
+        scale = asc2.copy_in(gamma_gm, [c]) / asc2.sqrt(var + epsilon)
+        shift = asc2.copy_in(beta_gm, [c]) - mean * scale
+        asc2.copy_out(x * scale + shift, y_gm, [0, col], real_shape=[batch, plane])
+
+
 def make_inputs(case):
     shape = case["shape"]
     gen = torch.Generator().manual_seed(SEED)
@@ -115,6 +148,12 @@ def launch(x, gamma, beta, eps):
     tile = min(MAX_TILE, -(-plane // ALIGN) * ALIGN)
     num_tiles = -(-plane // tile)
     y = torch.zeros_like(x)
+    tile_cols = -(-plane // ALIGN) * ALIGN
+    if batch * tile_cols <= MAX_RESIDENT:
+        batch_norm_resident_kernel[min(CORE_NUM, channels)](x.contiguous(), gamma.contiguous(), beta.contiguous(), y,
+                                                            channels, plane, 1.0 / (batch * plane), float(eps),
+                                                            batch, tile_cols)
+        return y
     batch_norm_kernel[min(CORE_NUM, channels)](x.contiguous(), gamma.contiguous(), beta.contiguous(), y, batch,
                                                channels, plane, num_tiles, float(eps), tile)
     return y

@@ -444,6 +444,30 @@ def test_rms_norm_builtin(dtype, tol):
     torch.testing.assert_close(out, torch_rms_norm(x, g, 1e-5), atol=tol, rtol=tol)
 
 
+@asc2.jit
+def row_tile_norms_kernel(x_ptr: asc2.GlobalAddress, g_ptr: asc2.GlobalAddress, b_ptr: asc2.GlobalAddress,
+                          rms_ptr: asc2.GlobalAddress, ln_ptr: asc2.GlobalAddress, tiles: int,
+                          R: asc2.ConstExpr[int], C: asc2.ConstExpr[int]):
+    # August spelling; real_shape makes the weights one value per block (not one shared load)
+    g = asc2.copy_in(asc2.global_tensor(g_ptr, [C]), [0], [C], real_shape=[C])
+    beta = asc2.copy_in(asc2.global_tensor(b_ptr, [C]), [0], [C], real_shape=[C])
+    x_gm = asc2.global_tensor(x_ptr, [tiles * R, C])
+    for i in range(asc2.block_idx(), tiles, asc2.block_num()):
+        x = asc2.copy_in(x_gm, [i * R, 0], [R, C])
+        asc2.copy_out(asc2.rms_norm(x, g, 1e-5), asc2.global_tensor(rms_ptr, [tiles * R, C]), [i * R, 0])
+        y, _, _ = asc2.layer_norm(x, g, beta, 1e-5)
+        asc2.copy_out(y, asc2.global_tensor(ln_ptr, [tiles * R, C]), [i * R, 0])
+
+
+def test_norms_of_a_tile_of_rows_take_a_1d_weight_on_every_block():
+    # the blocks' trips run batched: each [R, C] tile is normalised per row, gamma / beta [C] apply to every row
+    x, g, beta = (torch.randn(8 * 3, 64), torch.rand(64) + 0.5, torch.randn(64))
+    rms, ln = torch.zeros_like(x), torch.zeros_like(x)
+    row_tile_norms_kernel[4](x, g, beta, rms, ln, 8, 3, 64)
+    torch.testing.assert_close(rms, torch_rms_norm(x, g, 1e-5), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(ln, torch.nn.functional.layer_norm(x, (64,), g, beta, 1e-5), atol=1e-5, rtol=1e-5)
+
+
 # -- scalar (PlainValue) arithmetic ----------------------------------------------------------------------------
 @asc2.jit
 def scalar_kernel(out_ptr: asc.GlobalAddress, a, b, fn: asc.ConstExpr):

@@ -67,7 +67,6 @@ EDGES = {
         # the widest rows (MAX_COLS): two a tile, within UB only through reuse_alloc=2.
         {"id": "widest", "shape": [64, 4096]},
     ],
-    # rms_norm's split_d streams a row in column tiles of SPLIT_TILE_COLS: the last may hold one column.
     # tiles spread over every vector core (48 / 32), one tile a block on Ascend910B1 and two on
     # Ascend950PR_9599: one element, and one element past every block's largest tiles on each platform.
     "gelu_f16": [
@@ -99,9 +98,34 @@ EDGES = {
         {"id": "widest_full_row", "shape": [3, 4096]},
         {"id": "split_d_tail_tile_one_column", "shape": [2, 4097]},
     ],
+    # rms_norm: rows of up to 4096 columns go in tiles of rows (row_tiles), wider ones are streamed in column
+    # tiles of SPLIT_TILE_COLS (split_d), whose last may hold one column.
     "rms_norm_bf16": [
+        {"id": "one_row_padded", "shape": [1, 24]},
+        # 33 rows over 32 blocks: tiles of 2 rows, the last holds one row; 17 columns pad a 32-column tile.
+        {"id": "last_tile_one_row", "shape": [33, 17]},
+        # the widest rows of row_tiles: two a tile (TILE_ELEMENTS), 33 tiles over 32 blocks.
+        {"id": "widest_row_tiles", "shape": [65, 4096]},
         {"id": "tail_tile_one_column", "shape": [3, 4097]},
         {"id": "one_row_three_tiles", "shape": [1, 3 * 4096 - 8]},
+    ],
+    # one_hot: up to CORE_NUM rows one identity row a block (row kernel), more in tiles of rows.
+    "one_hot_i32": [
+        {"id": "row_kernel_every_block", "shape": [32, 8]},
+        {"id": "row_kernel_widest", "shape": [3, 256]},
+        # 33 rows: the tiles kernel, two tiles of 32 rows, the second holding one.
+        {"id": "tiles_first_past_row_kernel", "shape": [33, 128]},
+        # 16 rows a tile at depth 256: 17 tiles over 32 blocks, the last holds one row.
+        {"id": "tiles_widest_last_tile_one_row", "shape": [257, 256]},
+    ],
+    # batch_norm: a channel's N planes in one [N, plane] tile while N x plane (rounded to 8) <= MAX_RESIDENT,
+    # else streamed plane by plane in 1-D tiles.
+    "batch_norm_f32": [
+        {"id": "batch_of_one_padded", "shape": [1, 3, 5, 5]},
+        # 33 channels over 32 blocks: block 0 takes two.
+        {"id": "one_channel_past_the_blocks", "shape": [2, 33, 3, 3]},
+        {"id": "largest_resident", "shape": [16, 2, 32, 32]},
+        {"id": "first_streamed", "shape": [2, 2, 8193, 1]},
     ],
 }
 

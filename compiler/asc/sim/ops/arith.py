@@ -284,6 +284,12 @@ def _exec_softmax(ex, op, a):
     return e.astype(rdt, copy=False)
 
 
+def _row_weights(w, x):
+    """A per-column weight (lanes, cols) of a norm over x (lanes, rows, cols), aligned to x's rank."""
+    w = np.asarray(w)
+    return w.reshape(w.shape[:1] + (1,) * (x.ndim - w.ndim) + w.shape[1:])
+
+
 @impl("tile.rms_norm", undefined="rows")
 def _exec_rms_norm(ex, op, x, gamma, eps):
     rdt = op.results[0].type.dtype.to_numpy()
@@ -291,7 +297,7 @@ def _exec_rms_norm(ex, op, x, gamma, eps):
     eps = scalar_for_tile(np.asarray(eps, dtype=np.float32), x.ndim - 1)
     with ignored():
         ms = np.mean(x32 * x32, axis=-1, keepdims=True)
-        r = x32 / np.sqrt(ms + eps) * as_float32(gamma)
+        r = x32 / np.sqrt(ms + eps) * as_float32(_row_weights(gamma, x))
     return r.astype(rdt, copy=False)
 
 
@@ -345,7 +351,8 @@ def _exec_layer_norm(ex, op, x, gamma, beta, eps):
         d = x32 - mean
         var = np.mean(d * d, axis=-1, keepdims=True, dtype=np.float32)
         rstd = (np.float32(1.0) / np.sqrt(var + eps)).astype(np.float32)
-        out = (d * rstd * gamma.astype(np.float32) + beta.astype(np.float32)).astype(rdt)
+        out = (d * rstd * _row_weights(gamma, x).astype(np.float32)
+               + _row_weights(beta, x).astype(np.float32)).astype(rdt)
     lanes = x.shape[0]
     third = rstd if op.attrs["output_rstd"] else var
     return out, mean.reshape((lanes,) + stats_shape), third.astype(np.float32).reshape((lanes,) + stats_shape)
