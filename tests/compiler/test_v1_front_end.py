@@ -100,3 +100,21 @@ def test_a_cached_v1_kernel_naming_a_plain_function_is_refused_as_pyasc_refuses_
     assert not z.any()
     names_a_plain_helper[1](x, z, 128, always_compile=True)
     np.testing.assert_array_equal(z, x)
+
+
+def test_the_reference_walk_of_a_kernel_with_helpers_is_made_once():
+    """A cached launch walks the kernel's source for plain callables once, helpers and all: relaunches reuse
+    the answer (a walk per launch made a repeated launch of a helper-calling kernel half again slower)."""
+    from asc.runtime import dependencies
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros_like(x)
+    only_helpers[1](x, z)
+    assert only_helpers.__dict__["_refused"] is None
+    walks = []
+    real = dependencies._Finder.visit
+    dependencies._Finder.visit = lambda self, node: walks.append(node) or real(self, node)
+    try:
+        only_helpers[1](x, z)
+    finally:
+        dependencies._Finder.visit = real
+    assert walks == []

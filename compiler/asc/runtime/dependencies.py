@@ -234,12 +234,13 @@ def refused_reference(jit_fn, seen=None):
     """The first callable the kernel's source (or a ``@jit`` helper's, transitively) names that pyasc
     refuses when it computes a kernel's cache key, as (value, AST node, the JIT function naming it); None
     when there is none. Computed once per function."""
-    if seen is None and "_refused" in jit_fn.__dict__:
+    top = seen is None
+    if top and "_refused" in jit_fn.__dict__:
         return jit_fn.__dict__["_refused"]
-    seen = set() if seen is None else seen
+    seen = set() if top else seen
     seen.add(jit_fn)
     finder = _Finder(jit_fn, seen)
     finder.visit(jit_fn.node)
-    if len(seen) == 1 or finder.found is not None:
+    if top:       # (a helper's walk inside another's stops at functions already seen: not its own answer)
         jit_fn.__dict__["_refused"] = finder.found
     return finder.found
