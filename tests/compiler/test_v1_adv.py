@@ -27,7 +27,7 @@ def unary(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], fn:
     if fn == "exp":
         asc.adv.exp(b, a, n, level)
     else:
-        getattr(asc.adv, fn)(b, a)
+        asc.adv.__dict__[fn](b, a)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(yg, b, n)
@@ -106,7 +106,7 @@ def binary(x0: asc.GlobalAddress, x1: asc.GlobalAddress, y: asc.GlobalAddress, n
     if fn == "axpy":
         asc.adv.axpy(c, a, 0.1)
     else:
-        getattr(asc.adv, fn)(c, a, b)
+        asc.adv.__dict__[fn](c, a, b)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(yg, c, n)

@@ -25,10 +25,10 @@ def mmad_modes(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress
     asc.set_flag(asc.HardEvent.MTE2_M, 0)
     asc.wait_flag(asc.HardEvent.MTE2_M, 0)
     if hf32 >= 0:
-        asc.set_hf32_mode(bool(hf32))
+        asc.set_hf32_mode(hf32 != 0)
     if toward_zero >= 0:
-        asc.set_hf32_trans_mode(bool(toward_zero))
-    asc.set_mm_layout_transform(bool(n_first))
+        asc.set_hf32_trans_mode(toward_zero != 0)
+    asc.set_mm_layout_transform(n_first != 0)
     asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
     asc.set_flag(asc.HardEvent.M_FIX, 0)
     asc.wait_flag(asc.HardEvent.M_FIX, 0)

@@ -124,7 +124,10 @@ def atomic_rows(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int
     asc.data_copy(ub, x_gm, n)
     asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
-    getattr(asc, f"set_atomic_{kind}")(x.dtype)
+    if kind == "add":
+        asc.set_atomic_add(x.dtype)
+    else:
+        asc.set_atomic_max(x.dtype)
     asc.data_copy(z_gm, ub, n)
     asc.set_atomic_none()
 

@@ -118,3 +118,48 @@ def test_the_reference_walk_of_a_kernel_with_helpers_is_made_once():
     finally:
         dependencies._Finder.visit = real
     assert walks == []
+
+
+@asc.jit(always_compile=True)
+def _scaled_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    m = n
+    if m > 64:         # pyasc's v1 name scope has no min: compare and assign
+        m = 64
+    copy_through(x, z, 64)
+
+
+@asc.jit(always_compile=True)
+def _uses_min(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    m = min(n, 64)
+    copy_through(x, z, m)
+
+
+@asc.jit(always_compile=True)
+def _helper_with_abs(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    copy_through(x, z, abs(n))
+
+
+@asc.jit(always_compile=True)
+def _calls_helper_with_abs(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    _helper_with_abs(x, z, 64)
+
+
+def test_a_python_builtin_pyascs_name_scope_lacks_stops_the_v1_kernel_at_its_line():
+    """pyasc resolves a kernel's names from its locals, its module and a few builtins (int, len, range ...):
+    min, abs, print or getattr in a v1 kernel (or a @jit helper it calls) is a NameError there, with or
+    without always_compile."""
+    import inspect
+
+    from asc.frontend.errors import CodegenError
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros_like(x)
+    _scaled_copy[1](x, z, 100)
+    np.testing.assert_array_equal(z, x)
+    z[:] = 0
+    with pytest.raises(CodegenError, match="min is not defined") as e:
+        _uses_min[1](x, z, 100)
+    assert e.value.line == inspect.getsourcelines(_uses_min.fn)[1] + 2 and "compare and assign" in e.value.hint
+    with pytest.raises(CodegenError, match="abs is not defined") as e:
+        _calls_helper_with_abs[1](x, z)
+    assert e.value.line == inspect.getsourcelines(_helper_with_abs.fn)[1] + 2
+    assert not z.any()

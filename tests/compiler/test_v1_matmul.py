@@ -47,8 +47,12 @@ def mm_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bia
         mm.set_tensor_b(bg, trans_b)
         if with_bias:
             mm.set_bias(biasg)
-        tail_m = min(tiling.single_core_m, tiling.m - mi * tiling.single_core_m)
-        tail_n = min(tiling.single_core_n, tiling.n - ni * tiling.single_core_n)
+        tail_m = tiling.m - mi * tiling.single_core_m      # (no min in a kernel: compare and assign)
+        if tail_m > tiling.single_core_m:
+            tail_m = tiling.single_core_m
+        tail_n = tiling.n - ni * tiling.single_core_n
+        if tail_n > tiling.single_core_n:
+            tail_n = tiling.single_core_n
         mm.set_tail(tail_m, tail_n)
         mm.iterate_all(cg)
         mm.end()

@@ -397,9 +397,9 @@ def test_each_launch_takes_the_path_its_stream_allows(name, path, monkeypatch):
 
 @asc.jit
 def prints_its_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
-    """Python's print of the block index in the body (a debugging line): each block's own number."""
+    """asc.printf of the block index in the body (a debugging line): each block's own number."""
     b = asc.get_block_idx()
-    print(f"block {b} of {asc.get_block_num()}")
+    asc.printf("block %d of %d\n", b, asc.get_block_num())
     x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x + b * n, n)
     z_gm.set_global_buffer(z + b * n, n)

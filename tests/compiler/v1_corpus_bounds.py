@@ -19,7 +19,9 @@ def sqrt_tail_tile_past_the_end(x: asc.GlobalAddress, z: asc.GlobalAddress, tota
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, T * 4, T)
     tiles = (total + T - 1) // T
     for i in range(tiles):
-        count = min(T, total - i * T) if fix else T
+        count = T
+        if fix and total - i * T < T:
+            count = total - i * T
         asc.data_copy(x_ub, x_gm[i * T:], count)  #@b1.copy_in
         asc.set_flag(asc.HardEvent.MTE2_V, 0)
         asc.wait_flag(asc.HardEvent.MTE2_V, 0)

@@ -53,7 +53,10 @@ def cube_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
         if flag_mte1_m:
             asc.set_flag(asc.HardEvent.MTE1_M, 0)
             asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, min(ks, k - s * ks), 0, False, s == 0))
+        step = k - s * ks
+        if step > ks:
+            step = ks
+        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, step, 0, False, s == 0))
     if flag_m_fix:
         asc.set_flag(asc.HardEvent.M_FIX, 0)
         asc.wait_flag(asc.HardEvent.M_FIX, 0)

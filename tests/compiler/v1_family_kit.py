@@ -46,7 +46,9 @@ def family_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, m: asc.GlobalAddre
         gms.append(g)
     at = 0
     ubs = []
-    for p, g in zip((x, y, m, z), gms):
+    params = (x, y, m, z)
+    for i in range(4):
+        p, g = params[i], gms[i]
         t, at = _ub(p, at, asc.TPosition.VECIN)
         asc.data_copy(t, g, p.size)
         ubs.append(t)

@@ -6,6 +6,7 @@ constant or a helper's source never reuses a kernel compiled before the change (
 from __future__ import annotations
 
 import ast
+import builtins
 import enum
 import hashlib
 import types
@@ -243,4 +244,42 @@ def refused_reference(jit_fn, seen=None):
     finder.visit(jit_fn.node)
     if top:       # (a helper's walk inside another's stops at functions already seen: not its own answer)
         jit_fn.__dict__["_refused"] = finder.found
+    return finder.found
+
+
+# What pyasc's v1 kernels resolve besides locals and module names: the default builtins and ``asc.jit``'s
+# custom ones (``range`` is ``asc.range``; ``assert`` a static assert).
+V1_BUILTINS = _DEFAULT_BUILTINS | {"assert"}
+
+
+class _BuiltinFinder(_Finder):
+    """The first Python builtin a kernel names that pyasc's name scope does not offer (``min``, ``abs``,
+    ``print``, ``getattr`` ...): pyasc resolves a name from the locals, the module and its builtins only."""
+
+    def record(self, value, node):
+        if self.found is None and isinstance(value, KernelFunction) and value not in self.seen:
+            self.found = unavailable_builtin(value, self.seen)
+
+    def visit_Name(self, node):
+        name = node.id
+        if isinstance(node.ctx, ast.Load) and self.found is None and name not in self.local_names \
+                and name not in self.globals and name not in self.cells and name not in V1_BUILTINS \
+                and hasattr(builtins, name):
+            self.found = (name, node, self.fn)
+            return None
+        return super().visit_Name(node)
+
+
+def unavailable_builtin(jit_fn, seen=None):
+    """(name, AST node, the JIT function naming it) of the first builtin pyasc's v1 name scope lacks that the
+    kernel or a ``@jit`` helper it calls names, or None. Computed once per kernel."""
+    top = seen is None
+    if top and "_builtin" in jit_fn.__dict__:
+        return jit_fn.__dict__["_builtin"]
+    seen = set() if top else seen
+    seen.add(jit_fn)
+    finder = _BuiltinFinder(jit_fn, seen)
+    finder.visit(jit_fn.node)
+    if top:
+        jit_fn.__dict__["_builtin"] = finder.found
     return finder.found

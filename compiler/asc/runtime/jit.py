@@ -20,7 +20,7 @@ from ..language.core.errors import error
 from . import config
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
-from .dependencies import constants, helpers_source_hash, namespace, refused_reference
+from .dependencies import constants, helpers_source_hash, namespace, refused_reference, unavailable_builtin
 from .caches import BoundedCache, KernelCache
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
 from .platforms import hardware
@@ -273,6 +273,25 @@ def check_references(jit_fn):
                        "constant or a ConstExpr argument), or launch with always_compile=True")
 
 
+def check_builtins(jit_fn):
+    """A v1 kernel (or a ``@jit`` helper it calls) naming a Python builtin pyasc's name scope lacks (``min``,
+    ``abs``, ``print``, ``getattr`` ...) stops at its line, as pyasc's code generator stops there: the tile
+    front end refuses them while tracing, the v1 body runs as Python and is checked before it runs."""
+    found = unavailable_builtin(jit_fn)
+    if found is None:
+        return
+    from ..frontend.errors import CodegenError
+    name, node, owner = found
+    hint = {"min": "compare and assign (`m = a` then `if b < a: m = b`), or compute it on the host",
+            "max": "compare and assign (`m = a` then `if b > a: m = b`), or compute it on the host",
+            "print": "print on the device with asc.printf(...), or inspect values on the host after the launch",
+            "getattr": "name the function directly (asc.add), or bind it outside the kernel and use that name",
+            }.get(name, f"pyasc kernels have no {name} builtin: compute it on the host and pass the value, "
+                        "or write it with the kernel's own operations")
+    raise CodegenError(f"{name} is not defined", owner.source_file, owner.first_line + node.lineno - 1,
+                       node.col_offset + owner.indent, NameError(f"{name} is not defined"), hint)
+
+
 class _Launcher:
     def __init__(self, jit_fn, opts):
         self.jit_fn = jit_fn
@@ -293,6 +312,7 @@ class _Launcher:
             from .v1_launch import launch_v1
             opts = dict(self.jit_fn.options)
             opts.update({k: kwargs.pop(k) for k in list(kwargs) if k in _OPTION_NAMES})
+            check_builtins(self.jit_fn)
             if not opts.get("always_compile"):
                 check_references(self.jit_fn)
             return launch_v1(self.jit_fn, config.current_platform(), int(core_num), args, kwargs, opts)
