@@ -164,12 +164,14 @@ class _Finder(ast.NodeVisitor):
         self.fn, self.seen, self.local_names, self.in_default = fn, seen, set(), False
         self.found = None   # (value, node, the JIT function whose source names it)
 
+    key = "_refused"        # where a kernel keeps the walk's answer
+
     def record(self, value, node):
         if self.found is not None or value is None or isinstance(value, types.ModuleType):
             return
         if isinstance(value, KernelFunction):
             if value not in self.seen:
-                self.found = refused_reference(value, self.seen)
+                self.found = _walk(type(self), value, self.seen)
             return
         if callable(value) and not _allowed_callable(value) and not self.in_default:
             self.found = (value, node, self.fn)
@@ -231,20 +233,26 @@ class _Finder(ast.NodeVisitor):
             super().generic_visit(node)
 
 
-def refused_reference(jit_fn, seen=None):
-    """The first callable the kernel's source (or a ``@jit`` helper's, transitively) names that pyasc
-    refuses when it computes a kernel's cache key, as (value, AST node, the JIT function naming it); None
-    when there is none. Computed once per function."""
+def _walk(finder, jit_fn, seen=None):
+    """``finder``'s first find in the kernel's source or, transitively, its ``@jit`` helpers' (each walked
+    once per walk); kept on the kernel once made."""
     top = seen is None
-    if top and "_refused" in jit_fn.__dict__:
-        return jit_fn.__dict__["_refused"]
+    if top and finder.key in jit_fn.__dict__:
+        return jit_fn.__dict__[finder.key]
     seen = set() if top else seen
     seen.add(jit_fn)
-    finder = _Finder(jit_fn, seen)
-    finder.visit(jit_fn.node)
+    walker = finder(jit_fn, seen)
+    walker.visit(jit_fn.node)
     if top:       # (a helper's walk inside another's stops at functions already seen: not its own answer)
-        jit_fn.__dict__["_refused"] = finder.found
-    return finder.found
+        jit_fn.__dict__[finder.key] = walker.found
+    return walker.found
+
+
+def refused_reference(jit_fn):
+    """The first callable the kernel's source (or a ``@jit`` helper's, transitively) names that pyasc
+    refuses when it computes a kernel's cache key, as (value, AST node, the JIT function naming it); None
+    when there is none. Computed once per kernel."""
+    return _walk(_Finder, jit_fn)
 
 
 # What pyasc's v1 kernels resolve besides locals and module names: the default builtins and ``asc.jit``'s
@@ -256,9 +264,11 @@ class _BuiltinFinder(_Finder):
     """The first Python builtin a kernel names that pyasc's name scope does not offer (``min``, ``abs``,
     ``print``, ``getattr`` ...): pyasc resolves a name from the locals, the module and its builtins only."""
 
+    key = "_builtin"
+
     def record(self, value, node):
         if self.found is None and isinstance(value, KernelFunction) and value not in self.seen:
-            self.found = unavailable_builtin(value, self.seen)
+            self.found = _walk(_BuiltinFinder, value, self.seen)
 
     def visit_Name(self, node):
         name = node.id
@@ -270,16 +280,7 @@ class _BuiltinFinder(_Finder):
         return super().visit_Name(node)
 
 
-def unavailable_builtin(jit_fn, seen=None):
+def unavailable_builtin(jit_fn):
     """(name, AST node, the JIT function naming it) of the first builtin pyasc's v1 name scope lacks that the
     kernel or a ``@jit`` helper it calls names, or None. Computed once per kernel."""
-    top = seen is None
-    if top and "_builtin" in jit_fn.__dict__:
-        return jit_fn.__dict__["_builtin"]
-    seen = set() if top else seen
-    seen.add(jit_fn)
-    finder = _BuiltinFinder(jit_fn, seen)
-    finder.visit(jit_fn.node)
-    if top:
-        jit_fn.__dict__["_builtin"] = finder.found
-    return finder.found
+    return _walk(_BuiltinFinder, jit_fn)

@@ -256,21 +256,32 @@ class JITFunction(KernelFunction):
         return compiled.ir
 
 
+def _refuse_at(found, exc_type, message, hint):
+    """The kernel stops at the name a source walk found (``found``: (what, AST node, the JIT function))."""
+    from ..frontend.errors import CodegenError
+    _, node, owner = found
+    raise CodegenError(message, owner.source_file, owner.first_line + node.lineno - 1,
+                       node.col_offset + owner.indent, exc_type(message), hint)
+
+
 def check_references(jit_fn):
     """A launch that caches its kernel (every one without ``always_compile=True``) refuses, as pyasc's cache
     key does, a kernel whose source (or a ``@jit`` helper's) names a plain callable: a Python helper
     function, ``math.sqrt``, a lambda. (April kernels refuse it while tracing, cached or not.)"""
     found = refused_reference(jit_fn)
-    if found is None:
-        return
-    from ..frontend.errors import CodegenError
-    value, node, owner = found
-    message = f"Unsupported function referenced: {value}"
-    raise CodegenError(message, owner.source_file, owner.first_line + node.lineno - 1,
-                       node.col_offset + owner.indent, RuntimeError(message),
-                       "a kernel that is cached (no always_compile=True) may only name pyasc functions and @jit "
-                       "functions: decorate the helper with @jit, compute the value on the host (a module "
-                       "constant or a ConstExpr argument), or launch with always_compile=True")
+    if found is not None:
+        _refuse_at(found, RuntimeError, f"Unsupported function referenced: {found[0]}",
+                   "a kernel that is cached (no always_compile=True) may only name pyasc functions and @jit "
+                   "functions: decorate the helper with @jit, compute the value on the host (a module "
+                   "constant or a ConstExpr argument), or launch with always_compile=True")
+
+
+_BUILTIN_HINTS = {
+    "min": "compare and assign (`m = a` then `if b < a: m = b`), or compute it on the host",
+    "max": "compare and assign (`m = a` then `if b > a: m = b`), or compute it on the host",
+    "print": "print on the device with asc.printf(...), or inspect values on the host after the launch",
+    "getattr": "name the function directly (asc.add), or bind it outside the kernel and use that name",
+}
 
 
 def check_builtins(jit_fn):
@@ -278,18 +289,11 @@ def check_builtins(jit_fn):
     ``abs``, ``print``, ``getattr`` ...) stops at its line, as pyasc's code generator stops there: the tile
     front end refuses them while tracing, the v1 body runs as Python and is checked before it runs."""
     found = unavailable_builtin(jit_fn)
-    if found is None:
-        return
-    from ..frontend.errors import CodegenError
-    name, node, owner = found
-    hint = {"min": "compare and assign (`m = a` then `if b < a: m = b`), or compute it on the host",
-            "max": "compare and assign (`m = a` then `if b > a: m = b`), or compute it on the host",
-            "print": "print on the device with asc.printf(...), or inspect values on the host after the launch",
-            "getattr": "name the function directly (asc.add), or bind it outside the kernel and use that name",
-            }.get(name, f"pyasc kernels have no {name} builtin: compute it on the host and pass the value, "
-                        "or write it with the kernel's own operations")
-    raise CodegenError(f"{name} is not defined", owner.source_file, owner.first_line + node.lineno - 1,
-                       node.col_offset + owner.indent, NameError(f"{name} is not defined"), hint)
+    if found is not None:
+        name = found[0]
+        _refuse_at(found, NameError, f"{name} is not defined", _BUILTIN_HINTS.get(
+            name, f"pyasc kernels have no {name} builtin: compute it on the host and pass the value, or write "
+                  "it with the kernel's own operations"))
 
 
 class _Launcher:
