@@ -24,7 +24,8 @@ separate [32, 4096] measurement, and abs float16 summed over three launches (its
 the same past-the-end stores as gelu's, so it tests that mechanism). Rank checks: each sweep, and the C220
 elementwise family -- the abs and gelu sums, plus the abs / leaky_relu / gelu (erf) float16 trio at
 TILE 128, which camodel separates by about 40 % with abs cheapest (no figures: only that order is
-checked; C220's erf weight is sized by the spread). One table number was sized by looking at held-out
+checked; C220's erf weight is sized by the spread). A pair whose launches pyasc compiles to the same code
+(``SAME_CODE``: the matmul sweep's baseline and its uf1 variants) is listed, not checked. One table number was sized by looking at held-out
 rows: the C310 MTE2 latency, the smallest that lets a single buffer separate the rms_norm sweep's uf1 and
 uf2 parallel variants (their order, not their values); it is not in ``FITTED``. The C220 store setup and
 partial-line read-back are held (not in ``FITTED``): with the wrapped stores, the elementwise sums leave a
@@ -279,7 +280,8 @@ def matmul_sweep_kernel(a_ptr, b_ptr, c_ptr, a_shape: asc.ConstExpr, b_shape: as
     """The measured golden (the April matmul_f16 of the sweep): its block prologue and ConstExpr tile counts,
     its tile loops as it wrote them (``uf=0``: Python ``range``, the baseline) or ``asc2.range(uf, parallel)``.
     Inside a kernel Python ``range`` is a runtime loop, not unrolled while tracing (pyasc's visitor: only
-    ``asc.static_range`` unrolls; ``asc2.jit`` maps ``range`` to ``asc2.range``, the overlay build to a bare loop)."""
+    ``asc.static_range`` unrolls; ``asc2.jit`` maps ``range`` to ``asc2.range``, the overlay build to a bare loop);
+    pyasc-dev compiles it to the ``unroll_factor=1`` variant's code (``loop_spellings.py``, ``SAME_CODE``)."""
     a_gm = asc2.tensor(a_ptr, a_shape)
     b_gm = asc2.tensor(b_ptr, b_shape)
     c_gm = asc2.tensor(c_ptr, c_shape)
@@ -348,6 +350,15 @@ def c220_split():
 
 C310, C220 = config.Platform.Ascend950PR_9599, config.Platform.Ascend910B1
 SPLITS = {C310: lambda: (c310_rows(), c310_held_out()), C220: c220_split}
+# Pairs of rows whose launches pyasc compiles to the same code (``loop_spellings.py`` dumps it with pyasc-dev):
+# the matmul sweep's Python ``range`` baseline emits, at 16x16x16, the same ascendc.cpp as every variant (the
+# one-trip loops fold away) and, at 32x16x32, byte for byte the ascendc.cpp of ``unroll_factor=1`` without
+# the loop-end barrier (today's ``range``, and a loop with no loop attribute as the overlay build made it),
+# or that plus the barrier's four flag lines (April's ``asc2.range`` default, the ``uf1`` variant). camodel's
+# baseline is 3.5-3.7 % above both, from a build that cannot be recovered, so those pairs are reported, not
+# checked. (Unrolled while tracing, the baseline would issue the uf2 variant's pipe instructions and syncs,
+# 11 % below it in camodel.)
+SAME_CODE = {frozenset(("matmul sweep baseline (Python range)", f"matmul sweep {v}")) for v in ("uf1", "uf1 par")}
 # the sweeps whose variants' order the model must keep: (platform, title, row names' common prefix)
 SWEEPS = ((C310, "rms_norm loop-option sweep", "rms_norm f32 sweep"),
           (C310, "matmul loop-option sweep", "matmul sweep"),
@@ -356,15 +367,20 @@ SWEEPS = ((C310, "rms_norm loop-option sweep", "rms_norm f32 sweep"),
 
 
 def rank_pairs(rows, tie=0.02):
-    """(pairs kept, pairs checked): pairs of variants camodel separates by more than ``tie`` must come out
-    of the model in the same order."""
+    """(pairs kept, pairs checked, pairs left out): pairs of variants camodel separates by more than ``tie``
+    must come out of the model in the same order, except pairs whose launches pyasc compiles to the same
+    code (``SAME_CODE``), which no model of the code can separate."""
     kept = checked = 0
-    for i, (_, ti, mi) in enumerate(rows):
-        for _, tj, mj in rows[i + 1:]:
+    same = []
+    for i, (ni, ti, mi) in enumerate(rows):
+        for nj, tj, mj in rows[i + 1:]:
             if abs(mi / mj - 1) > tie:
+                if frozenset((ni, nj)) in SAME_CODE:
+                    same.append((ni, nj))
+                    continue
                 checked += 1
                 kept += (ti < tj) == (mi < mj)
-    return kept, checked
+    return kept, checked, same
 
 
 def _pct(pair):
@@ -408,13 +424,17 @@ def report(platform, loo=True):
     for p, title, prefix in SWEEPS:
         if p != platform:
             continue
-        kept, checked = rank_pairs(_sweep_rows(title, prefix, scored))
+        kept, checked, same = rank_pairs(_sweep_rows(title, prefix, scored))
         if title.startswith("elementwise family"):
             # the float16 trio has no figures: camodel's stated order (abs cheapest) gives two more pairs
             k, c = c220_trio()
             kept, checked = kept + k, checked + c
         out[title] = (kept, checked)
         print(f"  rank order, {title}: {kept}/{checked} separated pairs kept{'' if kept == checked else ' -- DIFFERS'}")
+        if same:
+            out[title + ", same code"] = same
+            print(f"    {len(same)} separated pairs not checked, indistinguishable in the compiled code: "
+                  + "; ".join(f"{a.removeprefix(prefix).strip()} vs {b.removeprefix(prefix).strip()}" for a, b in same))
     return out
 
 
