@@ -435,7 +435,33 @@ def report(platform, loo=True):
             out[title + ", same code"] = same
             print(f"    {len(same)} separated pairs not checked, indistinguishable in the compiled code: "
                   + "; ".join(f"{a.removeprefix(prefix).strip()} vs {b.removeprefix(prefix).strip()}" for a, b in same))
+    if platform == C220:
+        out["uf2 par extra"] = uf2_extra(scored)
     return out
+
+
+def uf2_extra(scored):
+    """What ``unroll_factor=2, parallel=True`` adds to the reduce_sum sweep over ``unroll_factor=1``, per row
+    count (printed), and camodel's excess over the model split by least squares into a part per launch and a
+    part per unrolled group (rows / 16 blocks / 2): a cost of the clones' fixed UB layout (a bank conflict,
+    say) is the same on every row of a clone, so it can only give the part per group."""
+    by = {name: (t, m) for name, t, m in scored}
+    rows, groups, model, camodel = [], [], [], []
+    for r in (32, 64, 128, 256):
+        one, two = by.get(f"reduce_sum f16 [{r},4096] uf1"), by.get(f"reduce_sum f16 [{r},4096] uf2 par")
+        if one and two:
+            rows.append(r)
+            groups.append(r / 16 / 2)
+            model.append(two[0] - one[0])
+            camodel.append(two[1] - one[1])
+    gap = np.array(camodel, float) - np.array(model, float)
+    per_group, fixed = np.polyfit(groups, gap, 1)
+    residual = gap - (fixed + per_group * np.array(groups))
+    print(f"  uf2 par minus uf1 at {' / '.join(map(str, rows))} rows: camodel {' / '.join(map(str, camodel))}, "
+          f"model {' / '.join(map(str, model))}")
+    print(f"    camodel - model = {fixed:.0f} per launch + {per_group:.0f} per unrolled group "
+          f"(residuals {' / '.join(f'{r:+.0f}' for r in residual)})")
+    return {"camodel": camodel, "model": model, "per_launch": float(fixed), "per_group": float(per_group)}
 
 
 def c220_trio():
