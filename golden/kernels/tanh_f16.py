@@ -10,7 +10,7 @@ Cell metadata (mirrors capabilities.yaml, tanh/float16/<platform>; do not drift)
                 treated as a flat vector (128, 60000, 131072, 100003 and 896000 elements).
     tolerance   atol 1e-3, rtol 1e-3.
     regime      1-D tiling, tiles of tile_size(n) elements (n spread evenly over the blocks in whole
-                512-byte bursts, MIN_TILE to MAX_TILE) per copy_in / copy_out.
+                512-byte bursts, MIN_TILE to max_tile(), by platform) per copy_in / copy_out.
     tail        60000 and 100003 are not multiples of the tile x cores: the last tile is
                 partial; copy_in reads only the elements inside the tensor and copy_out writes only
                 those. [1, 128] is smaller than one tile.
@@ -26,6 +26,15 @@ Non-obvious constraints
       here: every trip reads and writes its own tile, so trips may overlap (ping-pong buffers from a
       2-way unroll).
     * The element count is a runtime int (dynamic length); only the tile width is a ConstExpr.
+    * Tile size by platform (``MAX_TILE``): Ascend910B1 runs one copy of the loop, its trips in turn, so
+      the fewest trips win: 16384 elements (UB at 12 bytes an element: the widened tile and tanh's result
+      with ``reuse_alloc=2``, 8, and a third float32's worth left free for the temporary Ascend C's
+      ``Tanh`` takes from UB when given none, as pyasc-dev's lowering calls it). Ascend950PR_9599's two
+      clones overlap one trip's load with another's compute: 4096 keeps that pipeline short (9472
+      elements: 3 % slower at 7000x1x128).
+    * ``asc2.tanh`` lowers (pyasc-dev, A2) to one call of Ascend C's advanced ``Tanh<float>``; the engine
+      charges it its table's tanh weight (6, unmeasured). Spelling tanh through ``exp`` (as the reference
+      does in half) would let that guess choose the kernel's form.
     * cores = every vector (AIV) core of the selected platform (``core_num()``: 48 on Ascend910B1, 32 on
       Ascend950PR_9599); a kernel without cube ops runs AIV_ONLY, one block a vector core.
 
@@ -58,14 +67,14 @@ CASES = [
 ]
 
 SEED = 2026
-MAX_TILE = 4096         # elements a tile (UB: the float32 temporaries of the compute)
+MAX_TILE = {"Ascend910B1": 16384, "Ascend950PR_9599": 4096}   # elements a tile at most (see max_tile)
 TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
 MIN_TILE = 1024
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
-@asc2.jit(always_compile=True)
+@asc2.jit(always_compile=True, reuse_alloc=2)
 def tanh_kernel(x_ptr: asc2.GlobalAddress, out_ptr: asc2.GlobalAddress, size: int, num_tiles: int,
                 tile_size: asc2.ConstExpr[int], unroll: asc2.ConstExpr[int]):
     x_gm = asc2.global_tensor(x_ptr, [size])
@@ -92,13 +101,20 @@ def unroll_factor():
     return UNROLL[get_soc_version().value]
 
 
+def max_tile():
+    """The largest tile on the selected platform: as much as UB holds where the loop's trips run in turn
+    (Ascend910B1), a short pipeline where its two clones overlap (Ascend950PR_9599)."""
+    return MAX_TILE[get_soc_version().value]
+
+
 def tile_size(n, cores):
     """Elements a tile: the n elements spread evenly over `cores` blocks in whole DMA bursts, each block
-    walking as few tiles of at most MAX_TILE as it can (at least MIN_TILE a tile: below that, another
+    walking as few tiles of at most max_tile() as it can (at least MIN_TILE a tile: below that, another
     block costs more than it saves)."""
-    per_block = -(-n // (cores * MAX_TILE))
+    limit = max_tile()
+    per_block = -(-n // (cores * limit))
     tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
-    return min(MAX_TILE, max(MIN_TILE, tile))
+    return min(limit, max(MIN_TILE, tile))
 
 
 def make_inputs(case):

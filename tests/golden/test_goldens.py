@@ -32,7 +32,7 @@ PLATFORM = config.Platform.Ascend950PR_9599  # the default platform of the golde
 FILES = sorted(p for p in KERNELS.glob("*.py") if not p.name.startswith("_"))
 INTERFACE = ("OP", "DTYPE", "TOLERANCE", "CASES", "make_inputs", "launch", "reference", "run_kernel")
 ALLOWED_IMPORTS = {"asc", "asc2", "asc.runtime.config", "asc.lib.runtime", "numpy", "torch", "math", "argparse",
-                   "logging"}
+                   "logging", "asc.runtime.launcher"}   # launcher: get_platform_info, pyasc's UB / L1 sizes
 CHEAP_FILE = KERNELS / "abs_f16.py"
 SHORT_DTYPE = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int32": "i32"}
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from asc.experimental import asctile
 from asc.lib.runtime import get_soc_version
+from asc.runtime.launcher import get_platform_info
 
 EXPECT = "accept"
 OP = "addcdiv"
@@ -17,12 +18,14 @@ CASES = [
 ]
 SEED = 2026
 VALUE = 0.5
-TILE_SIZE = 2048
+LIVE_BYTES = 10         # UB bytes an element of a tile: two float32 tiles and one float16 tile live at once
+TILE_ALIGN = 256        # elements of a 512-byte DMA burst (Ascend910B1)
+MIN_TILE = 1024
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def addcdiv_kernel(in_ptr: asctile.GlobalAddress, t1_ptr: asctile.GlobalAddress, t2_ptr: asctile.GlobalAddress,
                    out_ptr: asctile.GlobalAddress, size: int, num_tiles: int, value: float,
                    tile_size: asctile.ConstExpr[int],
@@ -33,10 +36,11 @@ def addcdiv_kernel(in_ptr: asctile.GlobalAddress, t1_ptr: asctile.GlobalAddress,
     out_gm = asctile.global_tensor(out_ptr, [size])
     for t in asctile.range(asctile.block_idx(), num_tiles, asctile.block_num(), unroll_factor=unroll):
         offset = t * tile_size
-        x = asctile.copy_in(in_gm, [offset], [tile_size]).to(asctile.float32)
         t1 = asctile.copy_in(t1_gm, [offset], [tile_size]).to(asctile.float32)
         t2 = asctile.copy_in(t2_gm, [offset], [tile_size]).to(asctile.float32)
-        asctile.copy_out((x + t1 / t2 * value).to(asctile.float16), out_gm, [offset])
+        q = t1 / t2 * value
+        x = asctile.copy_in(in_gm, [offset], [tile_size]).to(asctile.float32)
+        asctile.copy_out((x + q).to(asctile.float16), out_gm, [offset])
 
 
 def make_inputs(case):
@@ -59,12 +63,27 @@ def core_num():
     return AIV_CORES[get_soc_version().value]
 
 
+def max_tile():
+    """The largest tile the selected platform's UB holds, as golden/kernels/addcdiv_f16.py sizes it."""
+    ub = get_platform_info(get_soc_version()).ub_size
+    return ub // (LIVE_BYTES * unroll_factor()) // TILE_ALIGN * TILE_ALIGN
+
+
+def tile_size(n, cores):
+    """The golden's tile: n spread evenly over the blocks in whole bursts, MIN_TILE to max_tile()."""
+    limit = max_tile()
+    per_block = -(-n // (cores * limit))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(limit, max(MIN_TILE, tile))
+
+
 def launch(x, t1, t2, value):
     if not x.shape == t1.shape == t2.shape:
         raise ValueError(f"shapes differ: {tuple(x.shape)}, {tuple(t1.shape)}, {tuple(t2.shape)}")
     out = np.zeros_like(x)
-    num_tiles = -(-x.size // TILE_SIZE)
-    addcdiv_kernel[min(core_num(), num_tiles)](x, t1, t2, out, x.size, num_tiles, float(value), TILE_SIZE,
+    tile = tile_size(x.size, core_num())
+    num_tiles = -(-x.size // tile)
+    addcdiv_kernel[min(core_num(), num_tiles)](x, t1, t2, out, x.size, num_tiles, float(value), tile,
                                                unroll_factor())
     return out
 

@@ -16,12 +16,14 @@ CASES = [
     {"id": "7000x1x128", "shape": [7000, 1, 128], "full_only": True},
 ]
 SEED = 2026
-TILE_SIZE = 2048
+MAX_TILE = {"Ascend910B1": 16384, "Ascend950PR_9599": 4096}   # elements a tile at most, as the golden
+TILE_ALIGN = 256
+MIN_TILE = 1024
 AIV_CORES = {"Ascend910B1": 48, "Ascend950PR_9599": 32}   # vector (AIV) cores of each platform
 UNROLL = {"Ascend910B1": 1, "Ascend950PR_9599": 2}         # unroll_factor of the tile loop
 
 
-@asctile.jit(always_compile=True)
+@asctile.jit(always_compile=True, reuse_alloc=2)
 def tanh_kernel(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, size: int, num_tiles: int,
                 tile_size: asctile.ConstExpr[int],
                 unroll: asctile.ConstExpr[int]):
@@ -49,10 +51,19 @@ def core_num():
     return AIV_CORES[get_soc_version().value]
 
 
+def tile_size(n, cores):
+    """The golden's tile: n spread evenly over the blocks in whole bursts, MIN_TILE to the platform's MAX_TILE."""
+    limit = MAX_TILE[get_soc_version().value]
+    per_block = -(-n // (cores * limit))
+    tile = -(-n // (cores * per_block * TILE_ALIGN)) * TILE_ALIGN
+    return min(limit, max(MIN_TILE, tile))
+
+
 def launch(x):
     out = np.zeros_like(x)
-    num_tiles = -(-x.size // TILE_SIZE)
-    tanh_kernel[min(core_num(), num_tiles)](x, out, x.size, num_tiles, TILE_SIZE, unroll_factor())
+    tile = tile_size(x.size, core_num())
+    num_tiles = -(-x.size // tile)
+    tanh_kernel[min(core_num(), num_tiles)](x, out, x.size, num_tiles, tile, unroll_factor())
     return out
 
 
