@@ -116,8 +116,10 @@ class JITFunction(KernelFunction):
     @user_entry
     def __call__(self, *args, **kwargs):
         from ..frontend.v1_kernel import in_v1_block
-        if in_v1_block():     # a helper called from a v1 kernel's body runs inline
+        if in_v1_block():     # a helper called from a v1 kernel's body runs inline, as pyasc could compile it
+            from ..frontend.v1_helpers import check_helper_call
             from ..frontend.v1_kernel import v1_body
+            check_helper_call(self, args, kwargs)
             return v1_body(self)(*args, **kwargs)
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
@@ -277,8 +279,10 @@ def check_references(jit_fn):
 
 
 _BUILTIN_HINTS = {
-    "min": "compare and assign (`m = a` then `if b < a: m = b`), or compute it on the host",
-    "max": "compare and assign (`m = a` then `if b > a: m = b`), or compute it on the host",
+    "min": "compare and assign values of one kind (`m = a` then `if b < a: m = b`, a and b both device values or "
+           "both Python numbers), or compute it on the host",
+    "max": "compare and assign values of one kind (`m = a` then `if b > a: m = b`, a and b both device values or "
+           "both Python numbers), or compute it on the host",
     "print": "print on the device with asc.printf(...), or inspect values on the host after the launch",
     "getattr": "name the function directly (asc.add), or bind it outside the kernel and use that name",
 }
