@@ -18,6 +18,7 @@ from ..frontend.device_calls import KernelFunction
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from . import config
+from ..frontend.v1_types import check_kinds
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
 from .dependencies import constants, helpers_source_hash, namespace, refused_reference, unavailable_builtin
@@ -323,6 +324,7 @@ class _Launcher:
             check_builtins(self.jit_fn)
             if not opts.get("always_compile"):
                 check_references(self.jit_fn)
+            check_kinds(self.jit_fn, args, kwargs)
             return launch_v1(self.jit_fn, config.current_platform(), int(core_num), args, kwargs, opts)
         compiled, runtime = self.jit_fn.compile(args, kwargs)
         return _launcher().launch(self.jit_fn, compiled, int(core_num), runtime)
