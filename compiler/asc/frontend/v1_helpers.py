@@ -42,6 +42,12 @@ def _ir_type(value):
 
 def _runtime_arguments(helper, args, kwargs):
     """(name, value) of the arguments pyasc passes as IR values (the others are compile-time constants)."""
+    params = helper.signature.parameters
+    if not kwargs and len(args) == len(params):      # the common call: every argument by position
+        for name, value, constexpr in zip(params, args, helper._constexpr_flags):
+            if not constexpr and not isinstance(value, ConstExpr):
+                yield name, value
+        return
     try:
         bound = helper.signature.bind(*args, **kwargs)
     except TypeError as e:
