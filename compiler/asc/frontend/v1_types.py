@@ -400,11 +400,12 @@ class _Walk:
     def k_Attribute(self, e):
         base = self.kind(e.value)
         if base in ("GlobalTensor", "LocalTensor") and e.attr in _ENGINE_ATTRS:
+            hints = {"itemsize": "the element size in bytes is t.dtype.sizeof()",
+                     "size": "the element count is t.get_size() (a GlobalTensor's: the count given to "
+                             "set_global_buffer, which the kernel can take as an argument)"}
             self.refuse(e, AttributeError, f"'{base}' object has no attribute '{e.attr}'",
-                        "the element size in bytes is t.dtype.sizeof(); the element count of a GlobalTensor is "
-                        "what the kernel gave set_global_buffer (pass it as an argument)"
-                        if e.attr in ("itemsize", "size") else f"{base} has no '{e.attr}' in pyasc: use its "
-                        "methods (get_size(), get_length(), dtype ...)")
+                        hints.get(e.attr, f"{base} has no '{e.attr}' in pyasc: use its methods (get_size(), "
+                                          "get_length(), get_phy_addr() ...) or its dtype"))
         return "DataType" if e.attr == "dtype" and base in ("GlobalTensor", "LocalTensor") else None
 
     def k_Call(self, e):
