@@ -82,7 +82,7 @@ def section(x_gm: asc.GlobalTensor, o_gm: asc.GlobalTensor, que: asc.TQueBind, f
     row_bytes = (width * ITEMSIZE + 31) // 32 * 32
     tile_rows = MAX_TILE_BYTES // row_bytes
     if tile_rows > MAX_BLOCK_COUNT:
-        tile_rows = MAX_BLOCK_COUNT
+        tile_rows = width * 0 + MAX_BLOCK_COUNT   # a device value, as tile_rows is
     if tile_rows > my_rows:
         tile_rows = my_rows
     tiles = (my_rows + tile_rows - 1) // tile_rows

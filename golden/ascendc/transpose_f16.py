@@ -70,15 +70,16 @@ def transpose_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols
     out_y = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
     pipe.init_buffer(in_x, BUFFER_NUM, BLOCK * BLOCK * ITEMSIZE)
     pipe.init_buffer(out_y, BUFFER_NUM, BLOCK * BLOCK * ITEMSIZE)
+    full = rows * 0 + BLOCK      # BLOCK as a device value: r_valid / c_valid keep one type through the ifs
     for b in range(first, first + my_blocks):
         r0 = b // grid_cols * BLOCK
         c0 = b % grid_cols * BLOCK
         r_valid = rows - r0
         if r_valid > BLOCK:
-            r_valid = BLOCK
+            r_valid = full
         c_valid = cols - c0
         if c_valid > BLOCK:
-            c_valid = BLOCK
+            c_valid = full
         copy_in(x_gm, in_x, r0, c0, r_valid, c_valid, cols)
         compute(y_gm, in_x, out_y)
         copy_out(y_gm, out_y, r0, c0, r_valid, c_valid, rows)

@@ -123,8 +123,8 @@ def test_the_reference_walk_of_a_kernel_with_helpers_is_made_once():
 @asc.jit(always_compile=True)
 def _scaled_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     m = n
-    if m > 64:         # pyasc's v1 name scope has no min: compare and assign
-        m = 64
+    if m > 64:         # pyasc's v1 name scope has no min: compare and assign (a device value, as m is)
+        m = n * 0 + 64
     copy_through(x, z, 64)
 
 

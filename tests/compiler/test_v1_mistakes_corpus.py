@@ -270,7 +270,7 @@ CASES = {
     "gm_set_value_then_copy_in": Case(
         bias_set_value_in_gm_then_copy_in, 2,
         lambda: [data(2 * T, 1), np.zeros(2 * 8, np.float32), np.zeros(2 * T, np.float32), T],
-        lambda a: a[0] + np.repeat(f32([0.5, 1.5]), T), 2, KernelRuntimeError,
+        lambda a: a[0] + np.repeat(f32([1, 2]), T), 2, KernelRuntimeError,
         race("RAW", "gs.set_value", "gs.copy_in", ("S", "MTE2"), "S_MTE2", where="GM 'bias' bytes [0, 32)")),
     "pipe_barrier_s_to_flush_scalar_stores": Case(
         ramp_set_value_pipe_barrier_s, 1, lambda: xz(1, T), lambda a: a[0] + np.arange(T, dtype=np.float32), 1,

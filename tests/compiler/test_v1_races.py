@@ -250,7 +250,7 @@ def shift_through_gm(z: asc.GlobalAddress, src_block: asc.ConstExpr[int]):
     mine.set_global_buffer(z + b * N, N)
     other.set_global_buffer(z + (b if src_block < 0 else src_block) * N, N)
     a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
-    asc.duplicate(a, float(b + 1), N)
+    asc.duplicate(a, b + 1, N)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(mine, a, N)

@@ -311,7 +311,7 @@ def program(x: asc.GlobalAddress, z: asc.GlobalAddress, prog: asc.ConstExpr):
         elif kind == "muls":
             asc.muls(ub[a * E // 2:], ub[b * E // 2:], 3.0, n)
         else:
-            asc.duplicate(ub[a * E // 2:], float(b), n)
+            asc.duplicate(ub[a * E // 2:], b, n)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 

@@ -157,7 +157,7 @@ def tiles_per_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
     for i in range(b + 1):
         asc.data_copy(a, x_gm, n)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.adds(a, a, float(i), n)
+        asc.adds(a, a, i, n)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         asc.data_copy(z_gm, a, n)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)

@@ -19,7 +19,7 @@ def sqrt_tail_tile_past_the_end(x: asc.GlobalAddress, z: asc.GlobalAddress, tota
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, T * 4, T)
     tiles = (total + T - 1) // T
     for i in range(tiles):
-        count = T
+        count = total * 0 + T       # a device value, as total - i * T below is
         if fix and total - i * T < T:
             count = total - i * T
         asc.data_copy(x_ub, x_gm[i * T:], count)  #@b1.copy_in

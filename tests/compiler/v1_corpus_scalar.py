@@ -47,7 +47,7 @@ def weights_set_value_without_s_v(x: asc.GlobalAddress, z: asc.GlobalAddress, n:
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
     asc.data_copy(x_ub, x_gm, n)
     for k in range(n):
-        w_ub.set_value(k, float(k % 4))  #@m.set_value
+        w_ub.set_value(k, k % 4)  #@m.set_value
     if fix:
         asc.set_flag(asc.HardEvent.S_V, 0)
         asc.wait_flag(asc.HardEvent.S_V, 0)
@@ -99,7 +99,7 @@ def bias_set_value_in_gm_then_copy_in(x: asc.GlobalAddress, bias: asc.GlobalAddr
     x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
     b_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, 8)
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, n * 4 + 32, n)
-    b_gm.set_value(0, float(b) + 0.5)  #@gs.set_value
+    b_gm.set_value(0, b + 1)  #@gs.set_value
     if fix:
         asc.set_flag(asc.HardEvent.S_MTE2, 0)
         asc.wait_flag(asc.HardEvent.S_MTE2, 0)
@@ -130,7 +130,7 @@ def ramp_set_value_pipe_barrier_s(x: asc.GlobalAddress, z: asc.GlobalAddress, n:
     z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
     asc.data_copy(x_ub, x_gm, n)
     for k in range(n):
-        r_ub.set_value(k, float(k))
+        r_ub.set_value(k, k)
     if fix:
         asc.set_flag(asc.HardEvent.S_V, 0)
         asc.wait_flag(asc.HardEvent.S_V, 0)

@@ -85,7 +85,8 @@ def cube_matmul_db(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddr
         asc.set_flag(asc.HardEvent.MTE1_MTE2, s)
         asc.set_flag(asc.HardEvent.M_MTE1, s)
     asc.set_flag(asc.HardEvent.FIX_M, 0)
-    step = 0
+    step = asc.get_block_idx() * 0    # 0 as a device value: the loops below make it one, and pyasc keeps
+    #                                   one kind through each of them
     for mi in range(m // bm):
         for nj in range(n // bn):
             for kk in range(k // bk):

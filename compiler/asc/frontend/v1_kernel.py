@@ -70,12 +70,13 @@ def waits_for_blocks(jit_fn, depth=4):
 
 
 def kernel_kind(node, options):
-    """pyasc's kernel type: ``MIX`` for a kernel that registers a Matmul (one cube core serving two vector
-    cores per group), ``AIC_ONLY`` with ``matmul_cube_only=True``, else ``AIV_ONLY`` (or the type asked for)."""
+    """pyasc's kernel type: ``MIX`` (``MIX_AIC_1_2``) for a kernel that registers a Matmul (one cube core
+    serving two vector cores per group), ``AIC_ONLY`` with ``matmul_cube_only=True``, else ``AIV_ONLY``; or the
+    type asked for (``kernel_type=KernelType.*``)."""
     asked = options.get("kernel_type")
     if asked is not None:
         name = getattr(asked, "name", str(asked)).upper()
-        return "MIX" if name.startswith("MIX") else name
+        return "MIX" if name == "MIX_AIC_1_2" else name
     mm = _attribute_named(node, "register_matmul")
     if mm:
         return "AIC_ONLY" if options.get("matmul_cube_only") else "MIX"

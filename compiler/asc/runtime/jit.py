@@ -18,6 +18,7 @@ from ..frontend.device_calls import KernelFunction
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
 from . import config
+from ..frontend.v1_types import check_kinds
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
 from .cache import disk_load, disk_store
 from .dependencies import constants, helpers_source_hash, namespace, refused_reference, unavailable_builtin
@@ -116,8 +117,10 @@ class JITFunction(KernelFunction):
     @user_entry
     def __call__(self, *args, **kwargs):
         from ..frontend.v1_kernel import in_v1_block
-        if in_v1_block():     # a helper called from a v1 kernel's body runs inline
+        if in_v1_block():     # a helper called from a v1 kernel's body runs inline, as pyasc could compile it
+            from ..frontend.v1_helpers import check_helper_call
             from ..frontend.v1_kernel import v1_body
+            check_helper_call(self, args, kwargs)
             return v1_body(self)(*args, **kwargs)
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "
                     f"{self.__name__}[core_num](...)", "e.g. kernel[16](x, out, size, TILE)")
@@ -277,8 +280,10 @@ def check_references(jit_fn):
 
 
 _BUILTIN_HINTS = {
-    "min": "compare and assign (`m = a` then `if b < a: m = b`), or compute it on the host",
-    "max": "compare and assign (`m = a` then `if b > a: m = b`), or compute it on the host",
+    "min": "compare and assign values of one kind (`m = a` then `if b < a: m = b`, a and b both device values or "
+           "both Python numbers), or compute it on the host",
+    "max": "compare and assign values of one kind (`m = a` then `if b > a: m = b`, a and b both device values or "
+           "both Python numbers), or compute it on the host",
     "print": "print on the device with asc.printf(...), or inspect values on the host after the launch",
     "getattr": "name the function directly (asc.add), or bind it outside the kernel and use that name",
 }
@@ -319,6 +324,7 @@ class _Launcher:
             check_builtins(self.jit_fn)
             if not opts.get("always_compile"):
                 check_references(self.jit_fn)
+            check_kinds(self.jit_fn, args, kwargs)
             return launch_v1(self.jit_fn, config.current_platform(), int(core_num), args, kwargs, opts)
         compiled, runtime = self.jit_fn.compile(args, kwargs)
         return _launcher().launch(self.jit_fn, compiled, int(core_num), runtime)

@@ -11,6 +11,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..frontend.v1_kernel import kernel_kind, run_block, uses_auto_tensors, waits_for_blocks
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.errors import error
+from ..language.v1.cores import has_cube_server, on_cube, vector_cores_per_group
 from ..language.v1.struct import is_struct
 from ..language.v1.tensors import GmPointer
 from .arguments import MockTensor, MockValue, arg_kind
@@ -43,10 +44,10 @@ def launch_v1(jit_fn, platform, core_num, args, kwargs, options):
     insert_sync = options.get("insert_sync")
     if insert_sync is None:
         insert_sync = uses_auto_tensors(jit_fn.node)
-    # MIX (a registered Matmul): core_num groups of one cube and two vector cores; the user's code runs on
-    # the 2 * core_num vector cores. AIC_ONLY / AIV_ONLY: core_num blocks on cube / vector cores.
+    # core_num AI core groups; the user's code runs on each group's vector cores (two in MIX_AIC_1_2, the type
+    # of a registered Matmul; one in the others) or on its cube core (AIC_ONLY, MIX_AIC_1_0 ...)
     kind = kernel_kind(jit_fn.node, options)
-    blocks = 2 * core_num if kind == "MIX" else core_num
+    blocks = max(1, vector_cores_per_group(kind)) * core_num
     phased = blocks > 1 and waits_for_blocks(jit_fn)
 
     def run(buffers, recording=False):
@@ -229,8 +230,8 @@ def _as_block0(jit_fn, launch, eng0, blocks, block_values):
 
 def _report(jit_fn, hw, platform, core_num, kind, blocks, launch, timings, record):
     which = np.arange(blocks, dtype=np.int64)
-    spans = _shared_cube(hw, timings) if kind == "MIX" else timings
-    ticks, starts = launch_ticks(hw, which, spans, cube=kind == "AIC_ONLY")
+    spans = _shared_cube(hw, timings, vector_cores_per_group(kind)) if has_cube_server(kind) else timings
+    ticks, starts = launch_ticks(hw, which, spans, cube=on_cube(kind))
     busy = np.array([t.busy for t in timings])
     pipes = {p: int(round(v)) for p, v in zip(PIPES, busy.max(axis=0).tolist()) if v > 0}
     report = {"kernel": jit_fn.__name__, "platform": platform.value, "core_num": core_num, "api": "v1",
@@ -252,8 +253,9 @@ def _copy_report(report):
 
 
 class _GroupSpan:
-    """A MIX vector block's span with its group's cube work: the two vector cores of a group share one cube
-    core, whose pipes (MTE2 loads into L1, MTE1, M, FIX) serve both blocks' Matmul calls in turn."""
+    """A MIX vector block's span with its group's cube work: the vector cores of a group (two in MIX_AIC_1_2,
+    one in MIX_AIC_1_1) share one cube core, whose pipes (MTE2 loads into L1, MTE1, M, FIX) serve their
+    Matmul calls in turn."""
 
     def __init__(self, timing, span):
         self.timing, self.span = timing, span
@@ -262,11 +264,11 @@ class _GroupSpan:
         return self.span
 
 
-def _shared_cube(hw, timings):
+def _shared_cube(hw, timings, per_group):
     from ..sim.pipes.cube import CUBE_PIPES
     out = []
-    for g in range(0, len(timings), 2):
-        pair = timings[g: g + 2]
+    for g in range(0, len(timings), per_group):
+        pair = timings[g: g + per_group]
         cube = max(sum(t.busy[p] for t in pair) for p in CUBE_PIPES)
         cube = max(cube, sum(getattr(t, "cube_mte2", 0.0) for t in pair))
         out.extend(_GroupSpan(t, max(t.frontier(), cube)) for t in pair)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...ir.pipe_ops import user_loc
 from ..core import dtype as dt
 from ..core.errors import error
+from .cores import on_cube, vector_cores_per_group
 from .enums import PipeID
 from .sync import pipe_barrier
 from .tensors import GlobalTensor, LocalTensor, _block
@@ -19,7 +20,7 @@ def one_wave(name):
     """Blocks that wait for each other must all run at once: a launch of more blocks than cores hangs."""
     launch = _block().launch
     blocks = launch.core_num
-    cores = launch.hw.aic_cores if getattr(launch, "kind", "AIV_ONLY") == "AIC_ONLY" else launch.hw.aiv_cores
+    cores = launch.hw.aic_cores if on_cube(getattr(launch, "kind", "AIV_ONLY")) else launch.hw.aiv_cores
     if blocks > cores:
         raise error(RuntimeError, f"{name} in a launch of {blocks} blocks on {cores} cores: the blocks of a later "
                     "wave start only when the first wave ends, and the first wave waits here for them for ever",
@@ -117,14 +118,14 @@ def _cross_core(name, flag_id, mode_id, pipe):
         raise error(ValueError, f"{name} on PIPE_{p}: a pipe this engine does not model",
                     "set the flag on the pipe of the instructions it follows (PIPE_V, PIPE_MTE3, ...)")
     blocks = one_wave(name)
-    mix = getattr(launch, "kind", "AIV_ONLY") == "MIX"
+    mix = vector_cores_per_group(getattr(launch, "kind", "AIV_ONLY")) == 2
     if mode == 0:
         scope = tuple(range(blocks))
     elif mode == 1:
         if not mix:
             raise error(ValueError, f"{name} mode 1 synchronises the two vector cores of an AI core group, and "
                         f"this {getattr(launch, 'kind', 'AIV_ONLY')} kernel has one core per group",
-                        "use mode 0 (every core of the launch), or run the kernel as a MIX kernel")
+                        "use mode 0 (every core of the launch), or run the kernel as a MIX_AIC_1_2 kernel")
         g = blk.block_idx - blk.block_idx % 2
         scope = (g, g + 1)
     elif mode == 2:

@@ -3,9 +3,9 @@
 Caches, the instruction prefetch, the SoC state and profiling marks change no value a kernel computes here
 (GM is read and written directly; there is no instruction cache to warm), so they are no-ops; the system
 workspace and HCCL context are the values the kernel set (none: a null address, 0); the sub-block names
-follow the kernel type (a MIX kernel's two vector cores per group); the debug names print or dump as the
-CPU debug build does, in program order, reading their tensor on the scalar unit (so the race detector
-checks them like any scalar read); ``trap`` stops the kernel at its line."""
+follow the kernel type (``cores.py``: two vector cores per group in MIX_AIC_1_2, one in the others); the
+debug names print or dump as the CPU debug build does, in program order, reading their tensor on the scalar
+unit (so the race detector checks them like any scalar read); ``trap`` stops the kernel at its line."""
 from __future__ import annotations
 
 from ...ir.faults import KernelRuntimeError, located
@@ -13,9 +13,8 @@ from ...ir.pipe_ops import PipeOp, user_loc
 from ...ir.registry import define
 from ..core.errors import error
 from .enums import CacheLine, DcciDst, MemDsbT  # noqa: F401  (their parameters' types)
+from .cores import vector_cores_per_group
 from .tensors import _block, _dump
-
-_MIX_AIV_PER_GROUP = 2
 
 
 # -- synchronisation and caches: no value changes ---------------------------------------------------
@@ -120,23 +119,25 @@ def get_hccl_context(index):
     return getattr(_block(), "hccl", {}).get(int(index), 0)
 
 
-def _mix():
-    return getattr(_block().launch, "kind", "AIV_ONLY") == "MIX"
+def _per_group():
+    """The vector cores of the block's AI core group: 2 in a MIX_AIC_1_2 kernel, else 1 (a cube core is one)."""
+    return max(1, vector_cores_per_group(getattr(_block().launch, "kind", "AIV_ONLY")))
 
 
 def get_sub_block_idx():
-    """Which vector core of its group a MIX block is (0 or 1); 0 in other kernels."""
-    blk = _block()
-    return blk.block_idx % _MIX_AIV_PER_GROUP if _mix() else 0
+    """Which vector core of its group the block is (0 or 1 in a MIX_AIC_1_2 kernel); 0 in other kernels."""
+    return _block().block_idx % _per_group()
 
 
 def get_sub_block_num():
-    return _MIX_AIV_PER_GROUP if _mix() else 1
+    """The vector cores of an AI core group: 2 in a MIX_AIC_1_2 kernel, else 1."""
+    return _per_group()
 
 
 def get_task_ratio():
-    """Vector cores per AI core in a MIX kernel (2), else 1."""
-    return _MIX_AIV_PER_GROUP if _mix() else 1
+    """Vector cores per AI core as the block sees it: 2 in a MIX_AIC_1_2 kernel, 1 in every other type (a cube
+    core's ratio is 1 too)."""
+    return _per_group()
 
 
 def get_data_block_size_in_bytes():

@@ -144,7 +144,4 @@ KNOWN_REFUSALS = {
     "split_f16": "pyasc-dev bug: TPipe.init_buffer has no overload for a TQueBind ('No viable candidates were "
                  "found to dispatch asc.language.fwk.tpipe()'), though its own TQueBind docstring initialises one "
                  "with pipe.init_buffer(que=que, num=num, len=len) and Ascend C's InitBuffer takes any queue",
-    "transpose_f16": "rewrite pending: r_valid / c_valid, runtime ints, re-assigned the Python int BLOCK under a "
-                     "runtime if ('r_valid' was re-assigned to an object with different type: initial type is "
-                     "PlainValue, new type is int)",
 }

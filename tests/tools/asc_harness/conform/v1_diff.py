@@ -90,6 +90,10 @@ SAME_MISTAKE = (
      r"\1(?:\(\))?:? (?:has no count form|the mask form needs|missing required argument '\2')"),
     (re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'"),
      r"\1(?:\(\))?:? (?:(?:got an )?unexpected (?:keyword )?arguments?.*'\2'|has no count form)"),
+    # a jit helper's argument: no IR value for it, or not the type of the helper's first call
+    (re.compile(r"Unsupported value type for materialization: (\w+)"),
+     r"Unsupported value type for materialization: \1"),
+    (re.compile(r"'func.call' op operand type mismatch"), r"'func.call' op operand type mismatch"),
 )
 
 

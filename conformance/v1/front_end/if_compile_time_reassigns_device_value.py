@@ -1,0 +1,32 @@
+"""A compile-time if (a Python condition) is unrolled: a Python int may become a device value in it."""
+import numpy as np
+
+import asc
+
+EXPECT = 'accept'
+N = 64
+
+
+@asc.jit
+def kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    r = 4
+    if N > 3:
+        r = n
+    z_gm.set_value(0, r)
+
+
+def run():
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros(N, dtype=np.float32)
+    kernel[1](x, z, 5)
+    return {"z": z}
+
+
+def reference(arrays):
+    z = np.zeros(N, dtype=np.float32)
+    z[0] = 5
+    return {"z": z}

@@ -1,0 +1,33 @@
+"""A runtime if (its condition a device value) re-assigns a name holding a device value a Python int:
+pyasc compiles both branches once and a name keeps its type through them."""
+import numpy as np
+
+import asc
+
+EXPECT = 'reject'
+N = 64
+
+
+@asc.jit
+def kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    r = n + 1
+    if n > 3:
+        r = 4
+    z_gm.set_value(0, r)
+
+
+def run():
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros(N, dtype=np.float32)
+    kernel[1](x, z, 5)
+    return {"z": z}
+
+
+def reference(arrays):
+    z = np.zeros(N, dtype=np.float32)
+    z[0] = 0
+    return {"z": z}

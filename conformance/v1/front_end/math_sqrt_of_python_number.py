@@ -1,0 +1,31 @@
+"""math.sqrt of a module constant with always_compile=True: computed while compiling."""
+import numpy as np
+import math
+
+import asc
+
+EXPECT = 'accept'
+N = 64
+
+
+@asc.jit(always_compile=True)
+def kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    r = math.sqrt(N)
+    z_gm.set_value(0, r)
+
+
+def run():
+    x = np.arange(N, dtype=np.float32)
+    z = np.zeros(N, dtype=np.float32)
+    kernel[1](x, z, 5)
+    return {"z": z}
+
+
+def reference(arrays):
+    z = np.zeros(N, dtype=np.float32)
+    z[0] = 8
+    return {"z": z}
