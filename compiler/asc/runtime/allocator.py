@@ -3,7 +3,7 @@
 A launch allocates its tiles as numpy arrays of a few MB each and frees them within the launch. With
 glibc's defaults, freeing them leaves more than the trim threshold free at the top of the heap (twice the
 largest array freed so far), which goes back to the system, and the next launch's arrays fault the same
-pages in again, zeroed: a 512^3 matmul launch took ~1250 page faults, ~40 % of its time. Plain numpy code
+pages in again, zeroed: a 512^3 float16 matmul launch took ~1000-1250 page faults, a third of its time. Plain numpy code
 of the same size allocates less at a time and stays under the threshold, so the engine alone paid this.
 
 ``tune()`` (called when the simulator's launcher is first imported) raises the thresholds once for the
