@@ -561,3 +561,16 @@ def test_assert_without_message_and_on_runtime_value():
         k2[1](np.zeros(8, np.float32), 8)
     assert_reported(e.value, "An assertion turned out to test a runtime value", "assert n > 0")
     assert "only compile-time values are supported" in str(e.value)
+
+
+# -- the source analyses' list of a tree's nodes -------------------------------------------------------------------
+def test_a_trees_kept_node_list_is_ast_walks_order_and_made_once():
+    """The dialect reads the first tile-module alias in ``ast.walk``'s order (breadth first): the kept list
+    must be that order (a depth-first list would meet a nested call's alias first), every node once."""
+    import ast
+    from asc.frontend.syntax_nodes import nodes_of
+    tree = ast.parse(inspect.getsource(row_sums_kernel.fn)).body[0]
+    got = nodes_of(tree)
+    want = list(ast.walk(tree))
+    assert len(got) == len(want) and all(g is w for g, w in zip(got, want))
+    assert nodes_of(tree) is got

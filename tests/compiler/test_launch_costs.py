@@ -82,6 +82,28 @@ def test_an_op_helper_called_outside_a_launch_stays_quiet_too():
     assert np.isinf(r).all()
 
 
+@pytest.mark.parametrize("replay", ["off", ""])
+def test_a_relaunch_reuses_the_pages_of_the_last_launchs_arrays(monkeypatch, replay):
+    """A launch over 4 MB tiles frees them at its end; the next one must not fault fresh pages in for its
+    own (with glibc's defaults each launch faulted ~1000 4 KB pages per 4 MB tile back in, zeroed: the
+    share of a launch's time numpy's own loop of the same size does not pay)."""
+    resource = pytest.importorskip("resource")
+    from asc.runtime import allocator, launcher  # noqa: F401  (importing the launcher tunes the allocator)
+    if not allocator.tune():
+        pytest.skip("the C allocator is not tuned here (not glibc, or ASC_MALLOC=system)")
+    monkeypatch.setenv("ASC_REPLAY", replay)
+    n = 1 << 20
+    x = np.arange(n, dtype=np.float32)
+    out = np.zeros_like(x)
+    for _ in range(3):
+        chain_kernel[BLOCKS](x, out, n, TILE, n // TILE // BLOCKS)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    chain_kernel[BLOCKS](x, out, n, TILE, n // TILE // BLOCKS)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+    np.testing.assert_array_equal(out, (((x + 1) * 2 - 3) * 0.5) + 2)
+    assert faults < 128, f"{faults} pages faulted in by a relaunch"
+
+
 @pytest.mark.parametrize("values,step", [
     ([0, 5, 10, 15], 5),
     ([7, 7, 7, 7], 0),

@@ -422,3 +422,50 @@ def test_a_tiled_matmul_pairs_each_tile_with_its_own_row_and_column_windows(bloc
     c = np.zeros((m, n), np.float32)
     tiled_matmul_kernel[blocks](a, b, c, m, k, n, 16, 16, 16)
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+# -- a float16 matmul operand takes torch's cast when the program has torch loaded ---------------------------------
+def test_a_float16_product_operand_has_every_number_of_the_exact_cast_and_keeps_nans():
+    """Every float16 bit pattern, past the size that takes torch's cast and one past a whole number of its
+    pieces (the last piece is short), read-only as a load's view of an input is: the same float32 numbers
+    as the table, NaN where it is NaN, and no warning from torch about the read-only array."""
+    import warnings
+    import torch  # noqa: F401  (the cast is torch's only in a program that has torch loaded)
+    from asc.sim.convert import _TORCH_PIECE, as_float32, product_operand
+    patterns = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    a = np.concatenate([patterns, patterns[:_TORCH_PIECE + 7]]).reshape(-1, 1)
+    a.flags.writeable = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = product_operand(a)
+    want = as_float32(a)
+    assert got.dtype == np.float32 and got.shape == a.shape
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))  # (-0.0 is not 0.0)
+
+
+@asc2.jit
+def whole_k_matmul_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+                          M: asc.ConstExpr[int], K: asc.ConstExpr[int], N: asc.ConstExpr[int], T: asc.ConstExpr[int]):
+    a_gm = asc2.tensor(a_ptr, [M, K])
+    b_gm = asc2.tensor(b_ptr, [K, N])
+    c_gm = asc2.tensor(c_ptr, [M, N])
+    m_off = (asc2.block_idx() // (N // T)) * T
+    n_off = (asc2.block_idx() % (N // T)) * T
+    a = asc2.load(a_gm, [T, K], offsets=[m_off, 0], location=asc2.TileLocation.L0A)
+    b = asc2.load(b_gm, [K, T], offsets=[0, n_off], location=asc2.TileLocation.L0B)
+    asc2.store(a @ b, c_gm, offsets=[m_off, n_off])
+
+
+def test_a_matmul_of_float16_operands_large_enough_for_torchs_cast_is_exact():
+    """A 256^3 product of 16 tiles: its stacked operands (65536 elements each) take torch's cast; integer
+    values make the float32 products and sums exact, so each tile must equal numpy's product bit for bit
+    (a piece cast to the wrong place, or a transposed B, would not)."""
+    import torch
+    rng = np.random.default_rng(11)
+    a = torch.from_numpy(rng.integers(-8, 9, (256, 256)).astype(np.float16))
+    b = torch.from_numpy(rng.integers(-8, 9, (256, 256)).astype(np.float16))
+    c = np.zeros((256, 256), np.float32)
+    whole_k_matmul_kernel[16](a, b, c, 256, 256, 256, 64)
+    np.testing.assert_array_equal(c, a.numpy().astype(np.float32) @ b.numpy().astype(np.float32))

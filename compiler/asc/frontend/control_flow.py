@@ -12,6 +12,7 @@ import builtins
 
 import numpy as np
 
+from .syntax_nodes import nodes_of
 from ..ir.core import Block, Value
 from ..ir.kernel_warnings import LaunchWarning, ParallelCarryWarning
 from ..ir.registry import traits
@@ -35,7 +36,7 @@ def assigned_names(nodes):
     """Names a statement list may (re)bind, including the accumulator of ``matmul_acc(a, b, acc)``."""
     names = []
     for node in nodes:
-        for sub in ast.walk(node):
+        for sub in nodes_of(node):
             targets = []
             if isinstance(sub, ast.Assign):
                 targets = sub.targets

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import types
 
+from .syntax_nodes import nodes_of
 from ..language.dialect import APRIL, AUGUST, AUGUST_ONLY_NAMES, Dialect, copy as dialect_copy, copy_form, namespace
 
 _TILE_MODULES = {"asc2": APRIL, "asc.experimental.asctile": AUGUST}
@@ -39,7 +40,7 @@ def kernel_dialect(node, fn_globals, forced=None) -> Dialect:
                 return expr.id, _TILE_MODULES[m.__name__]
         return None, None
 
-    for n in ast.walk(node):
+    for n in nodes_of(node):
         if isinstance(n, ast.Attribute):
             alias, gen = tile_module(n.value)
             if alias is None:

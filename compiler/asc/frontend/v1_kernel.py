@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .syntax_nodes import nodes_of
 from ..ir.faults import KernelRuntimeError
 from ..ir.pipe_ops import PACKAGE, current_block, pop_block, push_block
 from ..language.v1 import EXPORTS, UPSTREAM_ADV_NAMES, UPSTREAM_NAMES
@@ -15,7 +16,7 @@ _V1 = frozenset(EXPORTS) | UPSTREAM_NAMES | {"adv"}
 
 def uses_v1(node):
     """Whether a kernel's ``ast.FunctionDef`` uses pyasc's v1 API (an ``asc.<v1 name>``)."""
-    for n in ast.walk(node):
+    for n in nodes_of(node):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "asc" and n.attr in _V1:
             return True
     return False
@@ -27,7 +28,7 @@ def called_names(node):
     key = (id(node), "()")
     hit = _ATTRS.get(key)
     if hit is None or hit[0] is not node:
-        hit = _ATTRS[key] = (node, frozenset(n.func.id for n in ast.walk(node)
+        hit = _ATTRS[key] = (node, frozenset(n.func.id for n in nodes_of(node)
                                              if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)))
     return hit[1]
 

@@ -15,10 +15,12 @@ from ..sim.executor import Executor, KernelRuntimeError, cube_op_ids
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
-from . import warning_channel
+from . import allocator, warning_channel
 from .environment import getenv
 from .footprint import check_launch_memory
 from .platforms import hardware
+
+allocator.tune()   # (once per process: a launch's arrays reuse the heap's pages)
 
 LAST_REPORT = [None]
 LAUNCH_LISTENERS = []  # callables given every launch report (asc.lib.profiling's active profilers)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..convert import as_compute, as_float32
+from ..convert import as_compute, as_float32, product_operand
 from ..fp_errors import ignored
 from ..lanes import Shared, UnsetAccumulator, scalar_for_tile, windows_of
 from ..undefined import matmul_undefined
@@ -217,18 +217,18 @@ def _mm_f32(a, b):
     wa, ia = windows_of(a)
     wb, ib = windows_of(b)
     if ia is None and ib is None:
-        return np.matmul(as_float32(wa), as_float32(wb))
+        return np.matmul(product_operand(wa), product_operand(wb))
     lanes = (ia if ia is not None else ib).shape[0]
     ia, ib = _lane_index(wa, ia, lanes), _lane_index(wb, ib, lanes)
     (wa, ia), (wb, ib) = _read_windows(wa, ia), _read_windows(wb, ib)
     (ua, m, k), (ub, _, n) = wa.shape, wb.shape
     if ua * ub <= 2 * lanes:
         # Stacked before converting: windows that tile the source matrix stack as views of it.
-        stacked_a = as_float32(wa.reshape(ua * m, k))
-        stacked_b = as_float32(wb.transpose(1, 0, 2).reshape(k, ub * n))
+        stacked_a = product_operand(wa.reshape(ua * m, k))
+        stacked_b = product_operand(wb.transpose(1, 0, 2).reshape(k, ub * n))
         every_pair = (stacked_a @ stacked_b).reshape(ua, m, ub, n)
         return every_pair[ia, :, ib, :]
-    return np.matmul(as_float32(wa)[ia], as_float32(wb)[ib])
+    return np.matmul(product_operand(wa)[ia], product_operand(wb)[ib])
 
 
 @impl("tile.matmul", shared_operands=True, undefined=matmul_undefined)
