@@ -2,7 +2,9 @@
 memory_consumed for the same kernel): ``reuse_alloc=0`` (the default) gives every tile of every unrolled
 copy its own 32-byte-rounded buffer, where UnrollLoop makes u copies plus one for a remainder and none
 when the loop has fewer trips than u; ``reuse_alloc=2`` reuses dead tiles' buffers and computes
-element-wise results in place. Each check sits at the capacity: the tile that fits and one element more."""
+element-wise results in place; ``reuse_alloc=1`` does so less (a dead tile's buffer first, an operand's
+only for a result that dies no later than the op's other operands). Each check sits at the capacity: the
+tile that fits and one element more."""
 from __future__ import annotations
 
 import re
@@ -63,6 +65,52 @@ def test_reuse_alloc_2_computes_element_wise_results_in_place():
     # at, bt -> at + bt, * 2, + at: two buffers of 126976 bytes, exactly C310's UB
     assert run(31744, trips=2, unroll=1, reuse=2) == 253952
     assert overflow(31745, trips=2, unroll=1, reuse=2) == 2 * 127008
+
+
+def test_reuse_alloc_1_computes_a_result_in_place_like_level_2_when_no_operand_is_read_later():
+    assert run(31744, trips=2, unroll=1, reuse=1) == 253952
+    assert overflow(31745, trips=2, unroll=1, reuse=1) == 2 * 127008
+
+
+# -- reuse_alloc=1: a result takes a dead tile's buffer first, an operand's only if it dies as early ------
+@asctile.jit
+def chain(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    """c = a + b; d = c * b; the stored d - c: c is read after b and a die."""
+    x, y = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(y_ptr, [n])
+    a, b = asctile.copy_in(x, [0], [n]), asctile.copy_in(y, [0], [n])
+    c = a + b
+    d = c * b
+    asctile.copy_out(d - c, x, [0])
+
+
+@asctile.jit
+def half_sum(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    """float16 loads summed in float32 and stored as float16."""
+    x, y = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(y_ptr, [n])
+    s = asctile.copy_in(x, [0], [n]).to(asctile.float32) + asctile.copy_in(y, [0], [n]).to(asctile.float32)
+    asctile.copy_out(s.to(asctile.float16), x, [0])
+
+
+def _ub(kernel, n, reuse, dtype=np.float32):
+    config.set_platform(config.Backend.Model, C310)
+    x, y = np.linspace(-1, 1, n, dtype=dtype), np.full(n, 0.5, dtype)
+    want = (x + y) * y - (x + y) if kernel is chain else (x.astype(np.float32) + y).astype(dtype)
+    kernel[1](x, y, n, reuse_alloc=reuse)
+    np.testing.assert_allclose(x, want, rtol=1e-6)
+    return last_launch_report()["peak_ub_bytes"]
+
+
+@pytest.mark.parametrize("kernel,dtype,level_2", [(chain, np.float32, 2 * 84672), (half_sum, np.float16, 211680)])
+def test_reuse_alloc_1_overflows_where_level_2_fits(kernel, dtype, level_2):
+    # pyasc-dev's memory_consumed, level 1: three buffers of 21160 float32 (84640 bytes) fill C310's UB to
+    # 253920; one element more (84672 each) is over. chain: level 2 writes c over a; level 1 does not, c
+    # being read after b dies (d then takes a's dead buffer). half_sum: level 1 puts a result in a dead
+    # tile's buffer before it overwrites an operand, so the float32 sum goes into the first float16
+    # load's buffer, which grows to the sum's size; level 2 keeps one float16 buffer.
+    assert _ub(kernel, 21160, 1, dtype) == 3 * 84640 == 253920
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        _ub(kernel, 21161, 1, dtype)
+    assert _ub(kernel, 21161, 2, dtype) == level_2
 
 
 def test_c220_counts_its_buffers_unrounded():
@@ -200,7 +248,7 @@ def common_and_dead(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, 
     asctile.copy_out(asctile.abs(t).to(asctile.float16).to(asctile.float32), y, [n])
 
 
-@pytest.mark.parametrize("reuse,tiles", [(0, 3), (2, 2)])
+@pytest.mark.parametrize("reuse,tiles", [(0, 3), (1, 2), (2, 2)])
 def test_repeated_computations_unused_loads_and_cast_round_trips_take_no_buffer(reuse, tiles):
     # pyasc-dev: t, abs(t) and abs(t) + 1 (reuse_alloc=2: the sum in t's buffer); the second abs is the
     # first (CSE), the unused load is dropped, the round trip folds to abs(t) itself
