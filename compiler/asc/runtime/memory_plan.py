@@ -11,8 +11,8 @@ L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
   2 reuses buffers (ReuseTensorAllocation): a tile takes the buffer of tiles no longer read, an
   element-wise result the buffer of an operand it is the last reader of (the ``in_place`` trait;
   MarkReuseSource); 1 (ReuseUBAllocation) prefers a dead tile's buffer, overwrites an operand only when
-  the result dies no later than the op's other operands, and sums buffers as large as their largest
-  tiles (``_dead_first``). At both, the copies of a body that stays a loop each keep their own
+  the result dies no later than every tile live across its op, and sums buffers as large as their
+  largest tiles (``_dead_first``). At both, the copies of a body that stays a loop each keep their own
   buffers (ComputeReuseGroup). The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
   T trips keeps the loop when T < u, else makes u copies plus one for the remainder (T % u trips, or
   unknown T); a copy sequence that runs once is straight-line code.
@@ -295,8 +295,8 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
     """The scratch of each op's instruction (its ``work_bytes``, live while it runs), and the tiles of
     ``block`` in program order (a view extends its operand's tile; a region-holding op's plan is a tile live
     while it runs). A result may overwrite an operand read for the last time by its op, of its size, when
-    it dies no later than the op's other operands (``c = a + b`` read after ``b`` dies takes a buffer of
-    its own)."""
+    it dies no later than every tile live across its op (``c = a + b`` read after ``b`` dies takes a
+    buffer of its own)."""
     last = {}
     for i, op in enumerate(block.ops):
         if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
@@ -324,26 +324,27 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
             nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
             if not nbytes:
                 continue
-            end = max(i, last.get(r.id, i))
             operands = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
-            dying = [u for u in operands if u.end == i and u.nbytes == nbytes]
-            outlives = any(u.end > i and end > u.end for u in operands)
-            tile_of[r.id] = t = _Tile(r.id, i, end, nbytes,
-                                      [u.id for u in dying] if _in_place(op) and not outlives else ())
+            tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes,
+                                      [u.id for u in operands if u.end == i and u.nbytes == nbytes]
+                                      if _in_place(op) else ())
             tiles.append(t)
+    for t in tiles:   # a result outliving a tile live across its op takes no operand's buffer
+        if t.overwrites and any(u.start < t.start < u.end < t.end for u in tiles):
+            t.overwrites = frozenset()
     return scratch, tiles
 
 
 def _dead_first(block, skip, work, align, same, locations=(Location.UB,)):
     """``reuse_alloc=1`` (pyasc-dev's ReuseUBAllocation): the instructions' scratch is placed first (a
-    reduction's work buffer takes a buffer its input could otherwise have overwritten); then each tile, in
-    program order, takes the first buffer whose tiles are all dead while it lives, else the buffer of an
-    operand it may overwrite, else a new buffer. A buffer is as large as its largest tile and the block
+    reduction's work buffer takes a buffer its input could otherwise have overwritten); then each tile, the
+    one dying first first, takes the first buffer whose tiles are all dead while it lives, else the buffer
+    of an operand it may overwrite, else a new buffer. A buffer is as large as its largest tile and the block
     needs their sum (a tile does not split a dead larger tile's buffer). Tiles from outside the block are
     counted by its owner."""
     scratch, tiles = _block_tiles(block, skip, work, align, same, locations, _dead_first)
     buffers = []
-    for t in scratch + tiles:
+    for t in scratch + sorted(tiles, key=lambda t: (t.end, t.start)):
         def apart(u):
             return u.end < t.start or t.end < u.start
         free = next((b for b in buffers if all(map(apart, b))), None)
