@@ -152,6 +152,37 @@ def test_reuse_alloc_1_gives_long_lived_results_buffers_of_their_own():
     assert _adam(9065, 2) == 5 * 36288
 
 
+@asctile.jit
+def masked(mask_ptr: asctile.GlobalAddress, x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress,
+           n: asctile.ConstExpr):
+    """where(mask != 0, x, y) into x, the int8 mask cast to float16 through int16 (one folded cast)."""
+    mask_gm, x_gm = asctile.global_tensor(mask_ptr, [n]), asctile.global_tensor(x_ptr, [n])
+    y_gm = asctile.global_tensor(y_ptr, [n])
+    keep = asctile.copy_in(mask_gm, [0], [n]).to(asctile.int16).to(asctile.float16) != 0.0
+    x, y = asctile.copy_in(x_gm, [0], [n]), asctile.copy_in(y_gm, [0], [n])
+    asctile.copy_out(asctile.where(keep, x, y), x_gm, [0])
+
+
+def _masked(n, reuse):
+    config.set_platform(config.Backend.Model, C310)
+    mask = (np.arange(n) % 3 == 0).astype(np.int8)
+    x, y = np.arange(n).astype(np.float16), np.full(n, -1.0, np.float16)
+    want = np.where(mask != 0, x, y)
+    masked[1](mask, x, y, n, reuse_alloc=reuse)
+    np.testing.assert_array_equal(x, want)
+    return last_launch_report()["peak_ub_bytes"]
+
+
+def test_reuse_alloc_1_writes_a_select_into_a_buffer_of_its_own():
+    # pyasc-dev, level 1: the int8 mask (n bytes; the compare's bits then take its dead buffer, while the
+    # folded cast reads the mask, its float16 result cannot), the cast's buffer (later y's), x's, and the
+    # select's own: 36256 + 3 x 72512 = 253792 bytes; 32 elements more are over. Level 2 selects into x.
+    assert _masked(36256, 1) == 253792
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        _masked(36288, 1)
+    assert _masked(36288, 2) == 149696
+
+
 def test_c220_counts_its_buffers_unrounded():
     assert run(16384, trips=1, unroll=2, platform=C220) == 196608
     assert overflow(16385, trips=1, unroll=2, platform=C220) == 3 * 65540   # not 3 x 65568

@@ -282,6 +282,9 @@ def _reusable(op, i, nbytes, buffer_of, size, end, same):
 
 
 # -- reuse_alloc=1: a dead tile's buffer first, an operand's only when the result dies as early -----------
+_NEW_BUFFER_AT_1 = ("tile.select",)   # level 1 writes a select's result into a buffer of its own
+
+
 class _Tile:
     """A tile, or an op's scratch, to place in a buffer: live from op ``start`` to op ``end`` of its block;
     ``overwrites``: the operands its op may write it over (those read for the last time there)."""
@@ -303,6 +306,10 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
             continue
         for v in _uses_in(op):
             last[same.get(v.id, v.id)] = i
+    for op in reversed(block.ops):   # a cast folded into the next one: that one reads its operand
+        if op.name == _CAST and op.results[0].id in skip and op.results[0].id in last:
+            source = same.get(op.operands[0].id, op.operands[0].id)
+            last[source] = max(last.get(source, 0), last[op.results[0].id])
     tiles, scratch, tile_of = [], [], {}
     for i, op in enumerate(block.ops):
         if op.results and op.results[0].id in same:
@@ -327,7 +334,7 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
             operands = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
             tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes,
                                       [u.id for u in operands if u.end == i and u.nbytes == nbytes]
-                                      if _in_place(op) else ())
+                                      if _in_place(op) and op.name not in _NEW_BUFFER_AT_1 else ())
             tiles.append(t)
     for t in tiles:   # a result outliving a tile live across its op takes no operand's buffer
         if t.overwrites and any(u.start < t.start < u.end < t.end for u in tiles):
