@@ -310,7 +310,7 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
         if op.name == _CAST and op.results[0].id in skip and op.results[0].id in last:
             source = same.get(op.operands[0].id, op.operands[0].id)
             last[source] = max(last.get(source, 0), last[op.results[0].id])
-    tiles, scratch, tile_of = [], [], {}
+    tiles, scratch, tile_of, operands = [], [], {}, {}
     for i, op in enumerate(block.ops):
         if op.results and op.results[0].id in same:
             continue
@@ -331,14 +331,13 @@ def _block_tiles(block, skip, work, align, same, locations, block_plan):
             nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
             if not nbytes:
                 continue
-            operands = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
-            tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes,
-                                      [u.id for u in operands if u.end == i and u.nbytes == nbytes]
-                                      if _in_place(op) and op.name not in _NEW_BUFFER_AT_1 else ())
+            tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes)
             tiles.append(t)
-    for t in tiles:   # a result outliving a tile live across its op takes no operand's buffer
-        if t.overwrites and any(u.start < t.start < u.end < t.end for u in tiles):
-            t.overwrites = frozenset()
+            if _in_place(op) and op.name not in _NEW_BUFFER_AT_1:
+                operands[t] = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
+    for t, of in operands.items():   # once every view has extended its tile: the operands dying at t's op
+        if not any(u.start < t.start < u.end < t.end for u in tiles):   # ... unless t outlives a live tile
+            t.overwrites = frozenset(u.id for u in of if u.end == t.start and u.nbytes == t.nbytes)
     return scratch, tiles
 
 
