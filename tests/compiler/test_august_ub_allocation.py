@@ -2,7 +2,9 @@
 memory_consumed for the same kernel): ``reuse_alloc=0`` (the default) gives every tile of every unrolled
 copy its own 32-byte-rounded buffer, where UnrollLoop makes u copies plus one for a remainder and none
 when the loop has fewer trips than u; ``reuse_alloc=2`` reuses dead tiles' buffers and computes
-element-wise results in place. Each check sits at the capacity: the tile that fits and one element more."""
+element-wise results in place; ``reuse_alloc=1`` does so less (a dead tile's buffer first, an operand's
+only for a result that dies no later than every tile live across its op). Each check sits at the capacity: the
+tile that fits and one element more."""
 from __future__ import annotations
 
 import re
@@ -63,6 +65,122 @@ def test_reuse_alloc_2_computes_element_wise_results_in_place():
     # at, bt -> at + bt, * 2, + at: two buffers of 126976 bytes, exactly C310's UB
     assert run(31744, trips=2, unroll=1, reuse=2) == 253952
     assert overflow(31745, trips=2, unroll=1, reuse=2) == 2 * 127008
+
+
+def test_reuse_alloc_1_computes_a_result_in_place_like_level_2_when_no_operand_is_read_later():
+    assert run(31744, trips=2, unroll=1, reuse=1) == 253952
+    assert overflow(31745, trips=2, unroll=1, reuse=1) == 2 * 127008
+
+
+# -- reuse_alloc=1: a result takes a dead tile's buffer first, an operand's only if it dies as early ------
+@asctile.jit
+def chain(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    """c = a + b; d = c * b; the stored d - c: c is read after b and a die."""
+    x, y = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(y_ptr, [n])
+    a, b = asctile.copy_in(x, [0], [n]), asctile.copy_in(y, [0], [n])
+    c = a + b
+    d = c * b
+    asctile.copy_out(d - c, x, [0])
+
+
+@asctile.jit
+def half_sum(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    """float16 loads summed in float32 and stored as float16."""
+    x, y = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(y_ptr, [n])
+    s = asctile.copy_in(x, [0], [n]).to(asctile.float32) + asctile.copy_in(y, [0], [n]).to(asctile.float32)
+    asctile.copy_out(s.to(asctile.float16), x, [0])
+
+
+def _ub(kernel, n, reuse, dtype=np.float32):
+    config.set_platform(config.Backend.Model, C310)
+    x, y = np.linspace(-1, 1, n, dtype=dtype), np.full(n, 0.5, dtype)
+    want = (x + y) * y - (x + y) if kernel is chain else (x.astype(np.float32) + y).astype(dtype)
+    kernel[1](x, y, n, reuse_alloc=reuse)
+    np.testing.assert_allclose(x, want, rtol=1e-6)
+    return last_launch_report()["peak_ub_bytes"]
+
+
+@pytest.mark.parametrize("kernel,dtype,level_2", [(chain, np.float32, 2 * 84672), (half_sum, np.float16, 211680)])
+def test_reuse_alloc_1_overflows_where_level_2_fits(kernel, dtype, level_2):
+    # pyasc-dev's memory_consumed, level 1: three buffers of 21160 float32 (84640 bytes) fill C310's UB to
+    # 253920; one element more (84672 each) is over. chain: level 2 writes c over a; level 1 does not, c
+    # being read after b dies (d then takes a's dead buffer). half_sum: level 1 puts a result in a dead
+    # tile's buffer before it overwrites an operand, so the float32 sum goes into the first float16
+    # load's buffer, which grows to the sum's size; level 2 keeps one float16 buffer.
+    assert _ub(kernel, 21160, 1, dtype) == 3 * 84640 == 253920
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        _ub(kernel, 21161, 1, dtype)
+    assert _ub(kernel, 21161, 2, dtype) == level_2
+
+
+@asctile.jit
+def adam_step(p_ptr: asctile.GlobalAddress, m_ptr: asctile.GlobalAddress, v_ptr: asctile.GlobalAddress,
+              g_ptr: asctile.GlobalAddress, n: asctile.ConstExpr, b1: float, b2: float, lr: float, eps: float):
+    """One Adam update: m and v computed early and stored at the end, with short-lived temporaries between."""
+    p_gm, m_gm = asctile.global_tensor(p_ptr, [n]), asctile.global_tensor(m_ptr, [n])
+    v_gm, g_gm = asctile.global_tensor(v_ptr, [n]), asctile.global_tensor(g_ptr, [n])
+    p, m = asctile.copy_in(p_gm, [0], [n]), asctile.copy_in(m_gm, [0], [n])
+    v, g = asctile.copy_in(v_gm, [0], [n]), asctile.copy_in(g_gm, [0], [n])
+    m = m + (g - m) * b1
+    v = v + (g * g - v) * b2
+    p = p - m * lr / (asctile.sqrt(v) + eps)
+    asctile.copy_out(m, m_gm, [0])
+    asctile.copy_out(v, v_gm, [0])
+    asctile.copy_out(p, p_gm, [0])
+
+
+def _adam(n, reuse):
+    config.set_platform(config.Backend.Model, C310)
+    rng = np.random.default_rng(7)
+    p, m, g = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    v = rng.random(n).astype(np.float32)
+    m1 = m + (g - m) * np.float32(0.1)
+    v1 = v + (g * g - v) * np.float32(0.01)
+    want = p - m1 * np.float32(0.001) / (np.sqrt(v1) + np.float32(1e-8))
+    adam_step[1](p, m, v, g, n, 0.1, 0.01, 0.001, 1e-8, reuse_alloc=reuse)
+    np.testing.assert_allclose(p, want, rtol=1e-5, atol=1e-6)
+    return last_launch_report()["peak_ub_bytes"]
+
+
+def test_reuse_alloc_1_gives_long_lived_results_buffers_of_their_own():
+    # pyasc-dev, level 1: the new m and v, stored last, outlive tiles live where they are made, so they take
+    # neither an operand's buffer nor a dead one the short temporaries then use: 7 buffers of 9064 float32
+    # (36256 bytes), 253792 bytes; one element more (36288 each) is over C310's 253952. Level 2: 5 buffers.
+    assert _adam(9064, 1) == 7 * 36256
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        _adam(9065, 1)
+    assert _adam(9065, 2) == 5 * 36288
+
+
+@asctile.jit
+def masked(mask_ptr: asctile.GlobalAddress, x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress,
+           n: asctile.ConstExpr):
+    """where(mask != 0, x, y) into x, the int8 mask cast to float16 through int16 (one folded cast)."""
+    mask_gm, x_gm = asctile.global_tensor(mask_ptr, [n]), asctile.global_tensor(x_ptr, [n])
+    y_gm = asctile.global_tensor(y_ptr, [n])
+    keep = asctile.copy_in(mask_gm, [0], [n]).to(asctile.int16).to(asctile.float16) != 0.0
+    x, y = asctile.copy_in(x_gm, [0], [n]), asctile.copy_in(y_gm, [0], [n])
+    asctile.copy_out(asctile.where(keep, x, y), x_gm, [0])
+
+
+def _masked(n, reuse):
+    config.set_platform(config.Backend.Model, C310)
+    mask = (np.arange(n) % 3 == 0).astype(np.int8)
+    x, y = np.arange(n).astype(np.float16), np.full(n, -1.0, np.float16)
+    want = np.where(mask != 0, x, y)
+    masked[1](mask, x, y, n, reuse_alloc=reuse)
+    np.testing.assert_array_equal(x, want)
+    return last_launch_report()["peak_ub_bytes"]
+
+
+def test_reuse_alloc_1_writes_a_select_into_a_buffer_of_its_own():
+    # pyasc-dev, level 1: the int8 mask (n bytes; the compare's bits then take its dead buffer, while the
+    # folded cast reads the mask, its float16 result cannot), the cast's buffer (later y's), x's, and the
+    # select's own: 36256 + 3 x 72512 = 253792 bytes; 32 elements more are over. Level 2 selects into x.
+    assert _masked(36256, 1) == 253792
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        _masked(36288, 1)
+    assert _masked(36288, 2) == 149696
 
 
 def test_c220_counts_its_buffers_unrounded():
@@ -200,7 +318,7 @@ def common_and_dead(x_ptr: asctile.GlobalAddress, y_ptr: asctile.GlobalAddress, 
     asctile.copy_out(asctile.abs(t).to(asctile.float16).to(asctile.float32), y, [n])
 
 
-@pytest.mark.parametrize("reuse,tiles", [(0, 3), (2, 2)])
+@pytest.mark.parametrize("reuse,tiles", [(0, 3), (1, 2), (2, 2)])
 def test_repeated_computations_unused_loads_and_cast_round_trips_take_no_buffer(reuse, tiles):
     # pyasc-dev: t, abs(t) and abs(t) + 1 (reuse_alloc=2: the sum in t's buffer); the second abs is the
     # first (CSE), the unused load is dropped, the round trip folds to abs(t) itself

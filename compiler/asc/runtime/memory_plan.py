@@ -8,9 +8,11 @@ L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
 
 - August kernels follow pyasc-dev's ``reuse_alloc`` (``asctile/runtime/compiler.py``; 0 when not
   given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
-  1 and 2 reuse buffers (ReuseUBAllocation / ReuseTensorAllocation): a tile takes the buffer of tiles
-  no longer read, an element-wise result the buffer of an operand it is the last reader of (the
-  ``in_place`` trait; MarkReuseSource), and the copies of a body that stays a loop each keep their own
+  2 reuses buffers (ReuseTensorAllocation): a tile takes the buffer of tiles no longer read, an
+  element-wise result the buffer of an operand it is the last reader of (the ``in_place`` trait;
+  MarkReuseSource); 1 (ReuseUBAllocation) prefers a dead tile's buffer, overwrites an operand only when
+  the result dies no later than every tile live across its op, and sums buffers as large as their
+  largest tiles (``_dead_first``). At both, the copies of a body that stays a loop each keep their own
   buffers (ComputeReuseGroup). The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
   T trips keeps the loop when T < u, else makes u copies plus one for the remainder (T % u trips, or
   unknown T); a copy sequence that runs once is straight-line code.
@@ -213,12 +215,14 @@ def _uses_in(op):
             yield from inner.operands
 
 
-def _region_peak(op, skip, work, align, same, locations):
-    """UB a region-holding op needs while it runs, beyond the tiles live around it."""
+def _region_peak(op, skip, work, align, same, locations, block_plan=None):
+    """UB a region-holding op needs while it runs, beyond the tiles live around it (each region planned by
+    ``block_plan``: ``_reuse_peak`` unless given)."""
+    block_plan = block_plan or _reuse_peak
     if op.name == "scf.for":
-        body = _reuse_peak(op.regions[0], skip, work, align, same, locations)
+        body = block_plan(op.regions[0], skip, work, align, same, locations)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((_reuse_peak(r, skip, work, align, same, locations) for r in op.regions), default=0)
+    return max((block_plan(r, skip, work, align, same, locations) for r in op.regions), default=0)
 
 
 def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
@@ -277,6 +281,87 @@ def _reusable(op, i, nbytes, buffer_of, size, end, same):
     return None
 
 
+# -- reuse_alloc=1: a dead tile's buffer first, an operand's only when the result dies as early -----------
+_NEW_BUFFER_AT_1 = ("tile.select",)   # level 1 writes a select's result into a buffer of its own
+
+
+class _Tile:
+    """A tile, or an op's scratch, to place in a buffer: live from op ``start`` to op ``end`` of its block;
+    ``overwrites``: the operands its op may write it over (those read for the last time there)."""
+    __slots__ = ("id", "start", "end", "nbytes", "overwrites")
+
+    def __init__(self, id_, start, end, nbytes, overwrites=()):
+        self.id, self.start, self.end, self.nbytes, self.overwrites = id_, start, end, nbytes, frozenset(overwrites)
+
+
+def _block_tiles(block, skip, work, align, same, locations, block_plan):
+    """The scratch of each op's instruction (its ``work_bytes``, live while it runs), and the tiles of
+    ``block`` in program order (a view extends its operand's tile; a region-holding op's plan is a tile live
+    while it runs). A result may overwrite an operand read for the last time by its op, of its size, when
+    it dies no later than every tile live across its op (``c = a + b`` read after ``b`` dies takes a
+    buffer of its own)."""
+    last = {}
+    for i, op in enumerate(block.ops):
+        if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
+            continue
+        for v in _uses_in(op):
+            last[same.get(v.id, v.id)] = i
+    for op in reversed(block.ops):   # a cast folded into the next one: that one reads its operand
+        if op.name == _CAST and op.results[0].id in skip and op.results[0].id in last:
+            source = same.get(op.operands[0].id, op.operands[0].id)
+            last[source] = max(last.get(source, 0), last[op.results[0].id])
+    tiles, scratch, tile_of, operands = [], [], {}, {}
+    for i, op in enumerate(block.ops):
+        if op.results and op.results[0].id in same:
+            continue
+        inner = _region_peak(op, skip, work, align, same, locations, block_plan) if op.regions else 0
+        if inner:
+            tiles.append(_Tile(("regions", i), i, i, inner))
+        if work(op, align):
+            scratch.append(_Tile(("work", i), i, i, work(op, align)))
+        for r in op.results:
+            if not isinstance(r.type, TileType) or r.type.location not in locations or r.id in skip:
+                continue
+            source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
+            source = source and same.get(source.id, source.id)
+            if source in tile_of:                       # a view of its operand's buffer
+                t = tile_of[r.id] = tile_of[source]
+                t.end = max(t.end, last.get(r.id, i))
+                continue
+            nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
+            if not nbytes:
+                continue
+            tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes)
+            tiles.append(t)
+            if _in_place(op) and op.name not in _NEW_BUFFER_AT_1:
+                operands[t] = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
+    for t, of in operands.items():   # once every view has extended its tile: the operands dying at t's op
+        if not any(u.start < t.start < u.end < t.end for u in tiles):   # ... unless t outlives a live tile
+            t.overwrites = frozenset(u.id for u in of if u.end == t.start and u.nbytes == t.nbytes)
+    return scratch, tiles
+
+
+def _dead_first(block, skip, work, align, same, locations=(Location.UB,)):
+    """``reuse_alloc=1`` (pyasc-dev's ReuseUBAllocation): the instructions' scratch is placed first (a
+    reduction's work buffer takes a buffer its input could otherwise have overwritten); then each tile, the
+    one dying first first, takes the first buffer whose tiles are all dead while it lives, else the buffer
+    of an operand it may overwrite, else a new buffer. A buffer is as large as its largest tile and the block
+    needs their sum (a tile does not split a dead larger tile's buffer). Tiles from outside the block are
+    counted by its owner."""
+    scratch, tiles = _block_tiles(block, skip, work, align, same, locations, _dead_first)
+    buffers = []
+    for t in scratch + sorted(tiles, key=lambda t: (t.end, t.start)):
+        def apart(u):
+            return u.end < t.start or t.end < u.start
+        free = next((b for b in buffers if all(map(apart, b))), None)
+        free = free or next((b for b in buffers if all(apart(u) or u.id in t.overwrites for u in b)), None)
+        if free is None:
+            buffers.append([t])
+        else:
+            free.append(t)
+    return sum(max(t.nbytes for t in buf) for buf in buffers)
+
+
 def _check_cube_budgets(fn, hw):
     budgets = {Location.L0A: hw.l0a_bytes, Location.L0B: hw.l0b_bytes, Location.L0C: hw.l0c_bytes,
                Location.L1: hw.l1_bytes}
@@ -333,8 +418,9 @@ def plan(fn, hw, options):
         work = _scratch(fn, hw.arch.value, same)
         c220 = hw.arch.value == "c220"   # its cube tiles are TPipe buffers, counted (and reused) as UB
         if reuse:
-            used = {"UB": hoisted + _reuse_peak(fn.body, skip, work, align, same,
-                                                (Location.UB,) + (_CUBE if c220 else ()))}
+            block_plan = _dead_first if reuse == 1 else _reuse_peak
+            used = {"UB": hoisted + block_plan(fn.body, skip, work, align, same,
+                                               (Location.UB,) + (_CUBE if c220 else ()))}
         else:
             used = {"UB": hoisted + _static_sum(fn.body, _august_copies, skip, work, align)}
         for loc in () if reuse and c220 else _CUBE:   # every cube tile of every copy
