@@ -43,28 +43,32 @@ def _operand(ts):
     return (t0.space, None, t0.addr, 0)
 
 
-def _rows(ctx, scratch, opnd, nblk):
+def _rows(ctx, scratch, opnd, nblk, trip=None):
     """The (blocks, bytes) array an operand's windows are columns of: a block's on-chip memory per row, or
     for GM row b the buffer's bytes from b * stride on (as far as the last block reaches); from block
-    ``ctx.first`` on."""
+    ``ctx.first`` on. ``trip`` (trips, byte step) on GM: (blocks, trips, bytes), trip t moved t steps on."""
     space, buf, _, stride = opnd
     if space != "GM":
         return scratch[space][ctx.first:] if ctx.first else scratch[space]
-    rows = ctx.rows.get((buf, stride))
+    rows = ctx.rows.get((buf, stride, trip))
     if rows is None:
         raw = ctx.raw[buf]
-        rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
-                                                    strides=(stride, 1))[ctx.first:]
+        if trip is None:
+            shape, strides = (nblk, raw.size - (nblk - 1) * stride), (stride, 1)
+        else:
+            shape = (nblk, trip[0], raw.size - (nblk - 1) * stride - (trip[0] - 1) * trip[1])
+            strides = (stride, trip[1], 1)
+        rows = ctx.rows[(buf, stride, trip)] = as_strided(raw, shape=shape, strides=strides)[ctx.first:]
     return rows
 
 
-def _typed_rows(ctx, scratch, opnd, dt, nblk):
-    key = (opnd[0], opnd[1], opnd[3], dt)
+def _typed_rows(ctx, scratch, opnd, dt, nblk, trip=None):
+    key = (opnd[0], opnd[1], opnd[3], dt, trip)
     v = ctx.typed.get(key)
     if v is None:
-        rows = _rows(ctx, scratch, opnd, nblk)
-        usable = rows.shape[1] // dt.itemsize * dt.itemsize
-        v = ctx.typed[key] = rows[:, :usable].view(dt)
+        rows = _rows(ctx, scratch, opnd, nblk, trip)
+        usable = rows.shape[-1] // dt.itemsize * dt.itemsize
+        v = ctx.typed[key] = rows[..., :usable].view(dt)
     return v
 
 
@@ -132,6 +136,7 @@ class LaneVector:
         if ufunc is not None and name == "div" and dtypes[0].kind != "f":
             ufunc = None
         self.ufunc = ufunc
+        self.trips = None     # (trips, per operand its byte step): a loop's trips as a second lane axis
         self._spans()
 
     def _where(self, k):
@@ -174,7 +179,8 @@ class LaneVector:
     def _span(self, k):
         o, dt = self.opnds[k], self.dtypes[k]
         if self.idx is None:
-            return (k, o, o[2], o[2] + self.count * dt.itemsize)
+            reach = (self.trips[0] - 1) * self.trips[1][k] if self.trips else 0
+            return (k, o, o[2], o[2] + self.count * dt.itemsize + reach)
         ix = self.idx[k]
         if not ix.size:
             return (k, o, o[2], o[2])
@@ -196,6 +202,13 @@ class LaneVector:
             return None
         return self._with(k, opnd)
 
+    def over_trips(self, trips, deltas):
+        """This step over ``trips`` trips, operand k moved ``deltas[k]`` bytes a trip (``merge_trips``)."""
+        c = self._with(0, self.opnds[0])
+        c.trips = (trips, tuple(deltas))
+        c._spans()
+        return c
+
     def write_to(self, opnd):
         """This step writing its result to ``opnd`` (a GM operand) instead of its on-chip destination, or None
         when its elements cannot be addressed there."""
@@ -205,20 +218,22 @@ class LaneVector:
         return self._with(0, opnd)
 
     def __call__(self, ctx, scratch):
-        views = [_typed_rows(ctx, scratch, o, dt, self.nblk) for o, dt in zip(self.opnds, self.dtypes)]
+        trips = self.trips
+        views = [_typed_rows(ctx, scratch, o, dt, self.nblk, trips and (trips[0], trips[1][k]))
+                 for k, (o, dt) in enumerate(zip(self.opnds, self.dtypes))]
         where, name = self.where, self.name
         d = views[0]
         if self.ufunc is not None:
-            self.ufunc(views[1][:, where[1]], views[2][:, where[2]], out=d[:, where[0]])
+            self.ufunc(views[1][..., where[1]], views[2][..., where[2]], out=d[..., where[0]])
         elif name in _BINARY:
-            d[:, where[0]] = binary_values(name, views[1][:, where[1]], views[2][:, where[2]], d.dtype)
+            d[..., where[0]] = binary_values(name, views[1][..., where[1]], views[2][..., where[2]], d.dtype)
         elif name in _UNARY:
-            d[:, where[0]] = unary_values(name, views[1][:, where[1]], d.dtype)
+            d[..., where[0]] = unary_values(name, views[1][..., where[1]], d.dtype)
         elif name == "duplicate":
-            d[:, where[0]] = d.dtype.type(self.scalar)
+            d[..., where[0]] = d.dtype.type(self.scalar)
         else:
-            old = d[:, where[0]] if name == "axpy" else None
-            d[:, where[0]] = scalar_values(name, views[1][:, where[1]], self.scalar, old, d.dtype)
+            old = d[..., where[0]] if name == "axpy" else None
+            d[..., where[0]] = scalar_values(name, views[1][..., where[1]], self.scalar, old, d.dtype)
 
 
 # -- copies a replay need not make ---------------------------------------------------------------------
@@ -337,3 +352,52 @@ def sink_copies(steps, nblk):
         if vec is not None:
             steps[v], steps[c] = vec, None
     return [st for st in steps if st is not None]
+
+
+# -- a loop's trips as one step ------------------------------------------------------------------------
+def merge_trips(steps, nblk):
+    """``steps`` with each run of consecutive elementwise steps on GM alone that repeat with every operand
+    moved by a step of its own (a loop's trips, after the copies were folded away) as one step over
+    (blocks, trips) lanes, where no lane writes bytes another lane reads or writes (then their order does
+    not matter)."""
+    out, i = [], 0
+    while i < len(steps):
+        st, j = steps[i], i + 1
+        if _gm_elementwise(st) and j < len(steps) and _like(st, steps[j]):
+            deltas = [b[2] - a[2] for a, b in zip(st.opnds, steps[j].opnds)]
+            while j < len(steps) and _like(st, steps[j]) and \
+                    all(o[2] == a[2] + (j - i) * d for o, a, d in zip(steps[j].opnds, st.opnds, deltas)):
+                j += 1
+            if _trips_apart(st, j - i, deltas, nblk):
+                out.append(st.over_trips(j - i, deltas))
+                i = j
+                continue
+            j = i + 1
+        out.append(st)
+        i = j
+    return out
+
+
+def _gm_elementwise(st):
+    return isinstance(st, LaneVector) and st.trips is None and st.idx is None and \
+        all(o[0] == "GM" for o in st.opnds)
+
+
+def _like(a, b):
+    """Whether step ``b`` is step ``a`` at other GM addresses (the same buffers and per-block strides)."""
+    return _gm_elementwise(b) and (a.name, a.dtypes, a.count, a.scalar) == (b.name, b.dtypes, b.count, b.scalar) \
+        and all(x[1] == y[1] and x[3] == y[3] for x, y in zip(a.opnds, b.opnds))
+
+
+def _trips_apart(st, trips, deltas, nblk):
+    """Whether the destination windows of every (block, trip) lane are disjoint, and a source in the
+    destination's buffer is the destination itself (an in-place instruction reads only its own lane)."""
+    dst, width, d = st.opnds[0], st.count * st.dtypes[0].itemsize, deltas[0]
+    if trips < 2 or d < width or min(deltas) < 0 or (nblk > 1 and (trips - 1) * d + width > dst[3]):
+        return False
+    return all(o[1] != dst[1] or (o[2], o[3], dk) == (dst[2], dst[3], d) for o, dk in zip(st.opnds[1:], deltas[1:]))
+
+
+def fold_steps(steps, nblk):
+    """Lane steps without the copies a replay need not make, a loop's trips merged."""
+    return merge_trips(sink_copies(forward_copies(steps, nblk), nblk), nblk)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..sizes import array_bytes
 from .instructions import IMPLS, PURE
-from .lane_steps import ELEMENTWISE as _ELEMENTWISE, forward_copies, lanes_step, sink_copies
+from .lane_steps import ELEMENTWISE as _ELEMENTWISE, fold_steps, lanes_step
 _REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 
@@ -144,7 +144,7 @@ def build_tape(block_ops, capacity, report):
             else:
                 steps.extend(("block", (b, ops[k])) for b, ops in enumerate(block_ops) if k < len(ops))
         if all(kind == "lanes" for kind, _ in steps):
-            steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
+            steps = [("lanes", st) for st in fold_steps([st for _, st in steps], nblk)]
     return Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), report)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from ...ir.block_index import BlockDependent, BlockIndex, at, stride
 from ...ir.pipe_ops import Region
 from .engine import _SYNC, BlockEngine
-from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, forward_copies, sink_copies
+from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, fold_steps
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
 from .uniform import _run_each
 
@@ -273,7 +273,7 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
         else:
             steps.extend(("block", (b, concrete(op, b, v))) for b in range(nblk))
     if all(kind == "lanes" for kind, _ in steps):
-        steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
+        steps = [("lanes", st) for st in fold_steps([st for _, st in steps], nblk)]
     scratch = {s: np.empty((nblk, cap[s]), np.uint8) for s in sorted(spaces)}
     init = _reads_unwritten([data0], cap)
     launch.tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
