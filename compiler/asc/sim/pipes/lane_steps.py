@@ -72,6 +72,15 @@ def _typed_rows(ctx, scratch, opnd, dt, nblk, trip=None):
     return v
 
 
+def _place(opnd):
+    """An operand without its GM address: (space, buffer, on-chip address or None, per-block stride)."""
+    return (opnd[0], opnd[1], None if opnd[0] == "GM" else opnd[2], opnd[3])
+
+
+def _moved(opnd, shift):
+    return (opnd[0], opnd[1], opnd[2] + shift[opnd[1]], opnd[3]) if opnd[0] == "GM" else opnd
+
+
 def lanes_step(ops):
     """The step running ``ops`` (op k of every block), or None when the blocks' ops differ beyond a per-block
     GM offset."""
@@ -117,6 +126,17 @@ class LaneCopy:
     def read_through(self, k, opnd):
         """This copy with its source replaced by ``opnd`` (a GM operand holding the same bytes)."""
         return LaneCopy(self.dst, opnd, self.segments, self.nblk) if k == 1 else None
+
+    def shape(self):
+        """What the step is apart from its GM addresses (``lane_trips``: steps of a loop's trips)."""
+        return ("copy", self.segments, _place(self.dst), _place(self.src))
+
+    def operands(self):
+        return (self.dst, self.src)
+
+    def moved(self, shift):
+        """This step with each GM operand moved ``shift[buffer]`` bytes on."""
+        return LaneCopy(_moved(self.dst, shift), _moved(self.src, shift), self.segments, self.nblk)
 
     def __call__(self, ctx, scratch):
         d, s = _rows(ctx, scratch, self.dst, self.nblk), _rows(ctx, scratch, self.src, self.nblk)
@@ -201,6 +221,24 @@ class LaneVector:
         if k == 0 or opnd[2] < 0 or opnd[2] % self.dtypes[k].itemsize or opnd[3] % self.dtypes[k].itemsize:
             return None
         return self._with(k, opnd)
+
+    def shape(self):
+        idx = self.idx
+        if idx is not None:
+            idx = tuple(tuple(i.tolist()) for i in idx)
+        return (self.name, tuple(self.dtypes), self.count, self.scalar, idx, self.trips,
+                tuple(_place(o) for o in self.opnds))
+
+    def operands(self):
+        return self.opnds
+
+    def moved(self, shift):
+        c = object.__new__(LaneVector)
+        c.__dict__.update(self.__dict__)
+        c.opnds = [_moved(o, shift) for o in self.opnds]
+        c.where = [c._where(k) for k in range(len(c.opnds))]
+        c._spans()
+        return c
 
     def over_trips(self, trips, deltas):
         """This step over ``trips`` trips, operand k moved ``deltas[k]`` bytes a trip (``merge_trips``)."""
@@ -353,51 +391,3 @@ def sink_copies(steps, nblk):
             steps[v], steps[c] = vec, None
     return [st for st in steps if st is not None]
 
-
-# -- a loop's trips as one step ------------------------------------------------------------------------
-def merge_trips(steps, nblk):
-    """``steps`` with each run of consecutive elementwise steps on GM alone that repeat with every operand
-    moved by a step of its own (a loop's trips, after the copies were folded away) as one step over
-    (blocks, trips) lanes, where no lane writes bytes another lane reads or writes (then their order does
-    not matter)."""
-    out, i = [], 0
-    while i < len(steps):
-        st, j = steps[i], i + 1
-        if _gm_elementwise(st) and j < len(steps) and _like(st, steps[j]):
-            deltas = [b[2] - a[2] for a, b in zip(st.opnds, steps[j].opnds)]
-            while j < len(steps) and _like(st, steps[j]) and \
-                    all(o[2] == a[2] + (j - i) * d for o, a, d in zip(steps[j].opnds, st.opnds, deltas)):
-                j += 1
-            if _trips_apart(st, j - i, deltas, nblk):
-                out.append(st.over_trips(j - i, deltas))
-                i = j
-                continue
-            j = i + 1
-        out.append(st)
-        i = j
-    return out
-
-
-def _gm_elementwise(st):
-    return isinstance(st, LaneVector) and st.trips is None and st.idx is None and \
-        all(o[0] == "GM" for o in st.opnds)
-
-
-def _like(a, b):
-    """Whether step ``b`` is step ``a`` at other GM addresses (the same buffers and per-block strides)."""
-    return _gm_elementwise(b) and (a.name, a.dtypes, a.count, a.scalar) == (b.name, b.dtypes, b.count, b.scalar) \
-        and all(x[1] == y[1] and x[3] == y[3] for x, y in zip(a.opnds, b.opnds))
-
-
-def _trips_apart(st, trips, deltas, nblk):
-    """Whether the destination windows of every (block, trip) lane are disjoint, and a source in the
-    destination's buffer is the destination itself (an in-place instruction reads only its own lane)."""
-    dst, width, d = st.opnds[0], st.count * st.dtypes[0].itemsize, deltas[0]
-    if trips < 2 or d < width or min(deltas) < 0 or (nblk > 1 and (trips - 1) * d + width > dst[3]):
-        return False
-    return all(o[1] != dst[1] or (o[2], o[3], dk) == (dst[2], dst[3], d) for o, dk in zip(st.opnds[1:], deltas[1:]))
-
-
-def fold_steps(steps, nblk):
-    """Lane steps without the copies a replay need not make, a loop's trips merged."""
-    return merge_trips(sink_copies(forward_copies(steps, nblk), nblk), nblk)

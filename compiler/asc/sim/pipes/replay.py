@@ -22,7 +22,8 @@ import numpy as np
 
 from ..sizes import array_bytes
 from .instructions import IMPLS, PURE
-from .lane_steps import ELEMENTWISE as _ELEMENTWISE, fold_steps, lanes_step
+from .lane_steps import ELEMENTWISE as _ELEMENTWISE, lanes_step
+from .lane_trips import fold_steps
 _REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 

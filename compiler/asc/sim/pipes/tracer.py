@@ -24,7 +24,8 @@ import numpy as np
 from ...ir.block_index import BlockDependent, BlockIndex, at, stride
 from ...ir.pipe_ops import Region
 from .engine import _SYNC, BlockEngine
-from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, fold_steps
+from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector
+from .lane_trips import fold_steps
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
 from .uniform import _run_each
 
