@@ -59,15 +59,6 @@ class SymbolicTrace(BlockEngine):
     def finish(self):
         pass
 
-    def check(self):
-        """Raise ``Untraced`` where a block value sits where ``concrete`` does not substitute it. Once, over
-        the whole stream, after the body ran (the engines run the ops after it, seeing what the ops' shared
-        objects hold then), walking each distinct object once."""
-        walked = {}
-        for op in self.stream:
-            if op.name not in _SYNC:
-                _check_attrs(op, walked)
-
 
 def _tensor(x):
     return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
@@ -76,22 +67,32 @@ def _tensor(x):
 _PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray))
 
 
-def _check_attrs(op, walked):
-    """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, an attribute
-    itself or an item of a list attribute, a tensor's own field. Anywhere else (a parameter object, a
-    nested container) the op is not traced. ``walked``: id -> depth of the objects found clean so far."""
+def _classify(op, walked):
+    """Whether the op differs per block (a block value in a GM region's bounds, an attribute itself, an
+    item of a list attribute or a tensor's own field: where ``concrete`` substitutes it). A block value
+    anywhere else (an on-chip address, a parameter object, a nested container) raises ``Untraced``.
+    ``walked``: id -> depth of the objects found clean so far."""
+    variant = False
     for r in op.reads + op.writes:
-        if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
-            raise Untraced(f"{op.name}: an on-chip address depends on the block")
+        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
+            if r.space != "GM":
+                raise Untraced(f"{op.name}: an on-chip address depends on the block")
+            variant = True
     for v in op.attrs.values():
         for x in (v if type(v) is list else (v,)):
             t = type(x)
-            if t in _PLAIN or t is BlockIndex:
+            if t in _PLAIN:
                 continue
-            inner = [y for y in x.__dict__.values() if type(y) is not BlockIndex] if _tensor(x) else [x]
-            for y in inner:
-                if _holds_index(y, 3, walked):
+            if t is BlockIndex:
+                variant = True
+                continue
+            for y in (x.__dict__.values() if _tensor(x) else (x,)):
+                ty = type(y)
+                if ty is BlockIndex:
+                    variant = True
+                elif ty not in _PLAIN and _holds_index(y, 3, walked):
                     raise Untraced(f"{op.name}: a parameter depends on the block")
+    return variant
 
 
 def _holds_index(x, depth, walked):
@@ -111,21 +112,6 @@ def _holds_index(x, depth, walked):
         if _holds_index(y, depth - 1, walked):
             return True
     walked[id(x)] = depth
-    return False
-
-
-def _variant(op):
-    for r in op.reads + op.writes:
-        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
-            return True
-    for v in op.attrs.values():
-        for x in (v if type(v) is list else (v,)):
-            if type(x) is BlockIndex:
-                return True
-            if _tensor(x):
-                for y in x.__dict__.values():
-                    if type(y) is BlockIndex:
-                        return True
     return False
 
 
@@ -156,11 +142,14 @@ def concrete(op, b, variant=True):
 
 
 class Stream:
-    """A traced stream: per op, whether it differs per block; ``of(b)``: block ``b``'s ops."""
+    """A traced stream: per op, whether it differs per block; ``of(b)``: block ``b``'s ops. Raises ``Untraced``
+    where a block value sits where ``concrete`` does not substitute it: once, over the whole stream, after
+    the body ran (the ops' shared objects as they are then), walking each distinct object once."""
 
     def __init__(self, ops):
         self.ops = ops
-        self.variant = [op.name not in _SYNC and _variant(op) for op in ops]
+        walked = {}
+        self.variant = [op.name not in _SYNC and _classify(op, walked) for op in ops]
 
     def of(self, b):
         return [concrete(op, b, v) for op, v in zip(self.ops, self.variant)]
