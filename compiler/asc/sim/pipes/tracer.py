@@ -118,12 +118,14 @@ def _holds_index(x, depth, walked):
 def _tensor_at(t, b):
     if not _tensor(t):
         return at(t, b)
-    d = t.__dict__
-    if not any(type(v) is BlockIndex for v in d.values()):
-        return t
-    c = object.__new__(type(t))
-    c.__dict__.update({k: at(v, b) for k, v in d.items()})
-    return c
+    c = None
+    for k, v in t.__dict__.items():
+        if type(v) is BlockIndex:
+            if c is None:
+                c = object.__new__(type(t))
+                c.__dict__.update(t.__dict__)
+            c.__dict__[k] = at(v, b)
+    return t if c is None else c
 
 
 def _region_at(r, b):
