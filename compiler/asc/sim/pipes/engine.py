@@ -438,9 +438,10 @@ class BlockEngine(MemoryViews):
             snap = list(self.seen[pipe])
             fired, ev = tm.set_flag(pipe)
             self.flags[key] = (snap, fired, ev, op)
-            waiting = next((p for p, h in self.held.items() if h[0] == key), None)
-            if waiting is not None:
-                self._release(waiting)
+            if self.held:
+                waiting = next((p for p, h in self.held.items() if h[0] == key), None)
+                if waiting is not None:
+                    self._release(waiting)
         elif op.name == "wait_flag":
             key = a["key"]
             hit = self.flags.pop(key, None)
