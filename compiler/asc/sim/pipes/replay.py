@@ -24,6 +24,7 @@ from ..sizes import array_bytes
 from .instructions import IMPLS, PURE
 from .lane_steps import ELEMENTWISE as _ELEMENTWISE, lanes_step
 from .lane_trips import fold_steps
+from .written import WrittenBytes
 _REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 
@@ -204,7 +205,7 @@ def _reads_unwritten(block_ops, capacity):
             for r in op.reads:
                 if r.space != "GM" and not need.get(r.space):
                     w = written.get(r.space)
-                    if w is None or not w[r.lo:r.hi].all():
+                    if w is None or not w.covers(r.lo, r.hi):
                         need[r.space] = True
             exact = op.name in ("data_copy", "set_value") or (op.name in _ELEMENTWISE and op.attrs["idx"] is None)
             if exact:
@@ -212,8 +213,8 @@ def _reads_unwritten(block_ops, capacity):
                     if r.space != "GM" and r.granules is None:
                         w = written.get(r.space)
                         if w is None:
-                            w = written[r.space] = np.zeros(capacity[r.space], bool)
-                        w[r.lo:r.hi] = True
+                            w = written[r.space] = WrittenBytes(capacity[r.space])
+                        w.add(r.lo, r.hi)
     return need
 
 
