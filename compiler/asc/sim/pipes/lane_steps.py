@@ -97,11 +97,9 @@ def lanes_step(ops):
 class LaneCopy:
     def __init__(self, dst, src, segments, nblk):
         self.dst, self.src, self.segments, self.nblk = dst, src, segments, nblk
-        self.cols = [(slice(dst[2] + d_off, dst[2] + d_off + n), slice(src[2] + s_off, src[2] + s_off + n))
-                     for s_off, d_off, n in segments]
-        # its spans, made once (a step does not change: the copy passes look at each step's many times)
-        self._reads = [(1, src, src[2] + s, src[2] + s + n) for s, _, n in segments]
-        self._writes = [(0, dst, dst[2] + d, dst[2] + d + n) for _, d, n in segments]
+        # its columns and spans, made when first asked for (then kept: the copy passes look at a step's many
+        # times; the steps of a loop's later trips are only compared, ``lane_trips``)
+        self.cols = self._reads = self._writes = None
 
     @classmethod
     def of(cls, ops):
@@ -115,9 +113,15 @@ class LaneCopy:
 
     def reads(self):
         """[(operand index, operand, block 0's first byte, end)] of what the step reads."""
+        if self._reads is None:
+            src = self.src
+            self._reads = [(1, src, src[2] + s, src[2] + s + n) for s, _, n in self.segments]
         return self._reads
 
     def writes(self):
+        if self._writes is None:
+            dst = self.dst
+            self._writes = [(0, dst, dst[2] + d, dst[2] + d + n) for _, d, n in self.segments]
         return self._writes
 
     def operand(self, k):
@@ -140,6 +144,10 @@ class LaneCopy:
 
     def __call__(self, ctx, scratch):
         d, s = _rows(ctx, scratch, self.dst, self.nblk), _rows(ctx, scratch, self.src, self.nblk)
+        if self.cols is None:
+            dst, src = self.dst[2], self.src[2]
+            self.cols = [(slice(dst + d_off, dst + d_off + n), slice(src + s_off, src + s_off + n))
+                         for s_off, d_off, n in self.segments]
         for dc, sc in self.cols:
             d[:, dc] = s[:, sc]
 
@@ -157,14 +165,15 @@ class LaneVector:
             ufunc = None
         self.ufunc = ufunc
         self.trips = None     # (trips, per operand its byte step): a loop's trips as a second lane axis
-        self._spans()
+        self._reads = self._writes = None
 
     def _where(self, k):
         base = self.opnds[k][2] // self.dtypes[k].itemsize
         return slice(base, base + self.count) if self.idx is None else base + self.idx[k]
 
     def _spans(self):
-        """Its spans, made once (a step does not change: the copy passes look at each step's many times)."""
+        """Its spans, made when first asked for (a step does not change: the copy passes look at each step's
+        many times)."""
         srcs = [self._span(k) for k in range(1, len(self.opnds))]
         self._reads = srcs + [self._span(0)] if self.name == "axpy" else srcs
         self._writes = [self._span(0)]
@@ -177,7 +186,7 @@ class LaneVector:
         c.opnds[k] = opnd
         c.where = list(self.where)
         c.where[k] = c._where(k)
-        c._spans()
+        c._reads = c._writes = None
         return c
 
     @classmethod
@@ -210,9 +219,13 @@ class LaneVector:
         return self.opnds[k]
 
     def reads(self):
+        if self._reads is None:
+            self._spans()
         return self._reads
 
     def writes(self):
+        if self._writes is None:
+            self._spans()
         return self._writes
 
     def read_through(self, k, opnd):
@@ -237,14 +250,14 @@ class LaneVector:
         c.__dict__.update(self.__dict__)
         c.opnds = [_moved(o, shift) for o in self.opnds]
         c.where = [c._where(k) for k in range(len(c.opnds))]
-        c._spans()
+        c._reads = c._writes = None
         return c
 
     def over_trips(self, trips, deltas):
         """This step over ``trips`` trips, operand k moved ``deltas[k]`` bytes a trip (``merge_trips``)."""
         c = self._with(0, self.opnds[0])
         c.trips = (trips, tuple(deltas))
-        c._spans()
+        c._reads = c._writes = None
         return c
 
     def write_to(self, opnd):
