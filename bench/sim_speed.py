@@ -357,9 +357,9 @@ def v1_rows(rows, x, y):
     costs, recording included, and takes the same traced path) runs the kernel's Python body once with a
     symbolic block index, block 0's 160 instructions through the race checks and the tick model, and every
     block's data across the blocks (sim/pipes/tracer.py); a repeated launch replays the recorded data ops with
-    the blocks as lanes (16 numpy calls here: copies read through and folded into the add), its checks'
-    verdict and ticks reused. The line after the rows times a process's very first launch (``cold_v1_launch``).
-    ``bench/v1_paths.py`` prints which path each of upstream's v1 launches takes."""
+    the blocks as lanes (one numpy add here: copies read through and folded into the add, the 16 trips
+    merged), its checks' verdict and ticks reused. The line after the rows times a process's very first
+    launch (``cold_v1_launch``). ``bench/v1_paths.py`` prints which path each of upstream's v1 launches takes."""
     t1 = _upstream_tutorial("tutorial_01_add", "01_add/add.py")
     t2 = _upstream_tutorial("tutorial_02_add_framework", "02_add_framework/add_framework.py")
     if t1 is None or t2 is None:

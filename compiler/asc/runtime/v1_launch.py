@@ -145,14 +145,13 @@ def _run_traced(jit_fn, launch, block_values, blocks):
     tr = SymbolicTrace(launch)
     try:
         run_block(jit_fn, tr, block_values())
-        tr.check()
+        stream = Stream(tr.stream)
         if launch.warnings != before[0]:
             raise Untraced("a warning while tracing")     # block 0's warnings must come in program order
     except Exception as e:     # the stream may depend on the block or on data, or the body failed: block by block
         TRACE_STATS["untraced: " + _untraced_why(e)] += 1
         launch.warnings[:], launch.peak = before
         return None
-    stream = Stream(tr.stream)
     launch.uniform = False      # the engines below need not keep their ops: the stream has them
     recording = launch.recording
     timings, recorded = [], []

@@ -18,6 +18,7 @@ from .gm import GmRaces
 from .cube import SCHEDULES as CUBE_SCHEDULES
 from .replay import MemoryViews, freeze, replayable
 from .timing import PipeSchedule
+from .written import WrittenBytes
 
 S, MTE2, MTE3 = (PIPES.index(p) for p in ("S", "MTE2", "MTE3"))
 DMA_PIPES = ("MTE2", "MTE3")      # the GM <-> on-chip copies: no bounds check on the device
@@ -301,35 +302,16 @@ class BlockEngine(MemoryViews):
     def _initcheck(self, op, r, write):
         """On-chip bytes no instruction of this block wrote hold whatever the buffer held before: reading
         them is a warning at the reading instruction (msSanitizer's initcheck)."""
-        d = self.written.get(r.space)
-        if d is None:
-            d = self.written[r.space] = np.zeros(self.capacity[r.space], dtype=bool)
-        if r.exact is not None:            # a mask form: its active lanes' bytes
-            if write:
-                d[r.exact] = True
-                return
-            sel = d[r.exact]
-        elif r.granules is not None:       # strided forms: whole 32-byte blocks
-            blocks = d.reshape(-1, GRANULE)
-            if write:
-                blocks[r.granules] = True
-                return
-            sel = blocks[r.granules]
-        elif write:
-            d[r.lo:r.hi] = True
+        w = self.written.get(r.space)
+        if w is None:
+            w = self.written[r.space] = WrittenBytes(self.capacity[r.space])
+        if write:
+            w.mark(r)
             return
-        else:
-            sel = d[r.lo:r.hi]
-        if not sel.all() and op.loc not in self.launch.uninit_sites:
+        where = w.unwritten(r)
+        if where.size and op.loc not in self.launch.uninit_sites:
             self.launch.uninit_sites.add(op.loc)
-            holes = np.flatnonzero(~sel.reshape(-1))
-            if r.exact is not None:
-                where = r.exact[holes]
-            elif r.granules is None:
-                where = r.lo + holes
-            else:
-                where = np.asarray(r.granules)[holes // GRANULE] * GRANULE + holes % GRANULE
-            self.launch.warn(op, f"{op.name} reads {holes.size} bytes of {r.space} ({r.position}, {r.owner}) in "
+            self.launch.warn(op, f"{op.name} reads {where.size} bytes of {r.space} ({r.position}, {r.owner}) in "
                              f"[{int(where[0])}, {int(where[-1]) + 1}) that no instruction of block {self.block_idx} wrote: "
                              "uninitialised data (on the device, whatever the buffer held); copy or compute the "
                              "whole range first (a data_copy count rounds down to 32 bytes)", UninitializedReadWarning)
@@ -438,9 +420,10 @@ class BlockEngine(MemoryViews):
             snap = list(self.seen[pipe])
             fired, ev = tm.set_flag(pipe)
             self.flags[key] = (snap, fired, ev, op)
-            waiting = next((p for p, h in self.held.items() if h[0] == key), None)
-            if waiting is not None:
-                self._release(waiting)
+            if self.held:
+                waiting = next((p for p, h in self.held.items() if h[0] == key), None)
+                if waiting is not None:
+                    self._release(waiting)
         elif op.name == "wait_flag":
             key = a["key"]
             hit = self.flags.pop(key, None)

@@ -43,29 +43,42 @@ def _operand(ts):
     return (t0.space, None, t0.addr, 0)
 
 
-def _rows(ctx, scratch, opnd, nblk):
+def _rows(ctx, scratch, opnd, nblk, trip=None):
     """The (blocks, bytes) array an operand's windows are columns of: a block's on-chip memory per row, or
     for GM row b the buffer's bytes from b * stride on (as far as the last block reaches); from block
-    ``ctx.first`` on."""
+    ``ctx.first`` on. ``trip`` (trips, byte step) on GM: (blocks, trips, bytes), trip t moved t steps on."""
     space, buf, _, stride = opnd
     if space != "GM":
         return scratch[space][ctx.first:] if ctx.first else scratch[space]
-    rows = ctx.rows.get((buf, stride))
+    rows = ctx.rows.get((buf, stride, trip))
     if rows is None:
         raw = ctx.raw[buf]
-        rows = ctx.rows[(buf, stride)] = as_strided(raw, shape=(nblk, raw.size - (nblk - 1) * stride),
-                                                    strides=(stride, 1))[ctx.first:]
+        if trip is None:
+            shape, strides = (nblk, raw.size - (nblk - 1) * stride), (stride, 1)
+        else:
+            shape = (nblk, trip[0], raw.size - (nblk - 1) * stride - (trip[0] - 1) * trip[1])
+            strides = (stride, trip[1], 1)
+        rows = ctx.rows[(buf, stride, trip)] = as_strided(raw, shape=shape, strides=strides)[ctx.first:]
     return rows
 
 
-def _typed_rows(ctx, scratch, opnd, dt, nblk):
-    key = (opnd[0], opnd[1], opnd[3], dt)
+def _typed_rows(ctx, scratch, opnd, dt, nblk, trip=None):
+    key = (opnd[0], opnd[1], opnd[3], dt, trip)
     v = ctx.typed.get(key)
     if v is None:
-        rows = _rows(ctx, scratch, opnd, nblk)
-        usable = rows.shape[1] // dt.itemsize * dt.itemsize
-        v = ctx.typed[key] = rows[:, :usable].view(dt)
+        rows = _rows(ctx, scratch, opnd, nblk, trip)
+        usable = rows.shape[-1] // dt.itemsize * dt.itemsize
+        v = ctx.typed[key] = rows[..., :usable].view(dt)
     return v
+
+
+def _place(opnd):
+    """An operand without its GM address: (space, buffer, on-chip address or None, per-block stride)."""
+    return (opnd[0], opnd[1], None if opnd[0] == "GM" else opnd[2], opnd[3])
+
+
+def _moved(opnd, shift):
+    return (opnd[0], opnd[1], opnd[2] + shift[opnd[1]], opnd[3]) if opnd[0] == "GM" else opnd
 
 
 def lanes_step(ops):
@@ -84,11 +97,9 @@ def lanes_step(ops):
 class LaneCopy:
     def __init__(self, dst, src, segments, nblk):
         self.dst, self.src, self.segments, self.nblk = dst, src, segments, nblk
-        self.cols = [(slice(dst[2] + d_off, dst[2] + d_off + n), slice(src[2] + s_off, src[2] + s_off + n))
-                     for s_off, d_off, n in segments]
-        # its spans, made once (a step does not change: the copy passes look at each step's many times)
-        self._reads = [(1, src, src[2] + s, src[2] + s + n) for s, _, n in segments]
-        self._writes = [(0, dst, dst[2] + d, dst[2] + d + n) for _, d, n in segments]
+        # its columns and spans, made when first asked for (then kept: the copy passes look at a step's many
+        # times; the steps of a loop's later trips are only compared, ``lane_trips``)
+        self.cols = self._reads = self._writes = None
 
     @classmethod
     def of(cls, ops):
@@ -102,9 +113,15 @@ class LaneCopy:
 
     def reads(self):
         """[(operand index, operand, block 0's first byte, end)] of what the step reads."""
+        if self._reads is None:
+            src = self.src
+            self._reads = [(1, src, src[2] + s, src[2] + s + n) for s, _, n in self.segments]
         return self._reads
 
     def writes(self):
+        if self._writes is None:
+            dst = self.dst
+            self._writes = [(0, dst, dst[2] + d, dst[2] + d + n) for _, d, n in self.segments]
         return self._writes
 
     def operand(self, k):
@@ -114,8 +131,23 @@ class LaneCopy:
         """This copy with its source replaced by ``opnd`` (a GM operand holding the same bytes)."""
         return LaneCopy(self.dst, opnd, self.segments, self.nblk) if k == 1 else None
 
+    def shape(self):
+        """What the step is apart from its GM addresses (``lane_trips``: steps of a loop's trips)."""
+        return ("copy", self.segments, _place(self.dst), _place(self.src))
+
+    def operands(self):
+        return (self.dst, self.src)
+
+    def moved(self, shift):
+        """This step with each GM operand moved ``shift[buffer]`` bytes on."""
+        return LaneCopy(_moved(self.dst, shift), _moved(self.src, shift), self.segments, self.nblk)
+
     def __call__(self, ctx, scratch):
         d, s = _rows(ctx, scratch, self.dst, self.nblk), _rows(ctx, scratch, self.src, self.nblk)
+        if self.cols is None:
+            dst, src = self.dst[2], self.src[2]
+            self.cols = [(slice(dst + d_off, dst + d_off + n), slice(src + s_off, src + s_off + n))
+                         for s_off, d_off, n in self.segments]
         for dc, sc in self.cols:
             d[:, dc] = s[:, sc]
 
@@ -132,14 +164,16 @@ class LaneVector:
         if ufunc is not None and name == "div" and dtypes[0].kind != "f":
             ufunc = None
         self.ufunc = ufunc
-        self._spans()
+        self.trips = None     # (trips, per operand its byte step): a loop's trips as a second lane axis
+        self._reads = self._writes = None
 
     def _where(self, k):
         base = self.opnds[k][2] // self.dtypes[k].itemsize
         return slice(base, base + self.count) if self.idx is None else base + self.idx[k]
 
     def _spans(self):
-        """Its spans, made once (a step does not change: the copy passes look at each step's many times)."""
+        """Its spans, made when first asked for (a step does not change: the copy passes look at each step's
+        many times)."""
         srcs = [self._span(k) for k in range(1, len(self.opnds))]
         self._reads = srcs + [self._span(0)] if self.name == "axpy" else srcs
         self._writes = [self._span(0)]
@@ -152,7 +186,7 @@ class LaneVector:
         c.opnds[k] = opnd
         c.where = list(self.where)
         c.where[k] = c._where(k)
-        c._spans()
+        c._reads = c._writes = None
         return c
 
     @classmethod
@@ -174,7 +208,8 @@ class LaneVector:
     def _span(self, k):
         o, dt = self.opnds[k], self.dtypes[k]
         if self.idx is None:
-            return (k, o, o[2], o[2] + self.count * dt.itemsize)
+            reach = (self.trips[0] - 1) * self.trips[1][k] if self.trips else 0
+            return (k, o, o[2], o[2] + self.count * dt.itemsize + reach)
         ix = self.idx[k]
         if not ix.size:
             return (k, o, o[2], o[2])
@@ -184,9 +219,13 @@ class LaneVector:
         return self.opnds[k]
 
     def reads(self):
+        if self._reads is None:
+            self._spans()
         return self._reads
 
     def writes(self):
+        if self._writes is None:
+            self._spans()
         return self._writes
 
     def read_through(self, k, opnd):
@@ -195,6 +234,31 @@ class LaneVector:
         if k == 0 or opnd[2] < 0 or opnd[2] % self.dtypes[k].itemsize or opnd[3] % self.dtypes[k].itemsize:
             return None
         return self._with(k, opnd)
+
+    def shape(self):
+        idx = self.idx
+        if idx is not None:
+            idx = tuple(tuple(i.tolist()) for i in idx)
+        return (self.name, tuple(self.dtypes), self.count, self.scalar, idx, self.trips,
+                tuple(_place(o) for o in self.opnds))
+
+    def operands(self):
+        return self.opnds
+
+    def moved(self, shift):
+        c = object.__new__(LaneVector)
+        c.__dict__.update(self.__dict__)
+        c.opnds = [_moved(o, shift) for o in self.opnds]
+        c.where = [c._where(k) for k in range(len(c.opnds))]
+        c._reads = c._writes = None
+        return c
+
+    def over_trips(self, trips, deltas):
+        """This step over ``trips`` trips, operand k moved ``deltas[k]`` bytes a trip (``merge_trips``)."""
+        c = self._with(0, self.opnds[0])
+        c.trips = (trips, tuple(deltas))
+        c._reads = c._writes = None
+        return c
 
     def write_to(self, opnd):
         """This step writing its result to ``opnd`` (a GM operand) instead of its on-chip destination, or None
@@ -205,20 +269,22 @@ class LaneVector:
         return self._with(0, opnd)
 
     def __call__(self, ctx, scratch):
-        views = [_typed_rows(ctx, scratch, o, dt, self.nblk) for o, dt in zip(self.opnds, self.dtypes)]
+        trips = self.trips
+        views = [_typed_rows(ctx, scratch, o, dt, self.nblk, trips and (trips[0], trips[1][k]))
+                 for k, (o, dt) in enumerate(zip(self.opnds, self.dtypes))]
         where, name = self.where, self.name
         d = views[0]
         if self.ufunc is not None:
-            self.ufunc(views[1][:, where[1]], views[2][:, where[2]], out=d[:, where[0]])
+            self.ufunc(views[1][..., where[1]], views[2][..., where[2]], out=d[..., where[0]])
         elif name in _BINARY:
-            d[:, where[0]] = binary_values(name, views[1][:, where[1]], views[2][:, where[2]], d.dtype)
+            d[..., where[0]] = binary_values(name, views[1][..., where[1]], views[2][..., where[2]], d.dtype)
         elif name in _UNARY:
-            d[:, where[0]] = unary_values(name, views[1][:, where[1]], d.dtype)
+            d[..., where[0]] = unary_values(name, views[1][..., where[1]], d.dtype)
         elif name == "duplicate":
-            d[:, where[0]] = d.dtype.type(self.scalar)
+            d[..., where[0]] = d.dtype.type(self.scalar)
         else:
-            old = d[:, where[0]] if name == "axpy" else None
-            d[:, where[0]] = scalar_values(name, views[1][:, where[1]], self.scalar, old, d.dtype)
+            old = d[..., where[0]] if name == "axpy" else None
+            d[..., where[0]] = scalar_values(name, views[1][..., where[1]], self.scalar, old, d.dtype)
 
 
 # -- copies a replay need not make ---------------------------------------------------------------------
@@ -337,3 +403,4 @@ def sink_copies(steps, nblk):
         if vec is not None:
             steps[v], steps[c] = vec, None
     return [st for st in steps if st is not None]
+

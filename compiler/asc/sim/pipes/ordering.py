@@ -91,17 +91,19 @@ class Tracker:
 
 
 class GmTracker:
-    """GM accesses of one block as intervals (a block touches GM with few, large copies)."""
+    """GM accesses of one block as intervals (a block touches GM with few, large copies), looked up per
+    argument."""
 
     def __init__(self):
         self.items = []   # (buf, lo, hi, pipe, op index, write)
+        self.by_buf = {}  # buf -> its items' (lo, hi, pipe, op index, write)
 
     def latest(self, region, write):
         lw = [-1] * NPIPES
         lr = [-1] * NPIPES if write else None
-        rb, rlo, rhi = region.buf, region.lo, region.hi
-        for buf, lo, hi, p, n, w in self.items:
-            if lo < rhi and rlo < hi and buf == rb:
+        rlo, rhi = region.lo, region.hi
+        for lo, hi, p, n, w in self.by_buf.get(region.buf, ()):
+            if lo < rhi and rlo < hi:
                 if w:
                     if n > lw[p]:
                         lw[p] = n
@@ -111,6 +113,7 @@ class GmTracker:
 
     def record(self, region, pipe, n, write):
         self.items.append((region.buf, region.lo, region.hi, pipe, n, write))
+        self.by_buf.setdefault(region.buf, []).append((region.lo, region.hi, pipe, n, write))
 
 
 def conflicts(seen_row, pipe, lw, lr):

@@ -22,7 +22,9 @@ import numpy as np
 
 from ..sizes import array_bytes
 from .instructions import IMPLS, PURE
-from .lane_steps import ELEMENTWISE as _ELEMENTWISE, forward_copies, lanes_step, sink_copies
+from .lane_steps import ELEMENTWISE as _ELEMENTWISE, lanes_step
+from .lane_trips import fold_steps
+from .written import WrittenBytes
 _REPLAYABLE = _ELEMENTWISE | PURE | {"data_copy", "set_value", "bilinear_interpolation", "softmax", "quant"}
 _SCRATCH_BUDGET = 64 << 20    # bytes of stacked on-chip memory a tape may keep
 
@@ -144,7 +146,7 @@ def build_tape(block_ops, capacity, report):
             else:
                 steps.extend(("block", (b, ops[k])) for b, ops in enumerate(block_ops) if k < len(ops))
         if all(kind == "lanes" for kind, _ in steps):
-            steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
+            steps = [("lanes", st) for st in fold_steps([st for _, st in steps], nblk)]
     return Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), report)
 
 
@@ -203,7 +205,7 @@ def _reads_unwritten(block_ops, capacity):
             for r in op.reads:
                 if r.space != "GM" and not need.get(r.space):
                     w = written.get(r.space)
-                    if w is None or not w[r.lo:r.hi].all():
+                    if w is None or not w.covers(r.lo, r.hi):
                         need[r.space] = True
             exact = op.name in ("data_copy", "set_value") or (op.name in _ELEMENTWISE and op.attrs["idx"] is None)
             if exact:
@@ -211,8 +213,8 @@ def _reads_unwritten(block_ops, capacity):
                     if r.space != "GM" and r.granules is None:
                         w = written.get(r.space)
                         if w is None:
-                            w = written[r.space] = np.zeros(capacity[r.space], bool)
-                        w[r.lo:r.hi] = True
+                            w = written[r.space] = WrittenBytes(capacity[r.space])
+                        w.add(r.lo, r.hi)
     return need
 
 

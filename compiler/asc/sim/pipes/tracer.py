@@ -24,7 +24,8 @@ import numpy as np
 from ...ir.block_index import BlockDependent, BlockIndex, at, stride
 from ...ir.pipe_ops import Region
 from .engine import _SYNC, BlockEngine
-from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector, forward_copies, sink_copies
+from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector
+from .lane_trips import fold_steps
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
 from .uniform import _run_each
 
@@ -58,15 +59,6 @@ class SymbolicTrace(BlockEngine):
     def finish(self):
         pass
 
-    def check(self):
-        """Raise ``Untraced`` where a block value sits where ``concrete`` does not substitute it. Once, over
-        the whole stream, after the body ran (the engines run the ops after it, seeing what the ops' shared
-        objects hold then), walking each distinct object once."""
-        walked = {}
-        for op in self.stream:
-            if op.name not in _SYNC:
-                _check_attrs(op, walked)
-
 
 def _tensor(x):
     return hasattr(type(x), "np_dtype")     # a v1 tensor (the class's property, not computed)
@@ -75,22 +67,32 @@ def _tensor(x):
 _PLAIN = frozenset((int, float, bool, str, bytes, type(None), np.ndarray))
 
 
-def _check_attrs(op, walked):
-    """A block-dependent value must sit where ``concrete`` substitutes it: a region's bounds, an attribute
-    itself or an item of a list attribute, a tensor's own field. Anywhere else (a parameter object, a
-    nested container) the op is not traced. ``walked``: id -> depth of the objects found clean so far."""
+def _classify(op, walked):
+    """Whether the op differs per block (a block value in a GM region's bounds, an attribute itself, an
+    item of a list attribute or a tensor's own field: where ``concrete`` substitutes it). A block value
+    anywhere else (an on-chip address, a parameter object, a nested container) raises ``Untraced``.
+    ``walked``: id -> depth of the objects found clean so far."""
+    variant = False
     for r in op.reads + op.writes:
-        if r.space != "GM" and (type(r.lo) is BlockIndex or type(r.hi) is BlockIndex):
-            raise Untraced(f"{op.name}: an on-chip address depends on the block")
+        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
+            if r.space != "GM":
+                raise Untraced(f"{op.name}: an on-chip address depends on the block")
+            variant = True
     for v in op.attrs.values():
         for x in (v if type(v) is list else (v,)):
             t = type(x)
-            if t in _PLAIN or t is BlockIndex:
+            if t in _PLAIN:
                 continue
-            inner = [y for y in x.__dict__.values() if type(y) is not BlockIndex] if _tensor(x) else [x]
-            for y in inner:
-                if _holds_index(y, 3, walked):
+            if t is BlockIndex:
+                variant = True
+                continue
+            for y in (x.__dict__.values() if _tensor(x) else (x,)):
+                ty = type(y)
+                if ty is BlockIndex:
+                    variant = True
+                elif ty not in _PLAIN and _holds_index(y, 3, walked):
                     raise Untraced(f"{op.name}: a parameter depends on the block")
+    return variant
 
 
 def _holds_index(x, depth, walked):
@@ -113,30 +115,17 @@ def _holds_index(x, depth, walked):
     return False
 
 
-def _variant(op):
-    for r in op.reads + op.writes:
-        if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
-            return True
-    for v in op.attrs.values():
-        for x in (v if type(v) is list else (v,)):
-            if type(x) is BlockIndex:
-                return True
-            if _tensor(x):
-                for y in x.__dict__.values():
-                    if type(y) is BlockIndex:
-                        return True
-    return False
-
-
 def _tensor_at(t, b):
     if not _tensor(t):
         return at(t, b)
-    d = t.__dict__
-    if not any(type(v) is BlockIndex for v in d.values()):
-        return t
-    c = object.__new__(type(t))
-    c.__dict__.update({k: at(v, b) for k, v in d.items()})
-    return c
+    c = None
+    for k, v in t.__dict__.items():
+        if type(v) is BlockIndex:
+            if c is None:
+                c = object.__new__(type(t))
+                c.__dict__.update(t.__dict__)
+            c.__dict__[k] = at(v, b)
+    return t if c is None else c
 
 
 def _region_at(r, b):
@@ -155,11 +144,14 @@ def concrete(op, b, variant=True):
 
 
 class Stream:
-    """A traced stream: per op, whether it differs per block; ``of(b)``: block ``b``'s ops."""
+    """A traced stream: per op, whether it differs per block; ``of(b)``: block ``b``'s ops. Raises ``Untraced``
+    where a block value sits where ``concrete`` does not substitute it: once, over the whole stream, after
+    the body ran (the ops' shared objects as they are then), walking each distinct object once."""
 
     def __init__(self, ops):
         self.ops = ops
-        self.variant = [op.name not in _SYNC and _variant(op) for op in ops]
+        walked = {}
+        self.variant = [op.name not in _SYNC and _classify(op, walked) for op in ops]
 
     def of(self, b):
         return [concrete(op, b, v) for op, v in zip(self.ops, self.variant)]
@@ -273,7 +265,7 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
         else:
             steps.extend(("block", (b, concrete(op, b, v))) for b in range(nblk))
     if all(kind == "lanes" for kind, _ in steps):
-        steps = [("lanes", st) for st in sink_copies(forward_copies([st for _, st in steps], nblk), nblk)]
+        steps = [("lanes", st) for st in fold_steps([st for _, st in steps], nblk)]
     scratch = {s: np.empty((nblk, cap[s]), np.uint8) for s in sorted(spaces)}
     init = _reads_unwritten([data0], cap)
     launch.tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
