@@ -13,7 +13,7 @@ from .addressing import (REPEAT_BYTES, Form, aligned, dtypes_in, issue, lanes_of
                          param_strides, parse_form, repeat_indices, resolve, vector_cost)
 from .enums import CMPMODE, SelMode
 from .params import BinaryRepeatParams, UnaryRepeatParams
-from .tensors import LocalTensor, scalar_fits
+from .tensors import LocalTensor, scalar_fits, scalar_operand
 
 _SRC = ("float16", "float32")
 _BITS = ("uint8",)
@@ -80,7 +80,7 @@ def compare(*args, **kwargs):
     if len(t) == 3:
         f = parse_form("compare", args, kwargs, BinaryRepeatParams,
                        "compare(dst, src0, src1, cmp_mode, count) or compare(dst, src0, src1, cmp_mode, mask, "
-                       "repeat_times, repeat_params)")
+                       "repeat_times, repeat_params)", params_required=True, set_mask=False)
         _compare("compare", t[0], t[1:], mode, f, BinaryRepeatParams)
         return
     mask = kwargs.pop("mask") if "mask" in kwargs else args.pop(0)
@@ -95,9 +95,12 @@ def compare(*args, **kwargs):
 
 def compare_scalar(dst, src0, src1_scalar, cmp_mode, *args, **kwargs):
     """``compare_scalar(dst, src0, scalar, cmp_mode, count)`` or its mask forms (UnaryRepeatParams)."""
-    scalar_fits("compare_scalar", src1_scalar, src0.dtype)
+    # the call's form first; a float scalar for an integer tensor arrives truncated, as pyasc materialises it
     f = parse_form("compare_scalar", args, kwargs, UnaryRepeatParams,
-                   "compare_scalar(dst, src0, scalar, cmp_mode, count) or its mask form")
+                   "compare_scalar(dst, src0, scalar, cmp_mode, count) or compare_scalar(dst, src0, scalar, "
+                   "cmp_mode, mask, repeat_times, repeat_params)", params_required=True, set_mask=False)
+    src1_scalar = scalar_operand(src1_scalar, src0.dtype)
+    scalar_fits("compare_scalar", src1_scalar, src0.dtype)
     _compare("compare_scalar", dst, (src0,), _cmp_mode("compare_scalar", cmp_mode), f, UnaryRepeatParams,
              scalar=src1_scalar)
 
