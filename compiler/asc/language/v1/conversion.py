@@ -55,9 +55,6 @@ def cast(dst, src, round_mode, *args, **kwargs):
     if mode == RoundMode.CAST_ODD and (s, d) != ("float32", "float16"):
         raise error(ValueError, f"cast: CAST_ODD rounds float32 to float16 only, not {s} to {d}",
                     "use CAST_RINT (or another mode) for this conversion")
-    if (s, d) == ("float32", "float32") and mode == RoundMode.CAST_NONE:
-        raise error(ValueError, "cast float32 to float32 rounds to an integer value: CAST_NONE is not a mode of it",
-                    "pass CAST_RINT, FLOOR, CEIL, ROUND or TRUNC")
     extra = {"round": mode.name}
     if (s, d) == ("int32", "float16"):
         extra["scale"] = _deq()[0]
