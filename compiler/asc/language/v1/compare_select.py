@@ -119,10 +119,11 @@ def select(dst, *args, **kwargs):
     selecting by the compare register. Mode 0 uses the mask's first repeat of bits in every repeat; modes 1
     and 2 consume its bits one per element."""
     args = list(args)
-    if len(args) == 2 and "sel_mode" in kwargs and "repeat_times" in kwargs and "sel_mask" not in kwargs:
+    # the register form exactly as upstream tells it apart: two positional tensors and these three keywords
+    # (other keywords beside them are not read, as upstream does not read them)
+    if len(args) == 2 and all(k in kwargs for k in ("repeat_times", "repeat_params", "sel_mode")):
         src0, src1 = args
-        f = Form(None, None, kwargs.pop("repeat_times"), kwargs.pop("repeat_params", None) or BinaryRepeatParams(),
-                 False)
+        f = Form(None, None, kwargs.pop("repeat_times"), kwargs.pop("repeat_params"), False)
         mode = _sel_mode(kwargs.pop("sel_mode"))
         sel_mask = None
     else:
@@ -131,10 +132,12 @@ def select(dst, *args, **kwargs):
         src1 = kwargs.pop("src1") if "src1" in kwargs else args.pop(0)
         mode = _sel_mode(kwargs.pop("sel_mode") if "sel_mode" in kwargs else args.pop(0))
         f = parse_form("select", args, kwargs, BinaryRepeatParams,
-                       "select(dst, sel_mask, src0, src1, sel_mode, count) or its mask form")
+                       "select(dst, sel_mask, src0, src1, sel_mode, count) or select(dst, sel_mask, src0, src1, "
+                       "sel_mode, mask, repeat_times, repeat_params)", params_required=True, set_mask=False)
     scalar = None
     tensors = [dst, src0]
     if isinstance(src1, LocalTensor):
+        one_type("select", dst, src0, src1)     # one T for the three (Ascend C's template), before the mode
         if mode == SelMode.VSEL_TENSOR_SCALAR_MODE:
             raise error(TypeError, "select: VSEL_TENSOR_SCALAR_MODE takes a scalar src1, got a LocalTensor",
                         "pass a number as src1, or use VSEL_TENSOR_TENSOR_MODE for two tensors")
@@ -143,6 +146,10 @@ def select(dst, *args, **kwargs):
         if mode != SelMode.VSEL_TENSOR_SCALAR_MODE:
             raise error(TypeError, f"select: {mode.name} takes a LocalTensor src1, got {type(src1).__name__}",
                         "pass sel_mode=asc.SelMode.VSEL_TENSOR_SCALAR_MODE to select against a scalar")
+        if not isinstance(src1, (float, np.floating)):
+            raise error(TypeError, f"select: takes a float src1 in VSEL_TENSOR_SCALAR_MODE (upstream's overload), "
+                        f"got {type(src1).__name__} {src1!r}", f"write it as a float: {float(src1)!r}"
+                        if isinstance(src1, (int, np.integer)) else "pass a float scalar as src1")
         scalar_fits("select", src1, src0.dtype)
         scalar = src1
     dtypes_in("select", _SRC, dst=dst)
