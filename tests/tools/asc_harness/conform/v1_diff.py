@@ -77,6 +77,8 @@ HARDWARE_RULES = (
 DEVICE_RULES = (
     ("element type the Ascend C instruction does not take", re.compile(r"Invalid (dst|src\w*) data type, got"),
      "Ascend C's template is instantiated for the types named in the message"),
+    ("operands of more than one element type", re.compile(r"takes operands of one element type, got"),
+     "Ascend C's template takes one element type T for these operands"),
     ("rounding mode the Ascend C conversion does not take", re.compile(r"cast: CAST_ODD rounds float32 to float16 only"),
      "Ascend C's Cast rounds to odd (CAST_ODD) from float to half only"),
 )

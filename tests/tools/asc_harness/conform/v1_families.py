@@ -33,6 +33,7 @@ FAMILIES = {
                "block_reduce_min", "pair_reduce_sum", "repeat_reduce_sum"),
     "reduce2": ("reduce_sum", "reduce_max", "reduce_min"),
     "compare": ("compare", "compare_scalar"),
+    "select": ("select",),
     "cast": ("cast",),
     "gather": ("gather",),
     "gather_mask": ("gather_mask",),
@@ -45,6 +46,7 @@ CAST_PAIRS = (("float32", "float16"), ("float16", "float32"), ("float32", "int32
               ("int32", "int16"), ("float32", "int64"), ("int8", "float16"), ("uint8", "float16"))
 ROUNDS = ("CAST_RINT", "CAST_NONE", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD")
 UB_BYTES = 192 * 1024
+SEL_MODES = ("VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE")
 FULL = (1 << 64) - 1
 # the call's positional order after the operands, per op (upstream's signatures)
 ORDER = {
@@ -72,7 +74,7 @@ def _src_reach(spec: dict) -> int:
         return 1
     if fam == "gather":
         return 256
-    if fam in ("compare", "cast"):
+    if fam in ("compare", "cast", "select"):
         wide_n = 256 // max(np.dtype(m.NP[spec["dtype"]]).itemsize,
                             np.dtype(m.NP[spec.get("dst_dtype", spec["dtype"])]).itemsize)
         per = 32 // np.dtype(m.NP[spec["dtype"]]).itemsize
@@ -88,6 +90,11 @@ def _dst_reach(spec: dict) -> tuple[str, int]:
     reps = int(spec.get("repeat_times", 1) or 0)
     if fam == "compare":
         return "uint8", -(-(int(spec["count"]) if spec["form"] == "count" else reps * n) // 8)
+    if fam == "select":
+        if spec["form"] == "count":
+            return dtype, int(spec["count"])
+        b, r = spec["strides"][0]
+        return dtype, (int(m.grid(n, 32 // isz, reps, b, r).max()) + 1) if reps else 1
     if fam == "sort":
         return dtype, 32 * reps * 8 // isz
     if fam == "cast":
@@ -117,9 +124,12 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
     (src1 / offsets / pattern / indices / tmp buffer), z the destination."""
     fam = FAMILY_OF[spec["op"]]
     ops = {"x": (spec["dtype"], _src_reach(spec)), "z": _dst_reach(spec)}
-    if spec["op"] == "compare":
+    if spec["op"] == "compare" or (fam == "select" and spec["sel_mode"] != 1):
         ops["y"] = (spec["dtype"], _src_reach(dict(spec, strides=[spec["strides"][0], spec["strides"][2]]))
                     if spec["form"] != "count" else int(spec["count"]))
+    if fam == "select":     # the selecting bits: one repeat's (mode 0) or one per element position
+        bits = int(spec["count"]) if spec["form"] == "count" else int(spec["repeat_times"]) * m.lanes(spec["dtype"])
+        ops["w"] = ("uint8", -(-max(bits, m.lanes(spec["dtype"])) // 8))
     elif fam == "gather":
         reps = int(spec.get("repeat_times", 0))
         ops["y"] = ("uint32", int(spec["count"]) if spec["form"] == "count" else max(reps, 1) * m.lanes(spec["dtype"]))
@@ -175,7 +185,7 @@ def inputs(spec: dict, seed: int = 0) -> dict[str, np.ndarray]:
     fam = FAMILY_OF[spec["op"]]
     for name, (dt_name, n) in operands(spec).items():
         dt = m.NP[dt_name]
-        if name == "x" or (name == "y" and spec["op"] == "compare"):
+        if name == "x" or (name == "y" and spec["op"] in ("compare", "select")):
             out[name] = _values(rng, dt, n, spec["values"], spec["op"])
         elif name == "y" and fam == "gather":
             isz = np.dtype(m.NP[spec["dtype"]]).itemsize
@@ -183,6 +193,8 @@ def inputs(spec: dict, seed: int = 0) -> dict[str, np.ndarray]:
             out[name] = (rng.integers(0, room, n) * isz).astype(np.uint32)
         elif name == "y" and fam == "sort":
             out[name] = np.arange(n, dtype=np.uint32) * 3 + 7
+        elif name == "w":
+            out[name] = rng.integers(0, 256, n).astype(np.uint8)
         elif name == "y" and fam == "gather_mask":
             out[name] = rng.integers(0, np.iinfo(dt).max, n, dtype=np.int64).astype(dt)
         elif np.issubdtype(dt, np.integer):
@@ -199,6 +211,8 @@ def reference(spec: dict, arrays: dict) -> dict:
         return {"zbytes": m.reduce_ref(spec, x, z0)}
     if fam == "compare":
         return {"zbytes": m.compare_ref(spec, x, arrays.get("y"), z0)}
+    if fam == "select":
+        return {"zbytes": m.select_ref(spec, x, arrays.get("y"), arrays["w"], z0).view(np.uint8)}
     if fam == "cast":
         return {"zbytes": m.cast_ref(spec, x, z0).view(np.uint8)}
     if fam == "gather":
@@ -210,8 +224,8 @@ def reference(spec: dict, arrays: dict) -> dict:
 
 
 # -- rendering -------------------------------------------------------------------------------------------
-LOCAL = {"x": "src", "z": "dst"}
-SECOND = {"compare": "src1", "gather": "offset", "gather_mask": "pattern", "sort": "index", "reduce2": "tmp"}
+LOCAL = {"x": "src", "z": "dst", "w": "sel"}
+SECOND = {"compare": "src1", "select": "src1", "gather": "offset", "gather_mask": "pattern", "sort": "index", "reduce2": "tmp"}
 
 
 def _mask_text(mask) -> str:
@@ -229,7 +243,8 @@ def call_text(spec: dict) -> list[str]:
               "src_blk_stride": str(spec.get("src_blk")), "src_rep_stride": str(spec.get("src_rep")),
               "dst_blk_stride": "1", "order": f"asc.ReduceOrder.{spec.get('order')}",
               "cal_index": str(spec.get("cal_index")), "repeat_params": "params", "params": "params",
-              "reduce_mode": "False", "is_set_mask": "True"}
+              "reduce_mode": "False", "is_set_mask": "True", "sel_mode": f"asc.SelMode.{SEL_MODES[spec.get('sel_mode', 0)]}",
+              "src1": "src1" if spec.get("sel_mode") != 1 else repr(spec.get("scalar"))}
     if fam == "gather_mask":
         values["mask"] = "0"
         lines.append(f"params = asc.GatherMaskParams({spec['src_blk']}, {reps}, {spec['src_rep']}, 0)")
@@ -245,6 +260,8 @@ def call_text(spec: dict) -> list[str]:
             "gather_mask": f"dst, src, {spec.get('pattern', 'pattern')}"}.get(fam)
     if op == "compare":
         head = f"dst, src, src1, asc.CMPMODE.{spec['cmp']}"
+    elif op == "select":
+        head = "dst, sel, src"
     elif op == "compare_scalar":
         head = f"dst, src, {spec['scalar']!r}, asc.CMPMODE.{spec['cmp']}"
     call = f"asc.{op}({head}, {', '.join(args)})"
@@ -279,7 +296,7 @@ def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, w: 
 def run():
     arrays = inputs()
     arrays["z0"] = arrays["z"].copy()
-    arrays["w"] = np.zeros(4, np.int64)
+    arrays.setdefault("w", np.zeros(4, np.int64))
     kernel[1](arrays["x"], arrays.get("y", arrays["x"]), arrays["z"], arrays["w"])
     arrays["zbytes"] = arrays["z"].view(np.uint8)
     arrays["kept"] = arrays["w"][:1]
@@ -301,7 +318,7 @@ def render(spec: dict, doc: str, expect: str = "accept", extra: dict | None = No
     ops = operands(spec)
     fam = FAMILY_OF[spec["op"]]
     setup, loads, at = [], [], 0
-    for name in ("x", "y", "z"):
+    for name in ("x", "y", "w", "z"):
         if name not in ops:
             continue
         dt, n = ops[name]

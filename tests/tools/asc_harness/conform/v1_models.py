@@ -176,6 +176,30 @@ def compare_ref(spec: dict, x: np.ndarray, y: np.ndarray, z0: np.ndarray) -> np.
     return zb
 
 
+def select_ref(spec: dict, x: np.ndarray, y, sel: np.ndarray, z0: np.ndarray) -> np.ndarray:
+    """dst[i] = src0[i] where the selecting bit is 1, else src1[i] (mode 1: the scalar). Mode 0 reads the same
+    first ``lanes`` bits in every repeat (its docstring: a limited number of valid bits), modes 1 and 2 one bit
+    per element position (r * lanes + l)."""
+    dt = NP[spec["dtype"]]
+    n, per_blk = lanes(spec["dtype"]), 32 // np.dtype(dt).itemsize
+    bits = np.unpackbits(np.asarray(sel, np.uint8), bitorder="little").astype(bool)
+    z = np.array(z0, dt).copy()
+    other = (lambda ix: dt(spec["scalar"])) if spec["sel_mode"] == 1 else (lambda ix: y[ix])
+    if spec["form"] == "count":
+        i = np.arange(int(spec["count"]))
+        pos = i % n if spec["sel_mode"] == 0 else i
+        z[i] = np.where(bits[pos], x[i], other(i))
+        return z
+    reps = int(spec["repeat_times"])
+    on = active(spec["mask"], n)
+    gd, g0, g1 = (grid(n, per_blk, reps, b, r)[:, on] for b, r in spec["strides"])
+    for r in range(reps):
+        lane = np.nonzero(on)[0]
+        pos = lane if spec["sel_mode"] == 0 else r * n + lane
+        z[gd[r]] = np.where(bits[pos], x[g0[r]], other(g1[r]))
+    return z
+
+
 # -- cast ------------------------------------------------------------------------------------------------
 def _to_float(v64: np.ndarray, dt, mode: str) -> np.ndarray:
     """float64 values to a float type with a rounding mode (NONE / RINT: to nearest even)."""

@@ -59,7 +59,7 @@ def _spec(draw) -> dict:
         spec["call"] = [["reduce_mode" if keyword else None, "reduce_mode"], ["mask" if keyword else None, "mask"],
                         ["params" if keyword else None, "params"]]
         return spec
-    count_ok = fam in ("reduce2", "compare", "cast", "gather")
+    count_ok = fam in ("reduce2", "compare", "cast", "gather", "select")
     if count_ok and draw(st.booleans()):
         spec["form"] = "count"
         top = 8 * n
@@ -74,19 +74,26 @@ def _spec(draw) -> dict:
         spec["cmp"] = draw(st.sampled_from(tuple(m.CMP)))
         if op == "compare_scalar":
             spec["scalar"] = draw(st.sampled_from((0.5, 1.0, -2.0, 0.0, 3)))
+    if fam == "select":
+        spec["sel_mode"] = draw(st.sampled_from((0, 2, 1)))
+        if spec["sel_mode"] == 1:
+            spec["scalar"] = draw(st.sampled_from((0.5, -2.0, 3)))
+        lead = [["src1" if keyword else None, "src1"], ["sel_mode" if keyword else None, "sel_mode"]]
     if fam == "gather":
         spec["base"] = draw(st.sampled_from((0, 32, np.dtype(m.NP[spec["dtype"]]).itemsize)))
     if fam in ("reduce2",) and op != "reduce_sum":
         spec["cal_index"] = draw(st.booleans())
+    if fam == "select":
+        spec["call"] = lead + spec.get("call", [])
     if spec["form"] == "count":
         if spec.get("cal_index"):
             spec["call"].append(["cal_index" if keyword else None, "cal_index"])
         return spec
-    if fam in ("compare", "cast"):
-        k = 3 if op == "compare" else 2
+    if fam in ("compare", "cast", "select"):
+        k = 3 if op in ("compare", "select") else 2
         spec["strides"] = [[draw(st.sampled_from((1, 0, 2))), draw(st.sampled_from((8, 4, 0, 16)))]
                            for _ in range(k)]
-        spec["call"] = _kw(draw, ("mask", "repeat_times", "repeat_params"), keyword)
+        spec["call"] = spec.get("call", []) + _kw(draw, ("mask", "repeat_times", "repeat_params"), keyword)
     elif fam == "gather":
         spec["dst_rep"] = draw(st.sampled_from((8, 16, 4, 0)))
         spec["call"] = _kw(draw, ("mask", "repeat_times", "dst_rep_stride"), keyword)
