@@ -175,7 +175,8 @@ def _values(rng, dt, n: int, kind: str, op: str) -> np.ndarray:
             pool += [np.inf, -np.inf]
         if op in ("compare", "compare_scalar"):
             pool += [np.nan]
-        return rng.choice(np.array(pool), n).astype(dt)
+        with np.errstate(over="ignore"):
+            return rng.choice(np.array(pool), n).astype(dt)
     return (rng.random(n) * 8 - 4).astype(dt)
 
 

@@ -203,7 +203,8 @@ def select_ref(spec: dict, x: np.ndarray, y, sel: np.ndarray, z0: np.ndarray) ->
 # -- cast ------------------------------------------------------------------------------------------------
 def _to_float(v64: np.ndarray, dt, mode: str) -> np.ndarray:
     """float64 values to a float type with a rounding mode (NONE / RINT: to nearest even)."""
-    near = v64.astype(dt)
+    with np.errstate(over="ignore"):
+        near = v64.astype(dt)
     if mode in ("CAST_NONE", "CAST_RINT"):
         return near
     with np.errstate(all="ignore"):
