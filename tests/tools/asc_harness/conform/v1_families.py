@@ -37,7 +37,7 @@ FAMILIES = {
     "cast": ("cast",),
     "gather": ("gather",),
     "gather_mask": ("gather_mask",),
-    "sort": ("sort32",),
+    "sort": ("sort32", "mrg_sort"),
 }
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
 CAST_PAIRS = (("float32", "float16"), ("float16", "float32"), ("float32", "int32"), ("float16", "int32"),
@@ -67,6 +67,8 @@ def _src_reach(spec: dict) -> int:
     fam, n = FAMILY_OF[spec["op"]], m.lanes(spec["dtype"])
     if spec["form"] == "count":
         return int(spec["count"])
+    if spec["op"] == "mrg_sort":
+        return 64 * 8 // np.dtype(m.NP[spec["dtype"]]).itemsize      # four lists of up to 16 records
     if fam == "sort":
         return 32 * int(spec["repeat_times"])
     reps = int(spec["repeat_times"])
@@ -95,6 +97,8 @@ def _dst_reach(spec: dict) -> tuple[str, int]:
             return dtype, int(spec["count"])
         b, r = spec["strides"][0]
         return dtype, (int(m.grid(n, 32 // isz, reps, b, r).max()) + 1) if reps else 1
+    if op == "mrg_sort":
+        return dtype, 64 * 8 // isz
     if fam == "sort":
         return dtype, 32 * reps * 8 // isz
     if fam == "cast":
@@ -135,7 +139,7 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
         ops["y"] = ("uint32", int(spec["count"]) if spec["form"] == "count" else max(reps, 1) * m.lanes(spec["dtype"]))
     elif fam == "gather_mask" and spec["form"] == "tensor":
         ops["y"] = ("uint16" if spec["dtype"] in ("float16", "int16") else "uint32", 16)
-    elif fam == "sort":
+    elif spec["op"] == "sort32":
         ops["y"] = ("uint32", 32 * int(spec["repeat_times"]))
     elif fam == "reduce2":
         ops["y"] = (spec["dtype"], 2 * max(_src_reach(spec), 1))
@@ -180,13 +184,27 @@ def _values(rng, dt, n: int, kind: str, op: str) -> np.ndarray:
     return (rng.random(n) * 8 - 4).astype(dt)
 
 
+def _sorted_lists(rng, spec: dict) -> np.ndarray:
+    """Four lists of 16 records (score, then the uint32 index 1000 * list + position), each sorted highest
+    score first; scores drawn from few values so that lists tie."""
+    dt = m.NP[spec["dtype"]]
+    rec = np.zeros((64, 8), np.uint8)
+    for j in range(4):
+        s = np.sort(_values(rng, dt, 16, spec["values"], "sort32").astype(np.float64))[::-1].astype(dt)
+        rec[16 * j: 16 * j + 16, :np.dtype(dt).itemsize] = s.view(np.uint8).reshape(16, -1)
+        rec[16 * j: 16 * j + 16, 4:] = (np.arange(16, dtype=np.uint32) + 1000 * j).view(np.uint8).reshape(16, 4)
+    return rec.reshape(-1).view(dt)
+
+
 def inputs(spec: dict, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     out = {}
     fam = FAMILY_OF[spec["op"]]
     for name, (dt_name, n) in operands(spec).items():
         dt = m.NP[dt_name]
-        if name == "x" or (name == "y" and spec["op"] in ("compare", "select")):
+        if name == "x" and spec["op"] == "mrg_sort":
+            out[name] = _sorted_lists(rng, spec)
+        elif name == "x" or (name == "y" and spec["op"] in ("compare", "select")):
             out[name] = _values(rng, dt, n, spec["values"], spec["op"])
         elif name == "y" and fam == "gather":
             isz = np.dtype(m.NP[spec["dtype"]]).itemsize
@@ -221,6 +239,8 @@ def reference(spec: dict, arrays: dict) -> dict:
     if fam == "gather_mask":
         z, kept = m.gather_mask_ref(spec, x, arrays.get("y"), z0)
         return {"zbytes": z.view(np.uint8), "kept": np.array([kept], np.int64)}
+    if spec["op"] == "mrg_sort":
+        return {"zbytes": m.mrg_sort_ref(spec, x, z0)}
     return {"zbytes": m.sort32_ref(spec, x, arrays["y"], z0)}
 
 
@@ -266,6 +286,17 @@ def call_text(spec: dict) -> list[str]:
     elif op == "compare_scalar":
         head = f"dst, src, {spec['scalar']!r}, asc.CMPMODE.{spec['cmp']}"
     call = f"asc.{op}({head}, {', '.join(args)})"
+    if op == "mrg_sort":
+        per = 16 * 8 // np.dtype(m.NP[spec["dtype"]]).itemsize
+        lists = ", ".join(["src"] + [f"src[{per * j}:]" for j in range(1, len(spec["counts"]))])
+        lines.append(f"lists = asc.MrgSortSrcList(asc.{spec['dtype']}, {lists})")
+        counts = list(spec["counts"]) + [0] * (spec.get("pad_counts", 0))
+        valid = spec.get("valid", (1 << len(spec["counts"])) - 1)
+        if spec["form"] == "info":
+            call = f"asc.mrg_sort(dst, lists, asc.MrgSort4Info({counts}, {spec['suspend']}, {valid}, 1))"
+        else:
+            tail = f", is_exhausted_suspension={spec['suspend']}" if spec["suspend"] else ""
+            call = f"asc.mrg_sort(dst, lists, {counts}, [0, 0, 0, 0], {valid}, 1{tail})"
     if fam == "gather_mask":
         lines += [f"kept = {call}", "w_gm.set_value(0, kept)"]
     else:

@@ -228,7 +228,8 @@ def _to_float(v64: np.ndarray, dt, mode: str) -> np.ndarray:
 
 
 ROUND_TO_INTEGER = {"CAST_NONE": np.rint, "CAST_RINT": np.rint, "CAST_FLOOR": np.floor, "CAST_CEIL": np.ceil,
-                    "CAST_TRUNC": np.trunc, "CAST_ROUND": lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5)}
+                    "CAST_TRUNC": np.trunc, "CAST_ROUND": lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5),
+                    "CAST_ODD": np.rint}     # to odd is float -> half only (a device rule); never compared
 
 
 def _to_int(v64: np.ndarray, dt, mode: str) -> np.ndarray:
@@ -323,4 +324,29 @@ def sort32_ref(spec: dict, scores: np.ndarray, index: np.ndarray, z0: np.ndarray
             rec[:sb.size] = sb
             rec[4:] = np.frombuffer(np.uint32(ix[k]).tobytes(), np.uint8)
             zb[(32 * r + j) * 8: (32 * r + j + 1) * 8] = rec
+    return zb
+
+
+def mrg_sort_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
+    """The lists' 8-byte records (list j at record 16 * j of x) merged highest score first; equal scores: the
+    earlier list first (silent; within a list its order); with suspension the merge stops at the record that
+    empties a list."""
+    dt = NP[spec["dtype"]]
+    isz = np.dtype(dt).itemsize
+    rec = np.asarray(x).view(np.uint8).reshape(-1, 8)
+    lists = [rec[16 * j: 16 * j + c] for j, c in enumerate(spec["counts"])]
+    valid = spec.get("valid", (1 << len(lists)) - 1)
+    lists = [lst for j, lst in enumerate(lists) if valid >> j & 1]      # the lists valid_bit names
+    keys = [lst[:, :isz].copy().view(dt).reshape(-1).astype(np.float64) for lst in lists]
+    heads, out = [0] * len(lists), []
+    while True:
+        live = [j for j in range(len(lists)) if heads[j] < len(lists[j])]
+        if not live or (spec["suspend"] and len(live) < len(lists)):
+            break
+        j = max(live, key=lambda k: (keys[k][heads[k]], -k))
+        out.append(lists[j][heads[j]])
+        heads[j] += 1
+    zb = np.array(z0).view(np.uint8).copy()
+    if out:
+        zb[:8 * len(out)] = np.concatenate(out)
     return zb

@@ -34,6 +34,13 @@ def _spec(draw) -> dict:
     keyword = draw(st.booleans())
     spec: dict = {"op": op, "values": draw(st.sampled_from(("random", "ties", "edges")))}
     reps = draw(st.sampled_from((1, 2, 0, 255)) | st.integers(0, 6))
+    if op == "mrg_sort":
+        k = draw(st.sampled_from((2, 4, 3)))
+        spec.update(dtype=draw(st.sampled_from(("float32", "float16"))), form=draw(st.sampled_from(("list", "info"))),
+                    counts=[draw(st.sampled_from((16, 1, 0)) | st.integers(0, 16)) for _ in range(k)],
+                    suspend=draw(st.booleans()), pad_counts=draw(st.sampled_from((0, 4 - k))), call=[],
+                    valid=draw(st.sampled_from(((1 << k) - 1,) * 4 + (0b101, 0b1, 0b1111, 0b110))))
+        return spec
     if fam == "sort":
         spec.update(dtype=draw(st.sampled_from(("float16", "float32", "int32"))), form="repeat",
                     repeat_times=draw(st.sampled_from((1, 2, 0)) | st.integers(0, 8)))
@@ -137,7 +144,7 @@ def spec_strategy(draw) -> dict:
         spec["call"][i] = [ALIASES[spec["call"][i][0]], spec["call"][i][1]]
     elif variant == "is_set_mask" and spec["form"] in ("mask_int", "mask_list"):
         spec["call"].append(["is_set_mask", "is_set_mask"])
-    elif variant == "no_params" and spec["call"][-1][1] == "repeat_params":
+    elif variant == "no_params" and spec["call"] and spec["call"][-1][1] == "repeat_params":
         spec["call"].pop()
     elif variant == "cal_index" and spec["op"] == "reduce_sum":
         spec["call"].append(["cal_index", "cal_index"])
