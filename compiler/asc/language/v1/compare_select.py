@@ -150,6 +150,7 @@ def select(dst, *args, **kwargs):
             raise error(TypeError, f"select: takes a float src1 in VSEL_TENSOR_SCALAR_MODE (upstream's overload), "
                         f"got {type(src1).__name__} {src1!r}", f"write it as a float: {float(src1)!r}"
                         if isinstance(src1, (int, np.integer)) else "pass a float scalar as src1")
+        src1 = scalar_operand(src1, src0.dtype)     # a float for an integer tensor arrives truncated
         scalar_fits("select", src1, src0.dtype)
         scalar = src1
     dtypes_in("select", _SRC, dst=dst)

@@ -155,10 +155,10 @@ def repeat_reduce_sum(dst, src, *args, **kwargs):
                     ("src_blk_stride", REQUIRED), ("dst_rep_stride", REQUIRED), ("src_rep_stride", REQUIRED),
                     ("is_set_mask", True)), args, kwargs,
              f"{name}(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride, src_rep_stride)")
-    _checks(name, dst, src)
-    if isinstance(p["mask"], (list, tuple)):
+    if isinstance(p["mask"], (list, tuple)):       # the call's form first, as upstream's materialisation fails
         raise error(TypeError, f"{name}: mask is the number of leading lanes (an int); {name} has no mask-list "
                     "form", "pass mask as an int, or use whole_reduce_sum for a bit mask")
+    _checks(name, dst, src)
     f = Form(None, p["mask"], p["repeat_time"], None, p["is_set_mask"])
     grid, valid, a = _grid(name, f, src, p["src_blk_stride"], p["src_rep_stride"])
     drs = _stride(name, "dst_rep_stride", p["dst_rep_stride"])
