@@ -264,7 +264,7 @@ def call_text(spec: dict) -> list[str]:
               "src_blk_stride": str(spec.get("src_blk")), "src_rep_stride": str(spec.get("src_rep")),
               "dst_blk_stride": "1", "order": f"asc.ReduceOrder.{spec.get('order')}",
               "cal_index": str(spec.get("cal_index")), "repeat_params": "params", "params": "params",
-              "reduce_mode": "False", "is_set_mask": "True", "sel_mode": f"asc.SelMode.{SEL_MODES[spec.get('sel_mode', 0)]}",
+              "reduce_mode": "False", "is_set_mask": str(spec.get("is_set_mask", True)), "sel_mode": f"asc.SelMode.{SEL_MODES[spec.get('sel_mode', 0)]}",
               "src1": "src1" if spec.get("sel_mode") != 1 else repr(spec.get("scalar"))}
     if fam == "gather_mask":
         values["mask"] = "0"
@@ -299,6 +299,11 @@ def call_text(spec: dict) -> list[str]:
             call = f"asc.mrg_sort(dst, lists, {counts}, [0, 0, 0, 0], {valid}, 1{tail})"
     if fam == "gather_mask":
         lines += [f"kept = {call}", "w_gm.set_value(0, kept)"]
+    elif spec["form"] == "register":     # the mask register set first, the call with is_set_mask=False
+        reg = spec["register"]
+        words = str(reg["len"]) if "len" in reg else f"{hex(int(reg['high']))}, {hex(int(reg['low']))}"
+        lines += [f"asc.set_vector_mask({words}, dtype=asc.{spec['mask_dtype']}, mode=asc.MaskMode.NORMAL)", call,
+                  "asc.reset_mask()"]
     else:
         lines.append(call)
     return lines

@@ -38,6 +38,15 @@ def active(mask, n: int) -> np.ndarray:
     return np.arange(n) < int(mask)
 
 
+def mask_of(spec: dict):
+    """The mask a call works with: its own, or (the register form: ``is_set_mask=False`` after
+    ``set_vector_mask``) the register's first ``len`` lanes or its [low, high] words."""
+    if spec["form"] != "register":
+        return spec["mask"]
+    reg = spec["register"]
+    return int(reg["len"]) if "len" in reg else [int(reg["low"]), int(reg["high"])]
+
+
 def grid(n_lanes: int, per_blk: int, reps: int, blk: int, rep: int) -> np.ndarray:
     """(reps, lanes) element indices of an operand: lane l of repeat r at block l // per_blk."""
     r, ln = np.arange(reps)[:, None], np.arange(n_lanes)[None, :]
@@ -77,7 +86,7 @@ def reduce_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
     zb = np.array(z0).view(np.uint8).copy()
     if op.startswith("reduce_"):
         return _level2(spec, x, zb)
-    on = active(spec["mask"], n)
+    on = active(mask_of(spec), n)
     reps = int(spec["repeat_times"])
     g = grid(n, 32 // isz, reps, spec["src_blk"], spec["src_rep"])
     vals = x[g] if reps else np.zeros((0, n), dt)
@@ -128,7 +137,7 @@ def _level2(spec: dict, x: np.ndarray, zb: np.ndarray) -> np.ndarray:
     else:
         reps = int(spec["repeat_times"])
         g = grid(n, 32 // np.dtype(dt).itemsize, reps, 1, spec["src_rep"])
-        ok = np.broadcast_to(active(spec["mask"], n), g.shape)
+        ok = np.broadcast_to(active(mask_of(spec), n), g.shape)
     if not ok.any():            # nothing reduced (repeat_time 0): dst keeps its values
         return zb
     vals = x[np.where(ok, g, 0)]
@@ -166,7 +175,7 @@ def compare_ref(spec: dict, x: np.ndarray, y: np.ndarray, z0: np.ndarray) -> np.
         bits = CMP[spec["cmp"]](x[:cnt], rhs(np.arange(cnt)))
     else:
         reps = int(spec["repeat_times"])
-        on = active(spec["mask"], n)
+        on = active(mask_of(spec), n)
         (b0, r0), (b1, r1) = spec["strides"][1], spec["strides"][-1]
         g0, g1 = grid(n, per_blk, reps, b0, r0), grid(n, per_blk, reps, b1, r1)
         bits = np.where(on, CMP[spec["cmp"]](x[g0], rhs(g1)), False).reshape(-1)
@@ -191,7 +200,7 @@ def select_ref(spec: dict, x: np.ndarray, y, sel: np.ndarray, z0: np.ndarray) ->
         z[i] = np.where(bits[pos], x[i], other(i))
         return z
     reps = int(spec["repeat_times"])
-    on = active(spec["mask"], n)
+    on = active(mask_of(spec), n)
     gd, g0, g1 = (grid(n, per_blk, reps, b, r)[:, on] for b, r in spec["strides"])
     for r in range(reps):
         lane = np.nonzero(on)[0]
@@ -228,7 +237,7 @@ def _to_float(v64: np.ndarray, dt, mode: str) -> np.ndarray:
 
 
 ROUND_TO_INTEGER = {"CAST_NONE": np.rint, "CAST_RINT": np.rint, "CAST_FLOOR": np.floor, "CAST_CEIL": np.ceil,
-                    "CAST_TRUNC": np.trunc, "CAST_ROUND": lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5),
+                    "CAST_TRUNC": np.trunc, "CAST_ROUND": lambda a: np.copysign(np.floor(np.abs(a) + 0.5), a),
                     "CAST_ODD": np.rint}     # to odd is float -> half only (a device rule); never compared
 
 
@@ -261,7 +270,7 @@ def cast_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
         return z
     wide = max(np.dtype(NP[src]).itemsize, np.dtype(NP[dst]).itemsize)
     n, reps = 256 // wide, int(spec["repeat_times"])
-    on = active(spec["mask"], n)
+    on = active(mask_of(spec), n)
     (db, dr), (sb, sr) = spec["strides"]
     dg = grid(n, 32 // np.dtype(NP[dst]).itemsize, reps, db, dr)[:, on]
     sg = grid(n, 32 // np.dtype(NP[src]).itemsize, reps, sb, sr)[:, on]
@@ -281,7 +290,7 @@ def gather_ref(spec: dict, x: np.ndarray, off: np.ndarray, z0: np.ndarray) -> np
         z[:cnt] = src_of(off[:cnt])
         return z
     n, reps = lanes(spec["dtype"]), int(spec["repeat_times"])
-    on = active(spec["mask"], n)
+    on = active(mask_of(spec), n)
     for r in range(reps):
         lane = np.nonzero(on)[0]
         z[r * spec["dst_rep"] * (32 // isz) + lane] = src_of(off[r * n + lane])

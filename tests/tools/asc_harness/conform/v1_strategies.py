@@ -128,6 +128,8 @@ def _spec(draw) -> dict:
 
 # keywords as users misspell them from neighbouring signatures (upstream's examples write repeat_times= and
 # params=, the reductions repeat_time= and repeat=), and arguments neighbouring signatures take
+# the instructions whose upstream mask forms take is_set_mask (the others refuse it)
+REGISTER_OK = ("whole_reduce_sum", "pair_reduce_sum", "repeat_reduce_sum", "cast")
 ALIASES = {"repeat_time": "repeat_times", "repeat_times": "repeat_time", "repeat": "repeat_time",
            "repeat_params": "params", "count": "calCount", "dst_rep_stride": "dst_repeat_stride"}
 
@@ -137,7 +139,8 @@ def spec_strategy(draw) -> dict:
     """A call form; some spelled as a neighbouring signature would (an alias keyword, ``is_set_mask`` where
     the signature has none or has one, ``cal_index`` on reduce_sum, the repeat parameters left out)."""
     spec = draw(_spec())
-    variant = draw(st.sampled_from(("plain", "plain", "plain", "alias", "is_set_mask", "cal_index", "no_params")))
+    variant = draw(st.sampled_from(("plain", "plain", "plain", "alias", "is_set_mask", "cal_index", "no_params",
+                                    "register", "register")))
     keywords = [i for i, (kw, _) in enumerate(spec["call"]) if kw in ALIASES]
     if variant == "alias" and keywords:
         i = draw(st.sampled_from(keywords))
@@ -146,6 +149,16 @@ def spec_strategy(draw) -> dict:
         spec["call"].append(["is_set_mask", "is_set_mask"])
     elif variant == "no_params" and spec["call"] and spec["call"][-1][1] == "repeat_params":
         spec["call"].pop()
+    elif variant == "register" and spec["op"] in REGISTER_OK and spec["form"] in ("mask_int", "mask_list"):
+        # the mask in the register (set_vector_mask, Normal mode), the call's own a placeholder
+        wide = max(np.dtype(m.NP[spec["dtype"]]).itemsize, np.dtype(m.NP[spec.get("dst_dtype", spec["dtype"])]).itemsize)
+        spec["mask_dtype"] = {2: "float16", 4: "float32", 8: "int64"}[wide] if spec["op"] == "cast" else spec["dtype"]
+        n = m.lanes(spec["mask_dtype"])
+        spec["register"] = ({"len": draw(st.sampled_from((n, 1, n - 1)) | st.integers(1, n))} if draw(st.booleans())
+                            else {"high": draw(st.sampled_from((0, FULL)) | st.integers(0, FULL)) if n == 128 else 0,
+                                  "low": draw(st.sampled_from((FULL, 1, 1 << 63)) | st.integers(1, FULL))})
+        spec["form"], spec["mask"], spec["is_set_mask"] = "register", draw(st.sampled_from((0, n))), False
+        spec["call"].append(["is_set_mask", "is_set_mask"])
     elif variant == "cal_index" and spec["op"] == "reduce_sum":
         spec["call"].append(["cal_index", "cal_index"])
         spec["cal_index"] = True
