@@ -1,11 +1,12 @@
-"""The v1 call forms of the reduction, compare, cast, gather and sort families as data, beside the
+"""The v1 call forms of the reduction, compare, select, cast, gather and sort families as data, beside the
 elementwise ones of ``v1_forms`` (standard library and numpy only: corpus cases import it under
 pyasc-dev too; the Hypothesis strategies are ``v1_strategies``): the kernel file a spec renders
 to (every operand loaded from GM, the call, the outputs stored back) and its numpy reference
 (``v1_models``). A spec is a plain dict written into each corpus file as ``SPEC``:
 
   op, dtype           the instruction and its source element type; ``dst_dtype`` for cast
-  form                count | mask_int | mask_list (| pattern / tensor for gather_mask, repeat for sort32)
+  form                count | mask_int | mask_list | register (| pattern / tensor for gather_mask, repeat for
+                      sort32, list / info for mrg_sort)
   count, mask         the count form's element count; the mask form's mask (an int or 64-bit words)
   repeat_times        repeats of the mask forms
   src_blk, src_rep, dst_rep   the reductions' and gather_mask's strides (32-byte blocks, dst as documented)
@@ -15,6 +16,9 @@ to (every operand loaded from GM, the call, the outputs stored back) and its num
   round               cast's RoundMode
   base, dst_rep       gather's src_base (bytes) and destination repeat stride
   pattern             gather_mask's fixed pattern 1-7 (absent: a uint16 / uint32 pattern tensor)
+  sel_mode            select's mode 0-2 (mode 1: ``scalar`` is src1)
+  counts, suspend, valid   mrg_sort's element counts of its lists, suspension, valid_bit
+  register, mask_dtype, is_set_mask   the register form: set_vector_mask's len or words, its dtype
   values              how the source values are drawn: random | ties | edges
   call                [[keyword or None, role], ...] of the arguments after the operands
 """
