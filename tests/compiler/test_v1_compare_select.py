@@ -162,3 +162,22 @@ def test_select_count_form_takes_a_partial_repeat(platform):
     bits = np.unpackbits(sel, bitorder="little")[:n].astype(bool)
     np.testing.assert_array_equal(got[:n], np.where(bits, x[:n], y[:n]))
     assert (got[n:] == 7).all()                    # one element past the count: untouched
+
+
+def test_select_takes_the_call_forms_upstream_dispatches_and_no_other(platform):
+    # a float scalar only (upstream's RuntimeFloat), repeat_params in the mask form, no is_set_mask
+    x, sel = np.ones(64, np.float32), np.full(8, 0xFF, np.uint8)
+    calls = {
+        "an int scalar": (lambda d, m, a: asc.select(d, m, a, 3, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 64),
+                          "takes a float src1"),
+        "no repeat_params": (lambda d, m, a: asc.select(d, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 64, 1),
+                             "needs mask, repeat_times and repeat_params"),
+        "is_set_mask": (lambda d, m, a: asc.select(d, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 64, 1,
+                                                   asc.BinaryRepeatParams(), is_set_mask=True), "unexpected"),
+    }
+    for what, (call, message) in calls.items():
+        with pytest.raises(TypeError, match=message):
+            run(lambda a, b, m, d: call(d, m, a), x, x, sel, np.zeros(64, np.float32))
+    got = run(lambda a, b, m, d: asc.select(d, m, a, 3.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 64), x, x, sel,
+              np.zeros(64, np.float32))
+    assert (got == 1).all()

@@ -197,3 +197,30 @@ def test_vector_dequantisation_without_its_groups_names_the_call_that_sets_them(
         asc.set_deq_scale(vdeq, asc.VdeqInfo([1.0] * 16, [0] * 16, [True] * 16))
     with pytest.raises(Exception, match="holds 120 bytes; the 16 groups take 128"):
         run(small, x, None, None, np.zeros(256, np.int8))
+
+
+@pytest.mark.parametrize("mode, want", [
+    ("CAST_RINT", [2147483648, -2147483648, 16777216, 16777220]),
+    ("CAST_TRUNC", [2147483520, -2147483520, 16777216, 16777218]),
+    ("CAST_FLOOR", [2147483520, -2147483648, 16777216, 16777218]),
+    ("CAST_CEIL", [2147483648, -2147483520, 16777218, 16777220]),
+    ("CAST_ROUND", [2147483648, -2147483648, 16777218, 16777220]),
+])
+def test_cast_int32_past_float_mantissa_rounds_by_the_mode(platform, mode, want):
+    # 2**24 + 1 and + 3 lie between two floats (a tie each); 2**31 - 1 just under a power of two
+    x = np.resize(np.array([2147483647, -2147483647, 16777217, 16777219], np.int32), 64)
+
+    def body(a, b, m, d):
+        asc.cast(d, a, getattr(asc.RoundMode, mode), 64)
+    got = run(body, x, None, None, np.zeros(64, np.float32))
+    assert got[:4].astype(np.int64).tolist() == want
+
+
+def test_cast_float32_to_float32_with_cast_none_rounds_half_to_even_keeping_the_sign(platform):
+    # the docstring: CAST_NONE is CAST_RINT where the conversion loses precision (an integer value here)
+    x = np.resize(np.array([0.5, 1.5, 2.5, -0.3, -2.5], np.float32), 64)
+
+    def body(a, b, m, d):
+        asc.cast(d, a, asc.RoundMode.CAST_NONE, 64)
+    got = run(body, x, None, None, np.zeros(64, np.float32))
+    assert got[:5].tolist() == [0.0, 2.0, 2.0, -0.0, -2.0] and np.signbit(got[3])

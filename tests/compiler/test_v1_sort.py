@@ -73,3 +73,20 @@ def test_mrg_sort_with_suspension_stops_when_a_list_runs_out(platform):
     np.testing.assert_array_equal(scores, a)                # list 1 runs out first: the merge stops there
     assert nums == [(4, 0, 0, 0)]
     assert (got[8:] == -1).all()
+
+
+def test_mrg_sort_valid_bit_is_a_mask_naming_the_lists_it_merges(platform):
+    a = np.array([9, 4, 1, 0], np.float32)
+    b = np.array([8, 7, 6, 5], np.float32)
+    c = np.array([4, 3, 0, 0], np.float32)
+    src = np.concatenate([_list(a, 0), _list(b, 100), _list(c, 200)])
+    nums = []
+
+    def body(x, y, m, d):
+        # lists 1 and 3 (bit 0 and bit 2): list 2 is not read; the 4 ties to the earlier list
+        asc.mrg_sort(d, asc.MrgSortSrcList(asc.float32, x, x[8:], x[16:]), [3, 4, 2], [0, 0, 0, 0], 0b101, 1)
+        nums.append(asc.get_mrg_sort_result())
+    got = run(body, src, None, None, np.full(16, -1, np.float32))
+    scores, index = _records(got[:10], np.float32)
+    assert scores.tolist() == [9, 4, 4, 3, 1] and index.tolist() == [0, 1, 200, 201, 2]
+    assert (got[10:] == -1).all() and nums == [(3, 0, 2, 0)]

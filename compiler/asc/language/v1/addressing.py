@@ -210,6 +210,10 @@ def bind(name, params, args, kwargs, usage):
     """Upstream's keyword-or-positional parameters ``params`` ((name, default) pairs; default ``REQUIRED``)."""
     args = list(args)
     out = {}
+    # as Python binds a call: an unknown keyword is the mistake named, before any missing argument
+    unknown = [k for k in kwargs if k not in {p for p, _ in params}]
+    if unknown:
+        raise error(TypeError, f"{name}() got an unexpected keyword argument '{unknown[0]}'", f"use {usage}")
     for p, default in params:
         if args:
             if p in kwargs:
@@ -240,14 +244,16 @@ class Form:
     is_set_mask: bool = True
 
 
-def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None, params_required=False):
+def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None, params_required=False,
+               set_mask=True):
     """Upstream's overloads: ``(..., count[, is_set_mask])`` or ``(..., mask, repeat_times, repeat_params
     [, is_set_mask])``, positionally or by keyword (a positional int with ``repeat_times`` given is the mask).
     ``params_required``: the instruction's mask overloads have no default for ``repeat_params`` (upstream's
-    dispatcher finds no candidate without one), else a missing one is the record's defaults."""
+    dispatcher finds no candidate without one), else a missing one is the record's defaults. ``set_mask``:
+    whether its mask overloads take ``is_set_mask`` (compare's do not)."""
     args = list(args)
     f = Form(kwargs.pop("count", None), kwargs.pop("mask", None), kwargs.pop("repeat_times", None),
-             kwargs.pop("repeat_params", None), kwargs.pop("is_set_mask", True))
+             kwargs.pop("repeat_params", None), kwargs.pop("is_set_mask", True) if set_mask else True)
     if args:
         if (f.count is None and f.mask is None and f.repeat_times is None and f.repeat_params is None
                 and not isinstance(args[0], (list, tuple)) and (len(args) == 1 or isinstance(args[1], bool))):
@@ -259,7 +265,7 @@ def parse_form(name, args, kwargs, params_cls=BinaryRepeatParams, usage=None, pa
                 f.repeat_times = args.pop(0)
             if args and f.repeat_params is None and not isinstance(args[0], bool):
                 f.repeat_params = args.pop(0)
-        if args and isinstance(args[0], bool):
+        if args and isinstance(args[0], bool) and set_mask:
             f.is_set_mask = args.pop(0)
     usage = usage or f"{name}(dst, src..., count) or {name}(dst, src..., mask, repeat_times, repeat_params)"
     if args or kwargs:

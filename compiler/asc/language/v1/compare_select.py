@@ -13,7 +13,7 @@ from .addressing import (REPEAT_BYTES, Form, aligned, dtypes_in, issue, lanes_of
                          param_strides, parse_form, repeat_indices, resolve, vector_cost)
 from .enums import CMPMODE, SelMode
 from .params import BinaryRepeatParams, UnaryRepeatParams
-from .tensors import LocalTensor, scalar_fits
+from .tensors import LocalTensor, scalar_fits, scalar_operand
 
 _SRC = ("float16", "float32")
 _BITS = ("uint8",)
@@ -80,7 +80,7 @@ def compare(*args, **kwargs):
     if len(t) == 3:
         f = parse_form("compare", args, kwargs, BinaryRepeatParams,
                        "compare(dst, src0, src1, cmp_mode, count) or compare(dst, src0, src1, cmp_mode, mask, "
-                       "repeat_times, repeat_params)")
+                       "repeat_times, repeat_params)", params_required=True, set_mask=False)
         _compare("compare", t[0], t[1:], mode, f, BinaryRepeatParams)
         return
     mask = kwargs.pop("mask") if "mask" in kwargs else args.pop(0)
@@ -95,9 +95,12 @@ def compare(*args, **kwargs):
 
 def compare_scalar(dst, src0, src1_scalar, cmp_mode, *args, **kwargs):
     """``compare_scalar(dst, src0, scalar, cmp_mode, count)`` or its mask forms (UnaryRepeatParams)."""
-    scalar_fits("compare_scalar", src1_scalar, src0.dtype)
+    # the call's form first; a float scalar for an integer tensor arrives truncated, as pyasc materialises it
     f = parse_form("compare_scalar", args, kwargs, UnaryRepeatParams,
-                   "compare_scalar(dst, src0, scalar, cmp_mode, count) or its mask form")
+                   "compare_scalar(dst, src0, scalar, cmp_mode, count) or compare_scalar(dst, src0, scalar, "
+                   "cmp_mode, mask, repeat_times, repeat_params)", params_required=True, set_mask=False)
+    src1_scalar = scalar_operand(src1_scalar, src0.dtype)
+    scalar_fits("compare_scalar", src1_scalar, src0.dtype)
     _compare("compare_scalar", dst, (src0,), _cmp_mode("compare_scalar", cmp_mode), f, UnaryRepeatParams,
              scalar=src1_scalar)
 
@@ -116,10 +119,11 @@ def select(dst, *args, **kwargs):
     selecting by the compare register. Mode 0 uses the mask's first repeat of bits in every repeat; modes 1
     and 2 consume its bits one per element."""
     args = list(args)
-    if len(args) == 2 and "sel_mode" in kwargs and "repeat_times" in kwargs and "sel_mask" not in kwargs:
+    # the register form exactly as upstream tells it apart: two positional tensors and these three keywords
+    # (other keywords beside them are not read, as upstream does not read them)
+    if len(args) == 2 and all(k in kwargs for k in ("repeat_times", "repeat_params", "sel_mode")):
         src0, src1 = args
-        f = Form(None, None, kwargs.pop("repeat_times"), kwargs.pop("repeat_params", None) or BinaryRepeatParams(),
-                 False)
+        f = Form(None, None, kwargs.pop("repeat_times"), kwargs.pop("repeat_params"), False)
         mode = _sel_mode(kwargs.pop("sel_mode"))
         sel_mask = None
     else:
@@ -128,10 +132,12 @@ def select(dst, *args, **kwargs):
         src1 = kwargs.pop("src1") if "src1" in kwargs else args.pop(0)
         mode = _sel_mode(kwargs.pop("sel_mode") if "sel_mode" in kwargs else args.pop(0))
         f = parse_form("select", args, kwargs, BinaryRepeatParams,
-                       "select(dst, sel_mask, src0, src1, sel_mode, count) or its mask form")
+                       "select(dst, sel_mask, src0, src1, sel_mode, count) or select(dst, sel_mask, src0, src1, "
+                       "sel_mode, mask, repeat_times, repeat_params)", params_required=True, set_mask=False)
     scalar = None
     tensors = [dst, src0]
     if isinstance(src1, LocalTensor):
+        one_type("select", dst, src0, src1)     # one T for the three (Ascend C's template), before the mode
         if mode == SelMode.VSEL_TENSOR_SCALAR_MODE:
             raise error(TypeError, "select: VSEL_TENSOR_SCALAR_MODE takes a scalar src1, got a LocalTensor",
                         "pass a number as src1, or use VSEL_TENSOR_TENSOR_MODE for two tensors")
@@ -140,6 +146,11 @@ def select(dst, *args, **kwargs):
         if mode != SelMode.VSEL_TENSOR_SCALAR_MODE:
             raise error(TypeError, f"select: {mode.name} takes a LocalTensor src1, got {type(src1).__name__}",
                         "pass sel_mode=asc.SelMode.VSEL_TENSOR_SCALAR_MODE to select against a scalar")
+        if not isinstance(src1, (float, np.floating)):
+            raise error(TypeError, f"select: takes a float src1 in VSEL_TENSOR_SCALAR_MODE (upstream's overload), "
+                        f"got {type(src1).__name__} {src1!r}", f"write it as a float: {float(src1)!r}"
+                        if isinstance(src1, (int, np.integer)) else "pass a float scalar as src1")
+        src1 = scalar_operand(src1, src0.dtype)     # a float for an integer tensor arrives truncated
         scalar_fits("select", src1, src0.dtype)
         scalar = src1
     dtypes_in("select", _SRC, dst=dst)

@@ -39,6 +39,10 @@ _EXACT = {("float16", "float32"), ("bfloat16", "float32"), ("int16", "float32"),
 def cast(dst, src, round_mode, *args, **kwargs):
     """``cast(dst, src, round_mode, count)`` or its mask forms (UnaryRepeatParams)."""
     s, d = str(src.dtype), str(dst.dtype)
+    # the call's form first: upstream's dispatcher refuses a form it has no overload for before anything else
+    f = parse_form("cast", args, kwargs, UnaryRepeatParams,
+                   "cast(dst, src, round_mode, count) or cast(dst, src, round_mode, mask, repeat_times, repeat_params)",
+                   params_required=True)
     if d not in PAIRS.get(s, ()):
         raise error(TypeError, f"cast from {s} to {d} is not supported",
                     f"cast {s} to one of {', '.join(PAIRS.get(s, ())) or 'nothing'}, or go through an "
@@ -51,11 +55,6 @@ def cast(dst, src, round_mode, *args, **kwargs):
     if mode == RoundMode.CAST_ODD and (s, d) != ("float32", "float16"):
         raise error(ValueError, f"cast: CAST_ODD rounds float32 to float16 only, not {s} to {d}",
                     "use CAST_RINT (or another mode) for this conversion")
-    if (s, d) == ("float32", "float32") and mode == RoundMode.CAST_NONE:
-        raise error(ValueError, "cast float32 to float32 rounds to an integer value: CAST_NONE is not a mode of it",
-                    "pass CAST_RINT, FLOOR, CEIL, ROUND or TRUNC")
-    f = parse_form("cast", args, kwargs, UnaryRepeatParams,
-                   "cast(dst, src, round_mode, count) or cast(dst, src, round_mode, mask, repeat_times, repeat_params)")
     extra = {"round": mode.name}
     if (s, d) == ("int32", "float16"):
         extra["scale"] = _deq()[0]

@@ -72,12 +72,12 @@ def _whole_reduce(kind):
         (", order)" if kind != "sum" else ")")
 
     def op(dst, src, *args, **kwargs):
-        params = _WHOLE + ((("order", ReduceOrder.ORDER_VALUE_INDEX),) if kind != "sum" else ()) + \
-            (("is_set_mask", True),)
+        # whole_reduce_max / min take no is_set_mask (upstream's signature), whole_reduce_sum takes one
+        params = _WHOLE + ((("order", ReduceOrder.ORDER_VALUE_INDEX),) if kind != "sum" else (("is_set_mask", True),))
         p = bind(name, params, args, kwargs, usage)
         _checks(name, dst, src)
         aligned(name, dst, unit=2 * dst.itemsize if kind != "sum" else dst.itemsize)
-        f = Form(None, p["mask"], p["repeat_time"], None, p["is_set_mask"])
+        f = Form(None, p["mask"], p["repeat_time"], None, p.get("is_set_mask", True))
         grid, valid, a = _grid(name, f, src, p["src_blk_stride"], p["src_rep_stride"])
         drs = _stride(name, "dst_rep_stride", p["dst_rep_stride"])
         isz = dst.itemsize
@@ -108,17 +108,16 @@ def _block_reduce(kind):
 
     def op(dst, src, *args, **kwargs):
         p = bind(name, (("repeat", REQUIRED), ("mask", REQUIRED), ("dst_rep_stride", REQUIRED),
-                        ("src_blk_stride", REQUIRED), ("src_rep_stride", REQUIRED), ("is_set_mask", True)),
-                 args, kwargs, usage)
+                        ("src_blk_stride", REQUIRED), ("src_rep_stride", REQUIRED)), args, kwargs, usage)
         _checks(name, dst, src)
-        f = Form(None, p["mask"], p["repeat"], None, p["is_set_mask"])
+        f = Form(None, p["mask"], p["repeat"], None, True)
         grid, valid, a = _grid(name, f, src, p["src_blk_stride"], p["src_rep_stride"])
         drs = _stride(name, "dst_rep_stride", p["dst_rep_stride"])
         isz = dst.itemsize
         # 8 results per repeat, one per block; dst_rep_stride counts one repeat's results (8 elements)
         starts = np.arange(a.rep_count)[:, None] * drs * 8 + np.arange(8)[None, :]
         out = (starts * isz)[..., None] + np.arange(isz)
-        live = valid.reshape(a.rep_count, 8, -1).any(axis=2)
+        live = valid.reshape(a.rep_count, 8, grid.shape[1] // 8).any(axis=2)
         _issue(name, dst, src, grid, valid, a, out[live], {"kind": kind, "blocks": live,
                                                            "tree": lanes_of(src.itemsize) // 8})
     op.__name__ = name
@@ -156,6 +155,9 @@ def repeat_reduce_sum(dst, src, *args, **kwargs):
                     ("src_blk_stride", REQUIRED), ("dst_rep_stride", REQUIRED), ("src_rep_stride", REQUIRED),
                     ("is_set_mask", True)), args, kwargs,
              f"{name}(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride, src_rep_stride)")
+    if isinstance(p["mask"], (list, tuple)):       # the call's form first, as upstream's materialisation fails
+        raise error(TypeError, f"{name}: mask is the number of leading lanes (an int); {name} has no mask-list "
+                    "form", "pass mask as an int, or use whole_reduce_sum for a bit mask")
     _checks(name, dst, src)
     f = Form(None, p["mask"], p["repeat_time"], None, p["is_set_mask"])
     grid, valid, a = _grid(name, f, src, p["src_blk_stride"], p["src_rep_stride"])

@@ -3,24 +3,14 @@ mins leaky_relu``, ``shift_left shift_right``, ``axpy`` (``dst += src * scalar``
 half source) and ``duplicate`` (``dst[i] = scalar``)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ...ir.registry import define
 from ..core.errors import error
 from .addressing import Form, dtypes_in, one_type, parse_form, vector_cost, vector_op
 from .params import UnaryRepeatParams
-from .tensors import scalar_fits
+from .tensors import scalar_fits, scalar_operand as _operand
 
 _SHIFT = ("int16", "uint16", "int32", "uint32")
 _USAGE = "{0}(dst, src, scalar, count) or {0}(dst, src, scalar, mask, repeat_times, repeat_params)"
-
-
-def _operand(scalar, dtype):
-    """The scalar as the instruction receives it: pyasc's front end materialises a float constant given for an
-    integer tensor into that type, truncating toward zero (``adds(int16, ..., -1.5)`` adds -1)."""
-    if isinstance(scalar, (float, np.floating)) and np.dtype(str(dtype)).kind in "iu" and np.isfinite(scalar):
-        return int(scalar)
-    return scalar
 
 
 def _scalar(name):

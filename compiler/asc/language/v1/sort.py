@@ -136,15 +136,20 @@ def merge_records(name, dst, sort_list, counts, valid, rt, susp, record=RECORD, 
     """Issue a merge of the valid lists' ``record``-byte records by the score ``score_at`` bytes into each
     (``mrg_sort``'s (score, index) records, ``mrg_sort4``'s proposals)."""
     valid = whole(name, "valid_bit", valid)
-    lists = {0b11: 2, 0b111: 3, 0b1111: 4}.get(valid)
-    if lists is None:
-        raise error(ValueError, f"{name}: valid_bit {valid:#b} is not 0b11, 0b111 or 0b1111",
-                    "the valid lists are the first 2, 3 or 4")
-    srcs = sort_list.srcs[:lists]
-    if len(srcs) < lists:
-        raise error(ValueError, f"{name}: valid_bit {valid:#b} names {lists} lists, the MrgSortSrcList has "
+    # valid_bit is a bit mask (its docstring): bit j names list j; upstream takes any mask of the four lists
+    named = [j for j in range(4) if valid >> j & 1]
+    if not named or valid > 0b1111:
+        raise error(ValueError, f"{name}: valid_bit {valid:#b} names none of the four lists",
+                    "set bit j for each list j to merge (0b11, 0b111, 0b1111 for the first 2, 3, 4)")
+    if named[-1] >= len(sort_list.srcs):
+        raise error(ValueError, f"{name}: valid_bit {valid:#b} names list {named[-1] + 1}, the MrgSortSrcList has "
                     f"{len(sort_list.srcs)}", "pass as many lists as valid_bit names")
-    counts = [whole(name, "element count", c) for c in list(counts)[:lists]]
+    counts = list(counts)
+    if named[-1] >= len(counts):
+        raise error(ValueError, f"{name}: valid_bit {valid:#b} names list {named[-1] + 1}, the element counts "
+                    f"{counts} have {len(counts)}", "give an element count for every list")
+    srcs = [sort_list.srcs[j] for j in named]
+    counts = [whole(name, "element count", counts[j]) for j in named]
     if any(c > 4095 for c in counts):
         raise error(ValueError, f"{name}: element counts {counts} exceed 4095", "merge at most 4095 records a list")
     rt = whole(name, "repeat_time", rt)
@@ -164,7 +169,10 @@ def merge_records(name, dst, sort_list, counts, valid, rt, susp, record=RECORD, 
     taken = issue(PipeOp(name, "V", reads, writes, {"dst": dst, "srcs": srcs, "counts": counts, "repeat": rt,
                                                     "suspend": bool(susp), "record": record, "score_at": score_at,
                                                     "repeats": rt * max(1, total // 32)}, user_loc()))
-    taken = list(taken or [0] * lists) + [0] * (4 - lists)
+    per_list = [0] * 4
+    for j, n in zip(named, taken or [0] * len(named)):
+        per_list[j] = n
+    taken = per_list
     _RESULT[_block()] = tuple(taken)
     if isinstance(sorted_num, list):
         sorted_num[:len(taken)] = taken

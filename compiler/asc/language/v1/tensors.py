@@ -58,6 +58,14 @@ class GmPointer:
         return f"GlobalAddress({self.buf}+{self.offset}, {self.dtype})"
 
 
+def scalar_operand(scalar, dtype):
+    """The scalar as the instruction receives it: pyasc's front end materialises a float constant given for an
+    integer tensor into that type, truncating toward zero (``adds(int16, ..., -1.5)`` adds -1)."""
+    if isinstance(scalar, (float, np.floating)) and np.dtype(str(dtype)).kind in "iu" and np.isfinite(scalar):
+        return int(scalar)
+    return scalar
+
+
 def scalar_fits(name, scalar, dtype):
     """A scalar operand is a number its tensor's dtype holds (upstream: Union[int, float])."""
     if isinstance(scalar, bool) or not isinstance(scalar, (int, float, np.integer, np.floating)):

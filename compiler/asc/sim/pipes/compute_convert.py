@@ -7,23 +7,28 @@ import numpy as np
 from .impls import elements, impl, operands
 
 
+def _bits_of(dtype):
+    return {2: np.uint16, 4: np.uint32}[np.dtype(dtype).itemsize]
+
+
 def _neighbours(x64, r):
     """The representable values of ``r``'s type just below and above ``x64`` (``r``: nearest-even of x)."""
-    bits = r.view(np.uint16).astype(np.int32)
+    uint = _bits_of(r.dtype)
+    bits = r.view(uint).astype(np.int64)
     back = r.astype(np.float64)
-    up = np.where(r.astype(np.float64) >= 0, bits + 1, bits - 1)
-    down = np.where(r.astype(np.float64) > 0, bits - 1, bits + 1)
+    up = np.where(back >= 0, bits + 1, bits - 1)
+    down = np.where(back > 0, bits - 1, bits + 1)
     zero_down = (back == 0)       # below +-0: the smallest negative subnormal
-    down = np.where(zero_down, 0x8001, down)
-    step_up = np.where(back < x64, up, bits).astype(np.uint16).view(r.dtype)
-    step_dn = np.where(back > x64, down, bits).astype(np.uint16).view(r.dtype)
+    down = np.where(zero_down, (1 << (8 * r.dtype.itemsize - 1)) + 1, down)
+    step_up = np.where(back < x64, up, bits).astype(uint).view(r.dtype)
+    step_dn = np.where(back > x64, down, bits).astype(uint).view(r.dtype)
     lo = np.where(back > x64, step_dn, r)
     hi = np.where(back < x64, step_up, r)
     return lo, hi
 
 
 def round_float(x, dtype, mode):
-    """``x`` (float32 / float64) to the 16-bit float ``dtype`` by ``mode``."""
+    """``x`` (an integer or a wider float) to the float ``dtype`` (half, bfloat16, float32) by ``mode``."""
     r = x.astype(dtype)
     if mode in ("CAST_RINT", "CAST_NONE"):
         return r
@@ -43,7 +48,7 @@ def round_float(x, dtype, mode):
         dl, dh = x64 - lo64, hi64 - x64
         out = np.where(dl < dh, lo, np.where(dh < dl, hi, np.where(x64 > 0, hi, lo)))
     else:       # CAST_ODD: the neighbour whose last mantissa bit is 1
-        out = np.where(lo.view(np.uint16) & 1, lo, hi)
+        out = np.where(lo.view(_bits_of(dtype)) & 1, lo, hi)
     return np.where(exact, r, out)
 
 
@@ -71,6 +76,8 @@ def convert(x, dtype, mode):
         if x.dtype == dtype:          # float32 -> float32: round to an integer value
             return _INT_ROUND[mode](x).astype(dtype)
         if dtype.itemsize == 2 and dtype.kind != "i" and x.dtype.itemsize > 2:
+            return round_float(x, dtype, mode)
+        if x.dtype.kind in "iu":      # an integer past the float's 2**mantissa rounds by the mode too
             return round_float(x, dtype, mode)
         return x.astype(dtype)
 

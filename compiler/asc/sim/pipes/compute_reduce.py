@@ -62,8 +62,10 @@ def _result_bytes(value, idx, dtype, order):
       "block_reduce_min", "block_reduce_sum", "pair_reduce_sum", "reduce_max", "reduce_min", "reduce_sum", pure=True)
 def _reduce(eng, op):
     a = op.attrs
-    x, base = eng.view(a["src"])
     grid, valid = a["grid"], a["valid"]
+    if not valid.any():                      # no repeat ran (repeat_time 0, count 0): dst keeps its values
+        return
+    x, base = eng.view(a["src"])
     vals = x[base + np.where(valid, grid, 0)]
     dtype = x.dtype
     kind = a["kind"]

@@ -26,6 +26,8 @@ def _sort32(eng, op):
     """sort32, and sort: per repeat of 32, or (``full``) all repeats as one list; stable, highest first."""
     a = op.attrs
     n = 32 * a["repeat"]
+    if not n:                                # repeat_time 0: nothing sorted, nothing written
+        return
     x, xb = eng.view(a["src0"])
     i, ib = eng.view(a["src1"])
     group = n if a.get("full") else 32

@@ -67,6 +67,8 @@ HARDWARE_RULES = (
     ("stride beyond its field", re.compile(r"is outside \[0, 255\] \(the instruction's field\)"),
      "block / repeat strides: uint8 fields"),
     ("on-chip capacity", re.compile(r"capacity"), "UB holds 192 KiB (Ascend910B1)"),
+    ("count form of whole repeats", re.compile(r"not a multiple of 256 \(the count form compares whole repeats\)"),
+     "Compare's count form: count elements must take a multiple of 256 bytes"),
     ("shift beyond the element's bits", re.compile(r"shifting \w+ by -?\d+ bits is outside"),
      "Ascend C's ShiftLeft / ShiftRight: scalarValue in [0, bits of T)"),
 )
@@ -75,12 +77,16 @@ HARDWARE_RULES = (
 DEVICE_RULES = (
     ("element type the Ascend C instruction does not take", re.compile(r"Invalid (dst|src\w*) data type, got"),
      "Ascend C's template is instantiated for the types named in the message"),
+    ("operands of more than one element type", re.compile(r"takes operands of one element type, got"),
+     "Ascend C's template takes one element type T for these operands"),
+    ("rounding mode the Ascend C conversion does not take", re.compile(r"cast: CAST_ODD rounds float32 to float16 only"),
+     "Ascend C's Cast rounds to odd (CAST_ODD) from float to half only"),
 )
 # pyasc-dev's message -> the text of ours naming the same mistake (\1 etc. from upstream's match)
 SAME_MISTAKE = (
     (re.compile(r"No viable candidates were found to dispatch (?:[\w.]*\.vec_)?(\w+)\(\)"),
-     r"\1[:(]? ?(?:\(\))?.*(unexpected arguments|missing required|needs an element count|mask form needs|"
-     r"got multiple values|takes)"),
+     r"\1[:(]? ?(?:\(\))?.*(unexpected arguments|unexpected keyword argument|missing required|"
+     r"needs an element count|mask form needs|got multiple values|takes)"),
     (re.compile(r"Invalid (dst|src0|src1|src) data type, got (\w+)"), r"Invalid \1 data type, got \2"),
     (re.compile(r"must be same type"), r"must be same type|one element type"),
     (re.compile(r"(\w+)\(\) missing \d+ required keyword-only arguments?: '(\w+)'"),
@@ -88,6 +94,11 @@ SAME_MISTAKE = (
     # a plain function's signature (copy): the count form it lacks, the repeat parameters left out
     (re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: '(\w+)'"),
      r"\1(?:\(\))?:? (?:has no count form|the mask form needs|missing required argument '\2')"),
+    (re.compile(r"Unsupported value type for materialization: list"), r"has no mask-list form"),
+    # compare / compare_scalar / select dispatch under their module's name
+    (re.compile(r"No viable candidates were found to dispatch asc\.language\.basic\.vec_cmpsel\(\)"),
+     r"(?:compare|compare_scalar|select)(?:\(\))?:? (?:unexpected arguments|got an unexpected keyword|"
+     r"missing required|needs an element count|the mask form needs|got multiple values|takes)"),
     (re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'"),
      r"\1(?:\(\))?:? (?:(?:got an )?unexpected (?:keyword )?arguments?.*'\2'|has no count form)"),
     # a jit helper's argument: no IR value for it, or not the type of the helper's first call

@@ -1,6 +1,7 @@
 """v1 differential fuzzer: Hypothesis draws call forms of the elementwise v1 instructions (op x dtype x form
 (count / mask-int / mask-list / Counter mode) x mask / repeat / stride values x how the call spells its
-arguments), each is compiled by pyasc-dev's front end and run here against numpy (``v1_diff``); the first kernel
+arguments; ``v1_forms``) and of the reduction, compare, cast, gather and sort families (``v1_families``), each
+is compiled by pyasc-dev's front end and run here against numpy (``v1_diff``); the first kernel
 of each kind of disagreement is kept in ``conformance/v1/fuzz/`` (a regression corpus the differential runs
 with the rest), ``EXPECT`` being pyasc-dev's verdict.
 
@@ -19,7 +20,7 @@ from typing import Sequence
 from hypothesis import HealthCheck, Phase, given, settings, seed, strategies as st
 
 from asc_harness.common.paths import default_root
-from asc_harness.conform import v1_diff, v1_forms
+from asc_harness.conform import v1_diff, v1_families, v1_forms, v1_strategies
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 from asc_harness.store.cli import make_parser, run_main
 
@@ -89,6 +90,18 @@ def form_specs(draw) -> dict:
     return spec
 
 
+def forms_of(spec: dict):
+    """The module that renders and models ``spec``: v1_families for its families, else v1_forms."""
+    return v1_families if spec["op"] in v1_families.FAMILY_OF else v1_forms
+
+
+def family(spec: dict) -> str:
+    return forms_of(spec).FAMILY_OF[spec["op"]]
+
+
+FAMILY_NAMES = tuple(v1_forms.FAMILIES) + tuple(v1_families.FAMILIES)
+
+
 def _blank(text: str) -> str:
     text = re.sub(r"/\S+\.py:\d+: ", "", text or "")
     return re.sub(r"\d+", "N", text.split("\n")[0])[:120]
@@ -96,20 +109,25 @@ def _blank(text: str) -> str:
 
 def signature(spec: dict, entry: dict) -> str:
     """A disagreement's kind: its outcome, the form and the gist of each engine's message."""
-    fam = v1_forms.FAMILY_OF[spec["op"]]
+    fam = family(spec)
     return (f"{entry['outcome']}|{fam}|{spec['form']}|pyasc {entry['pyasc']}: {_blank(entry['pyasc_message'])}|"
             f"here {entry['here']}: {_blank(entry['here_message'])}")
 
 
-def draw_specs(examples: int, seed_value: int) -> list[dict]:
+def draw_specs(examples: int, seed_value: int, families: Sequence[str] = ()) -> list[dict]:
+    """Kernels drawn from every family (half the draws from each module), or only from ``families``."""
     specs: list[dict] = []
+    strategy = st.one_of(form_specs(), v1_strategies.spec_strategy())
+    if families:
+        strategy = strategy.filter(lambda s: family(s) in families)
 
     @seed(seed_value)
     @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
-    @given(form_specs())
+    @given(strategy)
     def one(spec):
-        if v1_forms.fits(spec) and v1_forms.defined(spec):
+        forms = forms_of(spec)
+        if forms.fits(spec) and forms.defined(spec):
             specs.append(spec)
 
     one()
@@ -128,24 +146,26 @@ def existing_signatures(directory: Path) -> set[str]:
 def write_case(spec: dict, entry: dict, sig: str, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha1(sig.encode()).hexdigest()[:8]
-    path = directory / f"{v1_forms.describe(spec)}_{digest}.py"
+    path = directory / f"{forms_of(spec).describe(spec)}_{digest}.py"
     doc = (f"Found by the v1 differential fuzzer: {entry['outcome']}\n    pyasc-dev {entry['pyasc']}, here "
            f"{entry['here']}: {(entry['detail'] or '')[:160]}")
     word = {"accepted": "accept", "rejected": "reject"}
-    path.write_text(v1_forms.render(spec, doc, expect=word[entry["pyasc"]], extra={"FUZZ_SIGNATURE": sig}),
+    path.write_text(forms_of(spec).render(spec, doc, expect=word[entry["pyasc"]], extra={"FUZZ_SIGNATURE": sig}),
                     encoding="utf-8")
     return path
 
 
-def fuzz(python: Path, examples: int, seed_value: int, platform: str = "Ascend910B1") -> tuple[list, list]:
+def fuzz(python: Path, examples: int, seed_value: int, platform: str = "Ascend910B1",
+         families: Sequence[str] = ()) -> tuple[list, list]:
     """(specs, entries): every drawn kernel through both engines."""
-    specs = draw_specs(examples, seed_value)
+    specs = draw_specs(examples, seed_value, families)
     with tempfile.TemporaryDirectory(prefix="asc-v1fuzz-") as tmp:
         cases = []
         for i, spec in enumerate(specs):
             path = Path(tmp) / f"k{i}.py"
-            path.write_text(v1_forms.render(spec, "fuzz"), encoding="utf-8")
-            cases.append(v1_diff.Case(path.stem, path, None, None, None, v1_forms.tolerance(spec)))
+            forms = forms_of(spec)
+            path.write_text(forms.render(spec, "fuzz"), encoding="utf-8")
+            cases.append(v1_diff.Case(path.stem, path, None, None, None, forms.tolerance(spec)))
         entries = v1_diff.run_cases(cases, python, platform)
     return specs, entries
 
@@ -157,6 +177,8 @@ def _parser():
     p.add_argument("--seed", type=int, default=2026, help="hypothesis seed (default 2026)")
     p.add_argument("--out", type=Path, default=root / "conformance" / "v1" / "fuzz", help="regression corpus")
     p.add_argument("--no-write", action="store_true", help="only report")
+    p.add_argument("--family", action="append", default=[], choices=FAMILY_NAMES,
+                   help="draw only this family (repeatable; default every family)")
     p.add_argument("--pyasc-python", metavar="PATH", help="pyasc-dev's interpreter (default $PYASC_DEV_PYTHON)")
     p.add_argument("--venv", type=Path, default=DEFAULT_VENV, help=f"the pyasc-dev virtualenv ({DEFAULT_VENV})")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
@@ -169,7 +191,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     args = _parser().parse_args(argv)
     python = pyasc_interpreter(args.pyasc_python, Path(os.environ.get("PYASC_DEV_VENV") or args.venv), False)
-    specs, entries = fuzz(python, args.examples, args.seed)
+    specs, entries = fuzz(python, args.examples, args.seed, families=args.family)
     known = existing_signatures(args.out)
     findings, new = {}, []
     for spec, e in zip(specs, entries):
@@ -184,10 +206,13 @@ def _main(argv: Sequence[str] | None) -> int:
             if not args.no_write:
                 write_case(spec, e, sig, args.out)
     for sig, (spec, e) in findings.items():
-        print(f"{'NEW ' if sig in new else ''}{sig}\n    {v1_forms.call_text(spec)[-1]}  ->  {e['detail'][:160]}")
-    outcomes = {}
-    for e in entries:
+        print(f"{'NEW ' if sig in new else ''}{sig}\n    {forms_of(spec).call_text(spec)[-1]}  ->  "
+              f"{e['detail'][:160]}")
+    outcomes, per_family = {}, {}
+    for spec, e in zip(specs, entries):
         outcomes[e["outcome"]] = outcomes.get(e["outcome"], 0) + 1
+        per_family[family(spec)] = per_family.get(family(spec), 0) + 1
+    print(f"kernels per family: {dict(sorted(per_family.items()))}")
     print(f"v1 fuzz: {len(entries)} kernels (pyasc-dev accepts {sum(e['pyasc'] == 'accepted' for e in entries)}); "
           f"outcomes {dict(sorted(outcomes.items()))}; {len(findings)} distinct disagreements ({len(new)} new)")
     if args.json:

@@ -1,0 +1,48 @@
+"""Found by the v1 differential fuzzer: verdict
+    pyasc-dev accepted, here rejected: pyasc accepts, here: ValueError: cannot reshape array of size 0 into shape (0,8,newaxis)"""
+import numpy as np
+
+import asc
+
+SPEC = {'op': 'block_reduce_sum', 'values': 'random', 'dtype': 'float32', 'form': 'mask_int', 'mask': 61, 'repeat_times': 0, 'src_blk': 2, 'src_rep': 0, 'dst_rep': 1, 'call': [['repeat', 'repeat'], ['mask', 'mask'], ['dst_rep_stride', 'dst_rep_stride'], ['src_blk_stride', 'src_blk_stride'], ['src_rep_stride', 'src_rep_stride']]}
+EXPECT = 'accept'
+TOLERANCE = {"atol": 0, "rtol": 0}
+FUZZ_SIGNATURE = 'verdict|reduce|mask_int|pyasc accepted: |here rejected: ValueError: cannot reshape array of size N into shape (N,N,newaxis)'
+
+
+@asc.jit
+def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 64)
+    src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 64)
+    dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 256, 64)
+    asc.data_copy(src, x_gm, 64)
+    asc.data_copy(dst, z_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.block_reduce_sum(dst, src, repeat=0, mask=61, dst_rep_stride=1, src_blk_stride=2, src_rep_stride=0)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, dst, 64)
+
+
+def run():
+    arrays = inputs()
+    arrays["z0"] = arrays["z"].copy()
+    arrays["w"] = np.zeros(4, np.int64)
+    kernel[1](arrays["x"], arrays.get("y", arrays["x"]), arrays["z"], arrays["w"])
+    arrays["zbytes"] = arrays["z"].view(np.uint8)
+    arrays["kept"] = arrays["w"][:1]
+    return arrays
+
+
+def inputs():
+    from v1_families import inputs as make  # the driver puts the conform directory on sys.path
+    return make(SPEC)
+
+
+def reference(arrays):
+    from v1_families import reference as ref
+    return ref(SPEC, arrays)
