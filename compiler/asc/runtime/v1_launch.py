@@ -151,7 +151,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
         TRACE_STATS["untraced: " + _untraced_why(e)] += 1
         launch.warnings[:], launch.peak = before
         return None
-    stream = Stream(tr.stream)
+    stream = Stream(tr.stream, tr.scalar_calls)
     launch.uniform = False      # the engines below need not keep their ops: the stream has them
     recording = launch.recording
     timings, recorded = [], []
@@ -166,8 +166,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
         if b == 0 and why is None:
             eng.deferred = []       # blocks apart: block 0's data may run with the others' as lanes
         try:
-            for op in ops:
-                eng.issue(op)
+            stream.issue(eng, ops)
             eng.finish()
         except Exception:
             if eng.deferred:
