@@ -25,6 +25,7 @@ _install_excepthook()
 def get_block_idx():
     blk = _current_block()
     if blk is not None:
+        _scalar_code()
         return blk.block_idx
     from .language.tile.prog_model_ops import block_idx
     return block_idx()
@@ -33,13 +34,14 @@ def get_block_idx():
 def get_block_num():
     blk = _current_block()
     if blk is not None:
+        _scalar_code()
         return blk.core_num
     from .language.tile.prog_model_ops import block_num
     return block_num()
 
 
 # pyasc's v1 API (Ascend C style): GlobalTensor, LocalTensor, data_copy, set_flag / wait_flag, TPipe / TQue ...
-from .ir.pipe_ops import current_block as _current_block  # noqa: E402
+from .ir.pipe_ops import current_block as _current_block, scalar_code as _scalar_code  # noqa: E402
 from .language import v1 as _v1  # noqa: E402
 from .language.v1 import *  # noqa: E402,F401,F403
 from . import adv  # noqa: E402,F401

@@ -77,6 +77,14 @@ def current_block():
     return stack[-1] if stack else None
 
 
+def scalar_code():
+    """A v1 kernel's scalar-side call (a block index read, a view's address, a buffer's place): pyasc compiles it
+    to scalar instructions, which the running block charges (``PipeSchedule.scalar_call``)."""
+    stack = _BLOCKS.stack
+    if stack:
+        stack[-1].scalar_call(user_loc())
+
+
 def push_block(engine):
     _BLOCKS.stack.append(engine)
 

@@ -145,7 +145,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
     tr = SymbolicTrace(launch)
     try:
         run_block(jit_fn, tr, block_values())
-        stream = Stream(tr.stream)
+        stream = Stream(tr.stream, tr.scalar_calls)
         if launch.warnings != before[0]:
             raise Untraced("a warning while tracing")     # block 0's warnings must come in program order
     except Exception as e:     # the stream may depend on the block or on data, or the body failed: block by block
@@ -166,8 +166,7 @@ def _run_traced(jit_fn, launch, block_values, blocks):
         if b == 0 and why is None:
             eng.deferred = []       # blocks apart: block 0's data may run with the others' as lanes
         try:
-            for op in ops:
-                eng.issue(op)
+            stream.issue(eng, ops)
             eng.finish()
         except Exception:
             if eng.deferred:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 
 from ...ir.faults import PipeHangError, located  # noqa: F401  (PipeHangError: re-exported)
-from ...ir.pipe_ops import QUEUE_PIPES, PipeOp, user_loc
+from ...ir.pipe_ops import QUEUE_PIPES, PipeOp, scalar_code, user_loc
 from ..core import dtype as dt
 from ..core.errors import error
 from .enums import HardEvent, TPosition, memory_of
@@ -141,6 +141,7 @@ def _buffer_args(args, kwargs):
 
 def _init_buffer(take, target, n, nbytes):
     """Place a TQue's ``n`` buffers of ``nbytes`` bytes, or a TBuf's ``nbytes`` bytes, with ``take``."""
+    scalar_code()
     if isinstance(target, TBuf):
         target._place(take(target.space, _bytes32(nbytes), target.owner), nbytes)
         return 1
@@ -151,6 +152,7 @@ def _init_buffer(take, target, n, nbytes):
 
 
 def _init_buf_pool(take, pool, nbytes, share):
+    scalar_code()
     if not isinstance(pool, TBufPool):
         raise error(TypeError, f"init_buf_pool needs a TBufPool, got {type(pool).__name__}")
     if share is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.block_index import BlockIndex
-from ...ir.pipe_ops import PipeOp, Region, current_block, user_loc
+from ...ir.pipe_ops import PipeOp, Region, current_block, scalar_code, user_loc
 from ...ir.registry import define
 from ..core import dtype as dt
 from ..core.errors import error
@@ -135,6 +135,7 @@ class GlobalTensor(_Tensor):
         if not isinstance(ptr, GmPointer):
             raise error(TypeError, f"set_global_buffer expects a kernel's GM argument (plus an offset), got "
                         f"{type(ptr).__name__}")
+        scalar_code()
         self.buf, self.dtype = ptr.buf, ptr.dtype
         self.addr = ptr.offset * ptr.dtype.sizeof()
         self.size = ptr.size - ptr.offset if buffer_size is None else int(buffer_size)

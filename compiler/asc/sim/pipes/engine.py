@@ -165,9 +165,14 @@ class BlockEngine(MemoryViews):
         return self.queues
 
     # -- issuing ---------------------------------------------------------------------------------
+    def scalar_call(self, loc):
+        """The kernel ran scalar code at ``loc`` (a block index read, a view's address, a buffer's place)."""
+        self.timing.scalar_call(loc)
+
     def issue(self, op):
         self.n += 1
         n = self.n
+        self.timing.scalar_run = None     # an instruction ends a run of scalar code
         pipe = PIPES.index(op.pipe)
         self.ops.append((op.name, op.pipe, op.loc[0] if op.loc else "?", op.loc[1] if op.loc else None))
         self.ends.append(0.0)

@@ -37,6 +37,20 @@ class PipeSchedule(BlockSchedule):
         self.last_event = [None] * len(PIPES)
         self.waited = [None] * len(PIPES)      # the flag a pipe's next instruction waits for: a ready entry
         self.last_vector = None                # (its writes, when its data is ready, its event) of the last V op
+        self.scalar_run = None                 # the site of the open run of scalar code's first call, if any
+
+    def scalar_call(self, loc):
+        """A scalar-side call of the kernel (``BlockEngine.scalar_call``): one scalar instruction. The calls
+        between two instructions are one run of scalar code, as the tile schedule merges a run of scalar ops
+        into one step: the run's code, keyed by its first call's site, is fetched into the cold instruction
+        cache on its first run (later runs from that site, in a loop or in this block's later calls, find it
+        there). An instruction issued closes the run (``BlockEngine.issue``)."""
+        hw = self.hw
+        if self.scalar_run is None:
+            self.scalar_run = loc
+            if hw.cold_fetch:
+                self._fetch(("scalar", loc))
+        self._place(((S, hw.scalar_op, 0.0),), self.free[S], "scalar", loc[1] if loc else None)
 
     def issue_later(self, pipe):
         """The scalar unit issues an instruction its pipe will run later (behind a wait): when it issued it."""

@@ -44,6 +44,10 @@ class SymbolicTrace(BlockEngine):
         self.block_idx = BlockIndex(n=launch.core_num)     # what the kernel's get_block_idx() returns
         self.trace = self.recorded = None
         self.stream = []
+        self.scalar_calls = []      # (how many ops of the stream came before, site) per scalar-side call
+
+    def scalar_call(self, loc):
+        self.scalar_calls.append((len(self.stream), loc))
 
     def issue(self, op):
         if op.name not in _SYNC:
@@ -148,13 +152,30 @@ class Stream:
     where a block value sits where ``concrete`` does not substitute it: once, over the whole stream, after
     the body ran (the ops' shared objects as they are then), walking each distinct object once."""
 
-    def __init__(self, ops):
+    def __init__(self, ops, scalar_calls=()):
         self.ops = ops
         walked = {}
         self.variant = [op.name not in _SYNC and _classify(op, walked) for op in ops]
+        self.scalar_calls = {}      # op index -> the sites of the scalar-side calls made before it
+        for i, loc in scalar_calls:
+            self.scalar_calls.setdefault(i, []).append(loc)
 
     def of(self, b):
         return [concrete(op, b, v) for op, v in zip(self.ops, self.variant)]
+
+    def issue(self, eng, ops):
+        """``eng`` issues ``ops`` (``of(b)``) with the kernel's scalar-side calls where the body made them."""
+        calls = self.scalar_calls
+        if not calls:
+            for op in ops:
+                eng.issue(op)
+            return
+        for i, op in enumerate(ops):
+            for loc in calls.get(i, ()):
+                eng.scalar_call(loc)
+            eng.issue(op)
+        for loc in calls.get(len(ops), ()):
+            eng.scalar_call(loc)
 
 
 # -- blocks 1.. as lanes ------------------------------------------------------------------------------
