@@ -20,8 +20,29 @@ from ..language.core.errors import error
 _NO_IR = (DataType, type(None), str, bytes, tuple, list, dict)
 
 
+_PLAIN = {bool: "a bool (i1)", np.bool_: "a bool (i1)", int: "an int (int32)", float: "a float"}
+_DESCRIBED = {}     # (kind, position or dtype, depth) -> its description: a helper is called at every trip
+
+
 def _ir_type(value):
     """A description of the IR type pyasc gives a helper argument (None: none this engine can tell apart)."""
+    plain = _PLAIN.get(type(value))
+    if plain is not None:
+        return plain
+    kind = type(value).__name__
+    if kind in ("TQue", "TQueBind", "TBuf", "GlobalTensor", "LocalTensor", "LocalTensorAuto"):
+        key = (kind, getattr(value, "position", None), getattr(value, "depth", None), getattr(value, "dtype", None))
+        try:
+            return _DESCRIBED[key]
+        except KeyError:
+            described = _DESCRIBED[key] = _describe(value)
+            return described
+        except TypeError:       # an unhashable field: describe it afresh
+            pass
+    return _describe(value)
+
+
+def _describe(value):
     if isinstance(value, (bool, np.bool_)):
         return "a bool (i1)"
     if isinstance(value, enum.Enum):
