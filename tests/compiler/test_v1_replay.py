@@ -12,7 +12,7 @@ import pytest
 
 import asc
 import asc.runtime.config as config
-from asc.runtime import v1_launch
+from asc.runtime import last_launch_report, v1_launch
 from asc.sim.executor import KernelRuntimeError
 
 N = 256          # elements per block
@@ -326,6 +326,26 @@ def _instructions():
         st.tuples(st.just("add"), slot, slot, slot, n),
         st.tuples(st.just("muls"), slot, slot, st.just(0), n),
         st.tuples(st.just("dup"), slot, st.integers(0, 9), st.just(0), n))
+
+
+def traced_and_each_block(monkeypatch, prog, seed):
+    """``program`` over 3 blocks on random data (``seed``), run traced and block by block in full
+    (``ASC_V1_BLOCKS`` "" and "each"): {mode: (z's bits, launch report)}, or None where the program is
+    rejected (a vector destination partly overlapping its source)."""
+    rng = np.random.default_rng(seed)
+    x = rng.random(3 * 4 * E, dtype=np.float32)
+    z0 = rng.random(3 * 4 * E, dtype=np.float32)
+    out = {}
+    for mode in ("", "each"):
+        monkeypatch.setenv("ASC_V1_BLOCKS", mode)
+        z = z0.copy()
+        try:
+            program[3](x, z, tuple(prog))
+        except ValueError as e:            # a vector destination partly overlapping its source: rejected
+            assert "partly overlaps a source" in str(e)
+            return None
+        out[mode] = (z.view(np.uint32).copy(), last_launch_report())
+    return out
 
 
 def test_replays_that_read_through_copies_equal_the_full_run(monkeypatch):

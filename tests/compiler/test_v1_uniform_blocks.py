@@ -330,26 +330,14 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
     from hypothesis import strategies as st
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     monkeypatch.setenv("ASC_REPLAY", "off")
-    E = replay.E
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.lists(replay._instructions(), min_size=1, max_size=10))
     def check(prog):
-        rng = np.random.default_rng(len(prog))
-        x = rng.random(3 * 4 * E, dtype=np.float32)
-        z0 = rng.random(3 * 4 * E, dtype=np.float32)
-        out = {}
-        for mode in ("", "each"):
-            monkeypatch.setenv("ASC_V1_BLOCKS", mode)
-            z = z0.copy()
-            try:
-                replay.program[3](x, z, tuple(prog))
-            except ValueError as e:            # a vector destination partly overlapping its source: rejected
-                assert "partly overlaps a source" in str(e)
-                return
-            out[mode] = (z.view(np.uint32).copy(), rt.last_launch_report())
-        np.testing.assert_array_equal(out[""][0], out["each"][0])
-        assert out[""][1] == out["each"][1]
+        out = replay.traced_and_each_block(monkeypatch, prog, seed=len(prog))
+        if out is not None:
+            np.testing.assert_array_equal(out[""][0], out["each"][0])
+            assert out[""][1] == out["each"][1]
     check()
 
 
