@@ -37,6 +37,13 @@ class CodegenError(Exception):
         return "\n".join(out)
 
 
+def error_at(jit_fn, node, exc_type, message, hint):
+    """The ``CodegenError`` of a source walk that stopped at ``node`` of ``jit_fn``'s body (a kernel or a
+    ``@jit`` helper: its file, and its lines and indent within it)."""
+    return CodegenError(message, jit_fn.source_file, jit_fn.first_line + node.lineno - 1,
+                        node.col_offset + jit_fn.indent, exc_type(message), hint)
+
+
 class UnsupportedSyntaxError(CodegenError):
     pass
 

@@ -24,7 +24,7 @@ import numbers
 
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from .device_calls import KernelFunction
-from .errors import CodegenError
+from .errors import error_at
 
 PV = "PlainValue"
 _NUMBERS = ("int", "float", "bool")
@@ -116,9 +116,7 @@ class _Walk:
     def refuse(self, node, exc_type, message, hint):
         if not self.sure:
             return
-        fn = self.fn
-        raise CodegenError(message, fn.source_file, fn.first_line + node.lineno - 1, node.col_offset + fn.indent,
-                           exc_type(message), hint)
+        raise error_at(self.fn, node, exc_type, message, hint)
 
     # -- names -----------------------------------------------------------------------------------------
     def resolve(self, node):

@@ -261,10 +261,9 @@ class JITFunction(KernelFunction):
 
 def _refuse_at(found, exc_type, message, hint):
     """The kernel stops at the name a source walk found (``found``: (what, AST node, the JIT function))."""
-    from ..frontend.errors import CodegenError
+    from ..frontend.errors import error_at
     _, node, owner = found
-    raise CodegenError(message, owner.source_file, owner.first_line + node.lineno - 1,
-                       node.col_offset + owner.indent, exc_type(message), hint)
+    raise error_at(owner, node, exc_type, message, hint)
 
 
 def check_references(jit_fn):
