@@ -59,6 +59,70 @@ def last_uses(fn, block):
     return dead
 
 
+_YIELD, _CONDITION, _FOR, _IF, _WHILE, _MASK, _CONST = range(1, 8)
+_KINDS = {"scf.yield": _YIELD, "scf.condition": _CONDITION, "scf.for": _FOR, "scf.if": _IF, "scf.while": _WHILE,
+          "mask.region": _MASK, "scalar.const": _CONST}
+
+
+def op_steps(fn, ops, dead, fused_stores):
+    """Per op of ``ops`` (a block's, or a loop body's left after hoisting): (control kind or 0, the op, its
+    result ids, the value ids to let go after it (``dead``), whether it may leave its result to the store
+    after it (``FreshBinary``)). Facts of the IR, found once per op list: a run then dispatches each op
+    without asking its name again."""
+    memo = fn.__dict__.setdefault("_op_steps", {})
+    key = (id(ops), dead is None)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is ops:
+        return hit[1]
+    steps = []
+    for i, op in enumerate(ops):
+        store = fused_stores.get(op.id) if fused_stores else None
+        fused = store is not None and i + store[1] < len(ops) and ops[i + store[1]] is store[0]
+        steps.append((_KINDS.get(op.name, 0), op, tuple(r.id for r in op.results),
+                      () if dead is None else dead[i], fused))
+    memo[key] = (ops, steps)
+    return steps
+
+
+_UNIFORM = {}   # (lanes, trips, start, step, the lanes' blocks) -> the batch's index arrays (read-only)
+
+
+_NATURAL = {}
+
+
+def natural_blocks(core_num):
+    """The block ids 0 .. core_num - 1 in order, one read-only array per count (the launch's lanes before any
+    loop; ``uniform_trips`` knows them by identity)."""
+    a = _NATURAL.get(core_num)
+    if a is None:
+        if len(_NATURAL) >= 64:
+            _NATURAL.clear()
+        a = _NATURAL[core_num] = np.arange(core_num, dtype=np.int64)
+        a.flags.writeable = False
+    return a
+
+
+def uniform_trips(lanes, trips, start, step, blocks):
+    """(parent lane, trip, induction value, block) per lane of a uniform loop's batch (``lanes`` lanes of
+    ``trips`` trips each, lane by lane): the same arrays for every launch of one shape, so they are made once
+    (read-only, as every lane value is) for the lanes of the launch's blocks in natural order, a few shapes."""
+    natural = blocks is natural_blocks(lanes)
+    key = (lanes, trips, start, step)
+    hit = _UNIFORM.get(key) if natural else None
+    if hit is not None:
+        return hit
+    parent, local = np.divmod(np.arange(lanes * trips), trips)   # (np.repeat / np.tile of the aranges)
+    iv = (local * step + start).astype(np.int32)
+    out = (parent, local, iv, blocks[parent])
+    if natural:
+        for a in out:
+            a.flags.writeable = False
+        if len(_UNIFORM) >= 16:
+            _UNIFORM.clear()
+        _UNIFORM[key] = out
+    return out
+
+
 def _interleaved(lb, step, trips):
     """Whether the lanes' loops start within one step of each other with a common positive step (a
     grid-stride loop), so that taking the trips in turn orders the induction values."""
@@ -83,7 +147,7 @@ class Executor:
         self.hw = hw
         self.core_num = core_num
         # Lanes start in block order (or a permutation of it: the order of same-element writes in one op).
-        self.blocks = np.arange(core_num, dtype=np.int64) if block_order is None else block_order
+        self.blocks = natural_blocks(core_num) if block_order is None else block_order
         self.lanes = core_num
         self.costs = costs                       # op id -> (pipe, ticks, further (pipe, ticks), all stages)
         # The ticks come from the schedule of the visits below (``sim/schedule.py``); the run itself only
@@ -152,38 +216,41 @@ class Executor:
     def run_ops(self, ops, env, dead=None):
         """Run ``ops`` in ``env``; ``dead``: per op, the values it is the last in the region to read (let go
         once it ran, so a launch holds at most the values still to be read: ``last_uses``)."""
-        fuse = self.stored_binaries
         vals = env.vals
-        for i, op in enumerate(ops):
-            name = op.name
-            if name == "scf.yield":
-                outs = [env[o.id] for o in op.operands]
-                if self.recorder is not None:
-                    self.recorder.bind(op.operands, outs)
-                return outs
-            if name == "scf.condition":
-                return [env[o.id] for o in op.operands]
-            if name == "scf.for":
-                outs = self._for(op, env)
-            elif name == "scf.if":
-                outs = self._if(op, env)
-            elif name == "scf.while":
-                outs = self._while(op, env)
-            elif name == "mask.region":
-                self._mask(op, env)
-                outs = []
-            elif name == "scalar.const" and (self.recorder is None or op.results[0].id in self.recorder.structure):
-                vals[op.results[0].id] = _const(self, op)   # (made once per value; no operands, no ticks to note)
-                continue
+        rec = self.recorder
+        for kind, op, rids, gone, fused in op_steps(self.fn, ops, dead, self.stored_binaries):
+            if kind:
+                if kind == _CONST and (rec is None or rids[0] in rec.structure):
+                    vals[rids[0]] = _const(self, op)   # (made once per value; no operands, no ticks to note)
+                    continue
+                if kind == _YIELD:
+                    outs = [env[o.id] for o in op.operands]
+                    if rec is not None:
+                        rec.bind(op.operands, outs)
+                    return outs
+                if kind == _CONDITION:
+                    return [env[o.id] for o in op.operands]
+                if kind == _FOR:
+                    outs = self._for(op, env)
+                elif kind == _IF:
+                    outs = self._if(op, env)
+                elif kind == _WHILE:
+                    outs = self._while(op, env)
+                elif kind == _MASK:
+                    self._mask(op, env)
+                    outs = ()
+                else:
+                    outs = self._exec(op, env, fused)
             else:
-                store = fuse.get(op.id) if fuse else None
-                outs = self._exec(op, env, store is not None and i + store[1] < len(ops) and
-                                  ops[i + store[1]] is store[0])
-            for r, v in zip(op.results, outs):
-                vals[r.id] = v
-            if dead is not None:
-                for vid in dead[i]:
-                    vals.pop(vid, None)
+                outs = self._exec(op, env, fused)
+            if len(rids) == 1:
+                if outs:
+                    vals[rids[0]] = outs[0]
+            else:
+                for r, v in zip(rids, outs):
+                    vals[r] = v
+            for vid in gone:
+                vals.pop(vid, None)
         return []
 
     def _exec(self, op, env, into_store=False):
@@ -199,7 +266,7 @@ class Executor:
         rec = self.recorder
         if rec is None:
             out = self.apply(op, args, into_store)
-            return [] if out is None else out if isinstance(out, tuple) else (out,)
+            return () if out is None else out if isinstance(out, tuple) else (out,)
         rec.operands = args                   # (loads and stores record themselves, with these)
         out = self.apply(op, args, into_store)
         outs = [] if out is None else out if isinstance(out, tuple) else (out,)
@@ -219,6 +286,17 @@ class Executor:
             if type(a) in _SPECIAL:
                 args, undef = self._unwrap(op, opdef, args)
                 break
+        else:
+            if not self.mask_stack:   # (the common case: plain operands, no mask)
+                try:
+                    out = FreshBinary.of(op, *args) if into_store else None
+                    if out is None:
+                        out = opdef.execute(self, op, *args)
+                except SimError as e:
+                    raise self._located(op, e) from None
+                if op.id in self.cube_ops and self.lanes:
+                    self.cube = True
+                return out
         if self.mask_stack and opdef.stores:
             self.warn(op, localise("@mask does not constrain stores: this store writes the whole tile (the mask "
                                "only applies to vector computations); to write part of a tile, store a smaller "
@@ -284,7 +362,7 @@ class Executor:
 
     # -- control flow -----------------------------------------------------------------------------
     def _trips(self, lb, ub, step, op):
-        if np.ndim(lb) == 0 and np.ndim(ub) == 0 and np.ndim(step) == 0 and step != 0:  # the common uniform loop
+        if lb.ndim == 0 and ub.ndim == 0 and step.ndim == 0 and step != 0:  # the common uniform loop
             lo, hi, st = int(lb), int(ub), int(step)
             trips = max(0, -(-(hi - lo) // st))
             return int64_const(trips), int64_const(lo), int64_const(st)
@@ -302,7 +380,7 @@ class Executor:
         return np.maximum(trips, 0), lb, step
 
     def _for(self, op, env):
-        lb, ub, step = (env[o.id] for o in op.operands[:3])
+        lb, ub, step = (np.asarray(env[o.id]) for o in op.operands[:3])
         inits = [env[o.id] for o in op.operands[3:]]
         body = op.regions[0]
         trips, lb, step = self._trips(lb, ub, step, op)
@@ -325,6 +403,7 @@ class Executor:
         depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
         counts = self.block_counts
+        saved = self.blocks
         per_block = self._visit_loop(op, trips)
         total = int(trips[0]) * L if L and trips.strides[0] == 0 else int(trips.sum())
         if total == 0:
@@ -342,6 +421,10 @@ class Executor:
                 parent, local = parent[keep], local[keep]
         elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
             t = int(trips[0])
+            if lb.ndim == 0 and step.ndim == 0:
+                parent, local, iv, blocks = uniform_trips(L, t, int(lb), int(step), saved)
+                self._run_batch(op, body, env, parent, local, iv, blocks, t, per_block, counts)
+                return
             parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
         else:
             parent = np.repeat(np.arange(L), trips)
@@ -351,14 +434,19 @@ class Executor:
             iv = (local * int(step) + int(lb)).astype(np.int32)
         else:
             iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
+        self._run_batch(op, body, env, parent, local, iv, saved[parent], int(trips.max()), per_block, counts)
+
+    def _run_batch(self, op, body, env, parent, local, iv, blocks, span, per_block, counts):
+        """Run a batched loop's body over its lanes (lane k: trip ``local[k]`` of lane ``parent[k]``, induction
+        value ``iv[k]``, block ``blocks[k]``); ``span``: the most trips of a lane."""
         saved = self.blocks
         child = Env(env, parent)
         child[body.args[0].id] = iv
-        tracker = self._tracker(op, int(trips.max()))
+        tracker = self._tracker(op, span)
         if tracker is not None:
             child[tracker.key] = parent * tracker.span + local
             self._not_recorded("a loop's memory dependencies are tracked")
-        self._set_lanes(saved[parent], per_block.copy())   # every lane once per trip it runs
+        self._set_lanes(blocks, per_block.copy())   # every lane once per trip it runs
         try:
             self.run_block(body, child)
         finally:

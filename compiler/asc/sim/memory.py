@@ -285,9 +285,13 @@ class Access:
     def __init__(self, tensor: TensorVal, offsets, shape, lanes, what):
         self.tensor = tensor
         self.shape = shape
+        if self._inside(tensor, offsets, shape, what):
+            return
         rank = len(tensor.dims)
         buf = tensor.buffer
-        offs = [np.asarray(o, dtype=np.int64) for o in offsets]
+        # (offsets stay as the lanes hold them, int32 mostly: what is computed from them with the int64
+        # dimensions and base is int64; the checks' spans are Python ints)
+        offs = [o if type(o) is np.ndarray and o.dtype.kind == "i" else np.asarray(o, dtype=np.int64) for o in offsets]
         if rank == 1:
             (n,), (o,) = tensor.dims, offs
             rows, cols = 1, shape[0]
@@ -318,7 +322,7 @@ class Access:
         self.outside = None if past is None or not np.any(past) else np.nonzero(np.broadcast_to(past, (lanes,)))[0]
         beyond = None
         if r_hi + rows > (int(row_dim) if row_dim.ndim == 0 else -1):   # (only then can a window reach past it)
-            beyond = row_off + rows > row_dim
+            beyond = row_off.astype(np.int64) + rows > row_dim
             if past is not None and rank == 2:
                 beyond = beyond & ~past
         if beyond is not None and np.any(beyond):
@@ -378,6 +382,47 @@ class Access:
                     f"{what} of tensor '{tensor.name}' at offsets [{', '.join(_fmt(gather(x, bad)) for x in offs)}] "
                     f"touches element {_fmt(gather(last, bad))} of a buffer of {size} elements",
                     "the tensor's shape is larger than the array passed for it: check the size arguments", bad)
+
+    def _inside(self, tensor, offsets, shape, what):
+        """The common case, decided from the offsets' spans alone: a tile access of a 1-d or 2-d tensor of
+        fixed shape whose every window lies wholly inside the tensor and its buffer (then nothing is clipped
+        and nothing is an error). Sets what the general path would; False: take the general path."""
+        dims, base = tensor.dims, tensor.base
+        if base.ndim or len(dims) > 2 or what.startswith("scalar"):
+            return False
+        if len(dims) == 1:
+            (n,), (col,), row = dims, offsets, None
+            rows, cols, r_lo = 1, shape[0], 0
+        else:
+            (m, n), (row, col) = dims, offsets
+            rows, cols = shape
+            if m.ndim or type(row) is not np.ndarray or row.dtype.kind != "i":
+                return False
+            r_lo, r_hi = lane_facts.span(row)
+            if r_lo < 0 or r_hi + rows > int(m):
+                return False
+        if n.ndim or type(col) is not np.ndarray or col.dtype.kind != "i":
+            return False
+        c_lo, c_hi = lane_facts.span(col)
+        rs, b = int(n), int(base)
+        if c_lo < 0 or rs - c_hi < cols:
+            return False
+        if row is None or not row.ndim or not col.ndim:
+            r_hi = r_lo if row is None else r_hi
+            start_lo, start_hi = b + r_lo * rs + c_lo, b + r_hi * rs + c_hi
+            varying = (col, 1) if col.ndim else (row, rs) if row is not None and row.ndim else None
+            starts = base + col if row is None else base + row * n + col
+        else:
+            starts = base + row * n + col
+            start_lo, start_hi = _span(starts)
+            varying = None
+        if start_lo < 0 or start_hi + (rows - 1) * rs + cols > tensor.buffer.data.shape[0]:
+            return False
+        self.rows, self.cols, self.outside = rows, cols, None
+        self.valid_cols, self.full = cols, True
+        self.starts, self.row_stride = starts, n
+        self.start_lo, self.start_hi, self._varying, self._step = start_lo, start_hi, varying, _UNKNOWN
+        return True
 
     def valid_count(self, lanes):
         """Elements inside the tensor over all lanes."""
