@@ -394,7 +394,7 @@ def test_disk_cache_is_keyed_by_source(trace_count, tmp_path, monkeypatch):
     _kernel_from_source("x + 1")[1](x, out)
     np.testing.assert_array_equal(out, x + 1)
     assert len(trace_count) == 1
-    assert list(tmp_path.rglob("src_kernel.*")), "no cache file under PYASC_CACHE_DIR"
+    assert list(tmp_path.rglob("*src_kernel.pkl")), "no cache file under PYASC_CACHE_DIR"
     # The same source in a fresh JITFunction is served from the disk cache.
     _kernel_from_source("x + 1")[1](x, out)
     assert len(trace_count) == 1
@@ -409,9 +409,9 @@ def test_always_compile_neither_reads_nor_writes_the_disk_cache(trace_count, tmp
     x = np.arange(32, dtype=np.float32)
     out = np.zeros_like(x)
     _kernel_from_source("x - 1", always_compile=True)[1](x, out)
-    assert not list(tmp_path.rglob("src_kernel.*"))
+    assert not list(tmp_path.rglob("*src_kernel.pkl"))
     _kernel_from_source("x - 1")[1](x, out)          # populate the cache
-    assert len(list(tmp_path.rglob("src_kernel.*"))) == 1
+    assert len(list(tmp_path.rglob("*src_kernel.pkl"))) == 1
     _kernel_from_source("x - 1", always_compile=True)[1](x, out)
     np.testing.assert_array_equal(out, x - 1)
     assert len(trace_count) == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
+import threading
 from pathlib import Path
 
 
@@ -28,11 +28,12 @@ def cache_dir():
 
 
 def disk_path(key, name):
-    """Where the compiled kernel ``name`` with specialisation ``key`` is cached."""
+    """Where the compiled kernel ``name`` with specialisation ``key`` is cached (one file per entry, beside
+    the others: writing one makes no directory of its own)."""
     if not _SOURCE_KEY:
         _SOURCE_KEY.append(source_key())
     full = hashlib.blake2b((_SOURCE_KEY[0] + key).encode(), digest_size=16).hexdigest()
-    return cache_dir() / full / f"{name}.pkl"
+    return cache_dir() / f"{full}-{name}.pkl"
 
 
 def disk_load(key, name):
@@ -44,13 +45,25 @@ def disk_load(key, name):
         return None
 
 
+_MADE = set()   # cache directories this process made or found
+
+
 def disk_store(key, name, compiled):
+    """Write the entry: to a file of this process and thread first, then renamed over the entry, so a reader
+    never sees half of one. What a launch computed and the entry keeps (``CompiledKernel.__getstate__``: the
+    tick schedules of its launches) is in it when the entry is written after the kernel's first launch."""
     path = disk_path(key, name)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
+        if path.parent not in _MADE:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _MADE.add(path.parent)
+        with open(tmp, "wb") as f:
             pickle.dump(compiled, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except Exception:  # noqa: BLE001 - caching is best effort (read-only home, pickling limits)
-        pass
+        _MADE.discard(path.parent)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

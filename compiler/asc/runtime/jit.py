@@ -20,7 +20,7 @@ from ..language.core.errors import error
 from . import config
 from ..frontend.v1_types import check_kinds
 from .arguments import MockTensor, MockValue, arg_kind, resolved_signature  # noqa: F401  (pyasc's names)
-from .cache import disk_load, disk_store
+from .cache import disk_load
 from .dependencies import constants, helpers_source_hash, namespace, refused_reference, unavailable_builtin
 from .caches import BoundedCache, KernelCache
 from .options import OPTION_NAMES as _OPTION_NAMES, LaunchOptions, split_options
@@ -245,7 +245,8 @@ class JITFunction(KernelFunction):
         compiled = self._trace(cg, co, constexprs, runtime, platform)
         if cached:
             self.cache[key] = compiled
-            disk_store(key, self.__name__, compiled)
+            # written once its first launch ran (``launcher.launch``), with the tick schedule it made
+            compiled.unsaved = (key, self.__name__)
         return compiled, runtime
 
     @user_entry

@@ -16,6 +16,7 @@ from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks
 from . import allocator, warning_channel
+from .cache import disk_store
 from .environment import getenv
 from .footprint import check_launch_memory
 from .platforms import hardware
@@ -61,6 +62,15 @@ def _check_capacity(jit_fn, compiled, hw):
 
 
 def launch(jit_fn, compiled, core_num, runtime):
+    try:
+        _launch(jit_fn, compiled, core_num, runtime)
+    finally:
+        unsaved = compiled.__dict__.pop("unsaved", None)
+        if unsaved is not None:   # a kernel traced for this launch: into the on-disk cache, with its schedule
+            disk_store(*unsaved, compiled)
+
+
+def _launch(jit_fn, compiled, core_num, runtime):
     hw = hardware(compiled.platform)
     _check_capacity(jit_fn, compiled, hw)
     written_args = compiled.written_args

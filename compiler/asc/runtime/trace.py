@@ -45,6 +45,23 @@ class CompiledKernel:
     def ir(self) -> str:
         return print_function(self.fn)
 
+    # What the on-disk cache keeps (``runtime/cache.py``, written after the kernel's first launch): the IR and
+    # its analyses, and the tick schedules its launches made (keyed by platform table, block count and loop
+    # and branch record: a program run again reuses them). Not this process's recorded launches (they live
+    # in ``caches.REPLAY``) nor the executor's per-loop plans, rebuilt on first use.
+    _PROCESS_ONLY = ("tapes", "plans")
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        for name in self._PROCESS_ONLY:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.tapes = KernelTapes()
+        self.plans = {}
+
 
 def trace(jit_fn, cg, co, constexprs, runtime, platform):
     """Trace ``jit_fn`` for one specialisation: IR, checks, memory plan and the cost of every op."""
