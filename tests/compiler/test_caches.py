@@ -149,3 +149,67 @@ def test_an_error_of_a_kernel_read_from_the_disk_cache_names_the_file_that_was_r
     store_line = _KERNEL.splitlines().index("    asctile.copy_out(x, out_gm, [asctile.block_idx() % 2 * TILE])") + 2
     assert f"{second}:{store_line}:" in bad.stderr, bad.stderr
     assert str(first) not in bad.stderr
+
+
+# -- a batched loop's lane arrays, made once per shape (sim/executor.py, batch_lanes) ---------------------------
+@asctile.jit
+def window_from(out_ptr, n: int, start: int, per_block: int):
+    """Block b writes start + b * per_block + i at element b * per_block + i, for i < per_block."""
+    out_gm = asctile.global_tensor(out_ptr, [n, 8])
+    for i in range(start, start + per_block, gm_barrier=False):
+        row = asctile.block_idx() * per_block + i - start
+        asctile.copy_out(asctile.full([1, 8], row + start, dtype=asctile.int32), out_gm, [row, 0])
+
+
+@pytest.mark.parametrize("replay", ["off", "on"])
+def test_a_loop_of_the_same_lanes_and_trips_from_another_start_gets_its_own_induction_values(replay, monkeypatch):
+    """The lane arrays of a batched loop are kept per (lanes, trips, start, step): a launch with the same
+    blocks and trip count but another start must not see the first one's induction values."""
+    monkeypatch.setenv("ASC_REPLAY", replay)
+    for start in (0, 5, 0, 7):
+        out = np.full((32, 8), -1, np.int32)
+        window_from[4](out, 32, start, 8)
+        np.testing.assert_array_equal(out[:, 0], np.arange(32) + start)
+
+
+# -- the on-disk entry keeps the tick schedules of its launches (runtime/cache.py) -------------------------
+def _fresh(kernel):
+    from asc.runtime.jit import JITFunction
+    return JITFunction(kernel.fn, **kernel.options)
+
+
+def test_the_disk_entry_is_written_after_the_first_launch_and_reused_with_its_ticks(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("ASC_REPLAY", raising=False)
+    k = _fresh(scale_tiles)
+    x = np.arange(4096, dtype=np.float32)
+    out = np.zeros_like(x)
+    k.compile((x, out, 4096, asctile.ConstExpr(256)), {})
+    assert not list(tmp_path.glob("*.pkl")), "written before any launch ran"
+    k[8](x, out, 4096, asctile.ConstExpr(256))
+    first = k.last_launch["ticks"]
+    assert len(list(tmp_path.glob("*scale_tiles.pkl"))) == 1
+    again = _fresh(scale_tiles)                       # a program run again: read back, not traced
+    out[:] = 0
+    again[8](x, out, 4096, asctile.ConstExpr(256))
+    np.testing.assert_array_equal(out, x * 2)
+    assert again.last_launch["ticks"] == first
+    assert not list(tmp_path.glob("*.tmp")), "a temporary file was left beside the entries"
+
+
+@pytest.mark.parametrize("n", [4096 + 256, 4096 - 1])
+def test_a_kernel_read_back_schedules_another_structure_afresh(n, tmp_path, monkeypatch):
+    """The schedules in the entry are keyed by the loop and branch record: a launch of another structure (one
+    more tile per block, a clipped tail) from the cached kernel ticks as a freshly traced kernel does."""
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    first = np.arange(4096, dtype=np.float32)
+    _fresh(scale_tiles)[8](first, np.zeros_like(first), 4096, asctile.ConstExpr(256))
+    x = np.arange(n, dtype=np.float32)
+    out = np.zeros_like(x)
+    cached = _fresh(scale_tiles)
+    cached[8](x, out, n, asctile.ConstExpr(256))
+    np.testing.assert_array_equal(out, x * 2)
+    traced = _fresh(scale_tiles)
+    traced[8](x, out, n, asctile.ConstExpr(256), always_compile=True)
+    assert cached.last_launch["ticks"] == traced.last_launch["ticks"]
+    assert cached.last_launch["pipes"] == traced.last_launch["pipes"]

@@ -394,6 +394,30 @@ def test_tensor_larger_than_its_buffer_is_an_error_and_nothing_is_written_outsid
     assert np.all(guard[:64] == -9.0) and np.all(guard[64 + 256:] == -9.0)
 
 
+@asc2.jit
+def rows_kernel(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int):
+    x_gm = asc2.tensor(x_ptr, [rows, 32])
+    o_gm = asc2.tensor(out_ptr, [rows, 32])
+    for r in asc2.range(asc2.block_idx(), rows, asc2.block_num(), parallel=True):
+        asc2.store(asc2.load(x_gm, [1, 32], offsets=[r, 0]) + 1.0, o_gm, offsets=[r, 0])
+
+
+@pytest.mark.parametrize("claimed", [10, 11])
+def test_a_2d_tensor_one_row_larger_than_its_buffer_fails_at_that_row(claimed):
+    """A window ending at the buffer's last element is clean; one row more (the tensor claims 11 rows of a
+    10-row array) touches element 351 of 320, in the block that loads row 10."""
+    x = randn((10, 32), np.float32, seed=5)
+    out = np.zeros_like(x)
+    if claimed == 10:
+        rows_kernel[4](x, out, claimed)
+        np.testing.assert_array_equal(out, x + 1.0)
+        return
+    with pytest.raises(KernelRuntimeError, match="touches element 351 of a buffer of 320 elements") as e:
+        rows_kernel[4](x, out, claimed)
+    assert "offsets [10, 0]" in str(e.value) and "block(s) [2] of 4" in str(e.value)
+    assert np.all(out == 0)
+
+
 def test_rows_beyond_a_2d_tensor_are_an_error():
     @asc2.jit
     def k(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int):

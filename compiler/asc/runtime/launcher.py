@@ -85,8 +85,8 @@ def _launch(jit_fn, compiled, core_num, runtime):
     replay_mode = getenv("ASC_REPLAY", "").strip().lower()
     # A launch whose structure ran before replays what it recorded (sim/replay.py); not with arguments that
     # share memory, nor while a timeline is recorded.
-    tapes = None if record or compiled.structure is None or replay_mode == "off" or \
-        any_overlap([v for _, v in ptrs]) else compiled.tapes
+    overlap = any_overlap([v for _, v in ptrs])
+    tapes = None if record or compiled.structure is None or replay_mode == "off" or overlap else compiled.tapes
     key = tape = None
     if tapes is not None:
         # a replay reuses the recorded launch's report: only under the same platform table
@@ -96,7 +96,7 @@ def _launch(jit_fn, compiled, core_num, runtime):
     if tape is not None:
         ex = _executor(compiled, hw, core_num, checks, order, False)
     else:
-        buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs])
+        buffers, aliased = bind_buffers([(name, view, name in written_args) for name, view in ptrs], overlap)
         scalar = iter(scalars)
         values = [PtrVal(buffers[name], _ZERO) if kind == "ptr" else next(scalar) for name, kind, d, value in runtime]
         ex = _executor(compiled, hw, core_num, checks, order, aliased)

@@ -84,15 +84,12 @@ def op_steps(fn, ops, dead, fused_stores):
     return steps
 
 
-_UNIFORM = {}   # (lanes, trips, start, step, the lanes' blocks) -> the batch's index arrays (read-only)
-
-
 _NATURAL = {}
 
 
 def natural_blocks(core_num):
     """The block ids 0 .. core_num - 1 in order, one read-only array per count (the launch's lanes before any
-    loop; ``uniform_trips`` knows them by identity)."""
+    loop; ``batch_lanes`` knows them by identity)."""
     a = _NATURAL.get(core_num)
     if a is None:
         if len(_NATURAL) >= 64:
@@ -102,25 +99,58 @@ def natural_blocks(core_num):
     return a
 
 
-def uniform_trips(lanes, trips, start, step, blocks):
-    """(parent lane, trip, induction value, block) per lane of a uniform loop's batch (``lanes`` lanes of
-    ``trips`` trips each, lane by lane): the same arrays for every launch of one shape, so they are made once
-    (read-only, as every lane value is) for the lanes of the launch's blocks in natural order, a few shapes."""
-    natural = blocks is natural_blocks(lanes)
-    key = (lanes, trips, start, step)
-    hit = _UNIFORM.get(key) if natural else None
-    if hit is not None:
-        return hit
-    parent, local = np.divmod(np.arange(lanes * trips), trips)   # (np.repeat / np.tile of the aranges)
-    iv = (local * step + start).astype(np.int32)
-    out = (parent, local, iv, blocks[parent])
-    if natural:
-        for a in out:
+_BATCHES = {}   # (lanes, trips, starts, step) -> a batched loop's lane arrays, for the natural block order
+
+
+def batch_lanes(lanes, trips, lb, step, blocks):
+    """The lanes of a batched loop: (parent lane, trip, induction value (int32), block) per lane of the
+    batch and the most trips of a lane; None when no lane runs a trip. ``trips``, ``lb``: per lane (or one
+    for all), ``step``. The same for every launch of one shape, so for the lanes of a launch's blocks in
+    natural order they are made once (read-only, as every lane value is), a few shapes."""
+    key = None
+    if blocks is natural_blocks(lanes) and lanes <= 4096:
+        key = (lanes, int(trips[0]) if trips.strides[0] == 0 else trips.tobytes(),
+               int(lb) if lb.ndim == 0 else lb.tobytes(), int(step) if step.ndim == 0 else step.tobytes())
+        hit = _BATCHES.get(key)
+        if hit is not None:
+            return hit
+    out = _batch_lanes(lanes, trips, lb, step, blocks)
+    if key is not None and out is not None:
+        for a in out[:4]:
             a.flags.writeable = False
-        if len(_UNIFORM) >= 16:
-            _UNIFORM.clear()
-        _UNIFORM[key] = out
+        if len(_BATCHES) >= 16:
+            _BATCHES.clear()
+        _BATCHES[key] = out
     return out
+
+
+def _batch_lanes(L, trips, lb, step, blocks):
+    total = int(trips[0]) * L if L and trips.strides[0] == 0 else int(trips.sum())
+    if total == 0:
+        return None
+    if _interleaved(lb, step, trips):
+        # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
+        # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
+        # other in memory (views instead of gathers). Each lane's own trips stay in order.
+        if trips.min() == trips.max():
+            local, parent = np.divmod(np.arange(int(trips[0]) * L), L)   # trip by trip, lanes in turn
+        else:
+            local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
+            parent = np.broadcast_to(np.arange(L), local.shape)
+            keep = local < trips
+            parent, local = parent[keep], local[keep]
+    elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
+        t = int(trips[0])
+        parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
+    else:
+        parent = np.repeat(np.arange(L), trips)
+        first = np.repeat(np.cumsum(trips) - trips, trips)
+        local = np.arange(total) - first
+    if lb.ndim == 0 and step.ndim == 0:
+        iv = (local * int(step) + int(lb)).astype(np.int32)
+    else:
+        iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
+    return parent, local, iv, blocks[parent], int(trips.max())
 
 
 def _interleaved(lb, step, trips):
@@ -403,38 +433,10 @@ class Executor:
         depends on another: ``ir.analysis.batchable_loops``); trips are charged as if run in turn."""
         L = self.lanes
         counts = self.block_counts
-        saved = self.blocks
         per_block = self._visit_loop(op, trips)
-        total = int(trips[0]) * L if L and trips.strides[0] == 0 else int(trips.sum())
-        if total == 0:
-            return
-        if _interleaved(lb, step, trips):
-            # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
-            # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
-            # other in memory (views instead of gathers). Each lane's own trips stay in order.
-            if trips.min() == trips.max():
-                local, parent = np.divmod(np.arange(int(trips[0]) * L), L)   # trip by trip, lanes in turn
-            else:
-                local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
-                parent = np.broadcast_to(np.arange(L), local.shape)
-                keep = local < trips
-                parent, local = parent[keep], local[keep]
-        elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
-            t = int(trips[0])
-            if lb.ndim == 0 and step.ndim == 0:
-                parent, local, iv, blocks = uniform_trips(L, t, int(lb), int(step), saved)
-                self._run_batch(op, body, env, parent, local, iv, blocks, t, per_block, counts)
-                return
-            parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
-        else:
-            parent = np.repeat(np.arange(L), trips)
-            first = np.repeat(np.cumsum(trips) - trips, trips)
-            local = np.arange(total) - first
-        if lb.ndim == 0 and step.ndim == 0:
-            iv = (local * int(step) + int(lb)).astype(np.int32)
-        else:
-            iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
-        self._run_batch(op, body, env, parent, local, iv, saved[parent], int(trips.max()), per_block, counts)
+        batch = batch_lanes(L, trips, lb, step, self.blocks)
+        if batch is not None:
+            self._run_batch(op, body, env, *batch, per_block, counts)
 
     def _run_batch(self, op, body, env, parent, local, iv, blocks, span, per_block, counts):
         """Run a batched loop's body over its lanes (lane k: trip ``local[k]`` of lane ``parent[k]``, induction

@@ -142,14 +142,17 @@ def any_overlap(views):
     return any(np.may_share_memory(a, b) for i, a in enumerate(views) for b in views[:i])
 
 
-def bind_buffers(args):
+def bind_buffers(args, overlap=None):
     """Buffers for ``args`` (name, 1-d view, whether the kernel stores through it), and whether any two
     of them overlap in memory. Views that overlap share one access log over the union of their elements,
     so races are found on the memory itself, whichever argument reached it. Overlapping views of
     different element sizes, or offset by a fraction of an element, keep separate logs (their elements
     do not line up). A buffer is read-only (loads may alias it without copying) when the kernel never
-    stores through it and it overlaps none that it stores through."""
-    if not any_overlap([v for _, v, _ in args]):   # the common case: every argument its own memory
+    stores through it and it overlaps none that it stores through. ``overlap``: ``any_overlap`` of the
+    views, when the caller asked already."""
+    if overlap is None:
+        overlap = any_overlap([v for _, v, _ in args])
+    if not overlap:   # the common case: every argument its own memory
         return {name: Buffer(name, view, read_only=not written) for name, view, written in args}, False
     spans = [(v.ctypes.data, v.nbytes, v.itemsize) for _, v, _ in args]
     group = list(range(len(args)))
