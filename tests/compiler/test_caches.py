@@ -213,3 +213,23 @@ def test_a_kernel_read_back_schedules_another_structure_afresh(n, tmp_path, monk
     traced[8](x, out, n, asctile.ConstExpr(256), always_compile=True)
     assert cached.last_launch["ticks"] == traced.last_launch["ticks"]
     assert cached.last_launch["pipes"] == traced.last_launch["pipes"]
+
+
+def test_a_kernel_read_back_refers_to_this_processs_platform_table(tmp_path, monkeypatch):
+    """The entry's schedules are keyed by the platform table: read back, they are keyed by this process's
+    own table object (found by identity at every launch, not compared field by field); a tuned copy
+    (calibration) is kept by value."""
+    import pickle
+    from asc.runtime import config
+    from asc.runtime.platforms import hardware, tuned
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    x = np.arange(4096, dtype=np.float32)
+    _fresh(scale_tiles)[8](x, np.zeros_like(x), 4096, asctile.ConstExpr(256))
+    (entry,) = tmp_path.glob("*scale_tiles.pkl")
+    compiled = pickle.loads(entry.read_bytes())
+    hw = hardware(config.current_platform())
+    keys = [key[0] for key in compiled._schedule_memo]
+    assert keys and all(k is hw for k in keys)
+    with tuned(config.current_platform(), launch_ticks=hw.launch_ticks + 1) as t:
+        copy = pickle.loads(pickle.dumps(t))
+    assert copy is not t and copy == t and copy.launch_ticks == hw.launch_ticks + 1

@@ -92,6 +92,15 @@ class Hardware:
             object.__setattr__(self, "_hash", h)
         return h
 
+    def __reduce_ex__(self, protocol):
+        # A platform's own table is pickled by name: a kernel read back from the on-disk cache (whose entries
+        # are keyed by this package's sources, so the table is the same) keys its memos (schedules, capacity
+        # checks) with this process's table object, which lookups match by identity, not field by field. A
+        # tuned copy (calibration) is pickled by value.
+        if _BUILTIN.get(self.arch) is self:
+            return builtin_table, (self.arch,)
+        return object.__reduce_ex__(self, protocol)
+
     def __getstate__(self):   # (a string's hash differs between processes: a pickled table hashes afresh)
         state = dict(self.__dict__)
         state.pop("_hash", None)
@@ -171,6 +180,12 @@ _C220 = Hardware(
     vector_weights=_WEIGHTS + (("reduce", 5.7), ("compare", 3.0), ("select", 3.0), ("softmax", 3.0), ("erf", 13.0)))
 
 _TABLES = {CompilationArch.C310: _C310, CompilationArch.C220: _C220}
+_BUILTIN = dict(_TABLES)   # (``tuned`` swaps entries of _TABLES for a while; these stay)
+
+
+def builtin_table(arch):
+    """The platform table of ``arch`` this package defines (what a pickled reference to it reads back as)."""
+    return _BUILTIN[arch]
 
 # Physical ranges of the weights (in simple vector calls): a call that expands to k dependent instructions
 # weighs about k. Transcendentals are short polynomial / table sequences on C310; C220 has no erf instruction,

@@ -247,9 +247,17 @@ class Executor:
         """Run ``ops`` in ``env``; ``dead``: per op, the values it is the last in the region to read (let go
         once it ran, so a launch holds at most the values still to be read: ``last_uses``)."""
         vals = env.vals
+        get = vals.get
         rec = self.recorder
         for kind, op, rids, gone, fused in op_steps(self.fn, ops, dead, self.stored_binaries):
-            if kind:
+            if not kind and rec is None and not self.trackers:   # (the common op: ``_exec`` without its cases)
+                args = []
+                for o in op.operands:
+                    v = get(o.id)
+                    args.append(env[o.id] if v is None else v)
+                out = self.apply(op, args, fused)
+                outs = () if out is None else out if isinstance(out, tuple) else (out,)
+            elif kind:
                 if kind == _CONST and (rec is None or rids[0] in rec.structure):
                     vals[rids[0]] = _const(self, op)   # (made once per value; no operands, no ticks to note)
                     continue

@@ -7,6 +7,7 @@ from ...ir.kernel_warnings import NonFiniteScalarWarning
 from ..fp_errors import ignored
 from ..integer import int_div
 from . import impl
+from .arith import UNARY_FUNCS
 
 
 _NP_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "lshift": np.left_shift,
@@ -96,7 +97,6 @@ def _exec_scalar_cast(ex, op, a):
 
 @impl("scalar.unary")
 def _exec_scalar_unary(ex, op, a):
-    from .arith import UNARY_FUNCS
     kind = op.attrs["kind"]
     if kind == "neg":
         with ignored():
