@@ -172,6 +172,23 @@ def test_a_loop_of_the_same_lanes_and_trips_from_another_start_gets_its_own_indu
         np.testing.assert_array_equal(out[:, 0], np.arange(32) + start)
 
 
+def test_the_kept_lane_arrays_stay_within_their_bounds(monkeypatch):
+    """Forty loop shapes keep at most the bound's count; a batch of more lanes than a kept one may have (16K
+    plus one per block) is made for its launch and not kept."""
+    from asc.sim import executor
+    monkeypatch.setenv("ASC_REPLAY", "off")
+    for start in range(40):
+        out = np.full((32, 8), -1, np.int32)
+        window_from[4](out, 32, start, 8)
+    assert 0 < len(executor._BATCHES) <= executor._BATCHES_MAX
+    executor._BATCHES.clear()
+    n = executor._BATCH_MAX_LANES + 4
+    out = np.full((n, 8), -1, np.int32)
+    window_from[4](out, n, 0, n // 4)
+    np.testing.assert_array_equal(out[:, 0], np.arange(n))
+    assert not executor._BATCHES
+
+
 # -- the on-disk entry keeps the tick schedules of its launches (runtime/cache.py) -------------------------
 def _fresh(kernel):
     from asc.runtime.jit import JITFunction

@@ -100,34 +100,36 @@ def natural_blocks(core_num):
 
 
 _BATCHES = {}   # (lanes, trips, starts, step) -> a batched loop's lane arrays, for the natural block order
+_BATCHES_MAX, _BATCH_MAX_LANES = 16, 1 << 14   # (at most 16 x 16K lanes x 28 bytes are kept: 7 MB)
 
 
 def batch_lanes(lanes, trips, lb, step, blocks):
     """The lanes of a batched loop: (parent lane, trip, induction value (int32), block) per lane of the
     batch and the most trips of a lane; None when no lane runs a trip. ``trips``, ``lb``: per lane (or one
     for all), ``step``. The same for every launch of one shape, so for the lanes of a launch's blocks in
-    natural order they are made once (read-only, as every lane value is), a few shapes."""
+    natural order they are made once (read-only, as every lane value is), for a few shapes of up to 16K
+    lanes."""
+    total = int(trips[0]) * lanes if lanes and trips.strides[0] == 0 else int(trips.sum())
+    if total == 0:
+        return None
     key = None
-    if blocks is natural_blocks(lanes) and lanes <= 4096:
+    if total <= _BATCH_MAX_LANES and blocks is natural_blocks(lanes):
         key = (lanes, int(trips[0]) if trips.strides[0] == 0 else trips.tobytes(),
                int(lb) if lb.ndim == 0 else lb.tobytes(), int(step) if step.ndim == 0 else step.tobytes())
         hit = _BATCHES.get(key)
         if hit is not None:
             return hit
-    out = _batch_lanes(lanes, trips, lb, step, blocks)
-    if key is not None and out is not None:
+    out = _batch_lanes(lanes, total, trips, lb, step, blocks)
+    if key is not None:
         for a in out[:4]:
             a.flags.writeable = False
-        if len(_BATCHES) >= 16:
+        if len(_BATCHES) >= _BATCHES_MAX:
             _BATCHES.clear()
         _BATCHES[key] = out
     return out
 
 
-def _batch_lanes(L, trips, lb, step, blocks):
-    total = int(trips[0]) * L if L and trips.strides[0] == 0 else int(trips.sum())
-    if total == 0:
-        return None
+def _batch_lanes(L, total, trips, lb, step, blocks):
     if _interleaved(lb, step, trips):
         # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
         # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
