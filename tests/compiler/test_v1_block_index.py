@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asc.ir.block_index import BlockDependent, BlockIndex, at, stride
+from asc.ir.block_index import BlockDependent, BlockIndex, BlockSplit, at, stride
 
 OPS = [("+", operator.add), ("-", operator.sub), ("*", operator.mul), ("//", operator.floordiv),
        ("%", operator.mod)]
@@ -66,3 +66,36 @@ def test_without_a_block_count_only_the_affine_forms_are_computed():
     assert at(b * 4 // 2 + 3, 5) == 13 and b * 4 % 2 == 0
     with pytest.raises(BlockDependent):
         b % 3
+
+
+def test_a_decision_that_differs_splits_the_blocks_into_runs_that_agree():
+    """A comparison that differs names the runs of consecutive blocks agreeing on it (the last block's
+    shorter tile: blocks 0..6 and 7; b % 3 == 0: a run per change), and the kernel's line."""
+    b = BlockIndex(n=8)
+    length = 700 - b * 100
+    with pytest.raises(BlockSplit) as e:
+        bool(length > 100)
+    assert e.value.runs == [range(0, 6), range(6, 8)] and e.value.loc[1] > 0
+    with pytest.raises(BlockSplit) as e:
+        bool(b % 3 == 0)
+    assert e.value.runs == [range(0, 1), range(1, 3), range(3, 4), range(4, 6), range(6, 7), range(7, 8)]
+    with pytest.raises(BlockSplit) as e:        # range() of a value differing in the last block only
+        range(b // 7 + 1)
+    assert e.value.runs == [range(0, 7), range(7, 8)]
+    for other in (lambda: b / 2, lambda: f"{b}"):     # no run of blocks makes these a Python value
+        with pytest.raises(BlockDependent) as e:
+            other()
+        assert not isinstance(e.value, BlockSplit)
+
+
+def test_a_class_of_blocks_computes_over_its_own_blocks():
+    """Traced over blocks 5..7 only: values are each block's, equal ones plain ints, affine ones keep the
+    block's own number (not the position in the class)."""
+    b = BlockIndex(dom=range(5, 8))
+    assert (b < 8) is True and (b >= 5) is True
+    assert [at(b * 3 + 1, i) for i in range(5, 8)] == [16, 19, 22] and stride(b * 3 + 1) == 3
+    t = b % 2
+    assert [at(t, i) for i in range(5, 8)] == [1, 0, 1] and stride(t) is None
+    assert b // 5 == 1 and type(b // 5) is int
+    one = BlockIndex(dom=range(7, 8))
+    assert one * 2 == 14 and type(one * 2) is int         # one block (the tracer gives it its number): an int

@@ -35,7 +35,7 @@ def _tutorial(path):
 
 @asc.jit
 def tail_block(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, last: int):
-    """The last block copies fewer elements: another stream, run in full."""
+    """The last block copies fewer elements: another stream, its own class of blocks."""
     b = asc.get_block_idx()
     x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x + b * n, n)
@@ -313,14 +313,19 @@ def test_uniform_blocks_skip_the_engine_for_blocks_1_on(monkeypatch):
             seen.append(b)
             super().__init__(launch, b)
     monkeypatch.setattr(v1_launch, "BlockEngine", Counting)
+    monkeypatch.setattr(tracer, "BlockEngine", Counting)
     x = np.arange(4 * N, dtype=np.float32)
     z = np.zeros_like(x)
-    tail_block[4](x, z, N, N)            # every block the same stream at its own offset
-    np.testing.assert_array_equal(z, x * 2)
+    shifted_windows[4](x, z, N, N)       # every block the same stream at its own offset
+    np.testing.assert_array_equal(z, x + 1)
     assert seen == [0]
     seen.clear()
-    tail_block[4](x, z, N, N // 2)       # the last block's stream differs: every block in full
-    assert seen == [0, 1, 2, 3]
+    tail_block[4](x, z, N, N)            # a decision on the last block (the same count): two classes
+    np.testing.assert_array_equal(z, x * 2)
+    assert seen == [0, 3]
+    seen.clear()
+    tail_block[4](x, z, N, N // 2)       # the last block's stream differs: a class of its own, run in full
+    assert seen == [0, 3]
 
 
 def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
@@ -355,12 +360,12 @@ def test_random_programs_leave_the_same_buffers_either_way(monkeypatch):
     ("reads rotated by 1 (% wraps in the last block)",
      "per block: an access that does not move by one step per block"),
     ("reads rotated by 4 (% gives the block)", "lanes"),
-    ("a branch on block % 2", "untraced: the block index as a value"),
+    ("a branch on block % 2", "lanes in 4 classes of blocks"),      # a class per block (test_v1_block_classes)
     ("rotated reads past the end in the last block", "per block: an access past its argument's end"),
-    ("race in block 1 only", "untraced: the block index as a value"),
-    ("range of the block index", "untraced: the block index as a value"),
+    ("race in block 1 only", "lanes in 3 classes of blocks"),       # blocks 0, 1 and 2-3; block 1 raises
+    ("range of the block index", "lanes in 4 classes of blocks"),
     ("data branch", None),     # one block: nothing to trace
-    ("tail", "untraced: the block index as a value"),
+    ("tail", "lanes in 2 classes of blocks"),
     ("uninitialised tail", "per block: block 0 warned"),     # the warning of block 0 only, as in full
     ("missing flag", None),    # block 0's race error ends the launch
 ])

@@ -23,7 +23,7 @@ from ..sim.memory import any_overlap
 from ..sim.pipes.engine import _SYNC, BlockEngine, Launch
 from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
-from ..sim.pipes.tracer import STATS as TRACE_STATS, Stream, SymbolicTrace, Untraced, apart, run_as_lanes, run_data
+from ..sim.pipes.tracer import STATS as TRACE_STATS, ClassTapes, Untraced, apart, run_class, trace_classes
 from ..sim.pipes.uniform import TraceEngine, run_as_block0, same_stream
 from ..ir.block_index import BlockDependent
 from .v1_structure import structure_key, verify_replay
@@ -139,56 +139,49 @@ def _run_blocks(jit_fn, launch, values, blocks, traced=False):
 
 
 def _run_traced(jit_fn, launch, block_values, blocks):
-    """The body run once with a symbolic block index, its stream run for every block (block 0 in full, the
-    others as lanes or in full); None when the body cannot be traced (the launch state as it was)."""
+    """The body run once with a symbolic block index (once per class of blocks where a decision differs
+    between blocks), each stream run for its blocks (the first in full, the others as lanes or in full);
+    None when the body cannot be traced (the launch state as it was)."""
     before = (list(launch.warnings), dict(launch.peak))
-    tr = SymbolicTrace(launch)
-    try:
+
+    def body(tr):
         run_block(jit_fn, tr, block_values())
-        stream = Stream(tr.stream, tr.scalar_calls)
         if launch.warnings != before[0]:
             raise Untraced("a warning while tracing")     # block 0's warnings must come in program order
-    except Exception as e:     # the stream may depend on the block or on data, or the body failed: block by block
+
+    try:
+        classes = trace_classes(launch, body, blocks)
+    except Exception as e:     # the stream may depend on data, or the body failed: block by block
         TRACE_STATS["untraced: " + _untraced_why(e)] += 1
         launch.warnings[:], launch.peak = before
         return None
-    launch.uniform = False      # the engines below need not keep their ops: the stream has them
+    launch.uniform = False      # the engines below need not keep their ops: the streams have them
     recording = launch.recording
-    timings, recorded = [], []
-    ops = stream.of(0)
-    bytes0 = dict(launch.bytes)
-    why = apart(launch, stream, blocks)
-    for b in range(blocks):
-        if b:
-            ops = stream.of(b)
-        eng = BlockEngine(launch, b)
-        eng.recorded = None
-        if b == 0 and why is None:
-            eng.deferred = []       # blocks apart: block 0's data may run with the others' as lanes
-        try:
-            stream.issue(eng, ops)
-            eng.finish()
-        except Exception:
-            if eng.deferred:
-                run_data(launch, eng.deferred)    # what block 0 ran before the error, as in full
-            raise
-        timings.append(eng.timing)
-        recorded.append([op for op in ops if op.name not in _SYNC] if recording else None)
-        if b == 0:
-            why = why or ("block 0 warned" if launch.warnings else "block 0 held a pipe" if eng.reordered else None)
-            if why is None:
-                run_as_lanes(launch, stream, ops, blocks, bytes0)
-                TRACE_STATS["lanes"] += 1
-                return [eng.timing] * blocks, recorded * blocks
-            TRACE_STATS["per block: " + why] += 1
-            if eng.deferred:
-                run_data(launch, eng.deferred)
+    why = apart(launch, classes, blocks)
+    timings, recorded, paths, tapes = [], [], [], []
+    try:
+        for dom, stream in classes:
+            t, r, tape = run_class(launch, dom, stream, why, recording, paths)
+            timings += t
+            recorded += r
+            if why is None and tape is None and recording:
+                tape = build_tape(r, BlockEngine.capacities(launch.hw), None)    # a class run in full
+            tapes.append(tape)
+    finally:     # the path of the classes whose first block ran (a later block may raise)
+        fell = [p for p in paths if p != "lanes"]
+        if paths:
+            TRACE_STATS[fell[0] if fell else "lanes" if len(classes) == 1 else
+                        f"lanes in {len(classes)} classes of blocks"] += 1
+    if why is None:     # apart: the classes' tapes are the launch's (else built from ``recorded``)
+        launch.tape = tapes[0] if len(tapes) == 1 else ClassTapes(tapes) if None not in tapes else None
+        if launch.tape is None:
+            launch.recording = False
     return timings, recorded
 
 
 def _untraced_why(e):
     if isinstance(e, BlockDependent):
-        return f"the block index as a value ({e})"
+        return f"the block index as a value ({e.where()})"
     if isinstance(e, Untraced):
         return str(e)
     return f"an error ({type(e).__name__})"

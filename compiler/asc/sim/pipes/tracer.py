@@ -2,13 +2,18 @@
 
 The kernel's Python body runs once with a symbolic block index (``ir/block_index.py``): the instructions it
 issues (``SymbolicTrace``) have GM addresses that are affine functions of the block, and every block issues
-that stream at its own addresses. The body stops the trace (``Untraced``) where the stream could depend on
-the block or on data: Python asking for a concrete block index, an instruction that hands a value back or
-keeps state (``replay.replayable`` is false), or any error; the launch then runs block by block as before.
+that stream at its own addresses. Where a decision differs between blocks (``BlockSplit``: the last block's
+shorter tile, ``if block < used``) the body is traced again for each run of consecutive blocks that agree on
+it, a class of blocks with its own stream (``trace_classes``, at most ``MAX_CLASSES``); each class then runs
+as below, the classes in block order. The body stops the trace (``Untraced``) where the stream could depend
+on data or on the block in a way a class cannot hold: Python asking for the block index as a float or text,
+an instruction that hands a value back or keeps state (``replay.replayable`` is false), too many classes, or
+any error; the launch then runs block by block as before.
 
-Block 0 runs the stream in full (every check, its numerics, its schedule). When it neither warned nor held a
-pipe, each GM access of the stream stays inside its argument in the last block too, and no block's window of
-an argument written meets another block's, blocks 1.. need nothing of the engine: their on-chip checks,
+Block 0 (a class's first block) runs the stream in full (every check, its numerics, its schedule). When it
+neither warned nor held a pipe, each GM access of the stream stays inside its argument in the last block too,
+and no block's window of an argument written meets another block's (of any class), blocks 1.. need nothing
+of the engine: their on-chip checks,
 warnings and schedule are block 0's, their GM checks pass (bounds, cross-block races: checked over every
 block with the affine ranges), and their data runs as lanes (``lane_steps``: one numpy call per instruction
 over a ``(blocks, bytes)`` view; instructions of other families block by block). Otherwise blocks 1.. run
@@ -21,7 +26,7 @@ from collections import Counter
 
 import numpy as np
 
-from ...ir.block_index import BlockDependent, BlockIndex, at, stride
+from ...ir.block_index import BlockIndex, BlockSplit, at, stride
 from ...ir.pipe_ops import Region
 from .engine import _SYNC, BlockEngine
 from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector
@@ -30,18 +35,26 @@ from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
 from .uniform import _run_each
 
 STATS = Counter()     # how launches went: "lanes", "per block: <why>", "untraced: <why>"
+MAX_CLASSES = 8       # classes of blocks a launch is traced in before it runs block by block instead
 
 
 class Untraced(Exception):
     """The stream cannot be traced once for every block (the reason in the message)."""
 
 
-class SymbolicTrace(BlockEngine):
-    """The body of every block at once: allocations and queues as block 0's, instructions collected."""
+def where(loc):
+    """`` at file:line`` of a kernel position (file, line), or nothing."""
+    return f" at {loc[0].rsplit('/', 1)[-1]}:{loc[1]}" if loc else ""
 
-    def __init__(self, launch):
-        super().__init__(launch, 0)
-        self.block_idx = BlockIndex(n=launch.core_num)     # what the kernel's get_block_idx() returns
+
+class SymbolicTrace(BlockEngine):
+    """The body of the blocks ``dom`` at once: allocations and queues as its first block's, instructions
+    collected."""
+
+    def __init__(self, launch, dom):
+        super().__init__(launch, dom.start)
+        # what the kernel's get_block_idx() returns (one block's class: its number)
+        self.block_idx = BlockIndex(dom=dom) if len(dom) > 1 else dom.start
         self.trace = self.recorded = None
         self.stream = []
         self.scalar_calls = []      # (how many ops of the stream came before, site) per scalar-side call
@@ -52,7 +65,7 @@ class SymbolicTrace(BlockEngine):
     def issue(self, op):
         if op.name not in _SYNC:
             if not replayable(op):
-                raise Untraced(f"instruction {op.name}")
+                raise Untraced(f"instruction {op.name}{where(op.loc)}")
             op = freeze(op)
         self.n += 1
         self.ops.append(None)
@@ -80,7 +93,7 @@ def _classify(op, walked):
     for r in op.reads + op.writes:
         if type(r.lo) is BlockIndex or type(r.hi) is BlockIndex:
             if r.space != "GM":
-                raise Untraced(f"{op.name}: an on-chip address depends on the block")
+                raise Untraced(f"{op.name}{where(op.loc)}: an on-chip address depends on the block")
             variant = True
     for v in op.attrs.values():
         for x in (v if type(v) is list else (v,)):
@@ -95,7 +108,7 @@ def _classify(op, walked):
                 if ty is BlockIndex:
                     variant = True
                 elif ty not in _PLAIN and _holds_index(y, 3, walked):
-                    raise Untraced(f"{op.name}: a parameter depends on the block")
+                    raise Untraced(f"{op.name}{where(op.loc)}: a parameter depends on the block")
     return variant
 
 
@@ -178,10 +191,29 @@ class Stream:
             eng.scalar_call(loc)
 
 
+def trace_classes(launch, body, nblk):
+    """[(blocks, Stream)]: the body traced for every block, in classes of consecutive blocks where a decision
+    differs between blocks (``body(engine)`` runs the kernel's body on a ``SymbolicTrace``)."""
+    pending, classes = [range(nblk)], []
+    while pending:
+        dom = pending.pop(0)
+        tr = SymbolicTrace(launch, dom)
+        try:
+            body(tr)
+        except BlockSplit as e:
+            if len(classes) + len(pending) + len(e.runs) > MAX_CLASSES or len(e.runs) < 2:
+                raise Untraced(f"the stream differs in more than {MAX_CLASSES} classes of blocks "
+                               f"({e.where()})") from None
+            pending[:0] = e.runs
+            continue
+        classes.append((dom, Stream(tr.stream, tr.scalar_calls)))
+    return classes
+
+
 # -- blocks 1.. as lanes ------------------------------------------------------------------------------
-def _gm_spans(stream, gm, nblk):
-    """Per GM argument, [(lo, hi, stride, write)] of block 0's accesses, or the reason the blocks cannot
-    run as lanes (an access outside its argument in some block, one moving backwards)."""
+def _gm_spans(stream, gm, dom):
+    """Per GM argument, [(lo, hi, stride, write)] of the first block's accesses, or the reason the blocks
+    ``dom`` cannot run as lanes (an access outside its argument in some block, one moving backwards)."""
     spans = {}
     for op, v in zip(stream.ops, stream.variant):
         if op.name in _SYNC:
@@ -197,8 +229,8 @@ def _gm_spans(stream, gm, nblk):
                     return "an access whose size depends on the block"
                 if s < 0:
                     return "an access moving backwards with the block"
-                lo, hi = at(r.lo, 0), at(r.hi, 0)
-                if hi + s * (nblk - 1) > gm[r.buf].nbytes:
+                lo, hi = at(r.lo, dom.start), at(r.hi, dom.start)
+                if hi + s * (len(dom) - 1) > gm[r.buf].nbytes:
                     return "an access past its argument's end in a later block"
                 if r.granules is not None or r.exact is not None:
                     if s:
@@ -225,39 +257,68 @@ def _disjoint(spans, gm):
     return True
 
 
-def _operand(t, v):
+def _classes_apart(all_spans, doms, gm):
+    """Whether no two blocks of the classes ``doms`` touch the same element of an argument some block writes
+    (each class's accesses of an argument moving by one stride)."""
+    written = {buf for spans in all_spans for buf, acc in spans.items() if any(w for *_, w in acc)}
+    for buf in written:
+        isz = gm[buf].itemsize
+        hulls = []
+        for spans, dom in zip(all_spans, doms):
+            acc = [a for a in spans.get(buf, ()) if a[1] > a[0]]
+            if not acc:
+                continue
+            if len({s for _, _, s, _ in acc}) != 1:
+                return False
+            lo, hi, s = min(a[0] for a in acc), max(a[1] for a in acc), acc[0][2]
+            hulls.extend(((lo + j * s) // isz, -(-(hi + j * s) // isz)) for j in range(len(dom)))
+        hulls.sort()
+        if any(nxt[0] < cur[1] for cur, nxt in zip(hulls, hulls[1:])):
+            return False
+    return True
+
+
+def _operand(t, v, first):
     a = t.addr
     if t.space == "GM":
-        return ("GM", t.buf, at(a, 0), stride(a) if v else 0)
+        return ("GM", t.buf, at(a, first), stride(a) if v else 0)
     return (t.space, None, a, 0)
 
 
-def _lane_step(op, variant, nblk):
+def _lane_step(op, variant, dom):
     a = op.attrs
     if op.name == "data_copy":
         if any(stride(a[t].addr) is None for t in ("dst", "src")):
             return None       # an address not one step per block: block by block
-        return LaneCopy(_operand(a["dst"], variant), _operand(a["src"], variant), a["segments"], nblk)
+        return LaneCopy(_operand(a["dst"], variant, dom.start), _operand(a["src"], variant, dom.start),
+                        a["segments"], len(dom))
     if op.name in ELEMENTWISE:
         ts = [a["dst"]] + list(a["srcs"])
         if any(t.space == "GM" for t in ts):
             return None
-        return LaneVector(op.name, [_operand(t, False) for t in ts], [t.np_dtype for t in ts], a["idx"],
-                          a["count"], a["scalar"], nblk)
+        return LaneVector(op.name, [_operand(t, False, 0) for t in ts], [t.np_dtype for t in ts], a["idx"],
+                          a["count"], a["scalar"], len(dom))
     return None
 
 
-def apart(launch, stream, nblk):
-    """Why blocks 1.. of ``stream`` cannot run as lanes whatever block 0 does (an access outside its argument
-    in some block, blocks meeting in GM, too much on-chip memory to stack), or None: then no two blocks
-    touch the same GM bytes, and the launch's GM log keeps only what the coverage warning needs."""
-    spans = _gm_spans(stream, launch.gm, nblk)
-    if isinstance(spans, str):
-        return spans
-    if not _disjoint(spans, launch.gm):
-        return "blocks whose GM windows overlap"
+def apart(launch, classes, nblk):
+    """Why the blocks of ``classes`` ([(blocks, stream)]) cannot run as lanes whatever their first blocks do
+    (an access outside its argument in some block, blocks meeting in GM, too much on-chip memory to stack),
+    or None: then no two blocks touch the same GM bytes, and the launch's GM log keeps only what the coverage
+    warning needs."""
+    all_spans = []
+    for dom, stream in classes:
+        spans = _gm_spans(stream, launch.gm, dom)
+        if isinstance(spans, str):
+            return spans
+        if len(dom) > 1 and not _disjoint(spans, launch.gm):
+            return "blocks whose GM windows overlap"
+        all_spans.append(spans)
+    if len(classes) > 1 and not _classes_apart(all_spans, [dom for dom, _ in classes], launch.gm):
+        return "blocks of different classes whose GM windows overlap"
     cap = BlockEngine.capacities(launch.hw)
-    spaces = {r.space for op in stream.ops for r in op.reads + op.writes if r.space != "GM"}
+    spaces = {r.space for _, stream in classes for op in stream.ops for r in op.reads + op.writes
+              if r.space != "GM"}
     if nblk * sum(cap[s] for s in spaces) > _SCRATCH_BUDGET:
         return "on-chip memory of every block past the scratch budget"
     launch.gm_races.apart = True
@@ -270,26 +331,61 @@ def run_data(launch, ops):
     _run_each(launch, [ops])
 
 
-def run_as_lanes(launch, stream, ops0, nblk, bytes0):
-    """Every block's data of ``stream`` as lanes (``apart``; block 0's checks ran ``ops0`` in full, from
-    ``bytes0`` GM bytes moved); ``launch.tape``: the tape of every block, for a later launch."""
+def run_class(launch, dom, stream, why, recording, paths):
+    """The blocks ``dom`` of one class, in turn: (their timings, their data ops when ``recording``, the tape of
+    their data or None); the path taken is appended to ``paths`` once the first block ran. The first block
+    runs in full; when the launch's blocks are apart (``why`` None) and it neither warned nor held a pipe, the
+    others run as lanes, else in full."""
+    timings, recorded = [], []
+    bytes0, warned = dict(launch.bytes), len(launch.warnings)
+    for b in dom:
+        ops = stream.of(b)
+        eng = BlockEngine(launch, b)
+        eng.recorded = None
+        if b == dom.start and why is None:
+            eng.deferred = []       # blocks apart: the first block's data may run with the others' as lanes
+        try:
+            stream.issue(eng, ops)
+            eng.finish()
+        except Exception:
+            if eng.deferred:
+                run_data(launch, eng.deferred)    # what the first block ran before the error, as in full
+            raise
+        timings.append(eng.timing)
+        recorded.append([op for op in ops if op.name not in _SYNC] if recording else None)
+        if b == dom.start:
+            why = why or (f"block {b} warned" if len(launch.warnings) > warned else
+                          f"block {b} held a pipe" if eng.reordered else None)
+            paths.append("lanes" if why is None else "per block: " + why)
+            if why is None:
+                tape = run_as_lanes(launch, stream, ops, dom, bytes0)
+                return [eng.timing] * len(dom), recorded * len(dom), tape
+            if eng.deferred:
+                run_data(launch, eng.deferred)
+    return timings, recorded, None
+
+
+def run_as_lanes(launch, stream, ops0, dom, bytes0):
+    """Every block's data of ``stream`` as lanes (``apart``; the first block's checks ran ``ops0`` in full,
+    from ``bytes0`` GM bytes moved); returns the tape of the blocks ``dom``, for a later launch."""
     gm = launch.gm
     cap = BlockEngine.capacities(launch.hw)
+    nblk, first = len(dom), dom.start
     data = [(op, v) for op, v in zip(stream.ops, stream.variant) if op.name not in _SYNC]
     data0 = [op for op in ops0 if op.name not in _SYNC]
     spaces = {r.space for op in data0 for r in op.reads + op.writes if r.space != "GM"}
     steps = []
     for op, v in data:
-        st = _lane_step(op, v, nblk)
+        st = _lane_step(op, v, dom)
         if st is not None:
             steps.append(("lanes", st))
         else:
-            steps.extend(("block", (b, concrete(op, b, v))) for b in range(nblk))
+            steps.extend(("block", (j, concrete(op, b, v))) for j, b in enumerate(dom))
     if all(kind == "lanes" for kind, _ in steps):
         steps = [("lanes", st) for st in fold_steps([st for _, st in steps], nblk)]
     scratch = {s: np.empty((nblk, cap[s]), np.uint8) for s in sorted(spaces)}
     init = _reads_unwritten([data0], cap)
-    launch.tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
+    tape = Tape(steps, scratch, sorted(s for s in spaces if init.get(s)), None)
     # their GM checks hold (``apart``); what they moved, and wrote for the coverage warning
     for key in ("in", "out"):
         launch.bytes[key] += (launch.bytes[key] - bytes0[key]) * (nblk - 1)
@@ -297,5 +393,22 @@ def run_as_lanes(launch, stream, ops0, nblk, bytes0):
         for op, v in data:
             for r in op.writes:
                 if r.space == "GM":
-                    launch.gm_races.cover_blocks(_region_at(r, 0), stride(r.lo), 1, nblk)
-    launch.tape.replay(gm)
+                    launch.gm_races.cover_blocks(_region_at(r, first), stride(r.lo), 1, nblk)
+    tape.replay(gm)
+    return tape
+
+
+class ClassTapes:
+    """The tapes of a launch's classes of blocks, replayed in block order (as one ``replay.Tape``)."""
+
+    def __init__(self, tapes):
+        self.tapes, self.report = tapes, None
+        self.batched = any(t.batched for t in tapes)
+
+    @property
+    def nbytes(self):
+        return sum(t.nbytes for t in self.tapes)
+
+    def replay(self, gm):
+        for t in self.tapes:
+            t.replay(gm)
