@@ -90,14 +90,13 @@ def _block_index_type():
 
 
 def value_dtype(v):
-    """The pyasc type of a v1 device value (None: not a number)."""
+    """The pyasc type of a v1 device value (None: not one these rules compute: a bool, a comparison's result or
+    a bool argument, whose arithmetic stays Python's; anything not a number)."""
     t = type(v)
     if t is int:
         return dt.int32
     if t is float:
         return dt.float32
-    if t is bool or t is np.bool_:
-        return dt.int8     # a bool kernel argument (pyasc's bool_)
     if isinstance(v, np.generic) and v.dtype.kind in "iuf":
         return dt.DataType(v.dtype.name)
     if t is _block_index_type():
@@ -172,6 +171,7 @@ def device_binary(kind, a, b, a_device, b_device):
     BlockIndex = _block_index_type()
     if type(x) is BlockIndex or type(y) is BlockIndex:
         return _block_binary(kind, x, y)
+    x, y = int(x), int(y)
     if kind in ("div", "floordiv", "mod"):
         r = _c_div(x, y, kind)
     else:
