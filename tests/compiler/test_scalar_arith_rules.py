@@ -148,6 +148,25 @@ def test_v1_loop_index_divides_as_an_int():
     assert z[0] == 4
 
 
+@asc.jit
+def store_half(z: asc.GlobalTensor, k: int, at: asc.ConstExpr[int]):
+    z.set_value(at, k / 2)        # a helper's runtime parameter is a device value too
+
+
+@asc.jit
+def calls_helper(z_ptr: asc.GlobalAddress, n: int):
+    z = asc.GlobalTensor()
+    z.set_global_buffer(z_ptr, N)
+    store_half(z, 9, 1)           # a Python int passed to it is materialised: a device int there as well
+    store_half(z, n, 0)
+
+
+def test_v1_helper_divides_its_device_parameter_as_an_int():
+    z = np.zeros(N, dtype=np.float32)
+    calls_helper[1](z, -7)
+    assert z[0] == -3 and z[1] == 4
+
+
 # -- the traced block index and the per-block run compute the same C division ------------------------------
 E = 8
 
@@ -231,3 +250,40 @@ def test_april_int_literal_past_int32_is_refused_not_wrapped():
 def april_fits(out_ptr: asc.GlobalAddress, a):
     o = asc2.tensor(out_ptr, [8])
     asc2.store(asc2.full([8], a + (2 ** 31 - 1), dtype=o.dtype), o, offsets=[0])
+
+
+def test_block_index_arithmetic_equals_each_blocks_int():
+    """The rules on the traced block index give, in every block, what they give on that block's number: C's
+    ``/ // %`` on negative values and either side, a float literal converted to int, comparisons."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from asc.ir.block_index import BlockDependent, BlockIndex, at
+    from asc.language.core.scalar_rules import device_binary, device_compare
+
+    ops = ["add", "sub", "mul", "div", "floordiv", "mod"]
+
+    @settings(max_examples=120, deadline=None)
+    @given(st.integers(1, 9), st.lists(st.tuples(st.sampled_from(ops), st.one_of(st.integers(-9, 9),
+                                                                                 st.floats(-9, 9, allow_nan=False)),
+                                                 st.booleans()), min_size=1, max_size=5),
+           st.sampled_from(["lt", "eq", "ge"]), st.floats(-20, 20, allow_nan=False))
+    def check(blocks, steps, cmp, bound):
+        v, values = BlockIndex(n=blocks), list(range(blocks))
+        for op, c, left in steps:
+            if op in ("div", "floordiv", "mod") and (int(c) == 0 if not left else 0 in values):
+                continue
+            if left:
+                v, values = device_binary(op, c, v, False, True), [device_binary(op, c, x, False, True)
+                                                                   for x in values]
+            else:
+                v, values = device_binary(op, v, c, True, False), [device_binary(op, x, c, True, False)
+                                                                   for x in values]
+        assert [at(v, b) for b in range(blocks)] == values
+        try:
+            agreed = device_compare(cmp, v, bound, True, False)
+        except BlockDependent:       # blocks disagree: the traced run goes block by block
+            return
+        assert all(device_compare(cmp, x, bound, True, False) is agreed for x in values)
+
+    check()

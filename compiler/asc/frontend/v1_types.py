@@ -487,6 +487,8 @@ class _Walk:
                 kinds[p.name] = _value_kind(p.default) if p.default is not p.empty else None
             if is_constexpr_annotation(p.annotation) and kinds[p.name] == PV:
                 kinds[p.name] = None
+            elif not is_constexpr_annotation(p.annotation) and kinds[p.name] in _NUMBERS and p.name in nodes:
+                kinds[p.name] = PV      # pyasc materialises a number passed to a runtime parameter
         values = {}
         for name, node in nodes.items():
             known, v = self.const(node)

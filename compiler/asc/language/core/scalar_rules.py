@@ -125,7 +125,9 @@ def _convert(v, device, dtype):
     if not device:
         return literal(v, dtype)
     src = value_dtype(v)
-    if src == dtype or type(v) is _block_index_type():
+    if type(v) is _block_index_type():
+        return v if dtype.is_int() else float(v)    # (a float of it is a value per block: BlockDependent)
+    if src == dtype:
         return v
     bad = cast_error(src, dtype)
     if bad is not None:
