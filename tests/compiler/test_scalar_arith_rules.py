@@ -287,3 +287,16 @@ def test_block_index_arithmetic_equals_each_blocks_int():
         assert all(device_compare(cmp, x, bound, True, False) is agreed for x in values)
 
     check()
+
+
+def test_v1_float_literal_with_a_device_int_warns_at_its_line(tmp_path):
+    """``n * 1.5`` multiplies by 1 on the device: a LiteralConversionWarning at the line, as in tile kernels; a
+    literal the int holds exactly (``n * 2.0``) and a float device value (``f * 1.5``) do not warn."""
+    kernel = _v1_kernel("n * 1.5 + n * 2.0 + f * 1.5", tmp_path, "lossy_literal")
+    z = np.zeros(N, dtype=np.float32)
+    with pytest.warns(asc.LiteralConversionWarning) as got:
+        kernel[1](z, 3, 2.5)
+    texts = [str(w.message) for w in got if issubclass(w.category, asc.LiteralConversionWarning)]
+    assert len(texts) == 1 and "the float literal 1.5 in '*' with an int32 scalar is converted to int32 (1)" in texts[0]
+    assert got[0].lineno == _line(kernel, "v = ")
+    assert z[0] == 3 * 1 + 3 * 2 + int(2.5 * 1.5)     # the int sum on the left: f * 1.5 = 3.75 becomes 3

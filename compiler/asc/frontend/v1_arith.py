@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import operator
 
+from ..ir.kernel_warnings import LiteralConversionWarning
+from ..ir.pipe_ops import current_block, user_loc
 from ..language.core import scalar_rules
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
@@ -33,12 +35,42 @@ def node_key(node, key_type=None):
 
 def _binary(op, a, b, a_device, b_device):
     r = scalar_rules.device_binary(op, a, b, a_device, b_device)
-    return _PY_BINARY[op](a, b) if r is None else r
+    if r is None:
+        return _PY_BINARY[op](a, b)
+    if a_device != b_device:
+        _check_literal(scalar_rules.SYMBOL[op], b if a_device else a, a if a_device else b)
+    return r
 
 
 def _compare(op, a, b, a_device, b_device):
     r = scalar_rules.device_compare(op, a, b, a_device, b_device)
-    return _PY_COMPARE[op](a, b) if r is None else r
+    if r is None:
+        return _PY_COMPARE[op](a, b)
+    if a_device != b_device:
+        _check_literal(_CMP_SYMBOL[op], b if a_device else a, a if a_device else b)
+    return r
+
+
+_CMP_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+class _At:
+    """Where a warning points: the kernel line computing the value."""
+    __slots__ = ("loc",)
+
+    def __init__(self, loc):
+        self.loc = loc
+
+
+def _check_literal(symbol, value, device):
+    """A launch warning where a float literal becomes an int (``n * 1.5`` multiplies by 1), as tile kernels get."""
+    if type(value) is not float:
+        return
+    text = scalar_rules.lossy_literal(value, scalar_rules.value_dtype(device), symbol)
+    eng = current_block()
+    if text is not None and eng is not None:
+        eng.launch.warn(_At(user_loc()), text + "; give the kernel the value as a float argument (or compute it on the "
+                        "host) to compute in float", LiteralConversionWarning)
 
 
 def _unary(op, v):

@@ -55,12 +55,10 @@ def _literal_operand(value, dtype, symbol):
     """``value`` as a scalar of ``dtype`` (the other operand's type, as pyasc converts it); a float literal
     that an integer scalar cannot hold exactly gets a trace-time warning, as on the hardware it silently
     becomes another number (``n * 1.5`` multiplies by 1)."""
-    if isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer():
+    text = scalar_rules.lossy_literal(value, dtype, symbol)
+    if text is not None:
         b = current_builder()
-        kept = int(value) if np.isfinite(value) else "an undefined value"
-        text = (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
-                f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
-                f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        text += f"; cast the scalar first (v.cast(asc.float32) {symbol} {value!r}) to compute in float"
         loc = b.loc
         msg = LaunchWarning(text, LiteralConversionWarning) if loc is None else \
             LaunchWarning(f"{loc.file}:{loc.line}: {text}", LiteralConversionWarning, loc.file, loc.line, text)

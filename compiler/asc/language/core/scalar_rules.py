@@ -54,6 +54,16 @@ def cast_error(src, dst):
                  f"convert the scalar in two steps, through {mid} first: value.cast(asc.{mid})")
 
 
+def lossy_literal(value, dtype, symbol):
+    """What a float literal meeting an integer scalar becomes, as a warning's text, when the int cannot hold it
+    exactly (``n * 1.5`` multiplies by 1 on the device); else None."""
+    if not (isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer()):
+        return None
+    kept = int(value) if np.isfinite(value) else "an undefined value"
+    return (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} ({kept}), as "
+            "pyasc converts a literal to the scalar's type")
+
+
 def literal(value, dtype):
     """A Python number as pyasc materialises it in ``dtype``: ``int()`` (toward zero) / ``float()`` / ``bool()``;
     an int the type cannot hold is refused."""
