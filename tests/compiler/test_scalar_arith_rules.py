@@ -60,6 +60,7 @@ COMPARES = [
     ("2.5 > n", 2, 2.5, False, True),
     ("n < f", 2, 2.5, False, True),       # f becomes int 2
     ("f > n", 2, 2.5, True, True),        # n becomes 2.0
+    ("f < 0.10000000149", 2, 0.1, False, True),     # both in float32: the same number
 ]
 
 

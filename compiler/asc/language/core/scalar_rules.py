@@ -210,7 +210,10 @@ def device_compare(mode, a, b, a_device, b_device):
     rt = value_dtype(a) if a_device else value_dtype(b)
     if rt is None or value_dtype(b if a_device else a) is None:
         return None
-    return bool(_CMP[mode](_convert(a, a_device, rt), _convert(b, b_device, rt)))
+    x, y = _convert(a, a_device, rt), _convert(b, b_device, rt)
+    if rt.is_float():      # (in the type's precision: a float32 argument of 0.1 equals the literal 0.1)
+        x, y = rt.to_numpy().type(x), rt.to_numpy().type(y)
+    return bool(_CMP[mode](x, y))
 
 
 def float_negation():
