@@ -61,7 +61,8 @@ def platform_cores(table):
 
 @asc.jit
 def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
-                      batch: int, channels: int, plane: int, stride: int, core_channels: int, eps: float):
+                      batch: int, channels: int, plane: int, stride: int, core_channels: int, eps: float,
+                      inv_count: float):
     first = asc.get_block_idx() * core_channels
     my_channels = channels - first
     if my_channels > core_channels:
@@ -90,7 +91,7 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     level_1 = fold_buf.get(asc.float32)
     level_2 = level_1[LANES:]
     stat = level_1[2 * LANES:]
-    count = batch * plane
+    # 1 / (batch * plane) from the host: pyasc's 1.0 / count of a device int is an integer division (0)
     for c in range(first, first + my_channels):
         for n in range(batch):
             copy_in(x_gm, in_x, (n * channels + c) * plane, plane)
@@ -98,7 +99,7 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
             sum_to(part[n:], x_t, plane, level_1, level_2)
             in_x.free_tensor(x_t)
         sum_to(stat, part, batch, level_1, level_2)
-        asc.muls(stat, stat, -1.0 / count, 1)
+        asc.muls(stat, stat, 0.0 - inv_count, 1)
         neg_mean = read(stat)
         for n in range(batch):
             copy_in(x_gm, in_x, (n * channels + c) * plane, plane)
@@ -108,7 +109,7 @@ def batch_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
             asc.mul(work, work, work, plane)
             sum_to(part[n:], work, plane, level_1, level_2)
         sum_to(stat, part, batch, level_1, level_2)
-        asc.muls(stat, stat, 1.0 / count, 1)
+        asc.muls(stat, stat, inv_count, 1)
         asc.adds(stat, stat, eps, 1)
         asc.rsqrt(stat, stat, 1)
         scale = g_gm.get_value(c) * read(stat)
@@ -192,7 +193,7 @@ def launch(x, gamma, beta, eps):
     y = torch.zeros_like(x)
     cores, core_channels, stride = tiling(batch, channels, h * w)
     batch_norm_kernel[cores](x.contiguous(), gamma.contiguous(), beta.contiguous(), y, batch, channels, h * w, stride,
-                             core_channels, float(eps))
+                             core_channels, float(eps), 1.0 / (batch * h * w))
     return y
 
 

@@ -62,7 +62,7 @@ def platform_cores(table):
 
 @asc.jit
 def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.GlobalAddress, y: asc.GlobalAddress,
-                      rows: int, cols: int, core_rows: int, stride: int, eps: float):
+                      rows: int, cols: int, core_rows: int, stride: int, eps: float, inv_cols: float):
     first = asc.get_block_idx() * core_rows
     my_rows = rows - first
     if my_rows > core_rows:
@@ -95,8 +95,8 @@ def layer_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.
     widen(in_x, g32, cols)
     copy_in(b_gm, in_x, 0, cols)
     widen(in_x, b32, cols)
-    inv_cols = 1.0 / cols
-    neg_inv_cols = -inv_cols
+    # 1 / cols from the host: pyasc's 1.0 / cols of a device int is an integer division (0)
+    neg_inv_cols = 0.0 - inv_cols
     for r in range(first, first + my_rows):
         copy_in(x_gm, in_x, r * cols, cols)
         widen(in_x, x32, cols)
@@ -195,7 +195,7 @@ def launch(x, gamma, beta, eps):
     y = torch.zeros_like(x)
     cores, core_rows, stride = tiling(rows, cols)
     layer_norm_kernel[cores](x.contiguous(), gamma.contiguous(), beta.contiguous(), y, rows, cols, core_rows, stride,
-                             float(eps))
+                             float(eps), 1.0 / cols)
     return y
 
 

@@ -63,7 +63,7 @@ def platform_cores(table):
 
 @asc.jit
 def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, cols: int,
-                    core_rows: int, tile_cols: int, eps: float):
+                    core_rows: int, tile_cols: int, eps: float, inv_cols: float):
     first = asc.get_block_idx() * core_rows
     my_rows = rows - first
     if my_rows > core_rows:
@@ -109,7 +109,7 @@ def rms_norm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, y: asc.Globa
             sum_to(part[t:], sq, n, level_1, level_2)
         if tiles > 1:
             sum_to(part, part, tiles, level_1, level_2)
-        asc.muls(part, part, 1.0 / cols, 1)
+        asc.muls(part, part, inv_cols, 1)       # 1 / cols from the host (1.0 / cols of a device int is 0)
         asc.adds(part, part, eps, 1)
         asc.rsqrt(part, part, 1)
         asc.set_flag(asc.HardEvent.V_S, 0)
@@ -203,7 +203,8 @@ def launch(x, gamma, eps):
     rows, cols = x.shape
     y = torch.zeros_like(x)
     cores, core_rows, tile_cols = tiling(rows, cols)
-    rms_norm_kernel[cores](x.contiguous(), gamma.contiguous(), y, rows, cols, core_rows, tile_cols, float(eps))
+    rms_norm_kernel[cores](x.contiguous(), gamma.contiguous(), y, rows, cols, core_rows, tile_cols, float(eps),
+                           1.0 / cols)
     return y
 
 

@@ -100,16 +100,17 @@ def calls_store_clamped(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, devi
     if device:
         store_clamped(z_gm, n)
     else:
-        store_clamped(z_gm, 7)    # a Python int: the helper's if is a compile-time one
+        store_clamped(z_gm, 7)    # a Python int: materialised for the runtime parameter, a device value there too
 
 
-def test_the_rule_holds_in_a_helper_for_the_kinds_of_its_call():
+def test_the_rule_holds_in_a_helper_whose_runtime_parameter_is_a_device_value():
+    """pyasc's call of a helper materialises every runtime argument (a Python int included), so the helper's
+    ``if m > 3`` is a runtime if either way (pyasc-dev refuses both calls)."""
     x, z = _arrays()
-    calls_store_clamped[1](x, z, 9, False)
-    assert z[0] == 3
-    with pytest.raises(CodegenError, match="'m' was re-assigned") as e:
-        calls_store_clamped[1](x, z, 9, True)
-    assert e.value.line == _line(store_clamped, "if m > 3")
+    for device in (True, False):
+        with pytest.raises(CodegenError, match="'m' was re-assigned") as e:
+            calls_store_clamped[1](x, z, 9, device)
+        assert e.value.line == _line(store_clamped, "if m > 3")
 
 
 # -- device values given to Python ---------------------------------------------------------------------

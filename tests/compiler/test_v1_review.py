@@ -363,7 +363,7 @@ def test_a_vector_operand_of_the_wrong_kind_is_a_located_error(case):
 
 
 @asc.jit
-def fractional_gm_offset(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+def fractional_gm_offset(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int]):
     xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
     xg.set_global_buffer(x + n / 2, 64)         # 127.5 elements for n = 255: a pointer takes whole elements
     zg.set_global_buffer(z, 64)
@@ -374,6 +374,7 @@ def fractional_gm_offset(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
 
 
 def test_a_fractional_gm_offset_is_a_located_error():
+    """``n / 2`` of a compile-time n is Python's 127.5 (of a device int it is pyasc's integer division)."""
     x = np.arange(N, dtype=np.float32)
     with pytest.raises(Exception) as e:
         fractional_gm_offset[1](x, np.zeros(64, np.float32), 255)

@@ -266,7 +266,7 @@ def shift_get_value_after_deque(x: asc.GlobalAddress, z: asc.GlobalAddress, n: i
     xi = in_q.deque(asc.float32)
     first = xi.get_value(0)  #@q7.get
     zi = out_q.alloc_tensor(asc.float32)
-    asc.adds(zi, xi, -first, n)
+    asc.adds(zi, xi, 0.0 - first, n)     # (pyasc has no unary minus of a float device value)
     out_q.enque(zi)
     in_q.free_tensor(xi)
     zi = out_q.deque(asc.float32)

@@ -7,6 +7,7 @@ import ast
 import copy
 
 from .syntax_nodes import nodes_of
+from .v1_arith import compile_body, rewrite
 from ..ir.faults import KernelRuntimeError
 from ..ir.pipe_ops import PACKAGE, current_block, pop_block, push_block
 from ..language.v1 import EXPORTS, UPSTREAM_ADV_NAMES, UPSTREAM_NAMES
@@ -146,21 +147,25 @@ def _has_iterate(node):
 
 
 def v1_body(jit_fn):
-    """The Python function a block runs: the kernel itself, or (when it has ``with x.iterate()`` blocks) the
-    kernel recompiled with those blocks as loops, at the kernel's own file and lines."""
-    fn = jit_fn.__dict__.get("_v1_body")
-    if fn is not None:
-        return fn
-    fn = jit_fn.fn
-    if _has_iterate(jit_fn.node) and not fn.__code__.co_freevars:
-        node = _IterateLoops().visit(copy.deepcopy(jit_fn.node))
-        node.decorator_list = []
-        mod = ast.fix_missing_locations(ast.Module([node], type_ignores=[]))
-        ast.increment_lineno(mod, jit_fn.first_line - 1)
-        scope = {}
-        exec(compile(mod, jit_fn.source_file, "exec"), fn.__globals__, scope)   # noqa: S102  (the kernel's own code)
-        new = scope[node.name]
-        new.__defaults__, new.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
-        fn = new
-    jit_fn._v1_body = fn
+    """The Python function a block runs: the kernel itself, or the kernel recompiled at its own file and lines
+    with its ``with x.iterate()`` blocks as loops and its operators on device values as pyasc's arithmetic
+    (``_v1_arith``, the operators the kind walk marked for this launch: ``frontend/v1_arith.py``)."""
+    marks = jit_fn.__dict__.get("_v1_arith")
+    hit = jit_fn.__dict__.get("_v1_body")
+    if hit is not None and hit[0] is marks:
+        return hit[1]
+    bodies = jit_fn.__dict__.setdefault("_v1_bodies", {})
+    key = frozenset(marks.items()) if marks else None
+    fn = bodies.get(key)
+    if fn is None:
+        fn = jit_fn.fn
+        iterate = _has_iterate(jit_fn.node)
+        if iterate or marks:
+            node = copy.deepcopy(jit_fn.node)
+            if iterate:
+                node = _IterateLoops().visit(node)
+            new = compile_body(rewrite(node, marks), fn, jit_fn.source_file, jit_fn.first_line)
+            fn = fn if new is None else new
+        bodies[key] = fn
+    jit_fn._v1_body = (marks, fn)
     return fn

@@ -14,6 +14,10 @@ helpers' (with the kinds of each call's arguments) and stops where pyasc stops:
   (pyasc calls it with a ``PlainValue``), or ``v ** k`` (``PlainValue`` has no power);
 - an attribute a GlobalTensor / LocalTensor has here but not upstream (``itemsize``, ``size`` ...).
 
+The same walk marks the operators it finds applied to a device value (``n / 2``, ``i * 0.5``, ``n < 2.5``,
+``-n``): the body runs with those rewritten to pyasc's scalar arithmetic (``frontend/v1_arith.py``), the
+others stay Python's.
+
 A kind the walk cannot tell (a value of an unknown call, a branch of a compile-time ``if`` it cannot decide)
 checks nothing: it refuses only what pyasc certainly refuses."""
 from __future__ import annotations
@@ -25,6 +29,7 @@ import numbers
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from .device_calls import KernelFunction
 from .errors import error_at
+from .v1_arith import BINARY, COMPARE, UNARY, node_key
 
 PV = "PlainValue"
 _NUMBERS = ("int", "float", "bool")
@@ -88,23 +93,29 @@ def parameter_kinds(jit_fn, args, kwargs):
 
 
 def check_kinds(jit_fn, args, kwargs):
-    """Stop the launch (a ``CodegenError`` at the user's line) where pyasc's code generator would stop."""
+    """Stop the launch (a ``CodegenError`` at the user's line) where pyasc's code generator would stop; give
+    the kernel and its helpers the operators on device values of this launch's kinds (``_v1_arith``)."""
     found = parameter_kinds(jit_fn, args, kwargs)
     if found is None:
         return
     kinds, values = found
     key = (tuple(sorted(kinds.items())), tuple(sorted((n, repr(v)) for n, v in values.items())))
-    done = jit_fn.__dict__.setdefault("_kinds_checked", set())
-    if key in done:
-        return
-    _Walk(jit_fn, dict(kinds), sure=True, memo=set(), values=values).run()
-    if len(done) < 256:
-        done.add(key)
+    done = jit_fn.__dict__.setdefault("_kinds_checked", {})
+    marks = done.get(key)
+    if marks is None:
+        marks = {}
+        _Walk(jit_fn, dict(kinds), sure=True, memo=set(), values=values, marks=marks).run()
+        if len(done) < 256:
+            done[key] = marks
+    for fn, ops in marks.items():
+        fn._v1_arith = ops or None
 
 
 class _Walk:
-    def __init__(self, jit_fn, env, sure, memo, values=None):
+    def __init__(self, jit_fn, env, sure, memo, values=None, marks=None):
         self.fn, self.env, self.sure, self.memo = jit_fn, env, sure, memo
+        self.all_marks = {} if marks is None else marks
+        self.marks = self.all_marks.setdefault(jit_fn, {})   # node key -> (operator, left / right a device value)
         self.values = dict(values or {})     # the locals whose Python value the walk knows (compile-time ones)
         self.scope = jit_fn.namespace
         self.assigned = set()
@@ -184,6 +195,18 @@ class _Walk:
             pass
         return False, None
 
+    def mark(self, node, op, kinds, key_type=None):
+        """Record an operator on a device value (``kinds``: its operands'), unless an operand is a known
+        non-number (a tensor, a pointer: its own operator decides)."""
+        if PV not in kinds or any(k not in (PV, None, *_NUMBERS) for k in kinds):
+            return
+        key = node_key(node, key_type)
+        devices = tuple(k == PV for k in kinds)
+        old = self.marks.get(key)
+        if old is not None:
+            devices = tuple(a or b for a, b in zip(old[1], devices))
+        self.marks[key] = (op, devices)
+
     # -- statements ------------------------------------------------------------------------------------
     def block(self, stmts):
         for s in stmts:
@@ -199,7 +222,7 @@ class _Walk:
         elif isinstance(s, ast.AugAssign):
             load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target) \
                 if isinstance(s.target, ast.Name) else s.target
-            kind = self.kind(ast.copy_location(ast.BinOp(load, s.op, s.value), s))
+            kind = self.kind(ast.copy_location(ast.BinOp(load, s.op, s.value), s), key_type="AugAssign")
             self.store(s.target, s.value, kind)
         elif isinstance(s, ast.If):
             self.branch(s)
@@ -304,9 +327,11 @@ class _Walk:
                 outer[name] = PV
 
     # -- expressions -----------------------------------------------------------------------------------
-    def kind(self, e):
+    def kind(self, e, key_type=None):
         if e is None:
             return None
+        if key_type is not None:      # (an augmented assignment's operator, keyed by its statement)
+            return self.k_BinOp(e, key_type)
         method = getattr(self, "k_" + type(e).__name__, None)
         if method is not None:
             return method(e)
@@ -342,9 +367,11 @@ class _Walk:
             self.kind(v)
         return "list"
 
-    def k_BinOp(self, e):
+    def k_BinOp(self, e, key_type=None):
         a, b = self.kind(e.left), self.kind(e.right)
         if PV in (a, b):
+            if type(e.op) in BINARY:
+                self.mark(e, BINARY[type(e.op)], (a, b), key_type)
             if isinstance(e.op, ast.Pow):
                 self.refuse(e, TypeError, "unsupported operand type(s) for ** or pow(): a device value (PlainValue)"
                             " has no power in pyasc", "multiply it out (x * x), or raise a tensor to a power with "
@@ -361,6 +388,8 @@ class _Walk:
     def k_UnaryOp(self, e):
         a = self.kind(e.operand)
         if a == PV:
+            if type(e.op) in UNARY:
+                self.mark(e, UNARY[type(e.op)], (a,))
             return PV
         if isinstance(e.op, ast.Not):
             return "bool" if a is not None else None
@@ -369,6 +398,8 @@ class _Walk:
     def k_Compare(self, e):
         kinds = [self.kind(e.left)] + [self.kind(c) for c in e.comparators]
         if PV in kinds:
+            if len(e.ops) == 1 and type(e.ops[0]) in COMPARE:
+                self.mark(e, COMPARE[type(e.ops[0])], kinds)
             return PV
         return "bool" if all(k in _NUMBERS for k in kinds) else None
 
@@ -456,6 +487,8 @@ class _Walk:
                 kinds[p.name] = _value_kind(p.default) if p.default is not p.empty else None
             if is_constexpr_annotation(p.annotation) and kinds[p.name] == PV:
                 kinds[p.name] = None
+            elif not is_constexpr_annotation(p.annotation) and kinds[p.name] in _NUMBERS and p.name in nodes:
+                kinds[p.name] = PV      # pyasc materialises a number passed to a runtime parameter
         values = {}
         for name, node in nodes.items():
             known, v = self.const(node)
@@ -466,7 +499,7 @@ class _Walk:
         if key in self.memo:
             return
         self.memo.add(key)
-        _Walk(callee, kinds, self.sure, self.memo, values).run()
+        _Walk(callee, kinds, self.sure, self.memo, values, self.all_marks).run()
 
 
 def _keep_hint(name, what, old, new):

@@ -80,6 +80,14 @@ class BlockIndex:
                 pass
         raise BlockDependent(f"the block index combined with {type(o).__name__}")
 
+    def nonnegative(self):
+        """Whether it is at least 0 in every block (where C's truncating division is the floor one)."""
+        return min(self.values("the sign of the block index")) >= 0
+
+    def combine(self, o, fn, why, swap=False):
+        """``fn(self, o)`` (``fn(o, self)`` with ``swap``) block by block, as one value."""
+        return self._each(o if isinstance(o, BlockIndex) else self._int(o), fn, why, swap)
+
     def _each(self, o, fn, why, swap=False):
         """``fn`` of this value and ``o`` (an int or a block value) in every block, as one value."""
         a = self.values(why)

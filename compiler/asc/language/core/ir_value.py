@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ir.builder import current_builder
+from ...ir.builder import current_builder, tracing_august
 from ...ir.kernel_warnings import LaunchWarning, LiteralConversionWarning
 from ...ir.registry import define, scalar_cost
 from ...ir.types import PtrType, ScalarType
 from . import dtype as dt
+from . import scalar_rules
 from .errors import error
 
 
@@ -54,17 +55,17 @@ def _literal_operand(value, dtype, symbol):
     """``value`` as a scalar of ``dtype`` (the other operand's type, as pyasc converts it); a float literal
     that an integer scalar cannot hold exactly gets a trace-time warning, as on the hardware it silently
     becomes another number (``n * 1.5`` multiplies by 1)."""
-    if isinstance(value, (float, np.floating)) and dtype.is_int() and not float(value).is_integer():
+    text = scalar_rules.lossy_literal(value, dtype, symbol)
+    if text is not None:
         b = current_builder()
-        kept = int(value) if np.isfinite(value) else "an undefined value"
-        text = (f"the float literal {value!r} in '{symbol}' with an {dtype} scalar is converted to {dtype} "
-                f"({kept}), as pyasc converts a literal to the scalar's type; cast the scalar first "
-                f"(v.cast(asc.float32) {symbol} {value!r}) to compute in float")
+        text += f"; cast the scalar first (v.cast(asc.float32) {symbol} {value!r}) to compute in float"
         loc = b.loc
         msg = LaunchWarning(text, LiteralConversionWarning) if loc is None else \
             LaunchWarning(f"{loc.file}:{loc.line}: {text}", LiteralConversionWarning, loc.file, loc.line, text)
         if msg not in b.warnings:
             b.warnings.append(msg)
+    if not isinstance(value, PlainValue):
+        value = scalar_rules.literal(value, dtype)     # (refuses an int the type cannot hold)
     return to_scalar(value, dtype)
 
 
@@ -101,10 +102,9 @@ class PlainValue(IRHandle):
     def _binary(self, other, kind, reverse=False):
         if not isinstance(other, (PlainValue, bool, int, float, np.number)):
             return NotImplemented
-        if kind in ("mod", "lshift", "rshift", "and", "or", "xor") and not self.dtype.is_int():
-            raise error(TypeError, f"operator '{_ARITH[kind]}' requires integer scalars, got {self.dtype}",
-                        "cast the scalar to an integer type first: v.cast(asc.int32)")
         other = _literal_operand(other, self.dtype, _ARITH[kind])
+        if self.dtype.is_float() and not scalar_rules.FLOAT_FORM[kind]:
+            raise scalar_rules.no_float_form(kind, self.dtype)
         a, b = (other, self) if reverse else (self, other)
         return PlainValue(_emit("scalar.binary", [a.handle, b.handle], ScalarType(self.dtype), kind=kind).result)
 
@@ -153,6 +153,8 @@ class PlainValue(IRHandle):
     __hash__ = None
 
     def __neg__(self):
+        if self.dtype.is_float() and tracing_august():
+            raise scalar_rules.float_negation()
         return PlainValue(_emit("scalar.unary", [self.handle], ScalarType(self.dtype), kind="neg").result)
 
     def __pos__(self):
@@ -163,6 +165,8 @@ class PlainValue(IRHandle):
                     "multiply explicitly (x * x) or use @exp / @log")
 
     def __invert__(self):
+        if tracing_august():
+            raise scalar_rules.invert_error()
         raise error(NotImplementedError, "Invert operator is not supported for scalars",
                     "use a comparison (x == 0) or arithmetic (-x - 1)")
 
@@ -187,14 +191,9 @@ class PlainValue(IRHandle):
     def cast(self, dtype) -> "PlainValue":
         if dtype == self.dtype:
             return self
-        src = self.dtype
-        if str(dtype) != "int1" and not ((src.is_int() and dtype.is_int()) or (src.is_float() and dtype.is_float())
-                                         or src.bitwidth == dtype.bitwidth):
-            # pyasc converts scalars int<->float only at equal bit width (FPToSI / SIToFP)
-            mid = dt.DataType(f"int{src.bitwidth}") if src.is_float() else \
-                dt.DataType(f"float{src.bitwidth}") if src.bitwidth in (16, 32) else dt.DataType(f"int{dtype.bitwidth}")
-            raise error(NotImplementedError, f"Arithmetic cast from {src} to {dtype} is not supported",
-                        f"convert the scalar in two steps, through {mid} first: value.cast(asc.{mid})")
+        bad = scalar_rules.cast_error(self.dtype, dtype)    # pyasc converts int <-> float at equal bit width only
+        if bad is not None:
+            raise bad
         return PlainValue(_emit("scalar.cast", [self.handle], ScalarType(dtype)).result)
 
     def ceildiv(self, other):

@@ -178,6 +178,11 @@ def same_mistake(up: str, here: str) -> bool:
     return False
 
 
+def _unlocated(message: str | None) -> str:
+    """This engine's message without the ``file:line: `` a v1 body's error puts before its text."""
+    return re.sub(r"^(\w+: )\S+?:\d+: ", r"\1", message or "")
+
+
 def _gist(message: str | None) -> str:
     """pyasc-dev's own words: the text after its CodegenError wrapper, first line."""
     text = (message or "").split("\n")[0]
@@ -214,7 +219,7 @@ def classify(case: Case, up: dict | None, here: dict) -> dict:
             entry["outcome"], entry["detail"] = "verdict", f"pyasc accepts, here: {_one_line(here.get('message'))}"
     elif here["verdict"] == "accepted":
         entry["outcome"], entry["detail"] = "verdict", f"pyasc rejects: {_gist(up.get('message'))}"
-    elif _gist(up.get("message")) in (here.get("message") or ""):
+    elif _gist(up.get("message")) in _unlocated(here.get("message")):
         entry["outcome"] = "same-message"
     elif same_mistake(up.get("message"), here.get("message")):
         entry["outcome"] = "same-mistake"

@@ -1,0 +1,158 @@
+"""Operators on device values in a v1 kernel, computed as pyasc computes them.
+
+A v1 body runs as Python, where a device value (a runtime argument, ``get_block_idx()``, ``t.get_value(i)``, a
+runtime loop's index) is a Python number, so ``n / 2`` would be Python's true division. pyasc compiles it to
+its scalar arithmetic (``language/core/scalar_rules.py``: ``/`` of ints truncates, ``n * 0.5`` is ``n * 0`` ...).
+The kind walk (``frontend/v1_types.py``) marks each operator it finds applied to a device value; the body
+then runs recompiled with those operators as calls of ``scalar_rules`` (at the kernel's own file and lines),
+and every other operator, on Python numbers, stays Python's."""
+from __future__ import annotations
+
+import ast
+import operator
+
+from ..ir.kernel_warnings import LiteralConversionWarning
+from ..ir.pipe_ops import current_block, user_loc
+from ..language.core import scalar_rules
+
+BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
+          ast.Mod: "mod", ast.LShift: "lshift", ast.RShift: "rshift", ast.BitAnd: "and", ast.BitOr: "or",
+          ast.BitXor: "xor"}
+COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+UNARY = {ast.USub: "neg", ast.Invert: "invert"}
+
+_PY_BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+              "floordiv": operator.floordiv, "mod": operator.mod, "lshift": operator.lshift,
+              "rshift": operator.rshift, "and": operator.and_, "or": operator.or_, "xor": operator.xor}
+_PY_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+               "ge": operator.ge}
+
+
+def node_key(node, key_type=None):
+    """An operator's place in the kernel's source (the walk and the rewrite see different copies of it)."""
+    return (key_type or type(node).__name__, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+
+
+def _binary(op, a, b, a_device, b_device):
+    r = scalar_rules.device_binary(op, a, b, a_device, b_device)
+    if r is None:
+        return _PY_BINARY[op](a, b)
+    if a_device != b_device:
+        _check_literal(scalar_rules.SYMBOL[op], b if a_device else a, a if a_device else b)
+    return r
+
+
+def _compare(op, a, b, a_device, b_device):
+    r = scalar_rules.device_compare(op, a, b, a_device, b_device)
+    if r is None:
+        return _PY_COMPARE[op](a, b)
+    if a_device != b_device:
+        _check_literal(_CMP_SYMBOL[op], b if a_device else a, a if a_device else b)
+    return r
+
+
+_CMP_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+class _At:
+    """Where a warning points: the kernel line computing the value."""
+    __slots__ = ("loc",)
+
+    def __init__(self, loc):
+        self.loc = loc
+
+
+def _check_literal(symbol, value, device):
+    """A launch warning where a float literal becomes an int (``n * 1.5`` multiplies by 1), as tile kernels get."""
+    if type(value) is not float:
+        return
+    text = scalar_rules.lossy_literal(value, scalar_rules.value_dtype(device), symbol)
+    eng = current_block()
+    if text is not None and eng is not None:
+        eng.launch.warn(_At(user_loc()), text + "; give the kernel the value as a float argument (or compute it on the "
+                        "host) to compute in float", LiteralConversionWarning)
+
+
+def _unary(op, v):
+    if op == "invert":
+        scalar_rules.device_invert(v)
+        return ~v
+    r = scalar_rules.device_negate(v)
+    return -v if r is None else r
+
+
+# the names the rewritten body calls them by (closure variables of the function it is compiled in)
+_RUNTIME = {"_asc_binary_": _binary, "_asc_compare_": _compare, "_asc_unary_": _unary}
+
+
+def _call(name, args, like):
+    node = ast.Call(ast.Name(name, ast.Load()), [a if isinstance(a, ast.AST) else ast.Constant(a) for a in args], [])
+    return ast.copy_location(node, like)
+
+
+class _Rewrite(ast.NodeTransformer):
+    def __init__(self, marks):
+        self.marks = marks
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        m = self.marks.get(node_key(node))
+        if m is None:
+            return node
+        (op, (da, db)) = m
+        return _call("_asc_binary_", [op, node.left, node.right, da, db], node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        m = self.marks.get(node_key(node))
+        if m is None:
+            return node
+        (op, (da, db)) = m
+        return _call("_asc_compare_", [op, node.left, node.comparators[0], da, db], node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        m = self.marks.get(node_key(node))
+        if m is None:
+            return node
+        return _call("_asc_unary_", [m[0], node.operand], node)
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        m = self.marks.get(node_key(node, "AugAssign"))
+        if m is None or not isinstance(node.target, ast.Name):
+            return node
+        (op, (da, db)) = m
+        value = _call("_asc_binary_", [op, ast.Name(node.target.id, ast.Load()), node.value, da, db], node)
+        return ast.copy_location(ast.Assign([node.target], value), node)
+
+
+def rewrite(node, marks):
+    """The kernel's ``ast.FunctionDef`` (a copy) with its marked operators as calls of pyasc's arithmetic."""
+    return _Rewrite(marks).visit(node) if marks else node
+
+
+def compile_body(node, fn, source_file, first_line):
+    """Compile a rewritten ``ast.FunctionDef`` of ``fn`` at its file and lines: a function with ``fn``'s globals,
+    defaults and closure values (None when a closure variable is not bound yet)."""
+    try:
+        cells = [c.cell_contents for c in (fn.__closure__ or ())]
+    except ValueError:
+        return None
+    node.decorator_list = []
+    node.returns = None
+    for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg, node.args.kwarg]:
+        if a is not None:
+            a.annotation = None      # (resolved already, by the original definition)
+    names = list(_RUNTIME) + list(fn.__code__.co_freevars)
+    factory = ast.FunctionDef("_asc_factory_", ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, []),
+                              [node, ast.Return(ast.Name(node.name, ast.Load()))], [], None)
+    mod = ast.Module([factory], type_ignores=[])
+    ast.increment_lineno(mod, first_line - 1)
+    ast.copy_location(factory, node)
+    ast.fix_missing_locations(mod)
+    scope = {}
+    exec(compile(mod, source_file, "exec"), fn.__globals__, scope)   # noqa: S102  (the kernel's own code)
+    new = scope["_asc_factory_"](*_RUNTIME.values(), *cells)
+    new.__defaults__, new.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+    return new
