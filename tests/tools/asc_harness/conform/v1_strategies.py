@@ -185,3 +185,50 @@ def spec_strategy(draw) -> dict:
         spec["call"].append(["cal_index", "cal_index"])
         spec["cal_index"] = True
     return spec
+
+
+@st.composite
+def blocks_strategy(draw) -> dict:
+    """A call form of brcb, gatherb, scatter or transpose (``v1_blocks``): repeats 0, 1 and 255, strides 0
+    (blocks written over each other), offsets with ties; some spelled as a neighbouring signature would."""
+    op = draw(st.sampled_from(("brcb", "gatherb", "scatter", "transpose")))
+    keyword = draw(st.booleans())
+    dts = ("float16", "float32", "int16", "int32", "uint16", "uint32") + (("int8", "int64") if op != "scatter" else ())
+    spec: dict = {"op": op, "dtype": draw(st.sampled_from(dts[:2] if draw(st.integers(0, 3)) else dts)),
+                  "values": draw(st.sampled_from(("random", "edges")))}
+    if op == "transpose":
+        spec.update(form="plain", call=[])
+        return spec
+    if op in ("brcb", "gatherb"):
+        spec.update(form="repeat", repeat_times=draw(st.sampled_from((1, 2, 0, 255)) | st.integers(0, 8)),
+                    dst_blk=draw(st.sampled_from((1, 0, 2)) | st.integers(0, 4)),
+                    dst_rep=draw(st.sampled_from((8, 0, 1, 16)) | st.integers(0, 20)),
+                    src_blocks=draw(st.sampled_from((8, 1, 64)) | st.integers(1, 64)))
+        spec["call"] = _kw(draw, ("repeat_times", "repeat_params"), keyword)
+        variant = draw(st.sampled_from(("plain", "plain", "plain", "alias", "no_params")))
+        if variant == "alias":
+            spec["call"][0][0] = "repeat_time"
+        elif variant == "no_params":
+            spec["call"].pop()
+        return spec
+    n = m.lanes(spec["dtype"])
+    spec.update(base=draw(st.sampled_from((0, 32, np.dtype(m.NP[spec["dtype"]]).itemsize))),
+                offsets=draw(st.sampled_from(("distinct", "ties"))),
+                dst_size=draw(st.sampled_from((n, 4 * n, 16 * n))))
+    if draw(st.booleans()):
+        spec.update(form="count", count=draw(st.sampled_from((n, 1, n + 1, 2 * n)) | st.integers(1, 4 * n)))
+        spec["call"] = _kw(draw, ("dst_base", "count"), keyword)
+        return spec
+    spec["form"], spec["mask"] = _mask(draw, spec["dtype"])
+    spec.update(repeat_times=draw(st.sampled_from((1, 2, 0)) | st.integers(0, 8)),
+                src_rep=draw(st.sampled_from((8, 0, 4, 16)) | st.integers(0, 16)))
+    spec["call"] = _kw(draw, ("dst_base", "mask", "repeat_times", "src_rep_stride"), keyword)
+    variant = draw(st.sampled_from(("plain", "plain", "counter", "alias", "no_stride")))
+    if variant == "counter":
+        c = draw(st.sampled_from((n, 1, n + 1, 2 * n)) | st.integers(1, 4 * n))
+        spec["form"], spec["mask"] = "counter", c if draw(st.booleans()) else [c, 0][:2 if n == 128 else 1]
+    elif variant == "alias":
+        spec["call"][2][0] = "repeat_time"
+    elif variant == "no_stride":
+        spec["call"].pop()
+    return spec
