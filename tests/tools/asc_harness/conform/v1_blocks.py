@@ -1,16 +1,19 @@
 """The v1 call forms of the instructions that move whole blocks or elements by address, beside
 ``v1_families``: ``brcb`` (8 elements a repeat, each broadcast over a 32-byte block), ``gatherb`` (32-byte
-blocks at byte offsets), ``scatter`` (elements to byte offsets) and ``transpose`` (one 16 x 16 block), as data
+blocks at byte offsets), ``scatter`` (elements to byte offsets), ``transpose`` (one 16 x 16 block), ``sort``
+(``is_full_sort``) and ``proposal_concat`` / ``proposal_extract`` (a field of 8-element region proposals), as data
 (standard library and numpy only: corpus cases import it under pyasc-dev too; the Hypothesis strategy is
 ``v1_strategies.blocks_strategy``), each with its numpy model written from its docstring. A spec:
 
   op, dtype           the instruction and the element type of its data operands
-  form                repeat (brcb / gatherb) | count | mask_int | mask_list | counter (scatter) | plain (transpose)
+  form                repeat (brcb / gatherb / sort / proposal_*) | count | mask_int | mask_list | counter
+                      (scatter) | plain (transpose)
   repeat_times        repeats; ``dst_blk`` / ``dst_rep`` the BrcbRepeatParams / GatherRepeatParams strides (32-byte
                       blocks); scatter's ``src_rep`` (blocks) and ``base`` (dst_base, bytes)
   count, mask         scatter's count form's element count, its mask form's mask (Counter mode: the count)
   offsets             how the byte offsets are drawn: distinct | ties (some equal: the later element lands last)
-  values              random | edges
+  full                sort's is_full_sort (absent: left out); ``mode`` proposal_*'s mode_number
+  values              random | edges | ties
   call                [[keyword or None, role], ...] of the arguments after the operands
 
 Where a docstring is silent the model names its choice: scatter consumes one offset per lane position
@@ -29,7 +32,8 @@ try:
 except ImportError:     # a corpus case under pyasc-dev's interpreter: the conform directory is on sys.path
     import v1_models as m
 
-FAMILIES = {"brcb": ("brcb",), "gatherb": ("gatherb",), "scatter": ("scatter",), "transpose": ("transpose",)}
+FAMILIES = {"brcb": ("brcb",), "gatherb": ("gatherb",), "scatter": ("scatter",), "transpose": ("transpose",),
+            "full_sort": ("sort",), "proposal": ("proposal_concat", "proposal_extract")}
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
 UB_BYTES = 192 * 1024
 
@@ -62,6 +66,12 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
     op, dtype, per = spec["op"], spec["dtype"], 32 // _isz(spec)
     if op == "transpose":
         ops = {"x": (dtype, 256), "z": (dtype, 256)}
+    elif op == "sort":      # 32 scores a repeat, their uint32 indices, records of 8 bytes in dst and tmp (w)
+        n = 32 * int(spec["repeat_times"])
+        ops = {"x": (dtype, n), "y": ("uint32", n), "z": (dtype, 8 * n // _isz(spec)), "w": (dtype, 8 * n // _isz(spec))}
+    elif op.startswith("proposal"):      # 16 proposals of 8 elements a repeat
+        n = 16 * int(spec["repeat_times"])
+        ops = {"x": (dtype, n if op == "proposal_concat" else 8 * n), "z": (dtype, 8 * n if op == "proposal_concat" else n)}
     elif op == "scatter":
         src, pos = _scatter_lanes(spec)
         ops = {"x": (dtype, int(src.max(initial=0)) + 1), "y": ("uint32", int(pos.max(initial=0)) + 1),
@@ -97,6 +107,8 @@ def _values(rng, dt, n: int, kind: str) -> np.ndarray:
         if kind == "edges":
             return rng.choice(np.array([info.min, info.max, 0, 1], np.int64), n).astype(dt)
         return rng.integers(max(-1000, int(info.min)), min(1000, int(info.max)), n).astype(dt)
+    if kind == "ties":
+        return rng.integers(-3, 4, n).astype(dt)
     if kind == "edges":
         with np.errstate(over="ignore"):
             return rng.choice(np.array([65504.0, -0.0, np.inf, -np.inf, np.nan, 1e-8]), n).astype(dt)
@@ -111,6 +123,8 @@ def inputs(spec: dict, seed: int = 0) -> dict[str, np.ndarray]:
         dt = m.NP[dt_name]
         if name == "x":
             out[name] = _values(rng, dt, n, spec["values"])
+        elif name == "y" and spec["op"] == "sort":
+            out[name] = np.arange(n, dtype=np.uint32) * 3 + 7
         elif name == "y" and spec["op"] == "gatherb":      # whole blocks of x, 32 bytes each
             out[name] = (rng.integers(0, ops["x"][1] * _isz(spec) // 32, n) * 32).astype(np.uint32)
         elif name == "y":          # scatter: whole elements of dst past dst_base, distinct or with ties
@@ -131,6 +145,14 @@ def reference(spec: dict, arrays: dict) -> dict:
     per = 32 // _isz(spec)
     if op == "transpose":
         z[:256] = x[:256].reshape(16, 16).T.reshape(-1)
+    elif op == "sort":
+        return {"zbytes": _sort_ref(spec, x, np.asarray(arrays["y"]), z)}
+    elif op == "proposal_concat":       # element i into field ``mode`` of proposal i; the other fields kept
+        n = 16 * int(spec["repeat_times"])
+        z[int(spec["mode"]): 8 * n: 8] = x[:n]
+    elif op == "proposal_extract":
+        n = 16 * int(spec["repeat_times"])
+        z[:n] = x[int(spec["mode"]): 8 * n: 8]
     elif op == "brcb":      # element 8 * r + b of src fills block b of repeat r
         for k, blk in enumerate(_blocks(spec).reshape(-1)):
             z[blk * per: blk * per + per] = x[k]
@@ -146,8 +168,24 @@ def reference(spec: dict, arrays: dict) -> dict:
     return {"zbytes": z.view(np.uint8)}
 
 
+def _sort_ref(spec: dict, scores: np.ndarray, index: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """sort's records (score, half then 2 zero bytes; the uint32 index) highest score first, equal scores the
+    earlier element first (its docstring); each repeat's 32 alone, or all of them with is_full_sort."""
+    n = 32 * int(spec["repeat_times"])
+    group = max(n, 1) if spec.get("full") else 32
+    zb = z.view(np.uint8).copy()
+    for lo in range(0, n, group):
+        order = lo + np.argsort(-scores[lo: lo + group].astype(np.float64), kind="stable")
+        for j, k in enumerate(order):
+            rec = np.zeros(8, np.uint8)
+            rec[:_isz(spec)] = np.frombuffer(scores[k].tobytes(), np.uint8)
+            rec[4:] = np.frombuffer(np.uint32(index[k]).tobytes(), np.uint8)
+            zb[8 * (lo + j): 8 * (lo + j + 1)] = rec
+    return zb
+
+
 # -- rendering -------------------------------------------------------------------------------------------
-LOCAL = {"x": "src", "y": "offset", "z": "dst"}
+LOCAL = {"x": "src", "y": "offset", "z": "dst", "w": "tmp"}
 
 
 def _mask_text(mask) -> str:
@@ -160,14 +198,16 @@ def call_text(spec: dict) -> list[str]:
     op = spec["op"]
     values = {"repeat_times": str(spec.get("repeat_times")), "repeat_params": "params", "count": str(spec.get("count")),
               "mask": _mask_text(spec.get("mask", 0)), "src_rep_stride": str(spec.get("src_rep")),
-              "dst_base": str(spec.get("base"))}
+              "dst_base": str(spec.get("base")), "repeat_time": str(spec.get("repeat_times")),
+              "is_full_sort": str(spec.get("full")), "mode_number": str(spec.get("mode"))}
     args = [f"{kw}={values[role]}" if kw else values[role] for kw, role in spec["call"]]
     lines = []
     if op in ("brcb", "gatherb"):
         cls = "BrcbRepeatParams" if op == "brcb" else "GatherRepeatParams"
         lines.append(f"params = asc.{cls}({spec['dst_blk']}, {spec['dst_rep']})")
     head = {"brcb": "dst, src", "gatherb": "dst, src, offset", "scatter": "dst, src, offset",
-            "transpose": "dst, src"}[op]
+            "transpose": "dst, src", "sort": "dst, src, offset, tmp", "proposal_concat": "dst, src",
+            "proposal_extract": "dst, src"}[op]
     call = f"asc.{op}({', '.join([head] + args)})"
     if spec["form"] == "counter":
         return lines + ["asc.set_mask_count()", call, "asc.set_mask_norm()"]
@@ -217,11 +257,15 @@ def reference(arrays):
 def render(spec: dict, doc: str, expect: str = "accept", extra: dict | None = None) -> str:
     ops = operands(spec)
     setup, loads, at = [], [], 0
-    for name in ("x", "y", "z"):
+    for name in ("x", "y", "z", "w"):
         if name not in ops:
             continue
         dt, n = ops[name]
-        pos = "VECOUT" if name == "z" else "VECIN"
+        pos = "VECOUT" if name == "z" else "VECCALC" if name == "w" else "VECIN"
+        if name == "w":         # sort's tmp: no data of its own
+            setup.append(f"    {LOCAL[name]} = asc.LocalTensor(asc.{dt}, asc.TPosition.{pos}, {at}, {n})")
+            at += n * np.dtype(m.NP[dt]).itemsize
+            continue
         setup += [f"    {name}_gm = asc.GlobalTensor()", f"    {name}_gm.set_global_buffer({name}, {n})",
                   f"    {LOCAL[name]} = asc.LocalTensor(asc.{dt}, asc.TPosition.{pos}, {at}, {n})"]
         loads.append(f"    asc.data_copy({LOCAL[name]}, {name}_gm, {n})")
