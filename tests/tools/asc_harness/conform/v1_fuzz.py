@@ -1,6 +1,7 @@
 """v1 differential fuzzer: Hypothesis draws call forms of the elementwise v1 instructions (op x dtype x form
 (count / mask-int / mask-list / Counter mode) x mask / repeat / stride values x how the call spells its
-arguments; ``v1_forms``) and of the reduction, compare, cast, gather and sort families (``v1_families``), each
+arguments; ``v1_forms``), of the reduction, compare, cast, gather and sort families (``v1_families``) and of the
+block and address instructions (brcb, gatherb, scatter, transpose, sort, proposal_*; ``v1_blocks``), each
 is compiled by pyasc-dev's front end and run here against numpy (``v1_diff``); the first kernel
 of each kind of disagreement is kept in ``conformance/v1/fuzz/`` (a regression corpus the differential runs
 with the rest), ``EXPECT`` being pyasc-dev's verdict.
