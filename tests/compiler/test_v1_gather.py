@@ -80,6 +80,15 @@ def test_brcb_fills_each_block_with_one_element(platform, dtype):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("call", [lambda d, a, b: asc.brcb(d, a, 2), lambda d, a, b: asc.gatherb(d, a, b, 2)])
+def test_brcb_and_gatherb_need_their_repeat_params_as_upstreams_signatures(platform, call):
+    def body(a, b, m, d):
+        call(d, a, b)
+    with pytest.raises(Exception, match=r"test_v1_gather.py:\d+.*(brcb|gatherb)\(\) missing required argument "
+                                        r"'repeat_params'"):
+        run(body, np.zeros(64, np.float32), np.zeros(16, np.uint32), None, np.zeros(512, np.float32))
+
+
 @pytest.mark.parametrize("pattern,pick", [(1, lambda i: i % 2 == 0), (2, lambda i: i % 2 == 1),
                                           (4, lambda i: i % 4 == 1), (7, lambda i: i >= 0)])
 def test_gather_mask_builtin_patterns_pack_the_picked_elements(platform, pattern, pick):

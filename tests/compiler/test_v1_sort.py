@@ -90,3 +90,19 @@ def test_mrg_sort_valid_bit_is_a_mask_naming_the_lists_it_merges(platform):
     scores, index = _records(got[:10], np.float32)
     assert scores.tolist() == [9, 4, 4, 3, 1] and index.tolist() == [0, 1, 200, 201, 2]
     assert (got[10:] == -1).all() and nums == [(3, 0, 2, 0)]
+
+
+def test_mrg_sort_repeats_write_each_repeat_the_lists_total_on_even_when_suspension_stops_short(platform):
+    # two repeats of lists of 2 records (list 2 at record 8): repeat 1 reads both lists 4 records further on
+    # and writes its output 4 records further on, whatever the first repeat's suspension left out
+    a0, b0, a1, b1 = [9, 8], [5, 4], [3, 1], [7, 6]
+    gap = np.zeros(4, np.float32)                           # two records no list reads
+    src = np.concatenate([_list(a0, 0), gap, _list(a1, 10), gap, _list(b0, 100), gap, _list(b1, 110), gap])
+
+    def body(x, y, m, d):
+        asc.mrg_sort(d, asc.MrgSortSrcList(asc.float32, x, x[16:]), asc.MrgSort4Info([2, 2], True, 0b11, 2))
+    got = run(body, src, None, None, np.full(16, -1, np.float32))
+    scores, index = _records(got, np.float32)
+    # repeat 0 takes 9, 8 (list 1 used up: stop); repeat 1 at record 4 takes 7, 6; records 2, 3, 6, 7 kept
+    assert scores[[0, 1, 4, 5]].tolist() == [9, 8, 7, 6] and index[[4, 5]].tolist() == [110, 111]
+    assert (got[4:8] == -1).all() and (got[12:] == -1).all()

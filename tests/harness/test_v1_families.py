@@ -128,6 +128,31 @@ def test_sort32_puts_the_earlier_of_equal_scores_first_with_its_index_after_the_
     assert [int(r[4:].view(np.uint32)[0]) for r in rec[:3]] == [103, 107, 100]
 
 
+def test_mrg_sort_repeats_move_src_and_dst_by_the_lists_total_also_when_suspension_stops_short():
+    # lists of one record each: repeat r reads list j at record 16 * j + 2 * r (the total of 2 further on)
+    scores = np.zeros(40, np.float32)
+    scores[[0, 16, 2, 18]] = [5, 3, 4, 9]
+    rec = np.zeros((40, 8), np.uint8)
+    rec[:, :4] = scores.view(np.uint8).reshape(40, 4)
+    rec[:, 4:] = np.arange(40, dtype=np.uint32).view(np.uint8).reshape(40, 4)
+    spec = {"dtype": "float32", "counts": [1, 1], "valid": 0b11, "suspend": True, "repeat_times": 2}
+    out = m.mrg_sort_ref(spec, rec.reshape(-1).view(np.float32), np.full(16, -7.25, np.float32)).reshape(-1, 8)
+    # each repeat takes its higher head and stops (a list used up): repeat 1 writes record 2, record 1 kept
+    assert [int(r[4:].view(np.uint32)[0]) for r in out[[0, 2]]] == [0, 18]
+    assert out[1, :4].view(np.float32)[0] == -7.25 and out[3, :4].view(np.float32)[0] == -7.25
+
+
+def test_counter_mode_runs_the_repeats_its_count_needs_the_last_one_partial():
+    spec = {"op": "whole_reduce_sum", "dtype": "float32", "form": "counter", "mask": 65, "repeat_times": 7,
+            "src_blk": 1, "src_rep": 8, "dst_rep": 1}
+    on = m.lanes_on(spec, 64)
+    assert on.shape == (2, 64) and on[1].sum() == 1 and m.repeats(spec, 64) == 2     # repeat_times ignored
+    got = m.reduce_ref(spec, np.ones(192, np.float32), np.full(8, -7.25, np.float32)).view(np.float32)
+    assert got[:3].tolist() == [64, 1, -7.25]
+    reg = dict(spec, form="register", register={"len": 64, "mode": "COUNTER"})
+    assert m.reduce_ref(reg, np.ones(192, np.float32), np.full(8, -7.25, np.float32)).view(np.float32)[1] == -7.25
+
+
 # -- drawing, rendering, classification --------------------------------------------------------------------
 @settings(max_examples=80, deadline=None)
 @given(v1_strategies.spec_strategy())

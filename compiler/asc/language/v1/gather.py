@@ -17,7 +17,6 @@ from ..core.errors import error
 from .addressing import (REQUIRED, Form, aligned as _aligned, bind, dtypes_in, field_range, issue as _issue, lanes_of,
                          local, one_type, operand_regions, register, regions as _regions, repeat_indices, resolve,
                          vector_cost, whole, _bits)
-from .params import BrcbRepeatParams, GatherMaskParams, GatherRepeatParams
 from .tensors import _block
 
 _ELEM = ("float16", "bfloat16", "int16", "uint16", "float32", "int32", "uint32")
@@ -95,11 +94,15 @@ def scatter(dst, src, dst_offset, dst_base, *args, **kwargs):
                   user_loc()))
 
 
-def gatherb(dst, src0, offset, repeat_times, repeat_params=None):
+_REPEAT = (("repeat_times", REQUIRED), ("repeat_params", REQUIRED))     # both required, as upstream's signatures
+
+
+def gatherb(dst, src0, offset, *args, **kwargs):
     """``gatherb(dst, src0, offset, repeat_times, GatherRepeatParams)``: per repeat, 8 uint32 byte offsets pick
     32-byte blocks of ``src0`` into the repeat's 8 blocks of ``dst``."""
     name = "gatherb"
-    p = repeat_params or GatherRepeatParams()
+    b = bind(name, _REPEAT, args, kwargs, "gatherb(dst, src0, offset, repeat_times, asc.GatherRepeatParams(1, 8))")
+    p, repeat_times = b["repeat_params"], b["repeat_times"]
     local(name, dst, src0, offset)
     _aligned(name, dst, src0, offset)
     one_type(name, dst, src0)
@@ -116,11 +119,12 @@ def gatherb(dst, src0, offset, repeat_times, repeat_params=None):
                                                                   "blocks": blocks, "repeats": rt}, user_loc()))
 
 
-def brcb(dst, src0, repeat_times, repeat_params=None):
+def brcb(dst, src0, *args, **kwargs):
     """``brcb(dst, src0, repeat_times, BrcbRepeatParams)``: per repeat, 8 elements of ``src0`` each fill one
     32-byte block of ``dst``."""
     name = "brcb"
-    p = repeat_params or BrcbRepeatParams()
+    b = bind(name, _REPEAT, args, kwargs, "brcb(dst, src0, repeat_times, asc.BrcbRepeatParams(1, 8))")
+    p, repeat_times = b["repeat_params"], b["repeat_times"]
     local(name, dst, src0)
     _aligned(name, dst, src0)
     dtypes_in(name, ("float16", "bfloat16", "int16", "uint16", "float32", "int32", "uint32"), dst=dst)

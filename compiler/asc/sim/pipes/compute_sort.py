@@ -58,14 +58,14 @@ def _merge(keys, suspend):
 
 @impl("mrg_sort", "mrg_sort4")
 def _mrg_sort(eng, op):
-    """Records of ``record`` bytes (the score ``score_at`` bytes in) merged list by list, per repeat."""
+    """Records of ``record`` bytes (the score ``score_at`` bytes in) merged list by list, per repeat; each repeat
+    reads and writes the lists' total further on (its docstring), also when suspension stops it short."""
     a = op.attrs
     counts, total = a["counts"], sum(a["counts"])
     size, at = a.get("record", 8), a.get("score_at", 0)
     dtype = a["dst"].np_dtype
     d, db = eng.byte_view(a["dst"])
     taken = [0] * len(counts)
-    written = 0
     for r in range(a["repeat"]):
         recs = []
         for t, c in zip(a["srcs"], counts):
@@ -82,8 +82,8 @@ def _mrg_sort(eng, op):
             pick = _merge([list(k) for k in keys], a["suspend"])
             merged = np.array([recs[k][p] for k, p in pick], np.uint8).reshape(-1, size)
             taken = [sum(1 for k, _ in pick if k == j) for j in range(len(counts))]
-        d[db + written: db + written + merged.size] = merged.reshape(-1)
-        written += merged.size
+        out = db + r * total * size
+        d[out: out + merged.size] = merged.reshape(-1)
     return taken
 
 

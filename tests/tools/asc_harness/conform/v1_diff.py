@@ -69,6 +69,8 @@ HARDWARE_RULES = (
     ("on-chip capacity", re.compile(r"capacity"), "UB holds 192 KiB (Ascend910B1)"),
     ("count form of whole repeats", re.compile(r"not a multiple of 256 \(the count form compares whole repeats\)"),
      "Compare's count form: count elements must take a multiple of 256 bytes"),
+    ("region proposal field beyond its six", re.compile(r"proposal_\w+: mode_number -?\d+ is outside \[0, 5\]"),
+     "proposal_concat / proposal_extract: mode_number in [0, 5] (x1, y1, x2, y2, score, label)"),
     ("shift beyond the element's bits", re.compile(r"shifting \w+ by -?\d+ bits is outside"),
      "Ascend C's ShiftLeft / ShiftRight: scalarValue in [0, bits of T)"),
 )

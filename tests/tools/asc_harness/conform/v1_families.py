@@ -5,7 +5,8 @@ to (every operand loaded from GM, the call, the outputs stored back) and its num
 (``v1_models``). A spec is a plain dict written into each corpus file as ``SPEC``:
 
   op, dtype           the instruction and its source element type; ``dst_dtype`` for cast
-  form                count | mask_int | mask_list | register (| pattern / tensor for gather_mask, repeat for
+  form                count | mask_int | mask_list | register | counter (Counter mode: set_mask_count, the
+                      mask the element count, repeat_times ignored) (| pattern / tensor for gather_mask, repeat for
                       sort32, list / info for mrg_sort)
   count, mask         the count form's element count; the mask form's mask (an int or 64-bit words)
   repeat_times        repeats of the mask forms
@@ -18,7 +19,9 @@ to (every operand loaded from GM, the call, the outputs stored back) and its num
   pattern             gather_mask's fixed pattern 1-7 (absent: a uint16 / uint32 pattern tensor)
   sel_mode            select's mode 0-2 (mode 1: ``scalar`` is src1)
   counts, suspend, valid   mrg_sort's element counts of its lists, suspension, valid_bit
-  register, mask_dtype, is_set_mask   the register form: set_vector_mask's len or words, its dtype
+  register, mask_dtype, is_set_mask   the register form: set_vector_mask's len or words, its dtype (mode
+                      COUNTER: the len an element count)
+  repeat_times        also mrg_sort's repeats (each the named lists' total further on in src and dst)
   values              how the source values are drawn: random | ties | edges
   call                [[keyword or None, role], ...] of the arguments after the operands
 """
@@ -67,15 +70,33 @@ def _group(op: str) -> str:
 
 
 # -- operands --------------------------------------------------------------------------------------------
+def _reps(spec: dict) -> int:
+    """Repeats a mask-form call runs (in Counter mode those its count needs, lanes of the widest operand)."""
+    if spec["form"] == "count" or "repeat_times" not in spec:
+        return int(spec.get("repeat_times", 1) or 0)
+    wide = max(np.dtype(m.NP[spec["dtype"]]).itemsize, np.dtype(m.NP[spec.get("dst_dtype", spec["dtype"])]).itemsize)
+    return m.repeats(spec, 256 // wide)
+
+
+def _records(spec: dict) -> tuple[int, int]:
+    """mrg_sort's records the lists reach in src (list j at record 16 * j, each repeat the lists' total
+    further on) and dst holds (each repeat's total), each at least four lists of 16."""
+    counts, rt = spec["counts"], int(spec.get("repeat_times", 1))
+    valid = spec.get("valid", (1 << len(counts)) - 1)
+    total = sum(c for j, c in enumerate(counts) if valid >> j & 1)      # the named lists' (as this engine)
+    src = max(16 * j + (rt - 1) * total + c for j, c in enumerate(counts))
+    return max(64, -(-src // 16) * 16), max(64, rt * total)
+
+
 def _src_reach(spec: dict) -> int:
     fam, n = FAMILY_OF[spec["op"]], m.lanes(spec["dtype"])
     if spec["form"] == "count":
         return int(spec["count"])
     if spec["op"] == "mrg_sort":
-        return 64 * 8 // np.dtype(m.NP[spec["dtype"]]).itemsize      # four lists of up to 16 records
+        return _records(spec)[0] * 8 // np.dtype(m.NP[spec["dtype"]]).itemsize
     if fam == "sort":
         return 32 * int(spec["repeat_times"])
-    reps = int(spec["repeat_times"])
+    reps = _reps(spec)
     if not reps:
         return 1
     if fam == "gather":
@@ -93,7 +114,7 @@ def _dst_reach(spec: dict) -> tuple[str, int]:
     """The destination's element type and the elements it must hold."""
     fam, op, dtype = FAMILY_OF[spec["op"]], spec["op"], spec["dtype"]
     isz, n = np.dtype(m.NP[dtype]).itemsize, m.lanes(dtype)
-    reps = int(spec.get("repeat_times", 1) or 0)
+    reps = _reps(spec)
     if fam == "compare":
         return "uint8", -(-(int(spec["count"]) if spec["form"] == "count" else reps * n) // 8)
     if fam == "select":
@@ -102,7 +123,7 @@ def _dst_reach(spec: dict) -> tuple[str, int]:
         b, r = spec["strides"][0]
         return dtype, (int(m.grid(n, 32 // isz, reps, b, r).max()) + 1) if reps else 1
     if op == "mrg_sort":
-        return dtype, 64 * 8 // isz
+        return dtype, _records(spec)[1] * 8 // isz
     if fam == "sort":
         return dtype, 32 * reps * 8 // isz
     if fam == "cast":
@@ -136,10 +157,10 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
         ops["y"] = (spec["dtype"], _src_reach(dict(spec, strides=[spec["strides"][0], spec["strides"][2]]))
                     if spec["form"] != "count" else int(spec["count"]))
     if fam == "select":     # the selecting bits: one repeat's (mode 0) or one per element position
-        bits = int(spec["count"]) if spec["form"] == "count" else int(spec["repeat_times"]) * m.lanes(spec["dtype"])
+        bits = int(spec["count"]) if spec["form"] == "count" else _reps(spec) * m.lanes(spec["dtype"])
         ops["w"] = ("uint8", -(-max(bits, m.lanes(spec["dtype"])) // 8))
     elif fam == "gather":
-        reps = int(spec.get("repeat_times", 0))
+        reps = _reps(spec)
         ops["y"] = ("uint32", int(spec["count"]) if spec["form"] == "count" else max(reps, 1) * m.lanes(spec["dtype"]))
     elif fam == "gather_mask" and spec["form"] == "tensor":
         ops["y"] = ("uint16" if spec["dtype"] in ("float16", "int16") else "uint32", 16)
@@ -189,11 +210,13 @@ def _values(rng, dt, n: int, kind: str, op: str) -> np.ndarray:
 
 
 def _sorted_lists(rng, spec: dict) -> np.ndarray:
-    """Four lists of 16 records (score, then the uint32 index 1000 * list + position), each sorted highest
-    score first; scores drawn from few values so that lists tie."""
+    """Runs of 16 records (score, then the uint32 index 1000 * run + position), each sorted highest score first
+    (run j the list j of the first repeat; with 16 records a list, run j + k * r its list j of repeat r);
+    scores drawn from few values so that lists tie."""
     dt = m.NP[spec["dtype"]]
-    rec = np.zeros((64, 8), np.uint8)
-    for j in range(4):
+    runs = _records(spec)[0] // 16
+    rec = np.zeros((16 * runs, 8), np.uint8)
+    for j in range(runs):
         s = np.sort(_values(rng, dt, 16, spec["values"], "sort32").astype(np.float64))[::-1].astype(dt)
         rec[16 * j: 16 * j + 16, :np.dtype(dt).itemsize] = s.view(np.uint8).reshape(16, -1)
         rec[16 * j: 16 * j + 16, 4:] = (np.arange(16, dtype=np.uint32) + 1000 * j).view(np.uint8).reshape(16, 4)
@@ -296,18 +319,23 @@ def call_text(spec: dict) -> list[str]:
         lines.append(f"lists = asc.MrgSortSrcList(asc.{spec['dtype']}, {lists})")
         counts = list(spec["counts"]) + [0] * (spec.get("pad_counts", 0))
         valid = spec.get("valid", (1 << len(spec["counts"])) - 1)
+        rt = spec.get("repeat_times", 1)
         if spec["form"] == "info":
-            call = f"asc.mrg_sort(dst, lists, asc.MrgSort4Info({counts}, {spec['suspend']}, {valid}, 1))"
+            call = f"asc.mrg_sort(dst, lists, asc.MrgSort4Info({counts}, {spec['suspend']}, {valid}, {rt}))"
         else:
             tail = f", is_exhausted_suspension={spec['suspend']}" if spec["suspend"] else ""
-            call = f"asc.mrg_sort(dst, lists, {counts}, [0, 0, 0, 0], {valid}, 1{tail})"
+            call = f"asc.mrg_sort(dst, lists, {counts}, [0, 0, 0, 0], {valid}, {rt}{tail})"
     if fam == "gather_mask":
         lines += [f"kept = {call}", "w_gm.set_value(0, kept)"]
     elif spec["form"] == "register":     # the mask register set first, the call with is_set_mask=False
         reg = spec["register"]
         words = str(reg["len"]) if "len" in reg else f"{hex(int(reg['high']))}, {hex(int(reg['low']))}"
-        lines += [f"asc.set_vector_mask({words}, dtype=asc.{spec['mask_dtype']}, mode=asc.MaskMode.NORMAL)", call,
-                  "asc.reset_mask()"]
+        mode = reg.get("mode", "NORMAL")
+        lines += (["asc.set_mask_count()"] if mode == "COUNTER" else []) + [
+            f"asc.set_vector_mask({words}, dtype=asc.{spec['mask_dtype']}, mode=asc.MaskMode.{mode})", call,
+            "asc.reset_mask()"] + (["asc.set_mask_norm()"] if mode == "COUNTER" else [])
+    elif spec["form"] == "counter":      # Counter mode: the call's mask is the element count
+        lines += ["asc.set_mask_count()", call, "asc.set_mask_norm()"]
     else:
         lines.append(call)
     return lines

@@ -1,6 +1,7 @@
 """v1 differential fuzzer: Hypothesis draws call forms of the elementwise v1 instructions (op x dtype x form
 (count / mask-int / mask-list / Counter mode) x mask / repeat / stride values x how the call spells its
-arguments; ``v1_forms``) and of the reduction, compare, cast, gather and sort families (``v1_families``), each
+arguments; ``v1_forms``), of the reduction, compare, cast, gather and sort families (``v1_families``) and of the
+block and address instructions (brcb, gatherb, scatter, transpose, sort, proposal_*; ``v1_blocks``), each
 is compiled by pyasc-dev's front end and run here against numpy (``v1_diff``); the first kernel
 of each kind of disagreement is kept in ``conformance/v1/fuzz/`` (a regression corpus the differential runs
 with the rest), ``EXPECT`` being pyasc-dev's verdict.
@@ -20,7 +21,7 @@ from typing import Sequence
 from hypothesis import HealthCheck, Phase, given, settings, seed, strategies as st
 
 from asc_harness.common.paths import default_root
-from asc_harness.conform import v1_diff, v1_families, v1_forms, v1_strategies
+from asc_harness.conform import v1_blocks, v1_diff, v1_families, v1_forms, v1_strategies
 from asc_harness.conform.pyasc_dev import DEFAULT_VENV, pyasc_interpreter
 from asc_harness.store.cli import make_parser, run_main
 
@@ -91,7 +92,9 @@ def form_specs(draw) -> dict:
 
 
 def forms_of(spec: dict):
-    """The module that renders and models ``spec``: v1_families for its families, else v1_forms."""
+    """The module that renders and models ``spec``: v1_families or v1_blocks for theirs, else v1_forms."""
+    if spec["op"] in v1_blocks.FAMILY_OF:
+        return v1_blocks
     return v1_families if spec["op"] in v1_families.FAMILY_OF else v1_forms
 
 
@@ -99,7 +102,7 @@ def family(spec: dict) -> str:
     return forms_of(spec).FAMILY_OF[spec["op"]]
 
 
-FAMILY_NAMES = tuple(v1_forms.FAMILIES) + tuple(v1_families.FAMILIES)
+FAMILY_NAMES = tuple(v1_forms.FAMILIES) + tuple(v1_families.FAMILIES) + tuple(v1_blocks.FAMILIES)
 
 
 def _blank(text: str) -> str:
@@ -115,9 +118,9 @@ def signature(spec: dict, entry: dict) -> str:
 
 
 def draw_specs(examples: int, seed_value: int, families: Sequence[str] = ()) -> list[dict]:
-    """Kernels drawn from every family (half the draws from each module), or only from ``families``."""
+    """Kernels drawn from every family (a third of the draws from each module), or only from ``families``."""
     specs: list[dict] = []
-    strategy = st.one_of(form_specs(), v1_strategies.spec_strategy())
+    strategy = st.one_of(form_specs(), v1_strategies.spec_strategy(), v1_strategies.blocks_strategy())
     if families:
         strategy = strategy.filter(lambda s: family(s) in families)
 

@@ -47,6 +47,33 @@ def mask_of(spec: dict):
     return int(reg["len"]) if "len" in reg else [int(reg["low"]), int(reg["high"])]
 
 
+def counted(spec: dict):
+    """The element count of a call in Counter mode (``set_mask_count()`` and the mask as the count, or
+    ``set_vector_mask(len, mode=COUNTER)`` and ``is_set_mask=False``), else None."""
+    if spec["form"] == "counter":
+        return int(spec["mask"][0] if isinstance(spec["mask"], list) else spec["mask"])
+    if spec["form"] == "register" and spec["register"].get("mode") == "COUNTER":
+        return int(spec["register"]["len"])
+    return None
+
+
+def repeats(spec: dict, n: int) -> int:
+    """Repeats a mask-form call runs: ``repeat_times``, or in Counter mode as many as its count needs
+    (``repeat_times`` ignored, as set_mask_count's docstring states: the unit infers them)."""
+    c = counted(spec)
+    return int(spec["repeat_times"]) if c is None else -(-c // n)
+
+
+def lanes_on(spec: dict, n: int) -> np.ndarray:
+    """(repeats, n) lanes each repeat works on: the mask's in every repeat, or in Counter mode the first
+    ``count`` element positions (the last repeat partial)."""
+    c = counted(spec)
+    if c is None:
+        reps = int(spec["repeat_times"])
+        return np.broadcast_to(active(mask_of(spec), n), (reps, n))
+    return (np.arange(repeats(spec, n) * n) < c).reshape(-1, n)
+
+
 def grid(n_lanes: int, per_blk: int, reps: int, blk: int, rep: int) -> np.ndarray:
     """(reps, lanes) element indices of an operand: lane l of repeat r at block l // per_blk."""
     r, ln = np.arange(reps)[:, None], np.arange(n_lanes)[None, :]
@@ -86,11 +113,10 @@ def reduce_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
     zb = np.array(z0).view(np.uint8).copy()
     if op.startswith("reduce_"):
         return _level2(spec, x, zb)
-    on = active(mask_of(spec), n)
-    reps = int(spec["repeat_times"])
+    ok = lanes_on(spec, n)
+    reps = ok.shape[0]
     g = grid(n, 32 // isz, reps, spec["src_blk"], spec["src_rep"])
     vals = x[g] if reps else np.zeros((0, n), dt)
-    ok = np.broadcast_to(on, vals.shape)
     kind = op.rsplit("_", 1)[1]
     sat = dt == np.float16
     drs = spec["dst_rep"]
@@ -135,9 +161,8 @@ def _level2(spec: dict, x: np.ndarray, zb: np.ndarray) -> np.ndarray:
         g = np.arange(reps * n).reshape(reps, n)
         ok = g < cnt
     else:
-        reps = int(spec["repeat_times"])
-        g = grid(n, 32 // np.dtype(dt).itemsize, reps, 1, spec["src_rep"])
-        ok = np.broadcast_to(active(mask_of(spec), n), g.shape)
+        ok = lanes_on(spec, n)
+        g = grid(n, 32 // np.dtype(dt).itemsize, ok.shape[0], 1, spec["src_rep"])
     if not ok.any():            # nothing reduced (repeat_time 0): dst keeps its values
         return zb
     vals = x[np.where(ok, g, 0)]
@@ -174,11 +199,11 @@ def compare_ref(spec: dict, x: np.ndarray, y: np.ndarray, z0: np.ndarray) -> np.
         cnt = int(spec["count"])
         bits = CMP[spec["cmp"]](x[:cnt], rhs(np.arange(cnt)))
     else:
-        reps = int(spec["repeat_times"])
-        on = active(mask_of(spec), n)
+        ok = lanes_on(spec, n)
+        reps = ok.shape[0]
         (b0, r0), (b1, r1) = spec["strides"][1], spec["strides"][-1]
         g0, g1 = grid(n, per_blk, reps, b0, r0), grid(n, per_blk, reps, b1, r1)
-        bits = np.where(on, CMP[spec["cmp"]](x[g0], rhs(g1)), False).reshape(-1)
+        bits = np.where(ok, CMP[spec["cmp"]](x[g0], rhs(g1)), False).reshape(-1)
     zb = np.array(z0).view(np.uint8).copy()
     packed = np.packbits(np.concatenate([bits, np.zeros(-bits.size % 8, bool)]), bitorder="little")
     zb[:packed.size] = packed
@@ -199,13 +224,12 @@ def select_ref(spec: dict, x: np.ndarray, y, sel: np.ndarray, z0: np.ndarray) ->
         pos = i % n if spec["sel_mode"] == 0 else i
         z[i] = np.where(bits[pos], x[i], other(i))
         return z
-    reps = int(spec["repeat_times"])
-    on = active(mask_of(spec), n)
-    gd, g0, g1 = (grid(n, per_blk, reps, b, r)[:, on] for b, r in spec["strides"])
-    for r in range(reps):
+    ok = lanes_on(spec, n)
+    gd, g0, g1 = (grid(n, per_blk, ok.shape[0], b, r) for b, r in spec["strides"])
+    for r, on in enumerate(ok):
         lane = np.nonzero(on)[0]
         pos = lane if spec["sel_mode"] == 0 else r * n + lane
-        z[gd[r]] = np.where(bits[pos], x[g0[r]], other(g1[r]))
+        z[gd[r][on]] = np.where(bits[pos], x[g0[r][on]], other(g1[r][on]))
     return z
 
 
@@ -269,13 +293,13 @@ def cast_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
         z[:cnt] = convert(x[:cnt], src, dst, mode)
         return z
     wide = max(np.dtype(NP[src]).itemsize, np.dtype(NP[dst]).itemsize)
-    n, reps = 256 // wide, int(spec["repeat_times"])
-    on = active(mask_of(spec), n)
+    ok = lanes_on(spec, 256 // wide)
+    n, reps = 256 // wide, ok.shape[0]
     (db, dr), (sb, sr) = spec["strides"]
-    dg = grid(n, 32 // np.dtype(NP[dst]).itemsize, reps, db, dr)[:, on]
-    sg = grid(n, 32 // np.dtype(NP[src]).itemsize, reps, sb, sr)[:, on]
-    for r in range(reps):
-        z[dg[r]] = convert(x[sg[r]], src, dst, mode)
+    dg = grid(n, 32 // np.dtype(NP[dst]).itemsize, reps, db, dr)
+    sg = grid(n, 32 // np.dtype(NP[src]).itemsize, reps, sb, sr)
+    for r, on in enumerate(ok):
+        z[dg[r][on]] = convert(x[sg[r][on]], src, dst, mode)
     return z
 
 
@@ -289,9 +313,8 @@ def gather_ref(spec: dict, x: np.ndarray, off: np.ndarray, z0: np.ndarray) -> np
         cnt = int(spec["count"])
         z[:cnt] = src_of(off[:cnt])
         return z
-    n, reps = lanes(spec["dtype"]), int(spec["repeat_times"])
-    on = active(mask_of(spec), n)
-    for r in range(reps):
+    n = lanes(spec["dtype"])
+    for r, on in enumerate(lanes_on(spec, n)):
         lane = np.nonzero(on)[0]
         z[r * spec["dst_rep"] * (32 // isz) + lane] = src_of(off[r * n + lane])
     return z
@@ -343,19 +366,21 @@ def mrg_sort_ref(spec: dict, x: np.ndarray, z0: np.ndarray) -> np.ndarray:
     dt = NP[spec["dtype"]]
     isz = np.dtype(dt).itemsize
     rec = np.asarray(x).view(np.uint8).reshape(-1, 8)
-    lists = [rec[16 * j: 16 * j + c] for j, c in enumerate(spec["counts"])]
-    valid = spec.get("valid", (1 << len(lists)) - 1)
-    lists = [lst for j, lst in enumerate(lists) if valid >> j & 1]      # the lists valid_bit names
-    keys = [lst[:, :isz].copy().view(dt).reshape(-1).astype(np.float64) for lst in lists]
-    heads, out = [0] * len(lists), []
-    while True:
-        live = [j for j in range(len(lists)) if heads[j] < len(lists[j])]
-        if not live or (spec["suspend"] and len(live) < len(lists)):
-            break
-        j = max(live, key=lambda k: (keys[k][heads[k]], -k))
-        out.append(lists[j][heads[j]])
-        heads[j] += 1
+    valid = spec.get("valid", (1 << len(spec["counts"])) - 1)
+    named = [j for j in range(len(spec["counts"])) if valid >> j & 1]      # the lists valid_bit names
+    total = sum(spec["counts"][j] for j in named)
     zb = np.array(z0).view(np.uint8).copy()
-    if out:
-        zb[:8 * len(out)] = np.concatenate(out)
+    for r in range(int(spec.get("repeat_times", 1))):     # each repeat: src and dst the lists' total further
+        lists = [rec[16 * j + r * total: 16 * j + r * total + spec["counts"][j]] for j in named]
+        keys = [lst[:, :isz].copy().view(dt).reshape(-1).astype(np.float64) for lst in lists]
+        heads, out = [0] * len(lists), []
+        while True:
+            live = [j for j in range(len(lists)) if heads[j] < len(lists[j])]
+            if not live or (spec["suspend"] and len(live) < len(lists)):
+                break
+            j = max(live, key=lambda k: (keys[k][heads[k]], -k))
+            out.append(lists[j][heads[j]])
+            heads[j] += 1
+        if out:
+            zb[8 * r * total: 8 * (r * total + len(out))] = np.concatenate(out)
     return zb

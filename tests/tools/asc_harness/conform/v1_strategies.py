@@ -36,8 +36,11 @@ def _spec(draw) -> dict:
     reps = draw(st.sampled_from((1, 2, 0, 255)) | st.integers(0, 6))
     if op == "mrg_sort":
         k = draw(st.sampled_from((2, 4, 3)))
+        rt = draw(st.sampled_from((1, 1, 2, 4, 3)))
+        equal = rt > 1 and draw(st.integers(0, 3)) > 0      # repeats as documented: lists of one length
         spec.update(dtype=draw(st.sampled_from(("float32", "float16"))), form=draw(st.sampled_from(("list", "info"))),
-                    counts=[draw(st.sampled_from((16, 1, 0)) | st.integers(0, 16)) for _ in range(k)],
+                    repeat_times=rt, counts=[16 if equal else draw(st.sampled_from((16, 1, 0)) | st.integers(0, 16))
+                                             for _ in range(k)],
                     suspend=draw(st.booleans()), pad_counts=draw(st.sampled_from((0, 4 - k))), call=[],
                     valid=draw(st.sampled_from(((1 << k) - 1,) * 4 + (0b101, 0b1, 0b1111, 0b110))))
         return spec
@@ -129,6 +132,16 @@ def _spec(draw) -> dict:
 # keywords as users misspell them from neighbouring signatures (upstream's examples write repeat_times= and
 # params=, the reductions repeat_time= and repeat=), and arguments neighbouring signatures take
 # the instructions whose upstream mask forms take is_set_mask (the others refuse it)
+def _lanes_dtype(spec: dict) -> str:
+    """The element type whose lanes a repeat has: the wider of cast's two, else the operands'."""
+    wide = max(np.dtype(m.NP[spec["dtype"]]).itemsize, np.dtype(m.NP[spec.get("dst_dtype", spec["dtype"])]).itemsize)
+    return {2: "float16", 4: "float32", 8: "int64"}[wide] if spec["op"] == "cast" else spec["dtype"]
+
+
+# the instructions drawn in Counter mode (the mask forms that run on the mask register)
+COUNTER_OK = ("whole_reduce_sum", "whole_reduce_max", "whole_reduce_min", "block_reduce_sum", "block_reduce_max",
+              "block_reduce_min", "pair_reduce_sum", "repeat_reduce_sum", "reduce_sum", "reduce_max", "reduce_min",
+              "compare", "compare_scalar", "select", "cast", "gather")
 REGISTER_OK = ("whole_reduce_sum", "pair_reduce_sum", "repeat_reduce_sum", "cast")
 ALIASES = {"repeat_time": "repeat_times", "repeat_times": "repeat_time", "repeat": "repeat_time",
            "repeat_params": "params", "count": "calCount", "dst_rep_stride": "dst_repeat_stride"}
@@ -140,7 +153,7 @@ def spec_strategy(draw) -> dict:
     the signature has none or has one, ``cal_index`` on reduce_sum, the repeat parameters left out)."""
     spec = draw(_spec())
     variant = draw(st.sampled_from(("plain", "plain", "plain", "alias", "is_set_mask", "cal_index", "no_params",
-                                    "register", "register")))
+                                    "register", "register", "counter", "counter")))
     keywords = [i for i, (kw, _) in enumerate(spec["call"]) if kw in ALIASES]
     if variant == "alias" and keywords:
         i = draw(st.sampled_from(keywords))
@@ -149,17 +162,93 @@ def spec_strategy(draw) -> dict:
         spec["call"].append(["is_set_mask", "is_set_mask"])
     elif variant == "no_params" and spec["call"] and spec["call"][-1][1] == "repeat_params":
         spec["call"].pop()
+    elif variant == "counter" and spec["form"] in ("mask_int", "mask_list") and spec["op"] in COUNTER_OK:
+        # Counter mode (set_mask_count): the mask is the element count of the whole call
+        n = m.lanes(_lanes_dtype(spec))
+        c = draw(st.sampled_from((n, 1, n + 1, 2 * n, n - 1, 2 * n + 1)) | st.integers(1, 6 * n))
+        listed = spec["form"] == "mask_list" or draw(st.integers(0, 3)) == 0
+        spec["form"], spec["mask"] = "counter", [c, 0][:2 if n == 128 else 1] if listed else c
     elif variant == "register" and spec["op"] in REGISTER_OK and spec["form"] in ("mask_int", "mask_list"):
-        # the mask in the register (set_vector_mask, Normal mode), the call's own a placeholder
-        wide = max(np.dtype(m.NP[spec["dtype"]]).itemsize, np.dtype(m.NP[spec.get("dst_dtype", spec["dtype"])]).itemsize)
-        spec["mask_dtype"] = {2: "float16", 4: "float32", 8: "int64"}[wide] if spec["op"] == "cast" else spec["dtype"]
+        # the mask in the register (set_vector_mask, Normal or Counter mode), the call's own a placeholder
+        spec["mask_dtype"] = _lanes_dtype(spec) if spec["op"] == "cast" else spec["dtype"]
         n = m.lanes(spec["mask_dtype"])
-        spec["register"] = ({"len": draw(st.sampled_from((n, 1, n - 1)) | st.integers(1, n))} if draw(st.booleans())
-                            else {"high": draw(st.sampled_from((0, FULL)) | st.integers(0, FULL)) if n == 128 else 0,
-                                  "low": draw(st.sampled_from((FULL, 1, 1 << 63)) | st.integers(1, FULL))})
+        if draw(st.integers(0, 2)) == 0:
+            spec["register"] = {"len": draw(st.sampled_from((n + 1, 1, 2 * n)) | st.integers(1, 6 * n)),
+                                "mode": "COUNTER"}
+        else:
+            spec["register"] = ({"len": draw(st.sampled_from((n, 1, n - 1)) | st.integers(1, n))} if draw(st.booleans())
+                                else {"high": draw(st.sampled_from((0, FULL)) | st.integers(0, FULL)) if n == 128 else 0,
+                                      "low": draw(st.sampled_from((FULL, 1, 1 << 63)) | st.integers(1, FULL))})
         spec["form"], spec["mask"], spec["is_set_mask"] = "register", draw(st.sampled_from((0, n))), False
         spec["call"].append(["is_set_mask", "is_set_mask"])
     elif variant == "cal_index" and spec["op"] == "reduce_sum":
         spec["call"].append(["cal_index", "cal_index"])
         spec["cal_index"] = True
+    return spec
+
+
+@st.composite
+def blocks_strategy(draw) -> dict:
+    """A call form of brcb, gatherb, scatter or transpose (``v1_blocks``): repeats 0, 1 and 255, strides 0
+    (blocks written over each other), offsets with ties; some spelled as a neighbouring signature would."""
+    op = draw(st.sampled_from(("brcb", "gatherb", "scatter", "transpose", "sort", "proposal_concat",
+                               "proposal_extract")))
+    keyword = draw(st.booleans())
+    if op == "sort" or op.startswith("proposal"):
+        spec = {"op": op, "dtype": draw(st.sampled_from(("float32", "float16") if draw(st.integers(0, 5)) else
+                                                        ("int32", "int16", "float32"))),
+                "values": draw(st.sampled_from(("ties", "random", "edges"))), "form": "repeat",
+                "repeat_times": draw(st.sampled_from((1, 2, 0, 4)) | st.integers(0, 16))}
+        if op == "sort":
+            if spec["values"] == "edges":       # NaN scores: the docstring is silent on their place
+                spec["values"] = "ties"
+            spec["call"] = _kw(draw, ("repeat_time",), keyword)
+            full = draw(st.sampled_from((True, False, None, 1)))
+            if full is not None:
+                spec["full"] = full
+                spec["call"].append(["is_full_sort" if keyword or draw(st.booleans()) else None, "is_full_sort"])
+        else:
+            spec["mode"] = draw(st.sampled_from((4, 0, 5)) | st.integers(0, 7))
+            spec["call"] = _kw(draw, ("repeat_time", "mode_number"), keyword)
+        if draw(st.integers(0, 4)) == 0 and keyword:
+            spec["call"][0][0] = "repeat_times"         # the neighbouring instructions' spelling
+        return spec
+    dts = ("float16", "float32", "int16", "int32", "uint16", "uint32") + (("int8", "int64") if op != "scatter" else ())
+    spec: dict = {"op": op, "dtype": draw(st.sampled_from(dts[:2] if draw(st.integers(0, 3)) else dts)),
+                  "values": draw(st.sampled_from(("random", "edges")))}
+    if op == "transpose":
+        spec.update(form="plain", call=[])
+        return spec
+    if op in ("brcb", "gatherb"):
+        spec.update(form="repeat", repeat_times=draw(st.sampled_from((1, 2, 0, 255)) | st.integers(0, 8)),
+                    dst_blk=draw(st.sampled_from((1, 0, 2)) | st.integers(0, 4)),
+                    dst_rep=draw(st.sampled_from((8, 0, 1, 16)) | st.integers(0, 20)),
+                    src_blocks=draw(st.sampled_from((8, 1, 64)) | st.integers(1, 64)))
+        spec["call"] = _kw(draw, ("repeat_times", "repeat_params"), keyword)
+        variant = draw(st.sampled_from(("plain", "plain", "plain", "alias", "no_params")))
+        if variant == "alias" and keyword:
+            spec["call"][0][0] = "repeat_time"
+        elif variant == "no_params":
+            spec["call"].pop()
+        return spec
+    n = m.lanes(spec["dtype"])
+    spec.update(base=draw(st.sampled_from((0, 32, np.dtype(m.NP[spec["dtype"]]).itemsize))),
+                offsets=draw(st.sampled_from(("distinct", "ties"))),
+                dst_size=draw(st.sampled_from((n, 4 * n, 16 * n))))
+    if draw(st.booleans()):
+        spec.update(form="count", count=draw(st.sampled_from((n, 1, n + 1, 2 * n)) | st.integers(1, 4 * n)))
+        spec["call"] = _kw(draw, ("dst_base", "count"), keyword)
+        return spec
+    spec["form"], spec["mask"] = _mask(draw, spec["dtype"])
+    spec.update(repeat_times=draw(st.sampled_from((1, 2, 0)) | st.integers(0, 8)),
+                src_rep=draw(st.sampled_from((8, 0, 4, 16)) | st.integers(0, 16)))
+    spec["call"] = _kw(draw, ("dst_base", "mask", "repeat_times", "src_rep_stride"), keyword)
+    variant = draw(st.sampled_from(("plain", "plain", "counter", "alias", "no_stride")))
+    if variant == "counter":
+        c = draw(st.sampled_from((n, 1, n + 1, 2 * n)) | st.integers(1, 4 * n))
+        spec["form"], spec["mask"] = "counter", c if draw(st.booleans()) else [c, 0][:2 if n == 128 else 1]
+    elif variant == "alias" and keyword:
+        spec["call"][2][0] = "repeat_time"
+    elif variant == "no_stride":
+        spec["call"].pop()
     return spec
