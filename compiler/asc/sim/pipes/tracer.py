@@ -27,6 +27,7 @@ from .engine import _SYNC, BlockEngine
 from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector
 from .lane_trips import fold_steps
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
+from .steady import find_loop, run_stream
 from .uniform import _run_each
 
 STATS = Counter()     # how launches went: "lanes", "per block: <why>", "untraced: <why>"
@@ -166,6 +167,10 @@ class Stream:
     def issue(self, eng, ops):
         """``eng`` issues ``ops`` (``of(b)``) with the kernel's scalar-side calls where the body made them."""
         calls = self.scalar_calls
+        if eng.deferred is not None and not eng.auto_sync and eng.timing.events is None:
+            loop = find_loop(ops, calls)      # block 0 of blocks apart: a loop's repeating trips added up
+            if loop is not None:
+                return run_stream(eng, ops, calls, loop)
         if not calls:
             for op in ops:
                 eng.issue(op)
