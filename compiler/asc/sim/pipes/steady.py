@@ -23,12 +23,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 
+import numpy as np
+
 from ...ir.registry import PIPES
 from .lane_steps import ELEMENTWISE
 
 _SYNC = ("set_flag", "wait_flag", "pipe_barrier")
 S = PIPES.index("S")
 _PIPE = {p: i for i, p in enumerate(PIPES)}
+STATS = Counter()     # "loops", "periods added": what block 0 did not run
 _MAX_PERIOD = 512      # ops of one period looked for
 _MARKS = 8            # periods compared before the loop is left to run in full
 _DIGITS = 6            # ticks compared to a millionth: costs are not binary fractions
@@ -142,9 +145,7 @@ def _state(eng, base_n, pipes):
         trackers.append((space, frozenset((lo, hi, k, p, n - base_n) for lo, hi, k, p, n in tr.ranges)))
     written = []
     for space, w in sorted(eng.written.items()):
-        if w.bits is not None:
-            return None
-        written.append((space, tuple(w.ranges)))
+        written.append((space, tuple(w.ranges) if w.bits is None else np.packbits(w.bits).tobytes()))
     # a flag's set tick is kept as it is (a later wait of a pipe outside the loop may see it)
     flags = frozenset((k, tuple(_rel(x, base_n) for x in snap), round(fired - base_t, _DIGITS), op.loc, op.pipe)
                       for k, (snap, fired, _, op) in eng.flags.items())
@@ -239,6 +240,8 @@ def _skip(eng, ops, loop, j, before, now, on_s):
             if k < start and a < span[1] and span[0] < b:
                 return False
     _add_periods(eng, ops, first + length, m, shift, before, now, on_s)
+    STATS["loops"] += 1
+    STATS["periods added"] += m
     return True
 
 
