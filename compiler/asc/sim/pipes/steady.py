@@ -37,28 +37,42 @@ _MARKS = 8            # periods compared before the loop is left to run in full
 _DIGITS = 6            # ticks compared to a millionth: costs are not binary fractions
 
 
-def _key(op):
-    """What the engine sees of ``op`` apart from its GM addresses (None: an op this does not cover)."""
-    a = op.attrs
-    if op.name in _SYNC:
-        extra = (a.get("key"), a.get("target"), a.get("text"))
-    elif op.name == "data_copy":
+def _key(op, gm, written):
+    """What the engine sees of ``op`` apart from its GM addresses (None: an op this does not cover); its GM
+    accesses' (buffer, first byte) go to ``gm``, the GM buffers it writes to ``written``."""
+    name, a = op.name, op.attrs
+    if name in _SYNC:
+        return (name, op.pipe, op.loc, a.get("key"), a.get("target"))
+    if name == "data_copy":
         if a.get("atomic"):
             return None
         extra = tuple(a["segments"])
-    elif op.name in ELEMENTWISE:
+    elif name in ELEMENTWISE:
         if a.get("idx") is not None:
             return None
         extra = (a.get("count"), a.get("repeats"), a.get("scalar"))
     else:
         return None
     regions = []
-    for write, rs in ((False, op.reads), (True, op.writes)):
-        for r in rs:
-            if r.granules is not None or r.exact is not None:
-                return None
-            regions.append((write, r.space, r.buf, r.hi - r.lo, None if r.space == "GM" else r.lo))
-    return (op.name, op.pipe, op.loc, tuple(regions), extra)
+    for r in op.reads:
+        if r.granules is not None or r.exact is not None:
+            return None
+        if r.space == "GM":
+            gm.append((r.buf, r.lo))
+            regions.append((r.buf, r.hi - r.lo))
+        else:
+            regions.append((r.space, r.lo, r.hi))
+    regions.append(None)
+    for r in op.writes:
+        if r.granules is not None or r.exact is not None:
+            return None
+        if r.space == "GM":
+            gm.append((r.buf, r.lo))
+            regions.append((r.buf, r.hi - r.lo))
+            written.add(r.buf)
+        else:
+            regions.append((r.space, r.lo, r.hi))
+    return (name, op.pipe, op.loc, tuple(regions), extra)
 
 
 class Loop:
@@ -77,24 +91,25 @@ def find_loop(ops, calls):
     n = len(ops)
     if n < 8:
         return None
-    ids, table, gm, last, written = [], {}, [], {}, set()
-    dist = Counter()
+    ids, table, gms, last, written, dist = [], {}, [], {}, set(), {}
     for i, op in enumerate(ops):
-        k = _key(op)
+        gm = []
+        k = _key(op, gm, written)
+        if k is None:
+            written.update(r.buf for r in op.writes if r.space == "GM")
         try:
             k = -1 - i if k is None else table.setdefault(k, len(table))     # None: like no other op
         except TypeError:       # an attribute that cannot be compared cheaply
             k = -1 - i
         ids.append(k)
-        written.update(r.buf for r in op.writes if r.space == "GM")
-        gm.append([(r.buf, r.lo) for r in op.reads + op.writes if r.space == "GM"] if k >= 0 else ())
+        gms.append(gm)
         j = last.get(k)
         if j is not None:
-            dist[i - j] += 1
+            dist[i - j] = dist.get(i - j, 0) + 1
         last[k] = i
     if not dist:
         return None
-    length = dist.most_common(1)[0][0]
+    length = max(dist, key=dist.get)
     if length > min(_MAX_PERIOD, n // 4):
         return None
     # the longest run of ops like the op one period before
@@ -110,7 +125,7 @@ def find_loop(ops, calls):
     if any(start < i < end for i in calls):
         return None
     shift = {}
-    for a, b in zip(gm[start: end - length], gm[start + length: end]):
+    for a, b in zip(gms[start: end - length], gms[start + length: end]):
         for (buf, x), (_, y) in zip(a, b):
             if shift.setdefault(buf, y - x) != y - x:
                 return None

@@ -240,9 +240,10 @@ def _operand(t, v):
 def _lane_step(op, variant, nblk):
     a = op.attrs
     if op.name == "data_copy":
-        if any(stride(a[t].addr) is None for t in ("dst", "src")):
+        dst, src = _operand(a["dst"], variant), _operand(a["src"], variant)
+        if dst[3] is None or src[3] is None:
             return None       # an address not one step per block: block by block
-        return LaneCopy(_operand(a["dst"], variant), _operand(a["src"], variant), a["segments"], nblk)
+        return LaneCopy(dst, src, a["segments"], nblk)
     if op.name in ELEMENTWISE:
         ts = [a["dst"]] + list(a["srcs"])
         if any(t.space == "GM" for t in ts):
