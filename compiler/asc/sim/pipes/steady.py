@@ -186,12 +186,12 @@ class _Mark:
     """A period's start: its op index, the earliest tick a pipe of the loop is free, the scalar unit's issue
     tick, what is added up over a period (busy ticks, bytes) and the state."""
 
-    def __init__(self, eng, n, pipes):
+    def __init__(self, eng, n, pipes, compared=True):
         tm = eng.timing
         self.n, self.t, self.s = n, min(tm.free[p] for p in pipes), tm.free[S]
         self.busy, self.macs = list(tm.busy), tm.macs
         self.bytes = dict(eng.launch.bytes)
-        self.state = _state(eng, n, pipes)
+        self.state = _state(eng, n, pipes) if compared else None
 
 
 def run_stream(eng, ops, calls, loop):
@@ -206,7 +206,9 @@ def run_stream(eng, ops, calls, loop):
             eng.scalar_call(loc)
         if start <= i < start + count * length and (i - start) % length == 0 and len(marks) < _MARKS:
             j = (i - start) // length
-            marks.append(_Mark(eng, eng.n + 1, pipes))
+            # the first period rarely starts from a state a later one repeats (the loop's code is fetched,
+            # its buffers first written): not compared
+            marks.append(_Mark(eng, eng.n + 1, pipes, j >= 1))
             if j >= 1 and marks[-1].state is not None and marks[-1].state == marks[-2].state and \
                     _skip(eng, ops, loop, j, marks[-2], marks[-1], S in pipes):
                 i = start + count * length
