@@ -31,7 +31,8 @@ def _ir_type(value):
         return plain
     kind = type(value).__name__
     if kind in ("TQue", "TQueBind", "TBuf", "GlobalTensor", "LocalTensor", "LocalTensorAuto"):
-        key = (kind, getattr(value, "position", None), getattr(value, "depth", None), getattr(value, "dtype", None))
+        dtype = getattr(value, "dtype", None)       # (a DataType is unhashable: keyed by its name)
+        key = (kind, getattr(value, "position", None), getattr(value, "depth", None), getattr(dtype, "name", dtype))
         try:
             return _DESCRIBED[key]
         except KeyError:

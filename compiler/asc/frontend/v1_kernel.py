@@ -45,7 +45,7 @@ def _attribute_named(node, attr):
     key = (id(node), ".")
     hit = _ATTRS.get(key)
     if hit is None or hit[0] is not node:
-        hit = _ATTRS[key] = (node, frozenset(n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)))
+        hit = _ATTRS[key] = (node, frozenset(n.attr for n in nodes_of(node) if isinstance(n, ast.Attribute)))
     return attr in hit[1]
 
 
@@ -143,7 +143,7 @@ def _has_iterate(node):
     return any(isinstance(n, ast.With) and any(isinstance(i.context_expr, ast.Call)
                                                and isinstance(i.context_expr.func, ast.Attribute)
                                                and i.context_expr.func.attr == "iterate" for i in n.items)
-               for n in ast.walk(node))
+               for n in nodes_of(node))
 
 
 def v1_body(jit_fn):

@@ -31,6 +31,20 @@ from .tracebacks import user_entry
 _MAX_RELAUNCH_KEYS = 256   # argument signatures remembered per kernel
 
 
+_V1_CALLS = None
+
+
+def _v1_calls():
+    """The v1 front end's helper-call entry points (imported on first use: a tile-only program never loads
+    the v1 engine; a v1 kernel calls its helpers at every trip)."""
+    global _V1_CALLS
+    if _V1_CALLS is None:
+        from ..frontend.v1_helpers import check_helper_call
+        from ..frontend.v1_kernel import in_v1_block, v1_body
+        _V1_CALLS = (in_v1_block, check_helper_call, v1_body)
+    return _V1_CALLS
+
+
 class JITFunction(KernelFunction):
     @user_entry   # (a decorator's mistake is the user's too: unknown options, a lambda)
     def __init__(self, fn, **options):
@@ -116,10 +130,8 @@ class JITFunction(KernelFunction):
 
     @user_entry
     def __call__(self, *args, **kwargs):
-        from ..frontend.v1_kernel import in_v1_block
+        in_v1_block, check_helper_call, v1_body = _v1_calls()
         if in_v1_block():     # a helper called from a v1 kernel's body runs inline, as pyasc could compile it
-            from ..frontend.v1_helpers import check_helper_call
-            from ..frontend.v1_kernel import v1_body
             check_helper_call(self, args, kwargs)
             return v1_body(self)(*args, **kwargs)
         raise error(TypeError, f"kernel '{self.__name__}' must be launched with a core count: "

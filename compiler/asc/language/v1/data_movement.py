@@ -97,9 +97,10 @@ def _atomic_of(dst, src):
     """The atomic operation a copy into ``dst`` does: None, or (op, dtype name)."""
     if not isinstance(dst, GlobalTensor):
         return None
-    kind, dtype = _atomic_state()
-    if kind is None:
+    st = _ATOMIC.get(_block())       # (no state yet: no atomic mode was set)
+    if st is None or st[0] is None:
         return None
+    kind, dtype = st
     name = str(dtype) if dtype is not None else str(src.dtype)
     if name != str(src.dtype):
         raise error(TypeError, f"atomic {kind} of {name} on a copy of {src.dtype} data",

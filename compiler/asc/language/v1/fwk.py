@@ -217,8 +217,11 @@ class TQueBind:
         self.nbytes = nbytes
 
     def _sync(self, kind, pipe, buf, evt):
-        _block().issue(PipeOp(kind, pipe, attrs={"key": ("queue", self.id, buf.index, evt), "event": evt,
-                                                  "text": f"{self.owner} buffer {buf.index}"}, loc=user_loc()))
+        flags = self.__dict__.setdefault("_flags", {})     # (buffer, event) -> (key, text): made once
+        f = flags.get((buf.index, evt))
+        if f is None:
+            f = flags[(buf.index, evt)] = (("queue", self.id, buf.index, evt), f"{self.owner} buffer {buf.index}")
+        _block().issue(PipeOp(kind, pipe, attrs={"key": f[0], "event": evt, "text": f[1]}, loc=user_loc()))
 
     def _find(self, t):
         for b in self.buffers:

@@ -16,13 +16,18 @@ def _event_id(event_id):
 
 
 _EVENTS = {e: (e.name,) + event_pipes(e) for e in HardEvent}
+_FLAGS = {}     # (kind, event, id) -> (pipe, key, pipes, text): a loop issues the same few flags every trip
 
 
 def _flag(kind, event, event_id):
-    name, src, dst = _EVENTS[HardEvent(event)]
-    i = _event_id(event_id)
-    _issue(PipeOp(kind, src if kind == "set_flag" else dst,
-                  attrs={"key": (name, i), "event": (src, dst), "text": f"{name}, {i}"}, loc=user_loc()))
+    f = _FLAGS.get((kind, event, event_id)) if type(event_id) is int else None
+    if f is None:
+        name, src, dst = _EVENTS[HardEvent(event)]
+        i = _event_id(event_id)
+        f = (src if kind == "set_flag" else dst, (name, i), (src, dst), f"{name}, {i}")
+        if type(event_id) is int and type(event) in (HardEvent, int):
+            _FLAGS[(kind, event, event_id)] = f
+    _issue(PipeOp(kind, f[0], attrs={"key": f[1], "event": f[2], "text": f[3]}, loc=user_loc()))
 
 
 def set_flag(event, event_id=0):

@@ -12,8 +12,17 @@ from ..core.errors import error
 from .enums import CacheMode, CacheRwMode, DataFormat, TPosition, memory_of
 
 
+_SIZES = {}     # dtype name -> bytes of an element
+
+
+_NP = {}        # dtype name -> numpy dtype
+
+
 def _np(d):
-    return np.dtype(d.to_numpy())
+    t = _NP.get(d.name)
+    if t is None:
+        t = _NP[d.name] = np.dtype(d.to_numpy())
+    return t
 
 
 def _block():
@@ -94,7 +103,11 @@ class _Tensor:
         if self.buf is None:
             raise error(RuntimeError, "a GlobalTensor is used before set_global_buffer gave it memory",
                         "call t.set_global_buffer(x + offset[, size]) on the kernel's GM argument first")
-        return self.dtype.sizeof()
+        d = self.dtype
+        s = _SIZES.get(d.name)          # (asked for several times per instruction)
+        if s is None:
+            s = _SIZES[d.name] = d.sizeof()
+        return s
 
     def region(self, lo_elem, hi_elem):
         s = self.itemsize

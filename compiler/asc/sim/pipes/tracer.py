@@ -32,6 +32,7 @@ from .engine import _SYNC, BlockEngine
 from .lane_steps import ELEMENTWISE, LaneCopy, LaneVector
 from .lane_trips import fold_steps
 from .replay import _SCRATCH_BUDGET, Tape, _reads_unwritten, freeze, replayable
+from .steady import find_loop, run_stream
 from .uniform import _run_each
 
 STATS = Counter()     # how launches went: "lanes", "per block: <why>", "untraced: <why>"
@@ -179,6 +180,10 @@ class Stream:
     def issue(self, eng, ops):
         """``eng`` issues ``ops`` (``of(b)``) with the kernel's scalar-side calls where the body made them."""
         calls = self.scalar_calls
+        if eng.deferred is not None and not eng.auto_sync and eng.timing.events is None:
+            loop = find_loop(ops, calls)      # block 0 of blocks apart: a loop's repeating trips added up
+            if loop is not None:
+                return run_stream(eng, ops, calls, loop)
         if not calls:
             for op in ops:
                 eng.issue(op)
@@ -288,10 +293,10 @@ def _operand(t, v, first):
 def _lane_step(op, variant, dom):
     a = op.attrs
     if op.name == "data_copy":
-        if any(stride(a[t].addr) is None for t in ("dst", "src")):
+        dst, src = _operand(a["dst"], variant, dom.start), _operand(a["src"], variant, dom.start)
+        if dst[3] is None or src[3] is None:
             return None       # an address not one step per block: block by block
-        return LaneCopy(_operand(a["dst"], variant, dom.start), _operand(a["src"], variant, dom.start),
-                        a["segments"], len(dom))
+        return LaneCopy(dst, src, a["segments"], len(dom))
     if op.name in ELEMENTWISE:
         ts = [a["dst"]] + list(a["srcs"])
         if any(t.space == "GM" for t in ts):
