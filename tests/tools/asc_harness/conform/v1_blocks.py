@@ -29,8 +29,10 @@ import numpy as np
 
 try:
     from asc_harness.conform import v1_models as m
+    from asc_harness.conform.v1_forms import mask_text
 except ImportError:     # a corpus case under pyasc-dev's interpreter: the conform directory is on sys.path
     import v1_models as m
+    from v1_forms import mask_text
 
 FAMILIES = {"brcb": ("brcb",), "gatherb": ("gatherb",), "scatter": ("scatter",), "transpose": ("transpose",),
             "full_sort": ("sort",), "proposal": ("proposal_concat", "proposal_extract")}
@@ -188,16 +190,10 @@ def _sort_ref(spec: dict, scores: np.ndarray, index: np.ndarray, z: np.ndarray) 
 LOCAL = {"x": "src", "y": "offset", "z": "dst", "w": "tmp"}
 
 
-def _mask_text(mask) -> str:
-    if isinstance(mask, list):
-        return "[" + ", ".join(hex(int(w)) if int(w) > 255 else str(int(w)) for w in mask) + "]"
-    return str(int(mask))
-
-
 def call_text(spec: dict) -> list[str]:
     op = spec["op"]
     values = {"repeat_times": str(spec.get("repeat_times")), "repeat_params": "params", "count": str(spec.get("count")),
-              "mask": _mask_text(spec.get("mask", 0)), "src_rep_stride": str(spec.get("src_rep")),
+              "mask": mask_text(spec.get("mask", 0)), "src_rep_stride": str(spec.get("src_rep")),
               "dst_base": str(spec.get("base")), "repeat_time": str(spec.get("repeat_times")),
               "is_full_sort": str(spec.get("full")), "mode_number": str(spec.get("mode"))}
     args = [f"{kw}={values[role]}" if kw else values[role] for kw, role in spec["call"]]
@@ -274,9 +270,3 @@ def render(spec: dict, doc: str, expect: str = "accept", extra: dict | None = No
     call = "\n".join("    " + line for line in call_text(spec))
     return TEMPLATE.format(doc=doc, spec=spec, expect=expect, extra=extra_text, setup="\n".join(setup + loads),
                            call=call, nz=ops["z"][1])
-
-
-def describe(spec: dict) -> str:
-    spelled = "kw" if all(kw for kw, _ in spec["call"]) else "pos" if not any(kw for kw, _ in spec["call"]) \
-        else "mixed"
-    return f"{spec['op']}_{spec['dtype']}_{spec['form']}_{spelled}"

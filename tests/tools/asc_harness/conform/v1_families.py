@@ -32,8 +32,10 @@ import numpy as np
 
 try:
     from asc_harness.conform import v1_models as m
+    from asc_harness.conform.v1_forms import mask_text
 except ImportError:     # a corpus case under pyasc-dev's interpreter: the conform directory is on sys.path
     import v1_models as m
+    from v1_forms import mask_text
 
 FAMILIES = {
     "reduce": ("whole_reduce_sum", "whole_reduce_max", "whole_reduce_min", "block_reduce_sum", "block_reduce_max",
@@ -47,14 +49,8 @@ FAMILIES = {
     "sort": ("sort32", "mrg_sort"),
 }
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
-CAST_PAIRS = (("float32", "float16"), ("float16", "float32"), ("float32", "int32"), ("float16", "int32"),
-              ("float16", "int16"), ("float16", "int8"), ("float16", "uint8"), ("float32", "int16"),
-              ("float32", "float32"), ("int32", "float32"), ("int16", "float16"), ("int16", "float32"),
-              ("int32", "int16"), ("float32", "int64"), ("int8", "float16"), ("uint8", "float16"))
-ROUNDS = ("CAST_RINT", "CAST_NONE", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD")
 UB_BYTES = 192 * 1024
 SEL_MODES = ("VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE")
-FULL = (1 << 64) - 1
 # the call's positional order after the operands, per op (upstream's signatures)
 ORDER = {
     "whole": ("mask", "repeat_time", "dst_rep_stride", "src_blk_stride", "src_rep_stride", "order"),
@@ -276,17 +272,11 @@ LOCAL = {"x": "src", "z": "dst", "w": "sel"}
 SECOND = {"compare": "src1", "select": "src1", "gather": "offset", "gather_mask": "pattern", "sort": "index", "reduce2": "tmp"}
 
 
-def _mask_text(mask) -> str:
-    if isinstance(mask, list):
-        return "[" + ", ".join(hex(int(w)) if int(w) > 255 else str(int(w)) for w in mask) + "]"
-    return str(int(mask))
-
-
 def call_text(spec: dict) -> list[str]:
     op, fam = spec["op"], FAMILY_OF[spec["op"]]
     lines = []
     reps = str(spec.get("repeat_times"))
-    values = {"count": str(spec.get("count")), "mask": _mask_text(spec.get("mask", 0)), "repeat_time": reps,
+    values = {"count": str(spec.get("count")), "mask": mask_text(spec.get("mask", 0)), "repeat_time": reps,
               "repeat": reps, "repeat_times": reps, "dst_rep_stride": str(spec.get("dst_rep")),
               "src_blk_stride": str(spec.get("src_blk")), "src_rep_stride": str(spec.get("src_rep")),
               "dst_blk_stride": "1", "order": f"asc.ReduceOrder.{spec.get('order')}",
@@ -403,9 +393,3 @@ def render(spec: dict, doc: str, expect: str = "accept", extra: dict | None = No
     call = "\n".join("    " + line for line in call_text(spec))
     return TEMPLATE.format(doc=doc, spec=spec, expect=expect, extra=extra_text, setup="\n".join(setup + loads),
                            call=call, nz=ops["z"][1])
-
-
-def describe(spec: dict) -> str:
-    spelled = "kw" if all(kw for kw, _ in spec["call"]) else "pos" if not any(kw for kw, _ in spec["call"]) \
-        else "mixed"
-    return f"{spec['op']}_{spec['dtype']}_{spec['form']}_{spelled}"

@@ -234,11 +234,11 @@ def _params(spec: dict) -> str:
     return f"asc.{PARAMS_CLASS[fam]}({blk}, {rep})"
 
 
-def _mask_text(spec: dict) -> str:
-    m = spec["mask"]
-    if isinstance(m, list):
-        return "[" + ", ".join(hex(int(w)) if int(w) > 255 else str(int(w)) for w in m) + "]"
-    return str(int(m))
+def mask_text(mask) -> str:
+    """A mask as the call spells it: an int, or its 64-bit words (hex past 255)."""
+    if isinstance(mask, list):
+        return "[" + ", ".join(hex(int(w)) if int(w) > 255 else str(int(w)) for w in mask) + "]"
+    return str(int(mask))
 
 
 def call_text(spec: dict) -> list[str]:
@@ -247,7 +247,7 @@ def call_text(spec: dict) -> list[str]:
     operands = {"binary": "dst, src0, src1", "unary": "dst, src0", "scalar": f"dst, src0, {spec.get('scalar')!r}",
                 "axpy": f"dst, src0, {spec.get('scalar')!r}", "duplicate": f"dst, {spec.get('scalar')!r}",
                 "copy": "dst, src0"}[fam]
-    values = {"count": str(spec.get("count")), "mask": _mask_text(spec) if "mask" in spec else None,
+    values = {"count": str(spec.get("count")), "mask": mask_text(spec["mask"]) if "mask" in spec else None,
               "repeat_times": str(spec.get("repeat_times")), "params": "params",
               "is_set_mask": str(spec.get("is_set_mask", True)),
               "dst_blk": str(spec["strides"][0][0]) if spec.get("strides") else None,

@@ -149,7 +149,7 @@ def existing_signatures(directory: Path) -> set[str]:
 def write_case(spec: dict, entry: dict, sig: str, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha1(sig.encode()).hexdigest()[:8]
-    path = directory / f"{forms_of(spec).describe(spec)}_{digest}.py"
+    path = directory / f"{v1_forms.describe(spec)}_{digest}.py"
     doc = (f"Found by the v1 differential fuzzer: {entry['outcome']}\n    pyasc-dev {entry['pyasc']}, here "
            f"{entry['here']}: {(entry['detail'] or '')[:160]}")
     word = {"accepted": "accept", "rejected": "reject"}
