@@ -378,14 +378,16 @@ def _scratch_dtype(op):
 def _reuse_in_out(scratch, tiles):
     """ReuseUBAllocation's first run (``reuse_in_out=True``, before UnrollLoop) over one block: the
     instructions' scratch is placed first (a reduction's work buffer takes a buffer its input could
-    otherwise have overwritten); then each tile, the one dying first first, takes the first buffer whose
-    tiles are all dead while it lives, else the buffer of an operand it may overwrite, else a new buffer.
-    Returns the buffers, each a list of tiles."""
+    otherwise have overwritten); then each tile, the one dying first first (of those dying together, the
+    smaller, then the one born later), takes the buffer dead longest whose tiles are all dead while it lives (of two, the one
+    whose last tile was born later), else the buffer of an operand it may overwrite (one of its own size
+    first, then the operand born last), else a new buffer. Returns the buffers, each a list of tiles."""
     buffers = []
-    for t in scratch + sorted(tiles, key=lambda t: (t.end, t.start)):
+    for t in scratch + sorted(tiles, key=lambda t: (t.end, t.nbytes, -t.start)):
         def apart(u):
             return u.end < t.start or t.end < u.start
-        free = min((b for b in buffers if all(map(apart, b))), key=lambda b: max(u.end for u in b), default=None)
+        free = min((b for b in buffers if all(map(apart, b))),
+                   key=lambda b: (max(u.end for u in b), -max(u.start for u in b)), default=None)
         if free is None:   # an operand's buffer: one of the result's size first, then the latest operand's
             over = [(max(u.nbytes for u in b) != t.nbytes, -max(u.start for u in b if u.id in t.overwrites), i)
                     for i, b in enumerate(buffers) if any(u.id in t.overwrites for u in b)
