@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -385,3 +386,25 @@ def test_a_reduction_keeps_its_scalar_in_a_tile_until_it_is_read(platform, n, us
     assert launch(n) == used
     with pytest.raises(RuntimeError, match=re.escape(f"bytes are available, {over} bytes are used.")):
         launch(n + more)
+
+
+@asctile.jit
+def to_bfloat16(x_ptr: asctile.GlobalAddress, z_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    x, z = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(z_ptr, [n])
+    asctile.copy_out(asctile.copy_in(x, [0], [n], L.UB).to(asctile.bfloat16), z, [0])
+
+
+@pytest.mark.parametrize("reuse", [1, 2])
+def test_a_cast_never_overwrites_its_operand_even_of_its_size(reuse):
+    # pyasc-dev: float16 -> bfloat16 of n takes two buffers of 2n at either level (not one, in place)
+    config.set_platform(config.Backend.Model, C310)
+
+    def launch(n):
+        x = (np.arange(n) % 100).astype(np.float16)
+        z = np.zeros(n, ml_dtypes.bfloat16)
+        to_bfloat16[1](x, z, n, reuse_alloc=reuse)
+        np.testing.assert_array_equal(z.astype(np.float32), x.astype(np.float32))
+        return last_launch_report()["peak_ub_bytes"]
+    assert launch(63488) == 253952
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        launch(63504)
