@@ -10,10 +10,11 @@ L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
   given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
   2 reuses buffers (ReuseTensorAllocation): a tile takes the buffer of tiles no longer read, an
   element-wise result the buffer of an operand it is the last reader of (the ``in_place`` trait;
-  MarkReuseSource); 1 (ReuseUBAllocation) prefers a dead tile's buffer, overwrites an operand only when
-  the result dies no later than every tile live across its op, and sums buffers as large as their
-  largest tiles (``_dead_first``). At both, the copies of a body that stays a loop each keep their own
-  buffers (ComputeReuseGroup). The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
+  MarkReuseSource), and the copies of a body that stays a loop each keep their own buffers
+  (ComputeReuseGroup); 1 (ReuseUBAllocation, run twice: ``_dead_first``) prefers a dead tile's buffer,
+  overwrites an operand only when the result dies no later than every tile live across its op, then
+  joins the buffers of the unrolled copies and of the remainder, and sums buffers as large as their
+  largest members. The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
   T trips keeps the loop when T < u, else makes u copies plus one for the remainder (T % u trips, or
   unknown T); a copy sequence that runs once is straight-line code.
 - April kernels without ``reuse_alloc``: static allocation (C310) counts every tile and every unrolled
