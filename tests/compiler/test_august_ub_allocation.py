@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -328,3 +329,82 @@ def test_repeated_computations_unused_loads_and_cast_round_trips_take_no_buffer(
     common_and_dead[1](x, y, 1024, reuse, reuse_alloc=reuse)
     np.testing.assert_array_equal(y[:1024], np.abs(x) + 1)
     assert last_launch_report()["peak_ub_bytes"] == tiles * 4096
+
+
+# -- reuse_alloc=1 across unrolled copies: pyasc-dev's second ReuseUBAllocation joins whole buffers ------
+@asctile.jit(reuse_alloc=1)
+def row_sums(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, num_rows: int, cols: asctile.ConstExpr):
+    """Each row's sum broadcast to 8 columns: a loop of runtime trips unrolled twice, and its remainder."""
+    x, out = asctile.global_tensor(x_ptr, [num_rows, cols]), asctile.global_tensor(out_ptr, [num_rows, 8])
+    for r in asctile.range(num_rows, unroll_factor=2):
+        row = asctile.copy_in(x, [r, 0], [1, cols])
+        asctile.copy_out(asctile.reduce_sum(row, 1).reshape(1, 1).broadcast_to(1, 8), out, [r, 0])
+
+
+def _row_sums(cols, rows=5):
+    config.set_platform(config.Backend.Model, C310)
+    x = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols) % 7
+    out = np.zeros((rows, 8), np.float32)
+    row_sums[1](x, out, rows, cols)
+    np.testing.assert_array_equal(out, np.repeat(x.sum(axis=1, dtype=np.float32)[:, None], 8, axis=1))
+    return last_launch_report()["peak_ub_bytes"]
+
+
+def test_reuse_alloc_1_grows_a_small_buffer_the_next_copy_joins():
+    # pyasc-dev: per copy the row, its 32-byte sum and (with the 0-byte temporary) the broadcast; the second
+    # copy's row joins the first's sum buffer and its sum the first's row (two loads never share across
+    # copies), the broadcasts' buffers stay apart, the remainder reuses them: three whole rows and 32 bytes,
+    # 3 x 84640 + 32 = 253952 (planning each copy alone gave 2 x 84640 + 64)
+    assert _row_sums(21160) == 253952
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254048 bytes are used.")):
+        _row_sums(21168)
+
+
+@asctile.jit(reuse_alloc=1)
+def scale_by_sum(x_ptr: asctile.GlobalAddress, z_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    x, z = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(z_ptr, [n])
+    a = asctile.copy_in(x, [0], [n], L.UB)
+    asctile.copy_out(a * asctile.reduce_sum(a), z, [0])
+
+
+@pytest.mark.parametrize("platform, n, used, more, over", [
+    # C310: the 32-byte result tile, filled into a tile before the product, which then takes the result's
+    # dead buffer (growing it): three tiles of the row; 8 elements more are over
+    (C310, 21160, 253920, 8, 254016),
+    # C220: the 4-byte result (unrounded) beside the row and the product: 2 x 4n + 4, so the row that
+    # would fill the UB exactly is 4 bytes over
+    (C220, 24575, 196604, 1, 196612)])
+def test_a_reduction_keeps_its_scalar_in_a_tile_until_it_is_read(platform, n, used, more, over):
+    config.set_platform(config.Backend.Model, platform)
+
+    def launch(size):
+        x = np.full(size, 0.5, np.float32)
+        z = np.zeros_like(x)
+        scale_by_sum[1](x, z, size)
+        np.testing.assert_allclose(z, x * np.float32(size / 2))
+        return last_launch_report()["peak_ub_bytes"]
+    assert launch(n) == used
+    with pytest.raises(RuntimeError, match=re.escape(f"bytes are available, {over} bytes are used.")):
+        launch(n + more)
+
+
+@asctile.jit
+def to_bfloat16(x_ptr: asctile.GlobalAddress, z_ptr: asctile.GlobalAddress, n: asctile.ConstExpr):
+    x, z = asctile.global_tensor(x_ptr, [n]), asctile.global_tensor(z_ptr, [n])
+    asctile.copy_out(asctile.copy_in(x, [0], [n], L.UB).to(asctile.bfloat16), z, [0])
+
+
+@pytest.mark.parametrize("reuse", [1, 2])
+def test_a_cast_never_overwrites_its_operand_even_of_its_size(reuse):
+    # pyasc-dev: float16 -> bfloat16 of n takes two buffers of 2n at either level (not one, in place)
+    config.set_platform(config.Backend.Model, C310)
+
+    def launch(n):
+        x = (np.arange(n) % 100).astype(np.float16)
+        z = np.zeros(n, ml_dtypes.bfloat16)
+        to_bfloat16[1](x, z, n, reuse_alloc=reuse)
+        np.testing.assert_array_equal(z.astype(np.float32), x.astype(np.float32))
+        return last_launch_report()["peak_ub_bytes"]
+    assert launch(63488) == 253952
+    with pytest.raises(RuntimeError, match=re.escape("UB overflow: 253952 bytes are available, 254016 bytes are used.")):
+        launch(63504)

@@ -29,7 +29,8 @@ class Traits:
     ``work_bytes``: UB the op's instruction uses as scratch while it runs, ``work_bytes(op, align, arch)`` bytes
     when buffers are allocated in units of ``align`` bytes (pyasc-dev's lowering; replaces ``temp_factor``
     where both are given); ``source_scratch``: when the op is the last reader of its first operand it
-    works in that tile instead (no ``work_bytes``)."""
+    works in that tile instead (no ``work_bytes``); ``scalar_tile``: the bytes of the UB tile a scalar result
+    is kept in until it is read (``scalar_tile(op, align)``: a reduction to a scalar)."""
     reads_gm: Optional[int] = None
     writes_gm: Optional[int] = None
     dma: bool = False
@@ -42,6 +43,7 @@ class Traits:
     scalar_constants: object = False
     work_bytes: Optional[Callable] = None
     source_scratch: bool = False
+    scalar_tile: Optional[Callable] = None
 
 
 NO_TRAITS = Traits()

@@ -10,10 +10,11 @@ L0B / L0C / BT totals (C220: counted into UB, as its TPipe buffers are).
   given, on C220 too): 0 gives every UB tile of every copy of an unrolled loop body its own buffer;
   2 reuses buffers (ReuseTensorAllocation): a tile takes the buffer of tiles no longer read, an
   element-wise result the buffer of an operand it is the last reader of (the ``in_place`` trait;
-  MarkReuseSource); 1 (ReuseUBAllocation) prefers a dead tile's buffer, overwrites an operand only when
-  the result dies no later than every tile live across its op, and sums buffers as large as their
-  largest tiles (``_dead_first``). At both, the copies of a body that stays a loop each keep their own
-  buffers (ComputeReuseGroup). The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
+  MarkReuseSource), and the copies of a body that stays a loop each keep their own buffers
+  (ComputeReuseGroup); 1 (ReuseUBAllocation, run twice: ``ub_reuse.dead_first``) prefers a dead tile's buffer,
+  overwrites an operand only when the result dies no later than every tile live across its op, then
+  joins the buffers of the unrolled copies and of the remainder, and sums buffers as large as their
+  largest members. The copies are those of UnrollLoop: ``unroll_factor`` u over a loop of
   T trips keeps the loop when T < u, else makes u copies plus one for the remainder (T % u trips, or
   unknown T); a copy sequence that runs once is straight-line code.
 - April kernels without ``reuse_alloc``: static allocation (C310) counts every tile and every unrolled
@@ -24,54 +25,11 @@ from __future__ import annotations
 from ..frontend.errors import CompilationError
 from ..ir.registry import traits
 from ..ir.types import Location, TileType
+from .ub_reuse import dead_first
+from .ub_sizes import CAST, LOOPS, round_up, ub_bytes, unrolled_pieces, uses_in, writes_in_place
 
-_LOOPS = ("scf.for", "scf.while")
-_CAST, _TRANSPOSE = "tile.cast", "tile.transpose"
+_TRANSPOSE = "tile.transpose"
 _CUBE = (Location.L1, Location.L0A, Location.L0B, Location.L0C, Location.BT)
-
-
-def _round(n, align=32):
-    return (n + align - 1) // align * align
-
-
-def _const(value):
-    owner = value.owner
-    return owner.attrs.get("value") if getattr(owner, "name", None) == "scalar.const" else None
-
-
-def _trips(loop):
-    """The trip count of an ``scf.for`` when its bounds are constants, else None."""
-    lb, ub, step = (_const(v) for v in loop.operands[:3])
-    if None in (lb, ub, step) or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
-
-
-def unrolled_pieces(loop):
-    """What pyasc-dev's UnrollLoop makes of ``loop``: the pieces run one after another, each
-    ``(copies of the body, whether it stays a loop)``."""
-    u = max(1, int(loop.attrs.get("unroll_factor", 1))) if loop.name == "scf.for" else 1
-    trips = _trips(loop) if loop.name == "scf.for" else None
-    if u == 1 or (trips is not None and trips < u):
-        return [(1, trips is None or trips > 1)]
-    if trips is None:
-        return [(u, True), (1, True)]
-    main, rest = divmod(trips, u)
-    return [(u, main > 1)] + ([(1, rest > 1)] if rest else [])
-
-
-def _ub_bytes(op, r, align=32, location=Location.UB):
-    """The buffer ``r`` takes in ``location`` (none for a view, nor for ``matmul_acc`` updating its
-    accumulator); an L0A / L0B / BT tile not copied from L1 is staged through an L1 buffer of its size
-    (pyasc-dev's FulfillDataTransfer)."""
-    t = r.type
-    if not isinstance(t, TileType) or traits(op.name).zero_copy or op.name in _LOOPS and location != Location.UB \
-            or traits(op.name).accumulator and any(getattr(o.type, "location", None) == t.location for o in op.operands):
-        return 0   # a view; a cube loop's result (the buffer it carried); an accumulator updated in place
-    if location == Location.L1 and t.location in (Location.L0A, Location.L0B, Location.BT):
-        source = op.operands[0].type if op.operands else None
-        return 0 if getattr(source, "location", None) == Location.L1 else _round(t.nbytes, align)
-    return _round(t.nbytes, align) if t.location == location else 0
 
 
 def _scalar_read(user, value, arch, same):
@@ -128,11 +86,11 @@ def _unbuffered(fn, align, arch, same):
             r = op.results[0]
             ids.add(r.id)
             if not all(_scalar_read(u, r, arch, same) for u in users.get(r.id, [])):
-                hoisted += _ub_bytes(op, r, align)
-        elif op.name in _LOOPS:
+                hoisted += ub_bytes(op, r, align)
+        elif op.name in LOOPS:
             ids.update(r.id for r in op.results
                        if not all(traits(u.name).writes_gm is not None for u in users.get(r.id, [])))
-        elif op.name == _CAST and [u.name for u in users.get(op.results[0].id, [])] == [_CAST]:
+        elif op.name == CAST and [u.name for u in users.get(op.results[0].id, [])] == [CAST]:
             ids.add(op.results[0].id)   # FoldCast: a cast read only by a cast is folded into it
             inner = users[op.results[0].id][0]
             if inner.results[0].type == op.operands[0].type:   # ... a round trip is the source itself
@@ -182,7 +140,7 @@ def _scratch(fn, arch, same):
 
 def _temp_bytes(op, align=32):
     extra = traits(op.name).temp_factor * sum(r.type.nbytes for r in op.results if isinstance(r.type, TileType))
-    return _round(extra, align) if extra else 0
+    return round_up(extra, align) if extra else 0
 
 
 # -- reuse_alloc=0 and static allocation: every tile its own buffer ------------------------------------
@@ -190,13 +148,19 @@ def _static_sum(block, copies_of, skip=frozenset(), work=_temp_bytes, align=32, 
     """The bytes of every tile in ``location`` of every copy (and, in UB, each op's scratch)."""
     total = 0
     for op in block.ops:
-        sizes = [0 if r.id in skip else _ub_bytes(op, r, align, location) for r in op.results]
+        sizes = [0 if r.id in skip else ub_bytes(op, r, align, location) for r in op.results]
         total += sum(sizes)
         if location == Location.UB and (any(sizes) or traits(op.name).work_bytes):
-            total += work(op, align)
+            total += work(op, align) + _scalar_tile(op, align, skip)
         for region in op.regions:
             total += copies_of(op) * _static_sum(region, copies_of, skip, work, align, location)
     return total
+
+
+def _scalar_tile(op, align, skip=frozenset()):
+    """The bytes of the tile ``op`` keeps its scalar result in (its ``scalar_tile`` trait), 0 if none."""
+    rule = traits(op.name).scalar_tile
+    return rule(op, align) if rule and op.results[0].id not in skip else 0
 
 
 def _august_copies(op):
@@ -208,21 +172,15 @@ def _april_copies(op):
 
 
 # -- reuse_alloc=1 / 2: buffers reused once their tiles are dead ------------------------------------------
-def _uses_in(op):
-    yield from op.operands
-    for region in op.regions:
-        for inner in region.walk():
-            yield from inner.operands
 
 
-def _region_peak(op, skip, work, align, same, locations, block_plan=None):
+def _region_peak(op, skip, work, align, same, locations):
     """UB a region-holding op needs while it runs, beyond the tiles live around it (each region planned by
-    ``block_plan``: ``_reuse_peak`` unless given)."""
-    block_plan = block_plan or _reuse_peak
+    ``_reuse_peak``)."""
     if op.name == "scf.for":
-        body = block_plan(op.regions[0], skip, work, align, same, locations)
+        body = _reuse_peak(op.regions[0], skip, work, align, same, locations)
         return max(copies * body if is_loop else body for copies, is_loop in unrolled_pieces(op))
-    return max((block_plan(r, skip, work, align, same, locations) for r in op.regions), default=0)
+    return max((_reuse_peak(r, skip, work, align, same, locations) for r in op.regions), default=0)
 
 
 def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
@@ -233,7 +191,7 @@ def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
     for i, op in enumerate(block.ops):
         if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
             continue
-        for v in _uses_in(op):
+        for v in uses_in(op):
             last[same.get(v.id, v.id)] = i
     buffer_of, size, end = {}, {}, {}
     live, peak = 0, 0
@@ -241,13 +199,18 @@ def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
         inner = _region_peak(op, skip, work, align, same, locations) if op.regions else 0
         born = 0
         for r in op.results:
-            nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
+            nbytes = sum(ub_bytes(op, r, align, loc) for loc in locations)
+            if not isinstance(r.type, TileType) and Location.UB in locations and _scalar_tile(op, align, skip):
+                size[r.id] = _scalar_tile(op, align, skip)    # a scalar kept in a tile until its last reader
+                born += size[r.id]
+                end[r.id] = max(i, last.get(r.id, i))
+                continue
             if not isinstance(r.type, TileType) or r.type.location not in locations or r.id in skip:
                 continue
             source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
             if source is not None and source.id in buffer_of:      # a view of its operand's buffer
                 buf = buffer_of[source.id]
-            elif _in_place(op) and \
+            elif writes_in_place(op) and \
                     (buf := _reusable(op, i, nbytes, buffer_of, size, end, same)) is not None:
                 pass                                                  # the result overwrites that operand
             elif nbytes:
@@ -266,12 +229,6 @@ def _reuse_peak(block, skip, work, align, same, locations=(Location.UB,)):
     return peak
 
 
-def _in_place(op):
-    """Whether ``op``'s result may overwrite an operand (its ``in_place`` trait: True or a predicate)."""
-    rule = traits(op.name).in_place
-    return rule(op) if callable(rule) else bool(rule)
-
-
 def _reusable(op, i, nbytes, buffer_of, size, end, same):
     """The buffer of a UB operand of ``op`` read for the last time by ``op`` and as large as its result."""
     for o in op.operands:
@@ -279,87 +236,6 @@ def _reusable(op, i, nbytes, buffer_of, size, end, same):
         if buf is not None and end.get(buf) == i and size.get(buf) == nbytes:
             return buf
     return None
-
-
-# -- reuse_alloc=1: a dead tile's buffer first, an operand's only when the result dies as early -----------
-_NEW_BUFFER_AT_1 = ("tile.select",)   # level 1 writes a select's result into a buffer of its own
-
-
-class _Tile:
-    """A tile, or an op's scratch, to place in a buffer: live from op ``start`` to op ``end`` of its block;
-    ``overwrites``: the operands its op may write it over (those read for the last time there)."""
-    __slots__ = ("id", "start", "end", "nbytes", "overwrites")
-
-    def __init__(self, id_, start, end, nbytes, overwrites=()):
-        self.id, self.start, self.end, self.nbytes, self.overwrites = id_, start, end, nbytes, frozenset(overwrites)
-
-
-def _block_tiles(block, skip, work, align, same, locations, block_plan):
-    """The scratch of each op's instruction (its ``work_bytes``, live while it runs), and the tiles of
-    ``block`` in program order (a view extends its operand's tile; a region-holding op's plan is a tile live
-    while it runs). A result may overwrite an operand read for the last time by its op, of its size, when
-    it dies no later than every tile live across its op (``c = a + b`` read after ``b`` dies takes a
-    buffer of its own)."""
-    last = {}
-    for i, op in enumerate(block.ops):
-        if op.results and op.results[0].id in same:   # removed by CSE: reads nothing
-            continue
-        for v in _uses_in(op):
-            last[same.get(v.id, v.id)] = i
-    for op in reversed(block.ops):   # a cast folded into the next one: that one reads its operand
-        if op.name == _CAST and op.results[0].id in skip and op.results[0].id in last:
-            source = same.get(op.operands[0].id, op.operands[0].id)
-            last[source] = max(last.get(source, 0), last[op.results[0].id])
-    tiles, scratch, tile_of, operands = [], [], {}, {}
-    for i, op in enumerate(block.ops):
-        if op.results and op.results[0].id in same:
-            continue
-        inner = _region_peak(op, skip, work, align, same, locations, block_plan) if op.regions else 0
-        if inner:
-            tiles.append(_Tile(("regions", i), i, i, inner))
-        if work(op, align):
-            scratch.append(_Tile(("work", i), i, i, work(op, align)))
-        for r in op.results:
-            if not isinstance(r.type, TileType) or r.type.location not in locations or r.id in skip:
-                continue
-            source = op.operands[0] if traits(op.name).zero_copy and op.operands else None
-            source = source and same.get(source.id, source.id)
-            if source in tile_of:                       # a view of its operand's buffer
-                t = tile_of[r.id] = tile_of[source]
-                t.end = max(t.end, last.get(r.id, i))
-                continue
-            nbytes = sum(_ub_bytes(op, r, align, loc) for loc in locations)
-            if not nbytes:
-                continue
-            tile_of[r.id] = t = _Tile(r.id, i, max(i, last.get(r.id, i)), nbytes)
-            tiles.append(t)
-            if _in_place(op) and op.name not in _NEW_BUFFER_AT_1:
-                operands[t] = {tile_of[o] for o in (same.get(v.id, v.id) for v in op.operands) if o in tile_of}
-    for t, of in operands.items():   # once every view has extended its tile: the operands dying at t's op
-        if not any(u.start < t.start < u.end < t.end for u in tiles):   # ... unless t outlives a live tile
-            t.overwrites = frozenset(u.id for u in of if u.end == t.start and u.nbytes == t.nbytes)
-    return scratch, tiles
-
-
-def _dead_first(block, skip, work, align, same, locations=(Location.UB,)):
-    """``reuse_alloc=1`` (pyasc-dev's ReuseUBAllocation): the instructions' scratch is placed first (a
-    reduction's work buffer takes a buffer its input could otherwise have overwritten); then each tile, the
-    one dying first first, takes the first buffer whose tiles are all dead while it lives, else the buffer
-    of an operand it may overwrite, else a new buffer. A buffer is as large as its largest tile and the block
-    needs their sum (a tile does not split a dead larger tile's buffer). Tiles from outside the block are
-    counted by its owner."""
-    scratch, tiles = _block_tiles(block, skip, work, align, same, locations, _dead_first)
-    buffers = []
-    for t in scratch + sorted(tiles, key=lambda t: (t.end, t.start)):
-        def apart(u):
-            return u.end < t.start or t.end < u.start
-        free = next((b for b in buffers if all(map(apart, b))), None)
-        free = free or next((b for b in buffers if all(apart(u) or u.id in t.overwrites for u in b)), None)
-        if free is None:
-            buffers.append([t])
-        else:
-            free.append(t)
-    return sum(max(t.nbytes for t in buf) for buf in buffers)
 
 
 def _check_cube_budgets(fn, hw):
@@ -392,8 +268,8 @@ def _april_live_peak(block):
             for o in op.operands:
                 last_use[o.id] = i
             for r in op.results:
-                if _ub_bytes(op, r):
-                    size[r.id] = _ub_bytes(op, r)
+                if ub_bytes(op, r):
+                    size[r.id] = ub_bytes(op, r)
             for region in op.regions:
                 visit(region)
     visit(block)
@@ -418,7 +294,7 @@ def plan(fn, hw, options):
         work = _scratch(fn, hw.arch.value, same)
         c220 = hw.arch.value == "c220"   # its cube tiles are TPipe buffers, counted (and reused) as UB
         if reuse:
-            block_plan = _dead_first if reuse == 1 else _reuse_peak
+            block_plan = dead_first if reuse == 1 else _reuse_peak
             used = {"UB": hoisted + block_plan(fn.body, skip, work, align, same,
                                                (Location.UB,) + (_CUBE if c220 else ()))}
         else:

@@ -117,14 +117,19 @@ def _reduce_cost(op, hw):
 
 def _reduce_all_work(op, align, arch):
     """The scratch of a reduction to a scalar (pyasc-dev's lowering, as its compiler counts it): one
-    partial result per 256-byte repeat, in whole 32-byte blocks, and the result, in a whole allocation
-    unit of ``align`` bytes."""
+    partial result per 256-byte repeat, in whole 32-byte blocks."""
     t = op.operands[0].type
-    size = t.dtype.sizeof()
-    return -(-t.nbytes // 256 * size // 32) * 32 + -(-size // align) * align
+    return -(-t.nbytes // 256 * t.dtype.sizeof() // 32) * 32
 
 
-define("tile.reduce_all", cost=_reduce_cost, work_bytes=_reduce_all_work)
+def _reduce_all_result(op, align):
+    """The tile the scalar result is written to, one element in a whole allocation unit of ``align`` bytes;
+    the scalar is read out of it where it is used."""
+    size = op.operands[0].type.dtype.sizeof()
+    return -(-size // align) * align
+
+
+define("tile.reduce_all", cost=_reduce_cost, work_bytes=_reduce_all_work, scalar_tile=_reduce_all_result)
 def _reduce_work(op, align, arch):
     """The scratch of a reduction over dims (pyasc-dev's lowering): the input's elements as float32 (or
     wider), unless the reduction is the last reader of its input and works in it (``source_scratch``)."""

@@ -196,4 +196,4 @@ def _round_mode(round_mode):
     return round_mode.name
 
 
-define("tile.cast", cost=vector_cost(), in_place=True)
+define("tile.cast", cost=vector_cost())   # pyasc-dev never casts in place (16-bit to 16-bit: two buffers)
