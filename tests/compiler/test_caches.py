@@ -151,7 +151,7 @@ def test_an_error_of_a_kernel_read_from_the_disk_cache_names_the_file_that_was_r
     assert str(first) not in bad.stderr
 
 
-# -- a batched loop's lane arrays, made once per shape (sim/executor.py, batch_lanes) ---------------------------
+# -- a batched loop's lane arrays, made once per shape (sim/batching.py, batch_lanes) ---------------------------
 @asctile.jit
 def window_from(out_ptr, n: int, start: int, per_block: int):
     """Block b writes start + b * per_block + i at element b * per_block + i, for i < per_block."""
@@ -175,18 +175,18 @@ def test_a_loop_of_the_same_lanes_and_trips_from_another_start_gets_its_own_indu
 def test_the_kept_lane_arrays_stay_within_their_bounds(monkeypatch):
     """Forty loop shapes keep at most the bound's count; a batch of more lanes than a kept one may have (16K
     plus one per block) is made for its launch and not kept."""
-    from asc.sim import executor
+    from asc.sim import batching
     monkeypatch.setenv("ASC_REPLAY", "off")
     for start in range(40):
         out = np.full((32, 8), -1, np.int32)
         window_from[4](out, 32, start, 8)
-    assert 0 < len(executor._BATCHES) <= executor._BATCHES_MAX
-    executor._BATCHES.clear()
-    n = executor._BATCH_MAX_LANES + 4
+    assert 0 < len(batching._BATCHES) <= batching._BATCHES_MAX
+    batching._BATCHES.clear()
+    n = batching._BATCH_MAX_LANES + 4
     out = np.full((n, 8), -1, np.int32)
     window_from[4](out, n, 0, n // 4)
     np.testing.assert_array_equal(out[:, 0], np.arange(n))
-    assert not executor._BATCHES
+    assert not batching._BATCHES
 
 
 # -- the on-disk entry keeps the tick schedules of its launches (runtime/cache.py) -------------------------

@@ -8,7 +8,7 @@ import pytest
 import asc
 import asc2
 from asc.experimental import asctile
-from asc.sim.executor import _interleaved
+from asc.sim.batching import _interleaved
 
 from kernel_checks import randn
 

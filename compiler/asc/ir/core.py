@@ -79,6 +79,6 @@ class Function:
         return self.body.walk()
 
     def __getstate__(self):
-        # Facts the executor keeps by object id (``sim.executor.last_uses``, ``op_steps``) hold only in the
+        # Facts the executor keeps by object id (``sim.steps.last_uses``, ``op_steps``) hold only in the
         # process that found them: a pickled function (the on-disk cache) finds them again.
         return {k: v for k, v in self.__dict__.items() if k not in ("_last_uses", "_op_steps")}

@@ -11,7 +11,8 @@ from ..ir.registry import PIPES
 from ..language.core.errors import error
 from ..sim import timeline
 from ..sim.checks import coverage_warnings, narrow_store_warnings, output_role
-from ..sim.executor import Executor, KernelRuntimeError, cube_op_ids
+from ..sim.executor import Executor, KernelRuntimeError
+from ..sim.steps import cube_op_ids
 from ..sim.memory import PtrVal, any_overlap, bind_buffers
 from ..sim.replay import Recorder, verify_tape
 from ..sim.schedule import block_schedules, launch_ticks

@@ -3,7 +3,8 @@
 All blocks, and all iterations of ``parallel=True`` loops, run as one batch of *lanes*: each op is one
 numpy call over the whole batch (see ``lanes.py``). Sequential loops step through their trips with
 the lanes that still iterate (loops that carry values batch what they can: ``carried.py``); runtime
-``if`` splits the lanes and merges the results.
+``if`` splits the lanes and merges the results. The facts of the IR a run dispatches by are found once
+(``steps.py``), and a batched loop's lanes are laid out by ``batching.py``.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..ir.kernel_warnings import KernelWarning, UninitializedReadWarning, Unmode
 from ..ir.builder import localise
 from ..ir.registry import PIPES
 from ..ir.types import TileType
+from .batching import batch_lanes, natural_blocks
 from .carried import fold, hoist
 from .checks import GmLoopTracker
 from .errors import SimError
@@ -24,145 +26,12 @@ from .lanes import Env, Shared, UnsetAccumulator, gather, int64_const, per_lane
 from .ops import IMPLS
 from .ops.arith import FreshBinary, stored_binaries
 from .ops.tile import mask_lanes
+from .steps import _CONDITION, _CONST, _FOR, _IF, _MASK, _WHILE, _YIELD, cube_op_ids, last_uses, op_steps
 from .undefined import Undef, lanes_of, merge_lanes, propagate
 
 _LAZY = (Shared, UnsetAccumulator)
 _SPECIAL = (Shared, UnsetAccumulator, Undef)
-_CUBE = PIPES.index("M")
 _const = IMPLS["scalar.const"].execute
-
-
-def cube_op_ids(costs):
-    """The ids of the ops that occupy the cube (``costs``: op id -> (pipe, ticks, further (pipe, ticks), ...))."""
-    return frozenset(i for i, (pipe, ticks, extra, _) in costs.items()
-                     if (pipe == _CUBE and ticks) or any(p == _CUBE and t for p, t in extra))
-
-
-def last_uses(fn, block):
-    """Per op of ``block``, the ids of the values no later op of the block reads (directly or inside its
-    regions): facts of the IR, found once per block."""
-    memo = fn.__dict__.setdefault("_last_uses", {})
-    dead = memo.get(id(block))
-    if dead is None:
-        last = {}
-        for i, op in enumerate(block.ops):
-            for v in op.operands:
-                last[v.id] = i
-            for region in op.regions:
-                for inner in region.walk():
-                    for v in inner.operands:
-                        last[v.id] = i
-        dead = [[] for _ in block.ops]
-        for vid, i in last.items():
-            dead[i].append(vid)
-        dead = memo[id(block)] = [tuple(d) for d in dead]
-    return dead
-
-
-_YIELD, _CONDITION, _FOR, _IF, _WHILE, _MASK, _CONST = range(1, 8)
-_KINDS = {"scf.yield": _YIELD, "scf.condition": _CONDITION, "scf.for": _FOR, "scf.if": _IF, "scf.while": _WHILE,
-          "mask.region": _MASK, "scalar.const": _CONST}
-
-
-def op_steps(fn, ops, dead, fused_stores):
-    """Per op of ``ops`` (a block's, or a loop body's left after hoisting): (control kind or 0, the op, its
-    result ids, the value ids to let go after it (``dead``), whether it may leave its result to the store
-    after it (``FreshBinary``)). Facts of the IR, found once per op list: a run then dispatches each op
-    without asking its name again."""
-    memo = fn.__dict__.setdefault("_op_steps", {})
-    key = (id(ops), dead is None)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is ops:
-        return hit[1]
-    steps = []
-    for i, op in enumerate(ops):
-        store = fused_stores.get(op.id) if fused_stores else None
-        fused = store is not None and i + store[1] < len(ops) and ops[i + store[1]] is store[0]
-        steps.append((_KINDS.get(op.name, 0), op, tuple(r.id for r in op.results),
-                      () if dead is None else dead[i], fused))
-    memo[key] = (ops, steps)
-    return steps
-
-
-_NATURAL = {}
-
-
-def natural_blocks(core_num):
-    """The block ids 0 .. core_num - 1 in order, one read-only array per count (the launch's lanes before any
-    loop; ``batch_lanes`` knows them by identity)."""
-    a = _NATURAL.get(core_num)
-    if a is None:
-        if len(_NATURAL) >= 64:
-            _NATURAL.clear()
-        a = _NATURAL[core_num] = np.arange(core_num, dtype=np.int64)
-        a.flags.writeable = False
-    return a
-
-
-_BATCHES = {}   # (lanes, trips, starts, step) -> a batched loop's lane arrays, for the natural block order
-_BATCHES_MAX, _BATCH_MAX_LANES = 16, 1 << 14   # (at most 16 x 16K lanes x 28 bytes are kept: 7 MB)
-
-
-def batch_lanes(lanes, trips, lb, step, blocks):
-    """The lanes of a batched loop: (parent lane, trip, induction value (int32), block) per lane of the
-    batch and the most trips of a lane; None when no lane runs a trip. ``trips``, ``lb``: per lane (or one
-    for all), ``step``. The same for every launch of one shape, so for the lanes of a launch's blocks in
-    natural order they are made once (read-only, as every lane value is), for a few shapes of up to 16K
-    lanes."""
-    total = int(trips[0]) * lanes if lanes and trips.strides[0] == 0 else int(trips.sum())
-    if total == 0:
-        return None
-    key = None
-    if total <= _BATCH_MAX_LANES and blocks is natural_blocks(lanes):
-        key = (lanes, int(trips[0]) if trips.strides[0] == 0 else trips.tobytes(),
-               int(lb) if lb.ndim == 0 else lb.tobytes(), int(step) if step.ndim == 0 else step.tobytes())
-        hit = _BATCHES.get(key)
-        if hit is not None:
-            return hit
-    out = _batch_lanes(lanes, total, trips, lb, step, blocks)
-    if key is not None:
-        for a in out[:4]:
-            a.flags.writeable = False
-        if len(_BATCHES) >= _BATCHES_MAX:
-            _BATCHES.clear()
-        _BATCHES[key] = out
-    return out
-
-
-def _batch_lanes(L, total, trips, lb, step, blocks):
-    if _interleaved(lb, step, trips):
-        # Lanes that start a stride apart (a grid-stride loop: range(block_idx, n, block_num)): the
-        # batch goes trip by trip, so the induction values ascend and the lanes' windows follow each
-        # other in memory (views instead of gathers). Each lane's own trips stay in order.
-        if trips.min() == trips.max():
-            local, parent = np.divmod(np.arange(int(trips[0]) * L), L)   # trip by trip, lanes in turn
-        else:
-            local = np.arange(int(trips.max())).repeat(L).reshape(-1, L)
-            parent = np.broadcast_to(np.arange(L), local.shape)
-            keep = local < trips
-            parent, local = parent[keep], local[keep]
-    elif trips.strides[0] == 0:   # one trip count broadcast to every lane (a uniform loop)
-        t = int(trips[0])
-        parent, local = np.divmod(np.arange(L * t), t)   # (np.repeat / np.tile of the aranges)
-    else:
-        parent = np.repeat(np.arange(L), trips)
-        first = np.repeat(np.cumsum(trips) - trips, trips)
-        local = np.arange(total) - first
-    if lb.ndim == 0 and step.ndim == 0:
-        iv = (local * int(step) + int(lb)).astype(np.int32)
-    else:
-        iv = (per_lane(lb, L)[parent] + local * per_lane(step, L)[parent]).astype(np.int32)
-    return parent, local, iv, blocks[parent], int(trips.max())
-
-
-def _interleaved(lb, step, trips):
-    """Whether the lanes' loops start within one step of each other with a common positive step (a
-    grid-stride loop), so that taking the trips in turn orders the induction values."""
-    if lb.ndim == 0 or lb.shape[0] < 2 or np.ndim(step) != 0:
-        return False
-    st = int(step)
-    lo, hi = int(np.minimum.reduce(lb)), int(np.maximum.reduce(lb))
-    return st > 0 and lo != hi and hi - lo < st and bool(np.logical_and.reduce(lb[1:] > lb[:-1]))
 
 
 class Executor:
