@@ -87,7 +87,7 @@ def test_irregular_placements_match_a_sequential_reference_or_race(seed, in_plac
 
 
 def test_collision_rule_agrees_with_element_sets():
-    from asc.sim.ops.memory import _blocks_collide
+    from asc.sim.ops.gm_store import _blocks_collide
     rng = np.random.default_rng(3)
     for _ in range(2000):
         rows, cols = int(rng.integers(1, 5)), int(rng.integers(1, 9))

@@ -13,7 +13,7 @@ from math import prod
 
 import numpy as np
 
-from .memory import negative_offsets, outside_buffer, real_shape_too_large
+from .tile_access import negative_offsets, outside_buffer, real_shape_too_large
 
 
 class NdAccess:

@@ -24,7 +24,8 @@ from .lanes import Shared, UnsetAccumulator, gather
 from .memory import sliding_windows
 from .ops import IMPLS
 from .ops.arith import FreshBinary
-from .ops.memory import UndefinedStoreWarning, _write, stored_values, undefined_store_warning
+from .ops.gm_store import _write
+from .ops.memory import UndefinedStoreWarning, stored_values, undefined_store_warning
 from .sizes import array_bytes
 from .undefined import Undef, lanes_of, merge_lanes, wrap
 from .views import strided
@@ -356,7 +357,7 @@ class _StoreStep:
         return np.broadcast_to(out, (L, rows * cols))
 
     def run(self, slots, ex, datas):
-        """What ``ops.memory._exec_store`` and ``_store_into`` do with the value on the recorded path."""
+        """What ``ops.memory._exec_store`` and ``ops.gm_store._store_into`` do with the value on the recorded path."""
         is_slot, x = self.ref
         value = slots[x] if is_slot else x
         L = self.lanes

@@ -1,6 +1,6 @@
 """Scalar accesses of global memory (``copy_in(t, offsets)`` / ``copy_out(v, t, offsets)``, April's
-``load`` / ``store`` of one element): the bounds and race checks of ``memory.py``, element by element, and
-the August rule for offsets outside the tensor."""
+``load`` / ``store`` of one element): the bounds and race checks of ``memory.py`` and ``gm_store.py``,
+element by element, and the August rule for offsets outside the tensor."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,10 +9,11 @@ from ...ir.kernel_warnings import PastEndWarning
 from ..checks import track_gm_access
 from ..errors import OutOfBoundsError
 from ..lanes import gather
-from ..memory import _fmt
 from ..races import NO_WRITER, check_read_race
+from ..tile_access import _fmt
 from . import impl
-from .memory import _access, _disjoint_lanes, _note_unset, _store_into
+from .gm_store import _store_into
+from .memory import _access, _disjoint_lanes, _note_unset
 
 
 def _scalar_outside(what, t, acc, offsets, lanes):
