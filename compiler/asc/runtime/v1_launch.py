@@ -20,7 +20,7 @@ from .footprint import check_launch_memory
 from ..ir.registry import PIPES
 from ..sim import timeline
 from ..sim.memory import any_overlap
-from ..sim.pipes.engine import _SYNC, BlockEngine, Launch
+from ..sim.pipes.engine import BlockEngine, Launch
 from ..sim.pipes.phases import Phaser
 from ..sim.pipes.replay import build_tape
 from ..sim.pipes.tracer import STATS as TRACE_STATS, ClassTapes, Untraced, apart, run_class, trace_classes
