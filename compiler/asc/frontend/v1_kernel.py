@@ -4,7 +4,6 @@ the device's scalar unit runs it); ``uses_v1`` tells such a kernel from a tile k
 from __future__ import annotations
 
 import ast
-import copy
 
 from .syntax_nodes import nodes_of
 from .v1_arith import compile_body, rewrite
@@ -161,7 +160,7 @@ def v1_body(jit_fn):
         fn = jit_fn.fn
         iterate = _has_iterate(jit_fn.node)
         if iterate or marks:
-            node = copy.deepcopy(jit_fn.node)
+            node = ast.parse(jit_fn.body_source).body[0]   # a fresh tree, the same lines as jit_fn.node
             if iterate:
                 node = _IterateLoops().visit(node)
             new = compile_body(rewrite(node, marks), fn, jit_fn.source_file, jit_fn.first_line)

@@ -74,6 +74,7 @@ class JITFunction(KernelFunction):
             raise error(RuntimeError, "a JIT function must be a single plain function definition",
                         "decorate a plain `def` function (not a lambda, method or async function)")
         self.node = tree.body[0]
+        self.body_source = body   # parsed again where a front end rewrites the kernel (cheaper than a deep copy)
         self.source_hash = hashlib.sha256(body.encode()).hexdigest()
         self.cache = KernelCache(self)   # cache key -> CompiledKernel (bounded over the process)
         # cheap argument signature -> (cache key, runtime layout)
