@@ -50,6 +50,9 @@ CASES = [
     ("f + n", -7, 2.5, -4.5, -4.5),      # the float on the left: n becomes float (the same as Python)
     ("f // 2.0", 7, 2.5, 1.25, 1.0),     # a float // is the true division
     ("n * n", 70000, 2.5, 605032704, 4900000000),      # int32 wraps
+    ("n + 1", 2147483647, 2.5, -2147483648, 2147483648),   # one past INT_MAX wraps
+    ("n - 1", -2147483648, 2.5, 2147483647, -2147483649),  # one below INT_MIN wraps
+    ("n * 2", 1073741824, 2.5, -2147483648, 2147483648),
     ("n >> 1", -7, 2.5, -4, -4),
     ("7 / n", -2, 2.5, -3, -3.5),        # a Python int on the left takes the device int's type
     ("-n", -2147483648, 2.5, -2147483648, 2147483648),  # -INT_MIN wraps to itself

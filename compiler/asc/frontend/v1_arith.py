@@ -33,7 +33,17 @@ def node_key(node, key_type=None):
     return (key_type or type(node).__name__, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
 
 
+_EXACT = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
+
+
 def _binary(op, a, b, a_device, b_device):
+    if type(a) is int and type(b) is int and op in _EXACT:
+        # the common case (offset arithmetic on int32 values): the rules' result is Python's unless something
+        # leaves int32, where the rules refuse the literal or wrap the result
+        r = _EXACT[op](a, b)
+        if _I32_MIN <= r <= _I32_MAX and _I32_MIN <= a <= _I32_MAX and _I32_MIN <= b <= _I32_MAX:
+            return r
     r = scalar_rules.device_binary(op, a, b, a_device, b_device)
     if r is None:
         return _PY_BINARY[op](a, b)
