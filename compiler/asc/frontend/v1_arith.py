@@ -28,9 +28,11 @@ _PY_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": op
                "ge": operator.ge}
 
 
-def node_key(node, key_type=None):
-    """An operator's place in the kernel's source (the walk and the rewrite see different copies of it)."""
-    return (key_type or type(node).__name__, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+def node_key(node, key_type=None, first=0):
+    """An operator's place in the kernel's source, lines counted from the ``def`` (the walk and the rewrite see
+    different copies of it; the rewrite's is parsed at the file's lines, ``first`` lines further on)."""
+    return (key_type or type(node).__name__, node.lineno - first, node.col_offset, node.end_lineno - first,
+            node.end_col_offset)
 
 
 _EXACT = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
@@ -96,17 +98,22 @@ _RUNTIME = {"_asc_binary_": _binary, "_asc_compare_": _compare, "_asc_unary_": _
 
 
 def _call(name, args, like):
-    node = ast.Call(ast.Name(name, ast.Load()), [a if isinstance(a, ast.AST) else ast.Constant(a) for a in args], [])
-    return ast.copy_location(node, like)
+    """A call of ``name`` at ``like``'s place (every new node located there: the body compiles without a walk
+    that fills in missing locations)."""
+    args = [a if isinstance(a, ast.AST) else ast.Constant(a) for a in args]
+    for a in args:
+        if not hasattr(a, "lineno"):
+            ast.copy_location(a, like)
+    return ast.copy_location(ast.Call(ast.copy_location(ast.Name(name, ast.Load()), like), args, []), like)
 
 
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, marks):
-        self.marks = marks
+    def __init__(self, marks, first):
+        self.marks, self.first = marks, first
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
-        m = self.marks.get(node_key(node))
+        m = self.marks.get(node_key(node, None, self.first))
         if m is None:
             return node
         (op, (da, db)) = m
@@ -114,7 +121,7 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Compare(self, node):
         self.generic_visit(node)
-        m = self.marks.get(node_key(node))
+        m = self.marks.get(node_key(node, None, self.first))
         if m is None:
             return node
         (op, (da, db)) = m
@@ -122,29 +129,31 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
-        m = self.marks.get(node_key(node))
+        m = self.marks.get(node_key(node, None, self.first))
         if m is None:
             return node
         return _call("_asc_unary_", [m[0], node.operand], node)
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
-        m = self.marks.get(node_key(node, "AugAssign"))
+        m = self.marks.get(node_key(node, "AugAssign", self.first))
         if m is None or not isinstance(node.target, ast.Name):
             return node
         (op, (da, db)) = m
-        value = _call("_asc_binary_", [op, ast.Name(node.target.id, ast.Load()), node.value, da, db], node)
+        value = _call("_asc_binary_", [op, ast.copy_location(ast.Name(node.target.id, ast.Load()), node.target),
+                                         node.value, da, db], node)
         return ast.copy_location(ast.Assign([node.target], value), node)
 
 
-def rewrite(node, marks):
-    """The kernel's ``ast.FunctionDef`` (a copy) with its marked operators as calls of pyasc's arithmetic."""
-    return _Rewrite(marks).visit(node) if marks else node
+def rewrite(node, marks, first=0):
+    """The kernel's ``ast.FunctionDef`` (a copy, parsed ``first`` lines further on) with its marked operators as
+    calls of pyasc's arithmetic."""
+    return _Rewrite(marks, first).visit(node) if marks else node
 
 
-def compile_body(node, fn, source_file, first_line):
-    """Compile a rewritten ``ast.FunctionDef`` of ``fn`` at its file and lines: a function with ``fn``'s globals,
-    defaults and closure values (None when a closure variable is not bound yet)."""
+def compile_body(node, fn, source_file):
+    """Compile a rewritten ``ast.FunctionDef`` of ``fn`` (parsed at its file's lines) in that file: a function with
+    ``fn``'s globals, defaults and closure values (None when a closure variable is not bound yet)."""
     try:
         cells = [c.cell_contents for c in (fn.__closure__ or ())]
     except ValueError:
@@ -155,14 +164,17 @@ def compile_body(node, fn, source_file, first_line):
         if a is not None:
             a.annotation = None      # (resolved already, by the original definition)
     names = list(_RUNTIME) + list(fn.__code__.co_freevars)
-    factory = ast.FunctionDef("_asc_factory_", ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, []),
-                              [node, ast.Return(ast.Name(node.name, ast.Load()))], [], None)
+    at = lambda n: ast.copy_location(n, node)  # noqa: E731  (the wrapper's nodes, at the def)
+    factory = at(ast.FunctionDef("_asc_factory_", ast.arguments([], [at(ast.arg(n)) for n in names], None, [], [],
+                                                                None, []),
+                                 [node, at(ast.Return(at(ast.Name(node.name, ast.Load()))))], [], None))
     mod = ast.Module([factory], type_ignores=[])
-    ast.increment_lineno(mod, first_line - 1)
-    ast.copy_location(factory, node)
-    ast.fix_missing_locations(mod)
+    try:
+        code = compile(mod, source_file, "exec")
+    except TypeError:     # a node left without a location: filled in from its parent
+        code = compile(ast.fix_missing_locations(mod), source_file, "exec")
     scope = {}
-    exec(compile(mod, source_file, "exec"), fn.__globals__, scope)   # noqa: S102  (the kernel's own code)
+    exec(code, fn.__globals__, scope)   # noqa: S102  (the kernel's own code)
     new = scope["_asc_factory_"](*_RUNTIME.values(), *cells)
     new.__defaults__, new.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
     return new

@@ -133,7 +133,7 @@ class _IterateLoops(ast.NodeTransformer):
             item = node.items[0]
             call = item.context_expr
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "iterate":
-                target = item.optional_vars or ast.Name("_", ast.Store())
+                target = item.optional_vars or ast.copy_location(ast.Name("_", ast.Store()), node)
                 return ast.copy_location(ast.For(target, call, node.body, [], lineno=node.lineno), node)
         return node
 
@@ -160,10 +160,11 @@ def v1_body(jit_fn):
         fn = jit_fn.fn
         iterate = _has_iterate(jit_fn.node)
         if iterate or marks:
-            node = ast.parse(jit_fn.body_source).body[0]   # a fresh tree, the same lines as jit_fn.node
+            first = jit_fn.first_line - 1      # a fresh tree, at the file's lines (jit_fn.node's, ``first`` on)
+            node = ast.parse("\n" * first + jit_fn.body_source).body[0]
             if iterate:
                 node = _IterateLoops().visit(node)
-            new = compile_body(rewrite(node, marks), fn, jit_fn.source_file, jit_fn.first_line)
+            new = compile_body(rewrite(node, marks, first), fn, jit_fn.source_file)
             fn = fn if new is None else new
         bodies[key] = fn
     jit_fn._v1_body = (marks, fn)
