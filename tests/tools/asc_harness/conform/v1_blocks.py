@@ -29,15 +29,14 @@ import numpy as np
 
 try:
     from asc_harness.conform import v1_models as m
-    from asc_harness.conform.v1_forms import mask_text
+    from asc_harness.conform.v1_forms import fits_ub, mask_text, whole_repeats
 except ImportError:     # a corpus case under pyasc-dev's interpreter: the conform directory is on sys.path
     import v1_models as m
-    from v1_forms import mask_text
+    from v1_forms import fits_ub, mask_text, whole_repeats
 
 FAMILIES = {"brcb": ("brcb",), "gatherb": ("gatherb",), "scatter": ("scatter",), "transpose": ("transpose",),
             "full_sort": ("sort",), "proposal": ("proposal_concat", "proposal_extract")}
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
-UB_BYTES = 192 * 1024
 
 
 def _isz(spec: dict) -> int:
@@ -84,15 +83,11 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
                "z": (dtype, (int(blocks.max(initial=0)) + 1) * per)}
         if op == "gatherb":
             ops["y"] = ("uint32", max(8 * int(spec["repeat_times"]), 1))
-    out = {}
-    for name, (dt, n) in ops.items():
-        unit = 256 // np.dtype(m.NP[dt]).itemsize
-        out[name] = (dt, max(unit, -(-max(n, 1) // unit) * unit))
-    return out
+    return whole_repeats(ops)
 
 
 def fits(spec: dict) -> bool:
-    return sum(n * np.dtype(m.NP[dt]).itemsize for dt, n in operands(spec).values()) <= UB_BYTES - 1024
+    return fits_ub(operands(spec))
 
 
 def defined(spec: dict) -> bool:

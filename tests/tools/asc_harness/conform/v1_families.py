@@ -32,10 +32,10 @@ import numpy as np
 
 try:
     from asc_harness.conform import v1_models as m
-    from asc_harness.conform.v1_forms import mask_text
+    from asc_harness.conform.v1_forms import fits_ub, mask_text, whole_repeats
 except ImportError:     # a corpus case under pyasc-dev's interpreter: the conform directory is on sys.path
     import v1_models as m
-    from v1_forms import mask_text
+    from v1_forms import fits_ub, mask_text, whole_repeats
 
 FAMILIES = {
     "reduce": ("whole_reduce_sum", "whole_reduce_max", "whole_reduce_min", "block_reduce_sum", "block_reduce_max",
@@ -49,7 +49,6 @@ FAMILIES = {
     "sort": ("sort32", "mrg_sort"),
 }
 FAMILY_OF = {op: fam for fam, ops in FAMILIES.items() for op in ops}
-UB_BYTES = 192 * 1024
 SEL_MODES = ("VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE")
 # the call's positional order after the operands, per op (upstream's signatures)
 ORDER = {
@@ -164,15 +163,11 @@ def operands(spec: dict) -> dict[str, tuple[str, int]]:
         ops["y"] = ("uint32", 32 * int(spec["repeat_times"]))
     elif fam == "reduce2":
         ops["y"] = (spec["dtype"], 2 * max(_src_reach(spec), 1))
-    out = {}
-    for name, (dt, n) in ops.items():
-        per = 256 // np.dtype(m.NP[dt]).itemsize
-        out[name] = (dt, max(per, -(-max(n, 1) // per) * per))
-    return out
+    return whole_repeats(ops)
 
 
 def fits(spec: dict) -> bool:
-    return sum(n * np.dtype(m.NP[dt]).itemsize for dt, n in operands(spec).values()) <= UB_BYTES - 1024
+    return fits_ub(operands(spec))
 
 
 def defined(spec: dict) -> bool:

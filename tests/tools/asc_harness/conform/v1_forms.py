@@ -56,6 +56,21 @@ def itemsize(dtype: str) -> int:
     return np.dtype(NP_DTYPES[dtype]).itemsize
 
 
+def whole_repeats(ops: dict) -> dict:
+    """Operands ``{name: (numpy dtype name, elements)}``, each count rounded up to whole 256-byte repeats (one
+    at least): the UB tensors of the other families' kernels."""
+    out = {}
+    for name, (dt, n) in ops.items():
+        unit = 256 // np.dtype(dt).itemsize
+        out[name] = (dt, max(unit, -(-max(n, 1) // unit) * unit))
+    return out
+
+
+def fits_ub(ops: dict) -> bool:
+    """Whether operands ``{name: (numpy dtype name, elements)}`` fit UB with 1 KiB to spare."""
+    return sum(n * np.dtype(dt).itemsize for dt, n in ops.values()) <= UB_BYTES - 1024
+
+
 def lanes(dtype: str) -> int:
     return 256 // itemsize(dtype)
 
